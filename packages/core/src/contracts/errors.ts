@@ -1,0 +1,68 @@
+/**
+ * Error codes, by name from PROTOCOL.md where the protocol defines them. Every error that leaves
+ * Cutover (API envelope, control route, CLI problem) carries one of these.
+ */
+export const ERROR_CODES = [
+  // control fence (PROTOCOL.md §3.1)
+  'stale_checkpoint',
+  'checkpoint_conflict',
+  'invalid_phase',
+  'deadline_exceeded',
+  'unauthorized',
+  // policy model (§3.2)
+  'checkpoint_parked',
+  'stale_attempt',
+  'not_a_policy_instance',
+  'ledger_not_quiescent',
+  'ledger_not_checkpointable',
+  'ledger_mismatch',
+  'missing_workers',
+  'worker_registration_rejected',
+  'restored_cut_already_owned',
+  'restored_cut_consumed',
+  // agent (§3.3)
+  'agent_prepare_incomplete',
+  'agent_admission_closed',
+  'agent_checkpoint_error',
+  'duplicate_execution',
+  'completed_execution_acknowledgement_error',
+  // resources (§3.4)
+  'resources_checkpoint_error',
+  'resources_session_unbound',
+  'resource_mutation_uncertain',
+  'resource_revision_mismatch',
+  'resource_request_receipt_error',
+  'resource_receipt_capacity_exhausted',
+  'resource_receipt_evicted',
+  'unsafe_resources_restore',
+  'execution_identity_mismatch',
+  // controller
+  'prepare_incomplete',
+  // API
+  'invalid_request',
+  'malformed_json',
+  'payload_too_large',
+  'not_found',
+  'run_not_found',
+  'scenario_not_found',
+  'session_not_found',
+  'checkpoint_not_found',
+  'file_not_found',
+  'path_escape',
+  'internal_error',
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** The one error envelope of `/api/*` and the control routes (CONTRACTS.md §7). */
+export interface ErrorBody {
+  readonly error: { readonly code: ErrorCode; readonly message: string }
+}
+
+/** A protocol or API failure as a value. */
+export interface CutoverError {
+  readonly code: ErrorCode
+  readonly message: string
+}
+
+export const cutoverError = (code: ErrorCode, message: string): CutoverError => ({ code, message })

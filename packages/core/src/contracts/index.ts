@@ -1,0 +1,27 @@
+/** The shapes shared by core, the API and the web app. The only module apps/web imports from core. */
+export { ERROR_CODES, cutoverError } from './errors.ts'
+export type { ErrorCode, ErrorBody, CutoverError } from './errors.ts'
+export { TRACE_PHASES } from './trace.ts'
+export type { TracePhase, ParticipantId, TraceEvent } from './trace.ts'
+export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS } from './scenarios.ts'
+export type { Fault, FaultKind, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
+export { INVARIANT_IDS } from './views.ts'
+export type {
+  InvariantId,
+  InvariantStatus,
+  InvariantMap,
+  InvariantFailure,
+  RunStatus,
+  RunView,
+  ParticipantView,
+  SessionState,
+  SessionRow,
+  StepView,
+  SessionDetailView,
+  TableView,
+  TablesView,
+  LineageView,
+  CheckpointFileView,
+  CheckpointView,
+} from './views.ts'
+export type { JsonValue } from '../json.ts'

@@ -1,0 +1,73 @@
+import { z } from 'zod'
+
+/** A rollout named by id (`r004`) or by index (4). */
+const rolloutRef = z.union([z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), z.number().int().nonnegative()])
+
+/** Fault kinds and their fields (CONTRACTS.md §3). Strict: unknown fields are refused. */
+export const faultSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('straggler'), rollout: rolloutRef, extra_ms: z.number().int().nonnegative().max(3_600_000) }),
+  z.strictObject({
+    kind: z.literal('stale_request'),
+    rollout: rolloutRef,
+    participant: z.enum(['policy_model', 'agent', 'resources']),
+  }),
+  z.strictObject({
+    kind: z.literal('corrupt_file'),
+    namespace: z.enum(['resources', 'agent', 'model-ledger']),
+    index: z.number().int().nonnegative(),
+  }),
+  z.strictObject({ kind: z.literal('crash_after_write'), k: z.number().int().positive() }),
+  z.strictObject({ kind: z.literal('missing_worker'), worker: z.number().int().nonnegative() }),
+  z.strictObject({ kind: z.literal('unacked_result'), rollout: rolloutRef }),
+  z.strictObject({ kind: z.literal('duplicate_claim'), rollout: rolloutRef }),
+])
+export type Fault = z.infer<typeof faultSchema>
+export type FaultKind = Fault['kind']
+
+export const SCENARIO_NAMES = [
+  'happy-path',
+  'straggler-retirement',
+  'stale-attempt-fenced',
+  'corrupt-snapshot',
+  'crash-during-commit',
+  'two-worker-admission',
+  'receipt-replay',
+  'restore-race',
+] as const
+export type ScenarioName = (typeof SCENARIO_NAMES)[number]
+
+/** A scenario preset as listed by `GET /api/scenarios` and `cutover simulate --help`. */
+export interface ScenarioInfo {
+  readonly name: ScenarioName
+  readonly title: string
+  readonly narrative: string
+  readonly config: { readonly rollouts: number; readonly deadline_ms: number }
+  readonly faults: readonly Fault[]
+}
+
+export const MAX_ROLLOUTS = 10_000
+
+/** A seed: a number up to 2^53 − 1 or a decimal string of any size (CONTRACTS.md §1). */
+export const seedSchema = z.union([
+  z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  z.string().regex(/^[0-9]+$/, 'a seed string is decimal digits').max(4096),
+])
+
+/** The body of `POST /api/runs`. */
+export const runConfigSchema = z.strictObject({
+  scenario: z.enum(SCENARIO_NAMES),
+  seed: seedSchema.optional(),
+  rollouts: z.number().int().min(1).max(MAX_ROLLOUTS).optional(),
+  deadline_ms: z.number().int().min(0).max(3_600_000).optional(),
+  faults: z.array(faultSchema).max(100).optional(),
+})
+export type RunConfigInput = z.infer<typeof runConfigSchema>
+
+/** A run's config with every default resolved. `seed` is decimal text so any size survives JSON. */
+export interface RunConfig {
+  readonly scenario: ScenarioName
+  readonly seed: string
+  readonly rollouts: number
+  readonly deadline_ms: number
+  readonly faults: readonly Fault[]
+}

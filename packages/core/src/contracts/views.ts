@@ -1,0 +1,166 @@
+import type { JsonValue } from '../json.ts'
+import type { Fault, ScenarioName } from './scenarios.ts'
+import type { ParticipantId, TraceEvent } from './trace.ts'
+
+/** Invariant ids (CONTRACTS.md §4). */
+export const INVARIANT_IDS = [
+  'manifest-last',
+  'fenced-attempt-silent',
+  'revision-monotonic',
+  'restore-all-or-nothing',
+  'resume-order',
+  'relay-once',
+  'equivalence',
+] as const
+export type InvariantId = (typeof INVARIANT_IDS)[number]
+export type InvariantStatus = 'pass' | 'fail'
+export type InvariantMap = { readonly [K in InvariantId]: InvariantStatus }
+
+/** A failing invariant: where it first failed and why. */
+export interface InvariantFailure {
+  readonly id: InvariantId
+  readonly step: number
+  readonly message: string
+}
+
+export type RunStatus = 'running' | 'complete' | 'failed'
+
+/** A run as the API returns it (CONTRACTS.md §7). */
+export interface RunView {
+  readonly id: string
+  readonly scenario: ScenarioName
+  readonly seed: string
+  readonly rollouts: number
+  readonly deadline_ms: number
+  readonly faults: readonly Fault[]
+  readonly status: RunStatus
+  readonly created_at: string
+  readonly events: number
+  readonly outcome: 'completed' | 'aborted' | null
+  /** Published, valid checkpoint directories (absolute paths). */
+  readonly checkpoints: readonly string[]
+  /** Directories a fault broke on purpose. */
+  readonly damaged: readonly string[]
+  readonly invariants: InvariantMap
+  readonly failures: readonly InvariantFailure[]
+  readonly error?: string
+}
+
+/** A participant card at one step. */
+export interface ParticipantView {
+  readonly id: ParticipantId
+  readonly kind: 'controller' | 'policy_model' | 'model_worker' | 'agent' | 'resources' | 'generation_worker' | 'token_store' | 'directory'
+  /** Control-fence phase (PROTOCOL.md §4.1), or `n/a`. */
+  readonly phase: string
+  /** Admission state: accepting, draining, paused, restore_failed_paused… */
+  readonly admission: string
+  readonly inflight: number
+  /** Fenced attempts as `<rollout_id>.a<attempt>`. */
+  readonly tombstones: readonly string[]
+  readonly manifest_digest: string | null
+  readonly checkpoint_id: string | null
+}
+
+export type SessionState = 'unbound' | 'bound' | 'exported' | 'retired' | 'terminal' | 'uncertain' | 'restored'
+
+/** One row of the Sessions tab. */
+export interface SessionRow {
+  /** `<rollout_id>.a<attempt>` (CONTRACTS.md §7). */
+  readonly key: string
+  readonly rollout_id: string
+  readonly attempt: number
+  readonly environment: 'blackjack' | 'counter' | 'workplace'
+  readonly state: SessionState
+  readonly revision: number | null
+  readonly session_id: string | null
+  /** One line a person reads: `[8, A] = 19 vs 8`, `count 6`, `3 rows changed`. */
+  readonly summary: string
+}
+
+/** `GET /api/runs/:id/steps/:n`. */
+export interface StepView {
+  readonly step: number
+  readonly total: number
+  readonly event: TraceEvent | null
+  readonly phase: TraceEvent['phase'] | null
+  readonly participants: readonly ParticipantView[]
+  readonly sessions: readonly SessionRow[]
+  readonly invariants: InvariantMap
+  readonly failures: readonly InvariantFailure[]
+  /** Mermaid source of the diagram window around this step, the step highlighted. */
+  readonly mermaid: string
+  /** The first and last step the diagram window covers. */
+  readonly window: { readonly from: number; readonly to: number }
+}
+
+/** `GET /api/runs/:id/sessions/:session?step=n`. */
+export interface SessionDetailView {
+  readonly step: number
+  readonly session: SessionRow
+  /** The environment state at this step (null when the session holds none here). */
+  readonly state: JsonValue
+  /** The state captured at prepare (null before prepare or when the session was not exported). */
+  readonly prepare: JsonValue
+}
+
+/** One table of a Workplace session with its diff against the prepare snapshot. */
+export interface TableView {
+  readonly name: string
+  readonly columns: readonly string[]
+  readonly rows: readonly {
+    readonly label: number
+    readonly cells: readonly JsonValue[]
+    readonly status: 'same' | 'added' | 'changed'
+    /** Column indices whose cells differ from the prepare snapshot's row with this label. */
+    readonly changed: readonly number[]
+  }[]
+  readonly removed: readonly { readonly label: number; readonly cells: readonly JsonValue[] }[]
+}
+
+/** `GET /api/runs/:id/sessions/:session/tables?step=n`. */
+export interface TablesView {
+  readonly step: number
+  readonly session: string
+  readonly baseline: 'prepare' | 'base'
+  readonly tables: readonly TableView[]
+  readonly summary: { readonly added: number; readonly removed: number; readonly changed: number }
+}
+
+/** `GET /api/runs/:id/lineage`. */
+export interface LineageView {
+  readonly rollouts: readonly {
+    readonly rollout_id: string
+    readonly environment: 'blackjack' | 'counter' | 'workplace'
+    readonly attempts: readonly {
+      readonly attempt: number
+      readonly status: 'running' | 'completed' | 'continued' | 'retired' | 'fenced'
+      readonly calls: readonly {
+        readonly model_call_id: string
+        readonly parent_call_id: string | null
+        /** True on the first call of N+1 whose parent is N's last committed call. */
+        readonly relay: boolean
+        readonly step: number
+      }[]
+    }[]
+  }[]
+}
+
+/** One file of a checkpoint directory with its verification status. */
+export interface CheckpointFileView {
+  readonly path: string
+  readonly bytes: number
+  readonly sha256: string
+  readonly status: 'ok' | 'digest_mismatch' | 'unlisted' | 'missing'
+}
+
+/** `GET /api/runs/:id/checkpoints`. */
+export interface CheckpointView {
+  /** The directory name, used in file URLs. */
+  readonly cid: string
+  readonly checkpoint_id: string
+  readonly path: string
+  readonly valid: boolean
+  readonly damaged: boolean
+  readonly problems: readonly { readonly code: string; readonly path: string | null; readonly message: string }[]
+  readonly files: readonly CheckpointFileView[]
+}
