@@ -1,8 +1,9 @@
 /**
  * The directory port: the controller-provided checkpoint directory `D` every participant writes
- * into. Core never touches a file system; the edges inject an implementation (the real one in
- * apps/api does temp file → fsync → rename → fsync dir; the in-memory one in core/testing can fail
- * on its k-th write).
+ * into. Core never touches a file system; the edges inject an implementation (the real one,
+ * `NodeCheckpointDirectory` in core/adapters, does temp file → fdatasync → rename, and fsyncs each
+ * touched folder once per `sync()`; `MemoryCheckpointDirectory` in core/testing can fail on its
+ * k-th write). Writers and readers of the layout live beside this file (README.md).
  *
  * Paths are relative to D, `/`-separated, never absolute, never containing `..`.
  */

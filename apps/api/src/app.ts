@@ -1,0 +1,87 @@
+import { Hono } from 'hono'
+import type { CheckpointDirectory, Clock, Digest, EnvName, ResourcesParticipant } from '@cutover/core'
+import { API_BODY_LIMIT, limitBody } from './http/bodyLimits.ts'
+import { errorResponse } from './http/errorResponse.ts'
+import { createGymSubApp } from './gym/mountGym.ts'
+import { checkpointsRoutes } from './routes/checkpointsRoutes.ts'
+import { runViewRoutes } from './routes/runViewRoutes.ts'
+import { runsRoutes } from './routes/runsRoutes.ts'
+import type { RunManager } from './runs/RunManager.ts'
+import { createRunManager } from './runs/RunManager.ts'
+import type { SimulatorPort } from './runs/SimulatorPort.ts'
+import type { RunStore } from './store/RunStore.ts'
+
+/** The ports the HTTP app runs on; tests pass temp-dir stores and fixed clocks. */
+export interface AppDeps {
+  /** The data directory (runs and their checkpoint directories). */
+  readonly store: RunStore
+  readonly digest: Digest
+  /** Wall-clock ms for `created_at` and run ids. */
+  readonly clock: Clock
+  readonly simulator: SimulatorPort
+  /** In-memory directories for re-simulating a reloaded run. */
+  readonly memoryDirectory: (checkpointId: string) => CheckpointDirectory
+  /** The resources participant of each Gym-compatible environment, mounted at `/gym/<env>`. */
+  readonly gym: { readonly [K in EnvName]?: ResourcesParticipant<unknown> }
+  /** Opens a real checkpoint directory (control-route commit/restore). */
+  readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
+  /** Mints Gym session ids (uuid). */
+  readonly newSessionId: () => string
+  /** `CUTOVER_CONTROL_TOKEN`; without it no control route is mounted. */
+  readonly controlToken?: string
+  readonly log?: (line: string) => void
+  /** Simulation time per batch before yielding (default 8 ms). */
+  readonly sliceMs?: number
+}
+
+/** The app and the run manager behind it (the serve command creates the demo run through it). */
+export interface ApiApp {
+  readonly app: Hono
+  readonly runs: RunManager
+}
+
+/** Builds the Cutover HTTP app and loads the runs already in the data directory. */
+export function createApiApp(deps: AppDeps): ApiApp {
+  const log = deps.log ?? ((line: string) => console.error(line))
+  const runs = createRunManager({ ...deps, log })
+  runs.load()
+  const app = new Hono()
+
+  app.use('/api/*', limitBody(API_BODY_LIMIT))
+  app.get('/api/health', (c) => c.json({ status: 'ok' }))
+  app.route('/api', runsRoutes(runs, deps.simulator))
+  app.route('/api', runViewRoutes(runs))
+  app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))
+
+  for (const env of ['blackjack', 'counter', 'workplace'] as const) {
+    const participant = deps.gym[env]
+    if (participant === undefined) continue
+    const mountPath = `/gym/${env}`
+    const gym = createGymSubApp({
+      env,
+      participant,
+      mountPath,
+      newSessionId: deps.newSessionId,
+      controlToken: deps.controlToken,
+      dataDir: deps.store.root,
+      digest: deps.digest,
+      clock: deps.clock,
+      openDirectory: deps.openDirectory,
+    })
+    app.route(mountPath, gym)
+  }
+
+  app.notFound((c) =>
+    c.req.path.startsWith('/api/') ? errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`) : c.text('Not Found', 404),
+  )
+  app.onError((error, c) => {
+    log(error instanceof Error ? (error.stack ?? error.message) : String(error))
+    return errorResponse(c, 'internal_error', 'internal error')
+  })
+  return { app, runs }
+}
+
+/** Builds the Cutover HTTP app. Ports are injected so tests run it in memory with `app.request()`. */
+export function createApp(deps: AppDeps): Hono {
+  return createApiApp(deps).app
+}

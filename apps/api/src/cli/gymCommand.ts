@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto'
+import { serve } from '@hono/node-server'
+import { Hono } from 'hono'
+import type { EnvName } from '@cutover/core'
+import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
+import { createParticipants } from '../gym/defaultEnvironments.ts'
+import { createGymSubApp } from '../gym/mountGym.ts'
+import { resolveDataDir } from '../nodeAppDeps.ts'
+import { closeOnSignals } from '../server.ts'
+import type { CliIo } from './io.ts'
+import { EXIT } from './io.ts'
+
+export const GYM_HELP = `usage: cutover gym ENV [--port N] [--restore-expected]
+
+Serves one environment (blackjack, counter, workplace) as a stand-alone NeMo Gym resources server
+at the root of its own port (default 8000; 0 picks a free port; HOST overrides 127.0.0.1): the
+reference routes, bodies and responses, the session cookie cutover_<env>_session, the
+/ng-rollout/<capture_key>/ prefix and the execution identity headers.
+
+With CUTOVER_CONTROL_TOKEN set, the resources participant's control routes are mounted under
+/ng-control/v1/ (capabilities, resources-checkpoint/{prepare,status,commit,restore,resume,retire})
+behind Authorization: Bearer <token>. checkpoint_dir must lie inside the data directory
+(CUTOVER_DATA_DIR, or .cutover/ in the working directory).
+
+  --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`
+
+const ENVS: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
+
+/** Parses `cutover gym` arguments; a string is the usage error. */
+function parseArgs(argv: readonly string[]): { env: EnvName; port: number; restoreExpected: boolean } | string {
+  let env: EnvName | undefined
+  let port = 8000
+  let restoreExpected = false
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? ''
+    if (arg === '--restore-expected') restoreExpected = true
+    else if (arg === '--port' || arg.startsWith('--port=')) {
+      const value = arg === '--port' ? argv[++i] : arg.slice('--port='.length)
+      if (value === undefined || !/^[0-9]{1,5}$/.test(value) || Number(value) > 65535) return `--port takes an integer from 0 to 65535, got ${value ?? 'nothing'}`
+      port = Number(value)
+    } else if (arg.startsWith('-')) return `unknown option ${arg}`
+    else if (env !== undefined) return `unexpected argument ${arg}`
+    else if ((ENVS as readonly string[]).includes(arg)) env = arg as EnvName
+    else return `unknown environment '${arg}' (one of ${ENVS.join(', ')})`
+  }
+  if (env === undefined) return `name an environment: ${ENVS.join(', ')}`
+  return { env, port, restoreExpected }
+}
+
+/** `cutover gym ENV`: one environment as its own resources server. Resolves once it listens. */
+export async function runGymCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(`${GYM_HELP}\n`)
+    return EXIT.ok
+  }
+  const args = parseArgs(argv)
+  if (typeof args === 'string') {
+    io.stderr(`cutover gym: ${args}\n`)
+    return EXIT.usage
+  }
+  const token = process.env.CUTOVER_CONTROL_TOKEN
+  const controlToken = token === undefined || token === '' ? undefined : token
+  if (args.restoreExpected && controlToken === undefined) {
+    io.stderr('cutover gym: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n')
+    return EXIT.usage
+  }
+  const participant = createParticipants(nodeDigest, { restoreExpected: args.restoreExpected, only: args.env })[args.env]
+  if (participant === undefined) throw new Error(`no participant for ${args.env}`)
+  const gym = createGymSubApp({
+    env: args.env,
+    participant,
+    mountPath: '',
+    newSessionId: () => randomUUID(),
+    controlToken,
+    dataDir: resolveDataDir(),
+    digest: nodeDigest,
+    clock: { now: () => Date.now() },
+    openDirectory: (path, create) => new NodeCheckpointDirectory(path, { create }),
+  })
+  const app = new Hono()
+  app.route('/', gym)
+  app.onError((error, c) => {
+    io.stderr(`cutover gym: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    // The reference exception middleware: HTTP 500 with the exception's repr as the body.
+    return c.json(`${error instanceof Error ? error.name : 'Error'}(${JSON.stringify(error instanceof Error ? error.message : String(error))})`, 500)
+  })
+  const host = process.env.HOST ?? '127.0.0.1'
+  const { server, url } = await new Promise<{ server: ReturnType<typeof serve>; url: string }>((resolve) => {
+    const server = serve({ fetch: app.fetch, port: args.port, hostname: host }, (info) => resolve({ server, url: `http://${host}:${info.port}` }))
+  })
+  closeOnSignals(server)
+  const mode = controlToken === undefined ? 'no control routes (CUTOVER_CONTROL_TOKEN unset)' : args.restoreExpected ? 'control routes on; paused until restore' : 'control routes on'
+  io.stdout(`cutover gym ${args.env} listening on ${url} (${mode})\n`)
+  return EXIT.ok
+}

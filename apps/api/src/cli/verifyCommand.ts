@@ -1,0 +1,74 @@
+import { realpathSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { verifyCheckpoint } from '@cutover/core'
+import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
+import type { CliIo } from './io.ts'
+import { EXIT } from './io.ts'
+
+export const VERIFY_HELP = `usage: cutover verify DIR [--json]
+
+Checks a checkpoint directory without changing it: the global marker checkpoint.json and the
+digests it names, the aggregate manifest (nemo_gym_checkpoint_manifest.json: schema, integrity
+digest, every listed file), every participant namespace (model-ledger/, agent/, resources/:
+schema, SHA-256 of every file, no unlisted files), the complete replacement set (resource
+snapshots == agent boundaries, same revisions) and the token-store manifest. Symlinks are never
+followed and always reported.
+
+Options:
+  --json    print exactly one JSON object: { "valid": bool, "problems": [{ "code", "path", "message" }] }
+  --help    show this help
+
+Problem codes: missing_manifest, missing_file, unlisted_file, digest_mismatch, integrity_mismatch,
+path_escape, symlink, schema_error, incomplete_set, revision_mismatch (path relative to DIR or null).
+
+Exit status: 0 valid; 1 invalid (each problem listed); 2 usage error or DIR missing/unreadable.`
+
+/** `cutover verify DIR [--json]` (CONTRACTS.md §6). `argv` holds the arguments after `verify`. */
+export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(`${VERIFY_HELP}\n`)
+    return EXIT.ok
+  }
+  let json = false
+  const positional: string[] = []
+  for (const arg of argv) {
+    if (arg === '--json') json = true
+    else if (arg.startsWith('-') && arg !== '-') {
+      io.stderr(`cutover verify: unknown option ${arg} (see cutover verify --help)\n`)
+      return EXIT.usage
+    } else positional.push(arg)
+  }
+  const [target, extra] = positional
+  if (target === undefined) {
+    io.stderr('cutover verify: missing DIR (usage: cutover verify DIR [--json])\n')
+    return EXIT.usage
+  }
+  if (extra !== undefined) {
+    io.stderr(`cutover verify: unexpected argument ${extra} (one DIR only)\n`)
+    return EXIT.usage
+  }
+  let root = resolve(target)
+  let report
+  try {
+    // DIR itself may be reached through a symlink; nothing below it may.
+    root = realpathSync(root)
+    if (!statSync(root).isDirectory()) {
+      io.stderr(`cutover verify: ${root} is not a directory\n`)
+      return EXIT.usage
+    }
+    report = verifyCheckpoint(new NodeCheckpointDirectory(root, { create: false }), nodeDigest)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const reason = code === 'ENOENT' ? 'no such directory' : (error as Error).message
+    io.stderr(`cutover verify: cannot read ${root}: ${reason}\n`)
+    return EXIT.usage
+  }
+  if (json) io.stdout(`${JSON.stringify(report)}\n`)
+  else if (report.valid) io.stdout(`valid: ${root}\n`)
+  else {
+    const lines = report.problems.map((p) => `  ${p.code.padEnd(18)} ${p.path ?? '-'}  ${p.message}`)
+    const count = report.problems.length
+    io.stdout(`invalid: ${root} (${count} problem${count === 1 ? '' : 's'})\n${lines.join('\n')}\n`)
+  }
+  return report.valid ? EXIT.ok : EXIT.failure
+}

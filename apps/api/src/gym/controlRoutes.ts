@@ -1,0 +1,162 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
+import { directorySink, loadAgentNamespace } from '@cutover/core'
+import type { CutoverError } from '@cutover/core/contracts'
+import { cutoverError } from '@cutover/core/contracts'
+import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { readValidJson } from '../http/jsonBody.ts'
+import { checkpointDirUnder } from './checkpointDirUnder.ts'
+import { ROLLOUT_ID_PATTERN } from './executionIdentity.ts'
+
+/** What the control routes of one resources participant need. */
+export interface ControlRoutesOptions {
+  readonly participant: ResourcesParticipant<unknown>
+  /** `CUTOVER_CONTROL_TOKEN`; compared in constant time, never logged or returned. */
+  readonly token: string
+  /** `checkpoint_dir` must lie inside this directory. */
+  readonly dataDir: string
+  readonly digest: Digest
+  /** Wall-clock ms: `deadline_ts` is absolute Unix-epoch seconds (PROTOCOL.md §2.2). */
+  readonly clock: Clock
+  /** Opens a real checkpoint directory (NodeCheckpointDirectory); `create` for commit. */
+  readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
+}
+
+const base = {
+  schema_version: z.literal(1),
+  checkpoint_id: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a checkpoint id is 1–128 of [A-Za-z0-9._-], not starting with . _ or -'),
+  deadline_ts: z.number().nonnegative().finite(),
+}
+const operationBody = z.strictObject(base)
+const directoryBody = z.strictObject({ ...base, checkpoint_dir: z.string().min(1).max(4096) })
+const retireBody = z.strictObject({
+  ...base,
+  rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN),
+  attempt_index: z.number().int().nonnegative().max(1_000_000_000),
+})
+
+const sha = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()
+
+/** True when the request carries `Authorization: Bearer <token>` (constant-time comparison). */
+function authorized(c: Context, token: string): boolean {
+  const header = c.req.header('authorization') ?? ''
+  const match = /^Bearer (.+)$/.exec(header)
+  return match !== null && timingSafeEqual(sha(match[1] ?? ''), sha(token))
+}
+
+/**
+ * The resources participant's control plane (PROTOCOL.md §3.1, §3.4) under `/ng-control/v1`:
+ * capabilities, and `resources-checkpoint/{prepare,status,commit,restore,resume,retire}` with
+ * strict bodies, behind the bearer token. Results are the participant's, errors the envelope.
+ */
+export function controlRoutes(options: ControlRoutesOptions): Hono {
+  const { participant } = options
+  const app = new Hono()
+  const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
+    result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
+
+  app.use('*', async (c, next) => {
+    if (!authorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
+    return next()
+  })
+  app.use('*', limitBody(API_BODY_LIMIT))
+
+  app.get('/capabilities', (c) => {
+    const fence = participant.fence.snapshot()
+    return c.json({
+      component: 'resources_servers',
+      name: participant.serverName,
+      schema_version: 1,
+      admission_states: ['accepting', 'paused'],
+      checkpoint_mode: participant.env.codec.enabled ? 'export_restore' : 'stateless',
+      concurrency_contract: 'serialized_per_session',
+      multi_process: { mode: 'single_worker', num_workers: 1 },
+      features: ['resources-checkpoint'],
+      phase: fence.phase,
+      active_checkpoint_id: fence.active_checkpoint_id,
+      deadline_ts: fence.deadline_ms === null ? null : fence.deadline_ms / 1000,
+    })
+  })
+
+  app.post('/resources-checkpoint/prepare', async (c) => {
+    const body = await readValidJson(c, operationBody, 'prepare body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    return reply(c, participant.prepare(body.value.checkpoint_id, body.value.deadline_ts * 1000, options.clock.now()))
+  })
+
+  app.post('/resources-checkpoint/status', async (c) => {
+    const body = await readValidJson(c, operationBody, 'status body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const check = participant.fence.requirePhase(body.value.checkpoint_id, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restore_failed_paused', 'restored_paused'])
+    if (!check.ok) return cutoverErrorResponse(c, check.error)
+    const sessions = participant.sessions()
+    const state = participant.accepting ? 'accepting' : 'paused'
+    return c.json({
+      state,
+      admission_state: state,
+      phase: participant.fence.phase,
+      sessions: sessions.length,
+      per_session: sessions.map((s) => ({ rollout_id: s.rollout_id, attempt_index: s.attempt, revision: s.revision, locked: false })),
+      lock_entries: 0,
+      locked_sessions: 0,
+      tombstones: participant.tombstones(),
+      uncertain_sessions: sessions.filter((s) => s.state === 'uncertain').map((s) => s.key),
+      prepared_inventory: participant.preparedSnapshots().map((s) => ({ rollout_id: s.rollout_id, attempt_index: s.attempt_index, revision: s.state_revision })),
+    })
+  })
+
+  app.post('/resources-checkpoint/commit', async (c) => {
+    const body = await readValidJson(c, directoryBody, 'commit body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const path = checkpointDirUnder(options.dataDir, body.value.checkpoint_dir)
+    if (!path.ok) return cutoverErrorResponse(c, path.error)
+    const dir = options.openDirectory(path.value, true)
+    const result = participant.commit(body.value.checkpoint_id, directorySink(dir, options.digest))
+    if (result.ok) dir.sync()
+    return reply(c, result)
+  })
+
+  app.post('/resources-checkpoint/restore', async (c) => {
+    const body = await readValidJson(c, directoryBody, 'restore body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const path = checkpointDirUnder(options.dataDir, body.value.checkpoint_dir)
+    if (!path.ok) return cutoverErrorResponse(c, path.error)
+    if (!existsSync(path.value)) return errorResponse(c, 'checkpoint_not_found', `no checkpoint directory at ${body.value.checkpoint_dir}`)
+    let dir: CheckpointDirectory
+    try {
+      dir = options.openDirectory(path.value, false)
+    } catch (error) {
+      return errorResponse(c, 'checkpoint_not_found', `cannot open ${body.value.checkpoint_dir}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    // With an agent namespace in D, restore reconciles against its boundaries (complete replacement set).
+    let records = null
+    if (existsSync(join(path.value, 'agent', 'manifest.json'))) {
+      const agent = loadAgentNamespace(dir, options.digest)
+      if (!agent.ok) return cutoverErrorResponse(c, cutoverError('resources_checkpoint_error', `agent namespace: ${agent.error.message}`))
+      records = agent.value.records
+    }
+    return reply(c, participant.restore(body.value.checkpoint_id, directorySink(dir, options.digest), records))
+  })
+
+  app.post('/resources-checkpoint/resume', async (c) => {
+    const body = await readValidJson(c, operationBody, 'resume body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    return reply(c, participant.resume(body.value.checkpoint_id))
+  })
+
+  app.post('/resources-checkpoint/retire', async (c) => {
+    const body = await readValidJson(c, retireBody, 'retire body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const { checkpoint_id, rollout_id, attempt_index } = body.value
+    return reply(c, participant.retire(checkpoint_id, { rollout_id, attempt_index }))
+  })
+
+  app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))
+  return app
+}

@@ -1,0 +1,107 @@
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import type { SimulationResult } from '@cutover/core'
+import { renderSequenceDiagram, diagramWindow } from '@cutover/core'
+import type { LineageView, SessionDetailView, StepView, TablesView, TracePhase } from '@cutover/core/contracts'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { validate } from '../http/jsonBody.ts'
+import type { RunManager } from '../runs/RunManager.ts'
+import { sessionKeyParam, stepOnlyQuery, stepQuery, stepText } from './params.ts'
+import { requireRun } from './runsRoutes.ts'
+
+/** The finished simulation of `:id`, or the error response. */
+async function requireResult(c: Context, runs: RunManager): Promise<SimulationResult | Response> {
+  const run = requireRun(c, runs)
+  if (run instanceof Response) return run
+  const result = await runs.result(run.id)
+  return result.ok ? result.value : cutoverErrorResponse(c, result.error)
+}
+
+/** A step within 0..total from text (path or `?step=`), default total. */
+function parseStep(c: Context, raw: string | undefined, total: number): number | Response {
+  if (raw === undefined) return total
+  const text = validate(stepText, raw, 'step')
+  if (!text.ok) return cutoverErrorResponse(c, text.error)
+  const step = Number(text.value)
+  if (step > total) return errorResponse(c, 'invalid_request', `step ${step} is past the end of the run (steps 0 to ${total})`)
+  return step
+}
+
+/**
+ * Views of one run at one step (PRODUCT.md §3): the step view with its diagram window, one session
+ * beside its prepare snapshot, a Workplace session's tables with their diff, and the lineage.
+ */
+export function runViewRoutes(runs: RunManager): Hono {
+  const app = new Hono()
+
+  app.get('/runs/:id/steps/:n', async (c) => {
+    const query = validate(stepQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const result = await requireResult(c, runs)
+    if (result instanceof Response) return result
+    const total = result.events.length
+    const step = parseStep(c, c.req.param('n'), total)
+    if (typeof step !== 'number') return step
+    const collapsed = (query.value.collapsed ?? '').split(',').filter((p) => p !== '') as TracePhase[]
+    const size = query.value.window === undefined ? undefined : Number(query.value.window)
+    const window = diagramWindow(total, step, size)
+    const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed })
+    const event = step > 0 ? (result.events[step - 1] ?? null) : null
+    const { invariants, failures } = result.invariantsAt(step)
+    const view: StepView = {
+      step,
+      total,
+      event,
+      phase: event?.phase ?? null,
+      participants: result.participantsAt(step),
+      sessions: result.sessionsAt(step),
+      invariants,
+      failures,
+      mermaid: diagram.source,
+      window: diagram.window,
+    }
+    return c.json(view)
+  })
+
+  app.get('/runs/:id/sessions/:session', async (c) => {
+    const query = validate(stepOnlyQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const key = validate(sessionKeyParam, c.req.param('session'), 'session')
+    if (!key.ok) return cutoverErrorResponse(c, key.error)
+    const result = await requireResult(c, runs)
+    if (result instanceof Response) return result
+    const step = parseStep(c, query.value.step, result.events.length)
+    if (typeof step !== 'number') return step
+    const detail = result.sessionDetail(key.value, step)
+    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key.value} at step ${step}`)
+    return c.json(detail satisfies SessionDetailView)
+  })
+
+  app.get('/runs/:id/sessions/:session/tables', async (c) => {
+    const query = validate(stepOnlyQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const key = validate(sessionKeyParam, c.req.param('session'), 'session')
+    if (!key.ok) return cutoverErrorResponse(c, key.error)
+    const result = await requireResult(c, runs)
+    if (result instanceof Response) return result
+    const step = parseStep(c, query.value.step, result.events.length)
+    if (typeof step !== 'number') return step
+    const tables = result.tables(key.value, step)
+    if (tables !== undefined) return c.json(tables satisfies TablesView)
+    const detail = result.sessionDetail(key.value, step)
+    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key.value} at step ${step}`)
+    return errorResponse(c, 'session_not_found', `session ${key.value} is a ${detail.session.environment} session: only Workplace sessions have tables`)
+  })
+
+  app.get('/runs/:id/lineage', async (c) => {
+    const query = validate(stepOnlyQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const result = await requireResult(c, runs)
+    if (result instanceof Response) return result
+    const step = parseStep(c, query.value.step, result.events.length)
+    if (typeof step !== 'number') return step
+    return c.json(result.lineage(step) satisfies LineageView)
+  })
+
+  return app
+}

@@ -1,0 +1,110 @@
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import { streamSSE } from 'hono/streaming'
+import type { RunView } from '@cutover/core/contracts'
+import { runConfigSchema } from '@cutover/core/contracts'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { readJson, validate } from '../http/jsonBody.ts'
+import type { RunManager } from '../runs/RunManager.ts'
+import type { SimulatorPort } from '../runs/SimulatorPort.ts'
+import { runIdParam } from './params.ts'
+
+/** Resolves `:id` to a known run, or answers 400/404. */
+export function requireRun(c: Context, runs: RunManager): { id: string; view: RunView } | Response {
+  const id = validate(runIdParam, c.req.param('id'), 'run id')
+  if (!id.ok) return cutoverErrorResponse(c, id.error)
+  const view = runs.get(id.value)
+  if (view === undefined) return errorResponse(c, 'run_not_found', `no run ${id.value}`)
+  return { id: id.value, view }
+}
+
+/** Parses `Last-Event-ID`: the step after which an SSE stream resumes. */
+function lastEventId(c: Context): number | Response {
+  const raw = c.req.header('last-event-id')
+  if (raw === undefined || raw.trim() === '') return 0
+  if (!/^(0|[1-9][0-9]{0,8})$/.test(raw.trim())) return errorResponse(c, 'invalid_request', `Last-Event-ID must be a step number, got ${JSON.stringify(raw)}`)
+  return Number(raw.trim())
+}
+
+/**
+ * Scenarios and runs: create (201 at once, the simulation runs on in the background), list, get,
+ * delete, and the event log as JSON or as a live SSE stream (CONTRACTS.md §7).
+ */
+export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
+  const app = new Hono()
+
+  app.get('/scenarios', (c) => c.json({ scenarios: simulator.scenarios }))
+
+  app.post('/runs', async (c) => {
+    const body = await readJson(c)
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    // A well-formed name that is not a preset is an unknown resource, not a malformed body.
+    const scenario = (body.value as { scenario?: unknown } | null)?.scenario
+    if (typeof scenario === 'string' && !simulator.scenarios.some((s) => s.name === scenario)) {
+      return errorResponse(c, 'scenario_not_found', `no scenario ${JSON.stringify(scenario)} (one of ${simulator.scenarios.map((s) => s.name).join(', ')})`)
+    }
+    const input = validate(runConfigSchema, body.value, 'run config')
+    if (!input.ok) return cutoverErrorResponse(c, input.error)
+    const config = simulator.resolve(input.value)
+    if (!config.ok) return cutoverErrorResponse(c, config.error)
+    return c.json(runs.create(config.value) satisfies RunView, 201)
+  })
+
+  app.get('/runs', (c) => c.json({ runs: runs.list() }))
+
+  app.get('/runs/:id', (c) => {
+    const run = requireRun(c, runs)
+    return run instanceof Response ? run : c.json(run.view satisfies RunView)
+  })
+
+  app.delete('/runs/:id', (c) => {
+    const run = requireRun(c, runs)
+    if (run instanceof Response) return run
+    runs.remove(run.id)
+    return c.body(null, 204)
+  })
+
+  app.get('/runs/:id/events', (c) => {
+    const run = requireRun(c, runs)
+    if (run instanceof Response) return run
+    const accept = c.req.header('accept') ?? ''
+    if (!accept.includes('text/event-stream')) return c.json({ events: runs.events(run.id) ?? [] })
+    const after = lastEventId(c)
+    if (after instanceof Response) return after
+    return streamSSE(c, async (stream) => {
+      let wake: (() => void) | undefined
+      let aborted = false
+      const unsubscribe = runs.subscribe(run.id, () => wake?.())
+      stream.onAbort(() => {
+        aborted = true
+        wake?.()
+      })
+      try {
+        let sent = after
+        while (!aborted) {
+          const events = runs.events(run.id)
+          if (events === undefined) return // deleted while streaming
+          for (; sent < events.length && !aborted; sent += 1) {
+            const event = events[sent]
+            if (event !== undefined) await stream.writeSSE({ event: 'trace', id: String(event.step), data: JSON.stringify(event) })
+          }
+          const view = runs.get(run.id)
+          if (view === undefined) return
+          if (view.status !== 'running' && sent >= (runs.events(run.id)?.length ?? 0)) {
+            await stream.writeSSE({ event: 'end', data: JSON.stringify(view) })
+            return
+          }
+          // No await between the checks above and arming `wake`: a batch cannot slip past unseen.
+          await new Promise<void>((resolve) => {
+            wake = resolve
+          })
+          wake = undefined
+        }
+      } finally {
+        unsubscribe()
+      }
+    })
+  })
+
+  return app
+}

@@ -1,0 +1,243 @@
+import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } from '@cutover/core'
+import { err, ok } from '@cutover/core'
+import type { CutoverError, InvariantMap, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'
+import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
+import type { RunStore } from '../store/RunStore.ts'
+import { driveSimulation } from './driveSimulation.ts'
+import type { RunIdSource } from './runIds.ts'
+import { createRunIdSource } from './runIds.ts'
+import type { SimulatorPort } from './SimulatorPort.ts'
+
+/** What the run manager needs from the edge. */
+export interface RunManagerDeps {
+  readonly store: RunStore
+  readonly digest: Digest
+  /** Wall-clock milliseconds: only for `created_at` and run ids, never inside a trace. */
+  readonly clock: Clock
+  readonly simulator: SimulatorPort
+  /** A fresh in-memory directory: reloading a finished run re-simulates into these, never onto disk. */
+  readonly memoryDirectory: (checkpointId: string) => CheckpointDirectory
+  readonly log?: (line: string) => void
+  /** Simulation time per batch before yielding to the event loop. */
+  readonly sliceMs?: number
+  readonly ids?: RunIdSource
+}
+
+/** One run in memory. Plain data plus the listeners of its live event stream. */
+interface RunEntry {
+  view: RunView
+  /** Events produced so far (running) or read back from trace.json (loaded lazily). */
+  events: TraceEvent[] | undefined
+  /** The finished simulation (fresh) or its deterministic re-run (reloaded), once known. */
+  result: Promise<Result<SimulationResult, CutoverError>> | undefined
+  cancelled: boolean
+  readonly listeners: Set<() => void>
+}
+
+/** The runs the API serves: created, simulated in the background, persisted, reloaded. */
+export interface RunManager {
+  /** Reads the data directory. Runs left `running` by a dead server become `failed`. */
+  load(): void
+  /** Newest first. */
+  list(): readonly RunView[]
+  get(id: string): RunView | undefined
+  /** Creates a run and starts simulating it in the background; returns its `running` view. */
+  create(config: RunConfig): RunView
+  /** Stops (if running) and deletes a run and its folder; false when unknown. */
+  remove(id: string): boolean
+  /** The events so far (running) or the whole trace (complete); undefined for an unknown run. */
+  events(id: string): readonly TraceEvent[] | undefined
+  /** The simulation result (waits for a running run; re-simulates a reloaded one). */
+  result(id: string): Promise<Result<SimulationResult, CutoverError>>
+  /** Called after every batch of new events and on every status change; returns unsubscribe. */
+  subscribe(id: string, listener: () => void): () => void
+  /** Resolves once no run is running (tests, shutdown). */
+  idle(): Promise<void>
+}
+
+const allPass = (): InvariantMap => Object.fromEntries(INVARIANT_IDS.map((id) => [id, 'pass'])) as InvariantMap
+
+/** Builds the run manager over a store. Call `load()` once before serving. */
+export function createRunManager(deps: RunManagerDeps): RunManager {
+  const runs = new Map<string, RunEntry>()
+  const ids = deps.ids ?? createRunIdSource()
+  const running = new Set<Promise<unknown>>()
+  const log = deps.log ?? (() => undefined)
+
+  const notify = (entry: RunEntry): void => {
+    for (const listener of [...entry.listeners]) listener()
+  }
+
+  const finishView = (entry: RunEntry, result: SimulationResult): RunView => ({
+    ...entry.view,
+    status: 'complete',
+    events: result.events.length,
+    outcome: result.outcome,
+    checkpoints: result.checkpoints.filter((c) => !c.damaged).map((c) => c.location),
+    damaged: result.checkpoints.filter((c) => c.damaged).map((c) => c.location),
+    invariants: result.invariants,
+    failures: result.failures,
+  })
+
+  const fail = (entry: RunEntry, message: string): void => {
+    entry.view = { ...entry.view, status: 'failed', error: message }
+    deps.store.writeRun(entry.view)
+  }
+
+  async function simulateFresh(entry: RunEntry, config: RunConfig): Promise<Result<SimulationResult, CutoverError>> {
+    const runId = entry.view.id
+    const events: TraceEvent[] = []
+    entry.events = events
+    try {
+      const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: (cid) => deps.store.openCheckpoint(runId, cid) })
+      const result = await driveSimulation(
+        generator,
+        (event) => events.push(event),
+        {
+          onBatch: () => {
+            entry.view = { ...entry.view, events: events.length }
+            notify(entry)
+          },
+          cancelled: () => entry.cancelled,
+        },
+        deps.sliceMs,
+      )
+      if (result === undefined) return err(cutoverError('run_not_found', `run ${runId} was deleted`))
+      // The trace lands before run.json says complete, so a complete run always has its trace.
+      deps.store.writeTrace(runId, result.events)
+      entry.events = [...result.events]
+      entry.view = finishView(entry, result)
+      deps.store.writeRun(entry.view)
+      notify(entry)
+      return ok(result)
+    } catch (error) {
+      const message = `simulation failed: ${error instanceof Error ? error.message : String(error)}`
+      log(`run ${runId}: ${message}`)
+      if (!entry.cancelled) {
+        fail(entry, message)
+        notify(entry)
+      }
+      return err(cutoverError('internal_error', message))
+    }
+  }
+
+  /** Re-runs a finished run's config into memory; same seed ⇒ same trace, checked event by event. */
+  async function resimulate(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
+    const stored = readEvents(entry)
+    if (stored === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
+    const { scenario, seed, rollouts, deadline_ms, faults } = entry.view
+    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults }
+    try {
+      const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: deps.memoryDirectory })
+      const result = await driveSimulation(generator, () => undefined, { onBatch: () => undefined, cancelled: () => entry.cancelled }, deps.sliceMs)
+      if (result === undefined) return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
+      const mismatch = firstDifference(stored, result.events)
+      if (mismatch !== undefined) {
+        return err(cutoverError('internal_error', `re-simulating run ${entry.view.id} diverged from its stored trace at step ${mismatch}`))
+      }
+      return ok(result)
+    } catch (error) {
+      return err(cutoverError('internal_error', `re-simulating run ${entry.view.id} failed: ${error instanceof Error ? error.message : String(error)}`))
+    }
+  }
+
+  function readEvents(entry: RunEntry): TraceEvent[] | undefined {
+    if (entry.events === undefined && entry.view.status === 'complete') {
+      const trace = deps.store.readTrace(entry.view.id)
+      if (trace !== undefined) entry.events = [...trace]
+    }
+    return entry.events
+  }
+
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    running.add(promise)
+    void promise.finally(() => running.delete(promise))
+    return promise
+  }
+
+  return {
+    load() {
+      const { runs: stored, unreadable } = deps.store.listRuns()
+      for (const problem of unreadable) log(`skipping run folder ${problem.folder}: ${problem.reason}`)
+      for (const view of stored) {
+        const entry: RunEntry = { view, events: undefined, result: undefined, cancelled: false, listeners: new Set() }
+        if (view.status === 'running') fail(entry, 'the server stopped before this run completed')
+        else if (view.status === 'complete' && deps.store.readTrace(view.id) === undefined) fail(entry, 'trace.json is missing or unreadable')
+        runs.set(view.id, entry)
+      }
+    },
+    list() {
+      return [...runs.values()].map((e) => e.view).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    },
+    get(id) {
+      return runs.get(id)?.view
+    },
+    create(config) {
+      const now = deps.clock.now()
+      const id = ids.next(now, (candidate) => runs.has(candidate))
+      const view: RunView = {
+        id,
+        scenario: config.scenario,
+        seed: config.seed,
+        rollouts: config.rollouts,
+        deadline_ms: config.deadline_ms,
+        faults: config.faults,
+        status: 'running',
+        created_at: new Date(now).toISOString(),
+        events: 0,
+        outcome: null,
+        checkpoints: [],
+        damaged: [],
+        invariants: allPass(),
+        failures: [],
+      }
+      deps.store.writeRun(view)
+      const entry: RunEntry = { view, events: [], result: undefined, cancelled: false, listeners: new Set() }
+      runs.set(id, entry)
+      entry.result = track(simulateFresh(entry, config))
+      return view
+    },
+    remove(id) {
+      const entry = runs.get(id)
+      if (entry === undefined) return false
+      entry.cancelled = true
+      runs.delete(id)
+      deps.store.removeRun(id)
+      notify(entry)
+      return true
+    },
+    events(id) {
+      const entry = runs.get(id)
+      return entry === undefined ? undefined : (readEvents(entry) ?? [])
+    },
+    async result(id) {
+      const entry = runs.get(id)
+      if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
+      if (entry.view.status === 'failed' && entry.result === undefined) {
+        return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? 'unknown error'}`))
+      }
+      entry.result ??= track(resimulate(entry))
+      const result = await entry.result
+      if (!result.ok && entry.view.status === 'failed') return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? result.error.message}`))
+      return result
+    },
+    subscribe(id, listener) {
+      const entry = runs.get(id)
+      if (entry === undefined) return () => undefined
+      entry.listeners.add(listener)
+      return () => entry.listeners.delete(listener)
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running])
+    },
+  }
+}
+
+/** The first step at which two traces differ (1-based), or undefined when identical. */
+function firstDifference(a: readonly TraceEvent[], b: readonly TraceEvent[]): number | undefined {
+  const n = Math.max(a.length, b.length)
+  for (let i = 0; i < n; i += 1) {
+    if (JSON.stringify(a[i]) !== JSON.stringify(b[i])) return i + 1
+  }
+  return undefined
+}

@@ -1,0 +1,123 @@
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { CheckpointDirectory } from '@cutover/core'
+import { err, ok } from '@cutover/core'
+import type { RunView, TraceEvent } from '@cutover/core/contracts'
+import { cutoverError } from '@cutover/core/contracts'
+import { describeIssues } from '../http/jsonBody.ts'
+import { atomicWriteFile } from './atomicWriteFile.ts'
+import type { RunStore, UnreadableRun } from './RunStore.ts'
+import { storedRunViewSchema } from './runViewSchema.ts'
+
+/** Opens a real checkpoint directory at an absolute path (NodeCheckpointDirectory). */
+export type OpenDirectory = (path: string) => CheckpointDirectory
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+/** The data directory on disk. Every write of run.json / trace.json is atomic. */
+export function createFileRunStore(root: string, openDirectory: OpenDirectory): RunStore {
+  const dataDir = resolve(root)
+  const runsDir = join(dataDir, 'runs')
+  const runDir = (id: string): string => {
+    // Ids come from our own minting or a validated URL param; refuse anything else outright.
+    if (!SAFE_NAME.test(id)) throw new Error(`not a run id: ${JSON.stringify(id)}`)
+    return join(runsDir, id)
+  }
+  const checkpointPath = (runId: string, checkpointId: string): string => {
+    if (!SAFE_NAME.test(checkpointId)) throw new Error(`not a checkpoint id: ${JSON.stringify(checkpointId)}`)
+    return join(runDir(runId), 'checkpoints', checkpointId)
+  }
+
+  return {
+    root: dataDir,
+    listRuns() {
+      if (!existsSync(runsDir)) return { runs: [], unreadable: [] }
+      const runs: RunView[] = []
+      const unreadable: UnreadableRun[] = []
+      for (const entry of readdirSync(runsDir, { withFileTypes: true })) {
+        if (!entry.isDirectory() || entry.name.startsWith('.')) continue
+        const file = join(runsDir, entry.name, 'run.json')
+        try {
+          const parsed = storedRunViewSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
+          if (!parsed.success) unreadable.push({ folder: entry.name, reason: `run.json: ${describeIssues(parsed.error)}` })
+          else if (parsed.data.id !== entry.name) unreadable.push({ folder: entry.name, reason: `run.json names run ${parsed.data.id}` })
+          else runs.push(parsed.data)
+        } catch (error) {
+          unreadable.push({ folder: entry.name, reason: error instanceof Error ? error.message : String(error) })
+        }
+      }
+      runs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      return { runs, unreadable }
+    },
+    writeRun(view) {
+      mkdirSync(runDir(view.id), { recursive: true })
+      atomicWriteFile(join(runDir(view.id), 'run.json'), `${JSON.stringify(view, null, 2)}\n`)
+    },
+    writeTrace(runId, events) {
+      mkdirSync(runDir(runId), { recursive: true })
+      atomicWriteFile(join(runDir(runId), 'trace.json'), `${JSON.stringify(events)}\n`)
+    },
+    readTrace(runId) {
+      const file = join(runDir(runId), 'trace.json')
+      if (!existsSync(file)) return undefined
+      try {
+        const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
+        return Array.isArray(parsed) ? (parsed as TraceEvent[]) : undefined
+      } catch {
+        return undefined
+      }
+    },
+    removeRun(runId) {
+      rmSync(runDir(runId), { recursive: true, force: true })
+    },
+    checkpointPath,
+    openCheckpoint(runId, checkpointId) {
+      const path = checkpointPath(runId, checkpointId)
+      mkdirSync(path, { recursive: true })
+      return openDirectory(path)
+    },
+    listCheckpoints(runId) {
+      const dir = join(runDir(runId), 'checkpoints')
+      if (!existsSync(dir)) return []
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && SAFE_NAME.test(e.name))
+        .map((e) => e.name)
+        .sort()
+    },
+    readCheckpointFile(runId, checkpointId, relativePath) {
+      if (!isPlainRelativePath(relativePath)) return err(cutoverError('path_escape', `path ${JSON.stringify(relativePath)} leaves the checkpoint directory`))
+      let current = checkpointPath(runId, checkpointId)
+      const segments = relativePath.split('/')
+      for (const [i, segment] of segments.entries()) {
+        current = join(current, segment)
+        let stat
+        try {
+          stat = lstatSync(current)
+        } catch {
+          return err(cutoverError('file_not_found', `no file ${relativePath} in checkpoint ${checkpointId}`))
+        }
+        // A symlink could point anywhere: refused wherever it sits on the path.
+        if (stat.isSymbolicLink()) return err(cutoverError('path_escape', `${segments.slice(0, i + 1).join('/')} is a symlink`))
+        const last = i === segments.length - 1
+        if (last ? !stat.isFile() : !stat.isDirectory()) return err(cutoverError('file_not_found', `no file ${relativePath} in checkpoint ${checkpointId}`))
+      }
+      return ok(readFileSync(current))
+    },
+    readCheckpoint(runId, checkpointId) {
+      const path = checkpointPath(runId, checkpointId)
+      try {
+        if (!lstatSync(path).isDirectory()) return undefined
+      } catch {
+        return undefined
+      }
+      return openDirectory(path)
+    },
+  }
+}
+
+/** A `/`-separated relative path of plain names: no `.`/`..`, no empty segment, no `\\`, `:` or control character. */
+export function isPlainRelativePath(path: string): boolean {
+  if (path.length === 0 || path.length > 4096 || path.startsWith('/')) return false
+  if (/[\\:\u0000-\u001f\u007f]/.test(path)) return false
+  return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
+}

@@ -1,0 +1,41 @@
+import type { CheckpointDirectory } from '@cutover/core'
+import type { Result } from '@cutover/core'
+import type { CutoverError, RunView, TraceEvent } from '@cutover/core/contracts'
+
+/** A run folder that could not be read back, with why (logged and skipped, never served half-read). */
+export interface UnreadableRun {
+  readonly folder: string
+  readonly reason: string
+}
+
+/**
+ * Where runs live: the data directory (`CUTOVER_DATA_DIR` or `.cutover/`), one folder per run,
+ * `runs/<id>/run.json` (the RunView), `runs/<id>/trace.json` once complete, and the run's
+ * checkpoint directories under `runs/<id>/checkpoints/<checkpoint_id>/`.
+ */
+export interface RunStore {
+  /** Absolute path of the data directory. */
+  readonly root: string
+  listRuns(): { readonly runs: readonly RunView[]; readonly unreadable: readonly UnreadableRun[] }
+  /** Writes `run.json` atomically. */
+  writeRun(view: RunView): void
+  /** Writes `trace.json` atomically (once the run is complete). */
+  writeTrace(runId: string, events: readonly TraceEvent[]): void
+  /** The stored trace, or undefined when there is none or it does not parse. */
+  readTrace(runId: string): readonly TraceEvent[] | undefined
+  /** Removes the run's folder and everything in it. */
+  removeRun(runId: string): void
+  /** Absolute path of one checkpoint directory of a run. */
+  checkpointPath(runId: string, checkpointId: string): string
+  /** Opens (creating it) the real directory a checkpoint of this run is committed into. */
+  openCheckpoint(runId: string, checkpointId: string): CheckpointDirectory
+  /** Names of the run's checkpoint directories on disk, sorted. */
+  listCheckpoints(runId: string): readonly string[]
+  /**
+   * One file of a checkpoint directory. `relativePath` is `/`-separated; a path that leaves the
+   * directory or passes through a symlink is `path_escape`, an absent one `file_not_found`.
+   */
+  readCheckpointFile(runId: string, checkpointId: string, relativePath: string): Result<Uint8Array, CutoverError>
+  /** Opens an existing checkpoint directory to read it; undefined when absent. */
+  readCheckpoint(runId: string, checkpointId: string): CheckpointDirectory | undefined
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod'
+import { INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
+import type { RunView } from '@cutover/core/contracts'
+
+const invariantMapSchema = z.object(
+  Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail'])])) as { [K in (typeof INVARIANT_IDS)[number]]: z.ZodEnum<{ pass: 'pass'; fail: 'fail' }> },
+)
+
+/** `run.json` as read back from the data directory: a RunView, checked before it is served. */
+export const storedRunViewSchema = z.object({
+  id: z.string().regex(/^[0-9a-z]{1,64}$/),
+  scenario: z.enum(SCENARIO_NAMES),
+  seed: z.string().regex(/^[0-9]+$/),
+  rollouts: z.number().int().positive(),
+  deadline_ms: z.number().int().nonnegative(),
+  faults: z.array(faultSchema),
+  status: z.enum(['running', 'complete', 'failed']),
+  created_at: z.string(),
+  events: z.number().int().nonnegative(),
+  outcome: z.enum(['completed', 'aborted']).nullable(),
+  checkpoints: z.array(z.string()),
+  damaged: z.array(z.string()),
+  invariants: invariantMapSchema,
+  failures: z.array(z.object({ id: z.enum(INVARIANT_IDS), step: z.number().int().nonnegative(), message: z.string() })),
+  error: z.string().optional(),
+}) satisfies z.ZodType<RunView>

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AppDeps, ApiApp } from '../app.ts'
+import { createApiApp } from '../app.ts'
+import { createNodeAppDeps } from '../nodeAppDeps.ts'
+import type { RunView } from '@cutover/core/contracts'
+
+/** A fresh temp data directory (removed by `cleanup`). */
+export function tempDataDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'cutover-api-'))
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** A settable clock starting at 2026-01-01T00:00:00Z, stepping 1 s per read so ids differ. */
+export function steppingClock(start = Date.UTC(2026, 0, 1)): { now: () => number } {
+  let t = start
+  return { now: () => (t += 1000) }
+}
+
+/** Real ports over a temp data directory, with a deterministic clock and session ids. */
+export function testDeps(dataDir: string, overrides: Partial<AppDeps> = {}): AppDeps {
+  let n = 0
+  return {
+    ...createNodeAppDeps({ dataDir, log: () => undefined }),
+    clock: steppingClock(),
+    newSessionId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+    ...overrides,
+  }
+}
+
+/** The app over `testDeps`, plus JSON helpers. */
+export function apiHarness(dataDir: string, overrides: Partial<AppDeps> = {}): ApiApp & {
+  json: (path: string, init?: RequestInit) => Promise<{ status: number; body: any }>
+  createRun: (body: unknown) => Promise<RunView>
+  waitComplete: (id: string) => Promise<RunView>
+} {
+  const api = createApiApp(testDeps(dataDir, overrides))
+  const json = async (path: string, init?: RequestInit) => {
+    const response = await api.app.request(path, init)
+    const text = await response.text()
+    return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) as any }
+  }
+  return {
+    ...api,
+    json,
+    async createRun(body) {
+      const r = await json('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      if (r.status !== 201) throw new Error(`create failed: ${r.status} ${JSON.stringify(r.body)}`)
+      return r.body as RunView
+    },
+    async waitComplete(id) {
+      await api.runs.idle()
+      return (await json(`/api/runs/${id}`)).body as RunView
+    },
+  }
+}

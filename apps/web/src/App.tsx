@@ -1,0 +1,37 @@
+import { HomePage } from './pages/HomePage.tsx'
+import { NotFoundPage } from './pages/NotFoundPage.tsx'
+import { RunPage } from './pages/RunPage.tsx'
+import { StragglerDemoPage } from './pages/StragglerDemoPage.tsx'
+import { Link } from './router/Link.tsx'
+import { useRoute } from './router/navigation.ts'
+
+/** The shell: a header and the page the URL names. */
+export function App() {
+  const route = useRoute()
+  const view = route.page === 'run' || route.page === 'straggler' ? { step: route.step, tab: route.tab, session: route.session } : null
+  return (
+    <>
+      <header className="app-head">
+        <Link href="/" className="brand">
+          <svg className="brand-mark" width="18" height="18" viewBox="0 0 18 18" aria-hidden="true">
+            <path d="M2 9h5M11 9h5M9 2v14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" fill="none" />
+          </svg>{' '}
+          Cutover
+        </Link>
+        <span className="muted small">coordinated rollout checkpoints, step by step</span>
+        <nav className="app-nav" aria-label="Main">
+          <Link href="/" aria-current={route.page === 'home' ? 'page' : undefined}>
+            Runs
+          </Link>
+          <Link href="/demo/straggler" aria-current={route.page === 'straggler' ? 'page' : undefined}>
+            Straggler demo
+          </Link>
+        </nav>
+      </header>
+      {route.page === 'home' && <HomePage />}
+      {route.page === 'run' && <RunPage key={route.id} id={route.id} view={view ?? route} />}
+      {route.page === 'straggler' && <StragglerDemoPage key={route.run ?? ''} run={route.run} view={view ?? route} />}
+      {route.page === 'not_found' && <NotFoundPage path={route.path} />}
+    </>
+  )
+}

@@ -1,0 +1,101 @@
+import { queryOptions } from '@tanstack/react-query'
+import type {
+  CheckpointView,
+  LineageView,
+  RunConfigInput,
+  RunView,
+  ScenarioInfo,
+  SessionDetailView,
+  StepView,
+  TablesView,
+  TraceEvent,
+} from '@cutover/core/contracts'
+import { apiFetch, apiText } from './client.ts'
+
+/**
+ * Query factories: one source for keys and fetchers (TanStack "Query Options"). Keys start with
+ * the resource name and the run id, so one `invalidateQueries({ queryKey: ['run', id] })`-style
+ * call can reach everything of a run.
+ */
+
+const run = (id: string) => `/api/runs/${encodeURIComponent(id)}`
+const session = (id: string, key: string) => `${run(id)}/sessions/${encodeURIComponent(key)}`
+
+export const scenariosQuery = () =>
+  queryOptions({
+    queryKey: ['scenarios'],
+    queryFn: () => apiFetch<{ scenarios: ScenarioInfo[] }>('/api/scenarios'),
+    staleTime: Infinity,
+  })
+
+export const runsQuery = () =>
+  queryOptions({
+    queryKey: ['runs'],
+    queryFn: () => apiFetch<{ runs: RunView[] }>('/api/runs'),
+    // a running run changes status on its own: poll while any is running
+    refetchInterval: (query) => (query.state.data?.runs.some((r) => r.status === 'running') ? 1_000 : false),
+  })
+
+export const runQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['run', id],
+    queryFn: () => apiFetch<RunView>(run(id)),
+  })
+
+/** The whole trace of a finished run; a running run's trace is streamed into this key (useRunTrace). */
+export const eventsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['events', id],
+    queryFn: () => apiFetch<{ events: TraceEvent[] }>(`${run(id)}/events`),
+    staleTime: Infinity,
+  })
+
+/** A step of a run never changes once it exists, so it is cached for good. */
+export const stepQuery = (id: string, step: number) =>
+  queryOptions({
+    queryKey: ['step', id, step],
+    queryFn: () => apiFetch<StepView>(`${run(id)}/steps/${step}`),
+    staleTime: Infinity,
+  })
+
+export const sessionQuery = (id: string, key: string, step: number) =>
+  queryOptions({
+    queryKey: ['session', id, key, step],
+    queryFn: () => apiFetch<SessionDetailView>(`${session(id, key)}?step=${step}`),
+    staleTime: Infinity,
+  })
+
+export const tablesQuery = (id: string, key: string, step: number) =>
+  queryOptions({
+    queryKey: ['tables', id, key, step],
+    queryFn: () => apiFetch<TablesView>(`${session(id, key)}/tables?step=${step}`),
+    staleTime: Infinity,
+  })
+
+export const lineageQuery = (id: string, step: number) =>
+  queryOptions({
+    queryKey: ['lineage', id, step],
+    queryFn: () => apiFetch<LineageView>(`${run(id)}/lineage?step=${step}`),
+    staleTime: Infinity,
+  })
+
+export const checkpointsQuery = (id: string, status: RunView['status']) =>
+  queryOptions({
+    queryKey: ['checkpoints', id, status],
+    queryFn: () => apiFetch<{ checkpoints: CheckpointView[] }>(`${run(id)}/checkpoints`),
+  })
+
+export const checkpointFileQuery = (id: string, cid: string, path: string) =>
+  queryOptions({
+    queryKey: ['checkpoint-file', id, cid, path],
+    queryFn: () =>
+      apiText(`${run(id)}/checkpoints/${encodeURIComponent(cid)}/files/${path.split('/').map(encodeURIComponent).join('/')}`),
+    staleTime: Infinity,
+  })
+
+/** `POST /api/runs`: 201 with the run, still running. */
+export const createRun = (config: RunConfigInput) =>
+  apiFetch<RunView>('/api/runs', { method: 'POST', body: JSON.stringify(config), headers: { 'content-type': 'application/json' } })
+
+/** `DELETE /api/runs/:id`. */
+export const deleteRun = (id: string) => apiFetch<unknown>(run(id), { method: 'DELETE' })

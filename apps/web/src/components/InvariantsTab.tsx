@@ -1,0 +1,69 @@
+import { INVARIANT_IDS } from '@cutover/core/contracts'
+import type { InvariantFailure, InvariantId, InvariantMap } from '@cutover/core/contracts'
+
+const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
+  'manifest-last': 'Manifests are published after every file they cover; checkpoint.json is written last.',
+  'fenced-attempt-silent': 'A fenced or retired attempt causes no effect after its fence.',
+  'revision-monotonic': 'A session’s state revision never goes backwards.',
+  'restore-all-or-nothing': 'A restore activates every session of the checkpoint or none.',
+  'resume-order': 'Nobody resumes before every participant has restored.',
+  'relay-once': 'Each restored continuation is claimed and relayed exactly once.',
+  equivalence: 'Continued rollouts end exactly as they would have without the checkpoint (checked at the end).',
+}
+
+/**
+ * The Invariants tab: each invariant's status as known at this step. A failure names its first
+ * failing step (from this step or, if later, from the finished run) with a link that seeks to it.
+ */
+export function InvariantsTab({
+  invariants,
+  failures,
+  runFailures,
+  step,
+  onSeek,
+}: {
+  invariants: InvariantMap
+  failures: readonly InvariantFailure[]
+  runFailures: readonly InvariantFailure[]
+  step: number
+  onSeek: (step: number) => void
+}) {
+  return (
+    <div className="invariants" data-testid="invariants-view">
+      <ul className="invariant-list">
+        {INVARIANT_IDS.map((id) => {
+          const status = invariants[id]
+          const failure = failures.find((f) => f.id === id)
+          const later = runFailures.find((f) => f.id === id && f.step > step)
+          return (
+            <li key={id} className={`invariant is-${status}`} data-invariant={id} data-status={status}>
+              <span className={`verdict verdict-${status}`} aria-label={status}>
+                {status === 'pass' ? '✓ pass' : '✗ fail'}
+              </span>
+              <div>
+                <div className="mono strong">{id}</div>
+                <div className="muted">{DESCRIPTIONS[id]}</div>
+                {failure && (
+                  <p className="failure">
+                    {failure.message}{' '}
+                    <button type="button" className="link-button" onClick={() => onSeek(failure.step)}>
+                      first failing step {failure.step} →
+                    </button>
+                  </p>
+                )}
+                {!failure && later && (
+                  <p className="failure muted">
+                    Fails later in this run.{' '}
+                    <button type="button" className="link-button" onClick={() => onSeek(later.step)}>
+                      Go to step {later.step} →
+                    </button>
+                  </p>
+                )}
+              </div>
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,104 @@
+import { useMemo, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import type { LineageView } from '@cutover/core/contracts'
+import { lineageQuery } from '../api/queries.ts'
+import { Empty } from './Empty.tsx'
+import { ErrorNotice } from './ErrorNotice.tsx'
+import { Loading } from './Loading.tsx'
+
+type Rollout = LineageView['rollouts'][number]
+
+const STATUS_NOTE: { readonly [S in Rollout['attempts'][number]['status']]: string } = {
+  running: 'running',
+  completed: 'completed',
+  continued: 'continued after restore',
+  retired: 'retired straggler',
+  fenced: 'fenced (tombstoned)',
+}
+
+/** Rollouts worth opening first: anything retired, fenced or relayed across a restore. */
+const interesting = (r: Rollout) => r.attempts.length > 1 || r.attempts.some((a) => a.status === 'retired' || a.status === 'fenced')
+
+/**
+ * The Lineage tab: rollout → attempts → model calls. Retired stragglers and fenced attempts are
+ * marked; the relay call of attempt N+1 shows the arrow back to the restored parent call of N.
+ */
+export function LineageTab({ runId, step, onSeek }: { runId: string; step: number; onSeek: (step: number) => void }) {
+  const lineage = useQuery({ ...lineageQuery(runId, step), placeholderData: (previous) => previous })
+  const [filter, setFilter] = useState('')
+  const [onlyInteresting, setOnlyInteresting] = useState(false)
+  const rollouts = useMemo(() => {
+    const all = lineage.data?.rollouts ?? []
+    const needle = filter.trim().toLowerCase()
+    const kept = all.filter((r) => (!onlyInteresting || interesting(r)) && (!needle || r.rollout_id.toLowerCase().includes(needle) || r.environment.includes(needle)))
+    // retired, fenced and continued rollouts first: in a large fleet they are what one looks for
+    return [...kept.filter(interesting), ...kept.filter((r) => !interesting(r))]
+  }, [lineage.data, filter, onlyInteresting])
+
+  if (lineage.status === 'pending') return <Loading what="the lineage" minHeight={240} />
+  if (lineage.status === 'error') return <ErrorNotice what="load the lineage" error={lineage.error} onRetry={() => void lineage.refetch()} />
+  const shown = rollouts.slice(0, 300)
+  return (
+    <div className="lineage" data-testid="lineage-tree">
+      <div className="table-tools">
+        <input type="search" aria-label="Filter rollouts" placeholder="Filter rollouts" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+        <label className="check">
+          <input type="checkbox" checked={onlyInteresting} onChange={(e) => setOnlyInteresting(e.currentTarget.checked)} /> Only retired, fenced or continued
+        </label>
+        <span className="muted">
+          {rollouts.length} rollouts{rollouts.length > shown.length ? ` (first ${shown.length} shown; filter to narrow)` : ''}
+        </span>
+      </div>
+      {shown.length === 0 ? (
+        <Empty>{lineage.data.rollouts.length === 0 ? 'No rollout has started at this step.' : 'No rollout matches.'}</Empty>
+      ) : (
+        <ul role="tree" aria-label="Rollout lineage" className="tree">
+          {shown.map((rollout) => (
+            <li role="treeitem" aria-expanded="true" aria-selected="false" key={rollout.rollout_id} className="tree-rollout" data-rollout={rollout.rollout_id}>
+              <span className="tree-label">
+                <span className="mono strong">{rollout.rollout_id}</span> <span className="muted">{rollout.environment}</span>
+              </span>
+              <ul role="group">
+                {rollout.attempts.map((attempt) => (
+                  <li
+                    role="treeitem"
+                    aria-selected="false"
+                    key={attempt.attempt}
+                    className={`tree-attempt attempt-${attempt.status}`}
+                    data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`}
+                    data-status={attempt.status}
+                  >
+                    <span className="tree-label">
+                      <span className="mono">
+                        {rollout.rollout_id}.a{attempt.attempt}
+                      </span>{' '}
+                      <span className={`attempt-chip attempt-${attempt.status}`}>{STATUS_NOTE[attempt.status]}</span>
+                    </span>
+                    {attempt.calls.length > 0 && (
+                      <ul role="group" className="tree-calls">
+                        {attempt.calls.map((call) => (
+                          <li role="treeitem" aria-selected="false" key={call.model_call_id} className={call.relay ? 'tree-call is-relay' : 'tree-call'}>
+                            <button type="button" className="link-button mono" onClick={() => onSeek(call.step)} title={`Go to step ${call.step}`}>
+                              {call.model_call_id}
+                            </button>
+                            {call.relay && call.parent_call_id && (
+                              <span className="relay-link" title="The first call of this attempt continues from the restored parent call">
+                                ↰ relay from restored parent <span className="mono">{call.parent_call_id}</span>
+                              </span>
+                            )}
+                            {!call.relay && call.parent_call_id && <span className="muted mono"> ← {call.parent_call_id}</span>}
+                            <span className="muted"> · step {call.step}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,142 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import type { CheckpointFileView, CheckpointView, JsonValue, RunStatus } from '@cutover/core/contracts'
+import { checkpointFileQuery, checkpointsQuery } from '../api/queries.ts'
+import { fileTree } from '../lib/fileTree.ts'
+import type { FileTreeNode } from '../lib/fileTree.ts'
+import { Empty } from './Empty.tsx'
+import { ErrorNotice } from './ErrorNotice.tsx'
+import { JsonTree } from './JsonTree.tsx'
+import { Loading } from './Loading.tsx'
+
+const FILE_STATUS: { readonly [S in CheckpointFileView['status']]: string } = {
+  ok: 'digest ok',
+  digest_mismatch: 'digest mismatch',
+  unlisted: 'not in manifest',
+  missing: 'missing',
+}
+
+function Folder({ node, selected, onSelect, depth }: { node: FileTreeNode<CheckpointFileView>; selected: string | null; onSelect: (path: string) => void; depth: number }) {
+  return (
+    <ul role={depth === 0 ? 'tree' : 'group'} aria-label={depth === 0 ? 'Checkpoint files' : undefined} className="tree file-tree">
+      {node.folders.map((folder) => (
+        <li role="treeitem" aria-expanded="true" aria-selected="false" key={folder.path}>
+          <span className="tree-label folder">{folder.name}/</span>
+          <Folder node={folder} selected={selected} onSelect={onSelect} depth={depth + 1} />
+        </li>
+      ))}
+      {node.files.map(({ name, file }) => (
+        <li role="treeitem" aria-selected={file.path === selected} key={file.path} className={`file status-${file.status}`}>
+          <button type="button" className={`file-button${file.path === selected ? ' is-selected' : ''}`} onClick={() => onSelect(file.path)}>
+            <span className="mono">{name}</span>
+            <span className={`file-status status-${file.status}`}>{FILE_STATUS[file.status]}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function FileView({ runId, checkpoint, file }: { runId: string; checkpoint: CheckpointView; file: CheckpointFileView }) {
+  const content = useQuery({ ...checkpointFileQuery(runId, checkpoint.cid, file.path), enabled: file.status !== 'missing' })
+  let body
+  if (file.status === 'missing') body = <Empty>The manifest lists this file, but it is not in the directory.</Empty>
+  else if (content.status === 'pending') body = <Loading what={file.path} />
+  else if (content.status === 'error') body = <ErrorNotice what={`read ${file.path}`} error={content.error} />
+  else body = <FileContent path={file.path} text={content.data} />
+  return (
+    <section className="file-view" aria-label={`File ${file.path}`}>
+      <header className="panel-head">
+        <h3 className="mono">{file.path}</h3>
+        <span className={`file-status status-${file.status}`}>{FILE_STATUS[file.status]}</span>
+      </header>
+      <p className="muted mono small">
+        sha256 {file.sha256} · {file.bytes.toLocaleString('en')} bytes
+      </p>
+      {body}
+    </section>
+  )
+}
+
+/** JSON as a tree; JSONL as one tree per line; anything else as text. */
+function FileContent({ path, text }: { path: string; text: string }) {
+  try {
+    if (path.endsWith('.jsonl')) {
+      const lines = text.split('\n').filter((l) => l.trim())
+      return (
+        <div className="json-view">
+          {lines.map((line, i) => (
+            <JsonTree key={i} name={String(i + 1)} value={JSON.parse(line) as JsonValue} />
+          ))}
+        </div>
+      )
+    }
+    return (
+      <div className="json-view">
+        <JsonTree value={JSON.parse(text) as JsonValue} />
+      </div>
+    )
+  } catch {
+    // a corrupted file is exactly what one wants to look at: show its raw text
+    return <pre className="raw-file">{text}</pre>
+  }
+}
+
+/** The Manifests tab: each checkpoint directory's files with digest status, and a JSON viewer. */
+export function ManifestsTab({ runId, status }: { runId: string; status: RunStatus }) {
+  const checkpoints = useQuery(checkpointsQuery(runId, status))
+  const [chosen, setChosen] = useState<{ cid: string; path: string } | null>(null)
+
+  let body
+  if (checkpoints.status === 'pending') body = <Loading what="the checkpoint directories" minHeight={240} />
+  else if (checkpoints.status === 'error') body = <ErrorNotice what="list the checkpoint directories" error={checkpoints.error} onRetry={() => void checkpoints.refetch()} />
+  else if (checkpoints.data.checkpoints.length === 0)
+    body = <Empty>{status === 'running' ? 'No checkpoint has been committed yet.' : 'This run committed no checkpoint directory.'}</Empty>
+  else {
+    const list = checkpoints.data.checkpoints
+    const current = list.find((c) => c.cid === chosen?.cid) ?? list[0]
+    const file = current?.files.find((f) => f.path === chosen?.path) ?? current?.files.find((f) => f.path === 'checkpoint.json') ?? null
+    body = current && (
+      <div className="manifests-grid">
+        <div className="manifests-nav">
+          {list.length > 1 && (
+            <label>
+              Directory{' '}
+              <select value={current.cid} onChange={(e) => setChosen({ cid: e.currentTarget.value, path: 'checkpoint.json' })}>
+                {list.map((c) => (
+                  <option key={c.cid} value={c.cid}>
+                    {c.cid}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <p className={`verify ${current.valid ? 'is-valid' : 'is-invalid'}`}>
+            <strong>{current.valid ? '✓ verifies' : '✗ does not verify'}</strong>
+            {current.damaged && <span className="badge status-failed">damaged on purpose</span>}
+            <br />
+            <span className="mono small" title={current.path}>
+              {current.checkpoint_id}
+            </span>
+          </p>
+          {current.problems.length > 0 && (
+            <ul className="problems">
+              {current.problems.map((p, i) => (
+                <li key={i}>
+                  <code className="error-code">{p.code}</code> {p.path && <span className="mono">{p.path}</span>} {p.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          <Folder node={fileTree(current.files)} selected={file?.path ?? null} onSelect={(path) => setChosen({ cid: current.cid, path })} depth={0} />
+        </div>
+        {file ? <FileView runId={runId} checkpoint={current} file={file} /> : <Empty>Select a file.</Empty>}
+      </div>
+    )
+  }
+  return (
+    <div className="manifests" data-testid="manifests-view">
+      {body}
+    </div>
+  )
+}

@@ -1,0 +1,179 @@
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import type { Mermaid } from 'mermaid'
+import { HIGHLIGHT_MARK, diagramKey, highlightIndex, unwrapHighlight } from '../lib/mermaidSource.ts'
+
+type DiagramState = { status: 'rendering' } | { status: 'ready' } | { status: 'error'; kind: 'parse' | 'render'; message: string }
+
+let mermaidReady: Promise<Mermaid> | undefined
+
+/** Loads mermaid once, lazily, so it stays out of the main bundle. */
+function loadMermaid() {
+  mermaidReady ??= import('mermaid').then(({ default: mermaid }) => {
+    mermaid.initialize({
+      startOnLoad: false,
+      securityLevel: 'strict',
+      theme: 'base',
+      themeVariables: {
+        fontFamily: 'Inter, Segoe UI, system-ui, sans-serif',
+        fontSize: '13px',
+        primaryColor: '#ffffff',
+        primaryBorderColor: '#94a3b8',
+        primaryTextColor: '#1b2330',
+        actorBkg: '#ffffff',
+        actorBorder: '#94a3b8',
+        actorTextColor: '#1b2330',
+        actorLineColor: '#cbd5e1',
+        signalColor: '#334155',
+        signalTextColor: '#1b2330',
+        noteBkgColor: '#ffffff',
+        noteBorderColor: '#cbd5e1',
+        noteTextColor: '#4b5565',
+      },
+      sequence: { useMaxWidth: false, mirrorActors: false, messageFontSize: 13, actorFontSize: 13, noteFontSize: 12 },
+    })
+    return mermaid
+  })
+  return mermaidReady
+}
+
+const HIGHLIGHT_CLASS = 'is-current'
+const FUTURE_CLASS = 'is-future'
+const SVG_NS = 'http://www.w3.org/2000/svg'
+
+/** The arrow mermaid draws right after a message's text (a line, or a path for a self-message). */
+function arrowOf(text: Element): Element | null {
+  const next = text.nextElementSibling
+  return next && /\bmessageLine[01]\b/.test(next.getAttribute('class') ?? '') ? next : null
+}
+
+/**
+ * Moves the highlight to the `index`-th message of a drawn diagram: the marker and a box behind
+ * its text and arrow; messages after it are faded, so the diagram reads as "the cycle so far"
+ * with what comes next still in view. Runs in one pass over the messages, no re-render.
+ */
+function applyHighlight(root: HTMLElement, index: number, scroll: boolean): void {
+  const texts = root.querySelectorAll<SVGTextElement>('text.messageText')
+  texts.forEach((text, i) => {
+    const current = i === index
+    const future = index >= 0 && i > index
+    const arrow = arrowOf(text)
+    text.classList.toggle(HIGHLIGHT_CLASS, current)
+    text.classList.toggle(FUTURE_CLASS, future)
+    arrow?.classList.toggle(HIGHLIGHT_CLASS, current)
+    arrow?.classList.toggle(FUTURE_CLASS, future)
+    const content = text.textContent ?? ''
+    const marked = content.startsWith(HIGHLIGHT_MARK)
+    if (current && !marked) text.textContent = `${HIGHLIGHT_MARK} ${content}`
+    if (!current && marked) text.textContent = content.slice(HIGHLIGHT_MARK.length).trimStart()
+  })
+  root.querySelector('rect.current-box')?.remove()
+  const target = texts[index]
+  if (!target) return
+  const arrow = arrowOf(target)
+  if (typeof target.getBBox === 'function') {
+    const a = target.getBBox()
+    const b = arrow instanceof SVGGraphicsElement ? arrow.getBBox() : a
+    const x = Math.min(a.x, b.x) - 8
+    const y = Math.min(a.y, b.y) - 4
+    const box = document.createElementNS(SVG_NS, 'rect')
+    box.setAttribute('class', 'current-box')
+    box.setAttribute('x', String(x))
+    box.setAttribute('y', String(y))
+    box.setAttribute('width', String(Math.max(a.x + a.width, b.x + b.width) + 8 - x))
+    box.setAttribute('height', String(Math.max(a.y + a.height, b.y + b.height) + 6 - y))
+    box.setAttribute('rx', '4')
+    target.parentNode?.insertBefore(box, target)
+  }
+  if (scroll) scrollIntoContainer(root, target)
+}
+
+/** Scrolls the diagram's own scroll box (never the page) so `target` is comfortably visible. */
+function scrollIntoContainer(box: HTMLElement, target: Element): void {
+  const boxRect = box.getBoundingClientRect()
+  const rect = target.getBoundingClientRect()
+  const margin = 48
+  if (rect.top < boxRect.top + margin || rect.bottom > boxRect.bottom - margin) {
+    box.scrollTop += rect.top - boxRect.top - box.clientHeight / 2
+  }
+  if (rect.left < boxRect.left || rect.right > boxRect.right) {
+    box.scrollLeft += rect.left - boxRect.left - box.clientWidth / 3
+  }
+}
+
+/**
+ * Renders mermaid source to SVG; shows a typed error when the source does not parse or render.
+ * When only the highlighted message changes (same diagram key), the drawn SVG is kept and the
+ * highlight moves in place — stepping through a window costs no re-render. `data-highlight`
+ * carries the highlighted message index once it is painted (the e2e suite times repaints by it).
+ */
+export function MermaidDiagram({ source, testId = 'sequence-diagram', label }: { source: string; testId?: string; label?: string }) {
+  const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
+  const box = useRef<HTMLDivElement>(null)
+  const canvas = useRef<HTMLDivElement>(null)
+  const [state, setState] = useState<DiagramState>({ status: 'rendering' })
+  const [drawnKey, setDrawnKey] = useState<string | null>(null)
+  const plain = unwrapHighlight(source)
+  const key = diagramKey(plain)
+  const highlight = highlightIndex(plain)
+  const highlightRef = useRef(highlight)
+  highlightRef.current = highlight
+  const [painted, setPainted] = useState(-1)
+
+  useEffect(() => {
+    let cancelled = false
+    setState({ status: 'rendering' })
+    void (async () => {
+      const started = performance.now()
+      const mermaid = await loadMermaid()
+      const parsed = await mermaid.parse(key, { suppressErrors: true })
+      if (cancelled) return
+      if (!parsed) {
+        setState({ status: 'error', kind: 'parse', message: 'the diagram source does not parse' })
+        return
+      }
+      try {
+        const { svg } = await mermaid.render(id, key)
+        if (cancelled || !canvas.current || !box.current) return
+        canvas.current.innerHTML = svg
+        applyHighlight(box.current, highlightRef.current, true)
+        setPainted(highlightRef.current)
+        setDrawnKey(key)
+        setState({ status: 'ready' })
+        performance.measure('cutover:diagram-render', { start: started })
+      } catch (error) {
+        if (!cancelled) setState({ status: 'error', kind: 'render', message: error instanceof Error ? error.message : String(error) })
+      }
+    })()
+    return () => {
+      cancelled = true
+    }
+  }, [id, key])
+
+  // same drawing, new highlight: move it in the existing SVG before the browser paints
+  useLayoutEffect(() => {
+    if (drawnKey !== key || !box.current) return
+    applyHighlight(box.current, highlight, true)
+    setPainted(highlight)
+  }, [drawnKey, key, highlight])
+
+  return (
+    <div
+      className="diagram"
+      data-testid={testId}
+      data-state={state.status}
+      data-highlight={state.status === 'ready' ? painted : undefined}
+      aria-busy={state.status === 'rendering'}
+      aria-label={label}
+      role="figure"
+      ref={box}
+      tabIndex={-1}
+    >
+      {state.status === 'error' && (
+        <p role="alert" className="error">
+          Diagram {state.kind} error: {state.message}
+        </p>
+      )}
+      <div ref={canvas} className="diagram-canvas" />
+    </div>
+  )
+}

@@ -1,0 +1,31 @@
+import type { ParticipantView } from '@cutover/core/contracts'
+
+const short = (digest: string | null) => (digest ? `${digest.replace(/^sha256:/, '').slice(0, 12)}…` : '—')
+
+/** One card per participant at this step: phase, admission, in-flight work, tombstones, manifest. */
+export function ParticipantCards({ participants }: { participants: readonly ParticipantView[] }) {
+  return (
+    <ul className="participant-cards" aria-label="Participants">
+      {participants.map((p) => (
+        <li key={p.id} className={`participant-card phase-${p.phase}`} data-testid="participant-card" data-participant={p.id} data-phase={p.phase}>
+          <div className="participant-head">
+            <span className="participant-name">{p.id}</span>
+            <span className={`phase-chip phase-${p.phase}`}>{p.phase}</span>
+          </div>
+          <dl className="participant-facts">
+            <dt>admission</dt>
+            <dd>{p.admission}</dd>
+            <dt>in-flight</dt>
+            <dd>{p.inflight}</dd>
+            <dt>tombstones</dt>
+            <dd title={p.tombstones.join(', ')}>{p.tombstones.length ? p.tombstones.slice(0, 3).join(', ') + (p.tombstones.length > 3 ? ` +${p.tombstones.length - 3}` : '') : '—'}</dd>
+            <dt>manifest</dt>
+            <dd className="mono" title={p.manifest_digest ?? undefined}>
+              {short(p.manifest_digest)}
+            </dd>
+          </dl>
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,33 @@
+import { INVARIANT_IDS } from '@cutover/core/contracts'
+import type { RunView } from '@cutover/core/contracts'
+import { Link } from '../router/Link.tsx'
+import { StatusBadge } from './StatusBadge.tsx'
+
+/** The run's identity line: scenario, seed, fleet size, status and the invariant verdict. */
+export function RunHeader({ run }: { run: RunView }) {
+  const failing = INVARIANT_IDS.filter((id) => run.invariants[id] === 'fail')
+  return (
+    <header className="run-head">
+      <nav className="crumbs" aria-label="Breadcrumb">
+        <Link href="/">Runs</Link> <span aria-hidden="true">/</span> <span className="mono">{run.id}</span>
+      </nav>
+      <h1>
+        {run.scenario} <span className="muted small">seed</span> <span className="mono seed" title={run.seed}>{run.seed}</span>{' '}
+        <span className="muted small">· {run.rollouts} rollouts · deadline {run.deadline_ms} ms</span>
+      </h1>
+      <div className="run-verdict">
+        <StatusBadge status={run.status} />
+        {run.outcome && <span className="badge">{run.outcome}</span>}
+        <InvariantSummary run={run} failing={failing} />
+      </div>
+      {run.error && <p role="alert" className="notice notice-error">{run.error}</p>}
+    </header>
+  )
+}
+
+/** `7/7 invariants pass`, or the failing ids. */
+export function InvariantSummary({ run, failing }: { run: RunView; failing?: readonly string[] }) {
+  const fails = failing ?? INVARIANT_IDS.filter((id) => run.invariants[id] === 'fail')
+  if (fails.length === 0) return <span className="inv-summary is-pass">✓ {INVARIANT_IDS.length}/{INVARIANT_IDS.length} invariants{run.status === 'running' ? ' so far' : ''}</span>
+  return <span className="inv-summary is-fail" title={fails.join(', ')}>✗ {fails.length} failing: {fails.join(', ')}</span>
+}

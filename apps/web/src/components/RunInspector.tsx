@@ -1,0 +1,189 @@
+import { useEffect, useMemo, useState } from 'react'
+import type { ReactNode } from 'react'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { StepView, TracePhase } from '@cutover/core/contracts'
+import { runQuery, stepQuery } from '../api/queries.ts'
+import { useRunTrace } from '../api/useRunTrace.ts'
+import { collapsePhases } from '../lib/collapsePhases.ts'
+import { unwrapHighlight } from '../lib/mermaidSource.ts'
+import { phaseBands } from '../lib/phaseBands.ts'
+import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
+import type { InspectorView, Tab } from '../router/route.ts'
+import { Empty } from './Empty.tsx'
+import { ErrorNotice } from './ErrorNotice.tsx'
+import { EventsTab } from './EventsTab.tsx'
+import { ExportBar } from './ExportBar.tsx'
+import { InvariantsTab } from './InvariantsTab.tsx'
+import { LineageTab } from './LineageTab.tsx'
+import { Loading } from './Loading.tsx'
+import { ManifestsTab } from './ManifestsTab.tsx'
+import { MermaidDiagram } from './MermaidDiagram.tsx'
+import { ParticipantCards } from './ParticipantCards.tsx'
+import { PhaseToggles } from './PhaseToggles.tsx'
+import { RunHeader } from './RunHeader.tsx'
+import { Scrubber } from './Scrubber.tsx'
+import { SessionsTab } from './SessionsTab.tsx'
+import { StepCounter } from './StepCounter.tsx'
+import { TablesTab } from './TablesTab.tsx'
+import { Tabs } from './Tabs.tsx'
+import { TransportControls } from './TransportControls.tsx'
+import { usePlayback } from './usePlayback.ts'
+
+/**
+ * The inspector of one run at one step: transport (scrubber, step buttons, play), the diagram,
+ * participant cards and the tabs. The view (step, tab, session) is owned by the URL; `step: null`
+ * follows the live edge while the run streams, any explicit step freezes the view there.
+ * `aside` adds a column beside the diagram (the straggler demo's narrative).
+ */
+export function RunInspector({
+  runId,
+  view,
+  onView,
+  aside,
+}: {
+  runId: string
+  view: InspectorView
+  onView: (view: InspectorView, options?: { replace?: boolean }) => void
+  aside?: (step: StepView | undefined) => ReactNode
+}) {
+  const client = useQueryClient()
+  const run = useQuery(runQuery(runId))
+  const trace = useRunTrace(runId, run.data)
+  const events = trace.events
+  const total = events?.length ?? (run.data && run.data.status !== 'running' ? run.data.events : 0)
+  const following = view.step === null
+  const step = following ? total : Math.min(view.step ?? 0, total)
+  const ready = run.status === 'success' && events !== null
+
+  const stepView = useQuery({ ...stepQuery(runId, step), enabled: ready, placeholderData: keepPreviousData })
+
+  const seek = (n: number) => onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
+  const playback = usePlayback(step, total, seek)
+
+  // neighbours are what the next key press asks for: fetch them while the user reads this step
+  useEffect(() => {
+    if (!ready) return
+    for (const n of [step + 1, step - 1]) if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n))
+  }, [client, ready, runId, step, total])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return
+      if (isTypingTarget(event.target) || keyBelongsToControl(event.target, event.key)) return
+      const command = stepKey(event.key, event.shiftKey, step, total)
+      if (!command) return
+      event.preventDefault()
+      if (command.kind === 'seek') seek(command.step)
+      else playback.toggle()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  })
+
+  const bands = useMemo(() => phaseBands(events ?? []), [events])
+  const present = useMemo(() => new Set<TracePhase>((events ?? []).map((e) => e.phase)), [events])
+  const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
+  const toggleFold = (phase: TracePhase) =>
+    setCollapsed((old) => {
+      const next = new Set(old)
+      if (next.has(phase)) next.delete(phase)
+      else next.add(phase)
+      return next
+    })
+
+  if (run.status === 'pending') return <Loading what={`run ${runId}`} minHeight={600} />
+  if (run.status === 'error') return <ErrorNotice what={`open run ${runId}`} error={run.error} onRetry={() => void run.refetch()} />
+  if (trace.status === 'error' && trace.error) return <ErrorNotice what={`load the trace of run ${runId}`} error={trace.error} />
+
+  const data = stepView.data
+  const source = data ? collapsePhases(unwrapHighlight(data.mermaid), data.window, events ?? [], collapsed) : null
+  const setTab = (tab: Tab) => onView({ ...view, tab })
+  const setSession = (session: string) => onView({ ...view, session }, { replace: true })
+  const newEvents = total - step
+
+  return (
+    <div className="inspector">
+      <RunHeader run={run.data} />
+      <div className="transport">
+        <TransportControls
+          step={step}
+          total={total}
+          playing={playback.playing}
+          speed={playback.speed}
+          onSeek={seek}
+          onTogglePlay={playback.toggle}
+          onSpeed={playback.setSpeed}
+        />
+        <Scrubber step={step} total={total} bands={bands} onSeek={seek} onTogglePlay={playback.toggle} />
+        <StepCounter step={step} total={total} />
+        <div className="live-state" aria-live="polite">
+          {trace.live ? (
+            following ? (
+              <span className="badge status-running">● following live</span>
+            ) : (
+              <button type="button" className="badge-button" onClick={() => onView({ ...view, step: null }, { replace: true })}>
+                frozen · {newEvents} new → follow live
+              </button>
+            )
+          ) : null}
+        </div>
+      </div>
+      <div className="stage">
+        <div className="diagram-pane">
+          <div className="diagram-tools">
+            <CurrentEvent data={data} />
+            <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
+          </div>
+          {!ready || !data ? (
+            stepView.status === 'error' ? (
+              <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />
+            ) : total === 0 && ready ? (
+              <Empty>Waiting for the first event…</Empty>
+            ) : (
+              <Loading what="the diagram" />
+            )
+          ) : (
+            <MermaidDiagram source={source ?? ''} label={`Sequence diagram, steps ${data.window.from}–${data.window.to}`} />
+          )}
+          {stepView.status === 'error' && data && <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />}
+        </div>
+        <aside className="cards-pane">
+          {aside?.(data)}
+          {data ? <ParticipantCards participants={data.participants} /> : <Loading what="participants" />}
+        </aside>
+      </div>
+      <ExportBar run={run.data} events={events} mermaid={data?.mermaid ?? null} step={step} />
+      <Tabs selected={view.tab} onSelect={setTab}>
+        {!data ? (
+          <Loading what="this step" minHeight={360} />
+        ) : view.tab === 'sessions' ? (
+          <SessionsTab runId={runId} step={data.step} rows={data.sessions} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} />
+        ) : view.tab === 'tables' ? (
+          <TablesTab runId={runId} step={data.step} sessions={data.sessions} selected={view.session} onSelect={setSession} />
+        ) : view.tab === 'lineage' ? (
+          <LineageTab runId={runId} step={data.step} onSeek={seek} />
+        ) : view.tab === 'manifests' ? (
+          <ManifestsTab runId={runId} status={run.data.status} />
+        ) : view.tab === 'invariants' ? (
+          <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} />
+        ) : (
+          <EventsTab events={events ?? []} step={step} onSeek={seek} />
+        )}
+      </Tabs>
+    </div>
+  )
+}
+
+/** The message at this step in one line, above the diagram. */
+function CurrentEvent({ data }: { data: StepView | undefined }) {
+  const event = data?.event
+  if (!event) return <p className="current-event muted">{data ? 'Step 0: before the first message.' : '\u00a0'}</p>
+  return (
+    <p className="current-event">
+      <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span> <span className="mono">{event.from}</span> →{' '}
+      <span className="mono">{event.to}</span> <span className="mono strong">{event.type}</span>{' '}
+      <span className={event.outcome === 'ok' ? 'muted' : 'outcome-error'}>{event.outcome}</span>
+      <span className="muted"> · {event.time_ms} ms</span>
+    </p>
+  )
+}

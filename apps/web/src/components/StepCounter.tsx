@@ -1,0 +1,8 @@
+/** `step n / total` (CONTRACTS.md §1, §8): the exact text scripts read. */
+export function StepCounter({ step, total }: { step: number; total: number }) {
+  return (
+    <output className="step-counter" data-testid="step-counter" aria-live="off">
+      step {step} / {total}
+    </output>
+  )
+}

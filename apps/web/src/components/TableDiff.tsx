@@ -1,0 +1,70 @@
+import type { JsonValue, TableView } from '@cutover/core/contracts'
+
+const cellText = (value: JsonValue | undefined) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value))
+
+/**
+ * One Workplace table diffed against prepare: added rows, changed cells and removed rows struck
+ * through (the API marks which cells changed, by column index). With
+ * `changedOnly`, rows equal to prepare are left out.
+ */
+export function TableDiff({ table, changedOnly }: { table: TableView; changedOnly: boolean }) {
+  const rows = changedOnly ? table.rows.filter((r) => r.status !== 'same') : table.rows
+  const counts = {
+    added: table.rows.filter((r) => r.status === 'added').length,
+    changed: table.rows.filter((r) => r.status === 'changed').length,
+    removed: table.removed.length,
+  }
+  const untouched = counts.added + counts.changed + counts.removed === 0
+  return (
+    <section className="table-diff" aria-label={`Table ${table.name}`} data-table={table.name}>
+      <h4>
+        <span className="mono">{table.name}</span>{' '}
+        <span className="muted">
+          {table.rows.length} rows
+          {untouched ? ' · unchanged since prepare' : ` · +${counts.added} added · ~${counts.changed} changed · −${counts.removed} removed`}
+        </span>
+      </h4>
+      {rows.length === 0 && table.removed.length === 0 ? null : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col" className="num">#</th>
+                {table.columns.map((c) => (
+                  <th scope="col" key={c}>{c}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={`r${row.label}`} className={`row-${row.status}`} data-status={row.status}>
+                  <th scope="row" className="num" title={row.status}>
+                    {row.status === 'added' ? '+' : row.status === 'changed' ? '~' : ''}
+                    {row.label}
+                  </th>
+                  {row.cells.map((cell, i) => (
+                    <td key={i} className={row.changed.includes(i) ? 'cell-changed' : undefined} data-changed={row.changed.includes(i) || undefined}>
+                      {cellText(cell)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+              {table.removed.map((row) => (
+                <tr key={`x${row.label}`} className="row-removed" data-status="removed">
+                  <th scope="row" className="num" title="removed">
+                    −{row.label}
+                  </th>
+                  {row.cells.map((cell, i) => (
+                    <td key={i}>
+                      <del>{cellText(cell)}</del>
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}

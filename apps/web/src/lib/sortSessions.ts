@@ -1,0 +1,34 @@
+import type { SessionRow } from '@cutover/core/contracts'
+
+/** Sessions-table columns, in display order. */
+export const SESSION_COLUMNS = ['rollout_id', 'attempt', 'environment', 'state', 'revision', 'session_id', 'summary'] as const
+export type SessionColumn = (typeof SESSION_COLUMNS)[number]
+
+export interface SessionSort {
+  readonly column: SessionColumn
+  readonly direction: 'asc' | 'desc'
+}
+
+/**
+ * Filters rows by a case-insensitive text match on any column and sorts them; ties keep the API's
+ * order (session key order), so the table never reshuffles rows that compare equal.
+ */
+export function sortSessions(rows: readonly SessionRow[], filter: string, sort: SessionSort): SessionRow[] {
+  const needle = filter.trim().toLowerCase()
+  const kept = needle
+    ? rows.filter((row) => SESSION_COLUMNS.some((c) => String(row[c] ?? '').toLowerCase().includes(needle)) || row.key.toLowerCase().includes(needle))
+    : [...rows]
+  const sign = sort.direction === 'asc' ? 1 : -1
+  const indexed = kept.map((row, index) => ({ row, index }))
+  indexed.sort((a, b) => {
+    const x = a.row[sort.column]
+    const y = b.row[sort.column]
+    let order = 0
+    if (x === null && y !== null) order = 1
+    else if (y === null && x !== null) order = -1
+    else if (typeof x === 'number' && typeof y === 'number') order = x - y
+    else order = String(x).localeCompare(String(y), 'en', { numeric: true })
+    return order * sign || a.index - b.index
+  })
+  return indexed.map((entry) => entry.row)
+}

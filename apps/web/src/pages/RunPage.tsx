@@ -1,0 +1,12 @@
+import { RunInspector } from '../components/RunInspector.tsx'
+import { go } from '../router/navigation.ts'
+import type { InspectorView } from '../router/route.ts'
+
+/** `/runs/:id?step=n&tab=…&session=…`: the inspector, its view kept in the URL. */
+export function RunPage({ id, view }: { id: string; view: InspectorView }) {
+  return (
+    <main className="page run-page">
+      <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} />
+    </main>
+  )
+}

@@ -1,0 +1,74 @@
+import type { InvariantMap, SessionRow, StepView, TableView, TraceEvent } from '@cutover/core/contracts'
+
+/** Every invariant passing. */
+export const ALL_PASS: InvariantMap = {
+  'manifest-last': 'pass',
+  'fenced-attempt-silent': 'pass',
+  'revision-monotonic': 'pass',
+  'restore-all-or-nothing': 'pass',
+  'resume-order': 'pass',
+  'relay-once': 'pass',
+  equivalence: 'pass',
+}
+
+const ENVIRONMENTS = ['blackjack', 'counter', 'workplace'] as const
+
+/** `count` session rows dealt round-robin across the environments, as the API lists them. */
+export function sessionRows(count: number): SessionRow[] {
+  const width = String(Math.max(count - 1, 0)).length
+  return Array.from({ length: count }, (_, i) => {
+    const rollout = `r${String(i).padStart(width, '0')}`
+    return {
+      key: `${rollout}.a0`,
+      rollout_id: rollout,
+      attempt: 0,
+      environment: ENVIRONMENTS[i % 3] ?? 'counter',
+      state: i % 7 === 0 ? 'retired' : 'bound',
+      revision: i % 5,
+      session_id: `s${i}`,
+      summary: `count ${i}`,
+    }
+  })
+}
+
+/** A small trace: two run events, a prepare, a retire, a commit and a restore. */
+export const TRACE: TraceEvent[] = (
+  [
+    ['run', 'controller', 'agent', 'run.dispatch'],
+    ['run', 'agent', 'policy_model', 'model.request'],
+    ['prepare', 'controller', 'agent', 'agent.prepare'],
+    ['prepare', 'controller', 'policy_model', 'model.pause'],
+    ['retire', 'controller', 'agent', 'agent.retire'],
+    ['commit', 'controller', 'directory', 'directory.write'],
+    ['restore', 'controller', 'agent', 'agent.restore'],
+  ] as const
+).map(([phase, from, to, type], i) => ({ step: i + 1, time_ms: i * 10, phase, from, to, type, payload: {}, outcome: 'ok' }))
+
+/** A StepView over TRACE at `step`, with a diagram of the whole trace and `step` highlighted. */
+export function stepView(step: number): StepView {
+  const lines = TRACE.map((e) => `${e.from}->>${e.to}: ${e.step === step ? '▶ ' : ''}${e.type}`)
+  return {
+    step,
+    total: TRACE.length,
+    event: TRACE[step - 1] ?? null,
+    phase: TRACE[step - 1]?.phase ?? null,
+    participants: [],
+    sessions: sessionRows(3),
+    invariants: ALL_PASS,
+    failures: [],
+    mermaid: ['sequenceDiagram', 'participant controller', 'participant agent', ...lines].join('\n'),
+    window: { from: 1, to: TRACE.length },
+  }
+}
+
+/** The emails table of a Workplace session after one send and one edit, diffed against prepare. */
+export const EMAILS_TABLE: TableView = {
+  name: 'emails',
+  columns: ['email_id', 'sender', 'subject'],
+  rows: [
+    { label: 0, cells: ['00000000', 'a@atlas.com', 'Quarterly plan'], status: 'same', changed: [] },
+    { label: 1, cells: ['00000001', 'b@atlas.com', 'Re: budget (edited)'], status: 'changed', changed: [2] },
+    { label: 2, cells: ['00000002', 'me@atlas.com', 'New hire'], status: 'added', changed: [] },
+  ],
+  removed: [{ label: 3, cells: ['00000003', 'c@atlas.com', 'Old thread'] }],
+}

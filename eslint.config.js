@@ -1,0 +1,74 @@
+// ESLint flat config. The purity fence keeps core deterministic; the boundary fence keeps the web
+// app talking to core through its contracts only (HOUSE_STYLE.md §B2).
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+
+const coreDomain = ['packages/core/src/**/*.ts']
+const coreEdges = ['packages/core/src/adapters/**', 'packages/core/src/testing/**', 'packages/core/src/**/*.test.ts']
+
+export const purityRules = {
+  'no-restricted-globals': [
+    'error',
+    { name: 'fetch', message: 'Core does no I/O: inject a transport port.' },
+    { name: 'setTimeout', message: 'Core has no ambient clock: use the injected Clock.' },
+    { name: 'setInterval', message: 'Core has no ambient clock: use the injected Clock.' },
+    { name: 'setImmediate', message: 'Core has no ambient clock: use the injected Clock.' },
+    { name: 'queueMicrotask', message: 'Core is synchronous and deterministic.' },
+    { name: 'performance', message: 'Core has no ambient clock: use the injected Clock.' },
+    { name: 'process', message: 'Core reads no environment: take options from the edge.' },
+    { name: 'WebSocket', message: 'Core does no I/O: inject a transport port.' },
+    { name: 'localStorage', message: 'Core does no I/O: inject a storage port.' },
+    { name: 'console', message: 'Core does not log: return data to the edge.' },
+    { name: 'crypto', message: 'Core does not hash or draw randomness: use the Digest port / PyRandom.' },
+  ],
+  'no-restricted-properties': [
+    'error',
+    { object: 'Date', property: 'now', message: 'Use the injected Clock (virtual time in the simulator).' },
+    { object: 'Math', property: 'random', message: 'Use a seeded PyRandom.' },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    { selector: "NewExpression[callee.name='Date']", message: 'Core has no ambient clock: use the injected Clock.' },
+  ],
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        { group: ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process'], message: 'Core does no I/O: only adapters/ may import Node modules.' },
+        { group: ['hono', 'hono/*', 'react', 'react-dom', '@hono/*'], message: 'Core depends on no framework.' },
+        { group: ['**/adapters/*', '**/testing/*'], message: 'Domain code never imports adapters or testing helpers.' },
+      ],
+    },
+  ],
+}
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.cutover/**', 'vendor/**', 'e2e/test-results/**', '.ci-out/**', 'packages/core/lint-fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-throw-literal': 'error',
+    },
+  },
+  { files: coreDomain, ignores: coreEdges, rules: purityRules },
+  {
+    files: ['apps/web/**/*.{ts,tsx}', 'e2e/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^@cutover/core(?!/contracts$)', message: 'The web app and e2e see core through @cutover/core/contracts only.' },
+          ],
+        },
+      ],
+    },
+  },
+  { files: ['apps/web/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
+  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+)

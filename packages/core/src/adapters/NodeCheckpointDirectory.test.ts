@@ -1,0 +1,93 @@
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
+import { commitSampleCheckpoint, createSampleCheckpoint } from '../directory/sampleCheckpoint.ts'
+import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
+import { NodeCheckpointDirectory } from './NodeCheckpointDirectory.ts'
+import { nodeDigest } from './nodeDigest.ts'
+
+const roots: string[] = []
+function tempRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'cutover-dir-'))
+  roots.push(root)
+  return root
+}
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true })
+})
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+
+describe('NodeCheckpointDirectory', () => {
+  it('[atomic] writes through a temp file and leaves only the final file', () => {
+    const root = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    dir.writeFile('resources/counter/r0.a0.json', bytes('{"a":1}\n'))
+    dir.writeFile('resources/counter/r0.a0.json', bytes('{"a":2}\n'))
+    dir.sync()
+    expect(readdirSync(join(root, 'resources/counter'))).toEqual(['r0.a0.json'])
+    expect(readFileSync(join(root, 'resources/counter/r0.a0.json'), 'utf8')).toBe('{"a":2}\n')
+    expect(dir.readFile('resources/counter/r0.a0.json')).toEqual(bytes('{"a":2}\n'))
+    expect(dir.readFile('resources/counter/missing.json')).toBeUndefined()
+    expect(dir.list()).toEqual([{ path: 'resources/counter/r0.a0.json', kind: 'file', bytes: 8 }])
+  })
+
+  it('[paths] refuses unsafe paths and writes through symlinked folders', () => {
+    const root = tempRoot()
+    const outside = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    expect(() => dir.writeFile('../escape.json', bytes('x'))).toThrow(DirectoryWriteError)
+    expect(() => dir.writeFile('/abs.json', bytes('x'))).toThrow(DirectoryWriteError)
+    symlinkSync(outside, join(root, 'agent'))
+    expect(() => dir.writeFile('agent/manifest.json', bytes('x'))).toThrow(/symlink/)
+    expect(readdirSync(outside)).toEqual([])
+  })
+
+  it('[paths] does not follow symlinks when reading or listing', () => {
+    const root = tempRoot()
+    const outside = tempRoot()
+    writeFileSync(join(outside, 'secret.json'), '{"secret":true}')
+    mkdirSync(join(outside, 'sub'))
+    writeFileSync(join(outside, 'sub', 'inner.json'), '{}')
+    const dir = new NodeCheckpointDirectory(root)
+    dir.writeFile('agent/manifest.json', bytes('{}\n'))
+    symlinkSync(join(outside, 'secret.json'), join(root, 'agent', 'r0.a0.json'))
+    symlinkSync(join(outside, 'sub'), join(root, 'resources'))
+    expect(dir.readFile('agent/r0.a0.json')).toBeUndefined()
+    expect(dir.readFile('resources/inner.json')).toBeUndefined()
+    const listed = dir.list()
+    expect(listed.map((e) => [e.path, e.kind])).toEqual([
+      ['agent/manifest.json', 'file'],
+      ['agent/r0.a0.json', 'symlink'],
+      ['resources', 'symlink'],
+    ])
+  })
+
+  it('[paths] verify rejects a symlink in a committed checkpoint on the real file system', () => {
+    const root = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    expect(commitSampleCheckpoint(dir, nodeDigest, createSampleCheckpoint(4)).ok).toBe(true)
+    expect(verifyCheckpoint(dir, nodeDigest)).toEqual({ valid: true, problems: [] })
+    const victim = 'resources/counter/r1.a0.json'
+    const copy = join(tempRoot(), 'copy.json')
+    writeFileSync(copy, readFileSync(join(root, victim)))
+    rmSync(join(root, victim))
+    symlinkSync(copy, join(root, victim))
+    expect(lstatSync(join(root, victim)).isSymbolicLink()).toBe(true)
+    const report = new NodeCheckpointDirectory(root)
+    const problems = verifyCheckpoint(report, nodeDigest).problems
+    expect(problems.map((p) => [p.code, p.path])).toContainEqual(['symlink', victim])
+  })
+
+  it('[atomic] a commit leaves no temp files behind and re-opens to the same verified content', () => {
+    const root = tempRoot()
+    const sample = createSampleCheckpoint(9)
+    expect(commitSampleCheckpoint(new NodeCheckpointDirectory(root), nodeDigest, sample).ok).toBe(true)
+    const reopened = new NodeCheckpointDirectory(root)
+    expect(reopened.list().some((e) => e.path.includes('.cutover-tmp-'))).toBe(false)
+    expect(verifyCheckpoint(reopened, nodeDigest).valid).toBe(true)
+    expect(commitSampleCheckpoint(reopened, nodeDigest, sample).ok).toBe(true)
+  })
+})

@@ -1,0 +1,338 @@
+import type { CutoverError } from '../contracts/errors.ts'
+import type { TracePhase } from '../contracts/trace.ts'
+import type { EnvName } from '../environments/EnvironmentServer.ts'
+import type { JsonValue } from '../json.ts'
+import type { CheckpointSink } from '../protocol/checkpointIo.ts'
+import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from '../protocol/records.ts'
+import { executionKey } from '../protocol/records.ts'
+import type { Result } from '../result.ts'
+import type { World } from '../simulator/World.ts'
+import type { AggregateParticipant } from './publishCheckpoint.ts'
+import { writeAggregateManifest, writeCheckpointMarker, writeTokenStoreManifest } from './publishCheckpoint.ts'
+
+const ENVS: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
+
+/** Test-only switches that break the protocol on purpose, so invariants can be seen to fail. */
+export interface ControllerTestOptions {
+  /** Resume agents before the policy model and resources (breaks `resume-order`). */
+  readonly resumeAgentsFirst?: boolean
+}
+
+/** What the controller needs from the world around it (the simulator provides it). */
+export interface ControllerHost {
+  now(): number
+  world(): World
+  /** Replaces the live processes with fresh ones (process replacement before restore). */
+  spawnWorld(): World
+  adoptWorld(world: World): void
+  emit(phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string): void
+  schedule(delayMs: number, run: () => void): void
+  /** The sink of checkpoint `id`'s directory; `writer` names the participant that writes. */
+  openSink(checkpointId: string, writer: () => string): CheckpointSink
+  /** Applies `corrupt_file` faults to a committed directory; returns damaged paths. */
+  damage(checkpointId: string): readonly string[]
+  /** Called when the checkpoint committed (published) or was damaged. */
+  published(checkpointId: string, damaged: boolean): void
+  freezeDispatch(): void
+  /** After resume: continue parked / restored executions and dispatch the rest. */
+  afterResume(restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]): void
+  /** Receipts of completed, unacknowledged results (the framework flushes them before prepare). */
+  unacknowledged(): readonly JsonValue[]
+  acknowledge(receipts: readonly JsonValue[], label: string): Result<unknown, CutoverError>
+  missingWorkers(): readonly number[]
+  /** The worker that dropped rejoins (two-worker-admission). */
+  rejoinWorkers(phase: TracePhase): void
+  liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
+  stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
+  tokenSnapshot(keys: readonly string[]): JsonValue
+  log(phase: TracePhase, type: string, payload: { [key: string]: JsonValue }): void
+}
+
+type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'resuming' | 'done' | 'aborted'
+
+/**
+ * The checkpoint controller (PROTOCOL.md §3.5–3.7): prepare (agents park → model drains →
+ * resources export), straggler retirement at the deadline, commit (agents → model → resources →
+ * aggregate → token store → checkpoint.json), restore under N+1 into fresh processes, resume
+ * (model and resources before agents, then dispatch), and abort. A small class: its state is the
+ * transaction in progress; every message it sends goes through the host as a trace event.
+ */
+export class Controller {
+  readonly #host: ControllerHost
+  readonly #deadlineMs: number
+  readonly #test: ControllerTestOptions
+  #stage: Stage = 'idle'
+  #cid = ''
+  #deadline = 0
+  #retired: ExecutionIdentity[] = []
+  #commitAttempts = 0
+  #records: readonly AgentBoundaryRecord[] = []
+  #roots: readonly ContinuationRoot[] = []
+  #results: { [key: string]: JsonValue } = {}
+  /** Number of checkpoints attempted; the second one is the retaken checkpoint after an abort. */
+  attempts = 0
+  readonly #maxAttempts: number
+
+  constructor(host: ControllerHost, deadlineMs: number, test: ControllerTestOptions = {}, maxAttempts = 2) {
+    this.#host = host
+    this.#deadlineMs = deadlineMs
+    this.#test = test
+    this.#maxAttempts = maxAttempts
+  }
+
+  get stage(): Stage {
+    return this.#stage
+  }
+  get checkpointId(): string {
+    return this.#cid
+  }
+  /** True while the controller waits for the fleet to drain (the host pokes it after each event). */
+  get waiting(): boolean {
+    return this.#stage === 'preparing' || this.#stage === 'retiring'
+  }
+
+  #emitResult<T>(phase: TracePhase, to: string, type: string, r: Result<T, CutoverError>, payload: { [key: string]: JsonValue } = {}): Result<T, CutoverError> {
+    const extra: { [key: string]: JsonValue } = { checkpoint_id: this.#cid, ...payload }
+    if (r.ok) {
+      if (r.value !== undefined && r.value !== null && typeof r.value === 'object') extra['result'] = toJson(r.value)
+    } else extra['message'] = r.error.message
+    this.#host.emit(phase, 'controller', to, type, extra, r.ok ? 'ok' : r.error.code)
+    return r
+  }
+
+  /** Starts checkpoint `cid`: freeze dispatch, flush acknowledgements, park agents, pause the model. */
+  begin(cid: string): void {
+    this.attempts++
+    this.#cid = cid
+    this.#stage = 'preparing'
+    this.#retired = []
+    this.#commitAttempts = 0
+    this.#results = {}
+    const now = this.#host.now()
+    this.#deadline = now + this.#deadlineMs
+    this.#host.freezeDispatch()
+    const w = this.#host.world()
+    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', w.agent.prepare(cid, this.#deadline), { deadline_ms: this.#deadline })
+    if (!agent.ok) return this.abort('prepare failed')
+    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', w.model.pause(cid, this.#deadline), { deadline_ms: this.#deadline })
+    if (!pause.ok) return this.abort('model pause failed')
+    if (w.model.workerCount > 1) {
+      const missing = new Set(this.#host.missingWorkers())
+      for (let k = 0; k < w.model.workerCount; k++) {
+        this.#host.emit('prepare', 'policy_model', `model_worker_${k}`, 'model.worker_close', { checkpoint_id: cid, worker: k }, 'ok')
+        if (missing.has(k)) continue
+        const ack = w.model.workerAck(k)
+        this.#host.emit('prepare', `model_worker_${k}`, 'policy_model', 'model.worker_ack', { checkpoint_id: cid, worker: k }, ack.ok ? 'ok' : ack.error.code)
+      }
+    }
+    this.#host.schedule(this.#deadlineMs, () => this.#onDeadline(cid))
+    this.poke()
+  }
+
+  /** Re-checks readiness; the host calls this after every event while the controller waits. */
+  poke(): void {
+    if (!this.waiting) return
+    const w = this.#host.world()
+    const unacked = this.#host.unacknowledged()
+    if (unacked.length > 0 && this.#stage === 'preparing') {
+      // SC step 2: completed results are acknowledged to Gym before the cut can be ready.
+      const status = w.agent.status(this.#cid)
+      if (status.ok && status.value.completed_unacknowledged > 0) {
+        this.#emitResult('prepare', 'agent', 'agent.status', status)
+        this.#host.acknowledge(unacked, 'prepare')
+      }
+    }
+    const paused = w.model.admission === 'paused'
+    const agentReady = w.agent.status(this.#cid)
+    if (!paused || !agentReady.ok || !agentReady.value.ready_to_commit) return
+    this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(this.#cid, this.#host.now()))
+    this.#emitResult('prepare', 'agent', 'agent.status', agentReady)
+    this.#prepareResources()
+  }
+
+  #onDeadline(cid: string): void {
+    if (this.#cid !== cid || !this.waiting || this.#stage === 'retiring') return
+    const w = this.#host.world()
+    const status = this.#emitResult('prepare', 'agent', 'agent.status', w.agent.status(cid))
+    const model = this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(cid, this.#host.now()))
+    if (!model.ok) return this.abort(model.error.code)
+    if (!status.ok) return this.abort(status.error.code)
+    const blocking = status.value.blocking_attempts
+    const inflight = model.value.inflight.map((i) => executionKey(i))
+    const stragglers = [...new Set([...blocking, ...inflight])].sort()
+    if (stragglers.length === 0) {
+      if (status.value.completed_unacknowledged > 0) {
+        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', w.agent.prepareDeadline(cid))
+        return this.abort('agent_prepare_incomplete')
+      }
+      return this.poke()
+    }
+    // Sacrifice the stragglers instead of failing the checkpoint (PROTOCOL.md §6.1).
+    this.#stage = 'retiring'
+    for (const key of stragglers) {
+      const at = key.lastIndexOf('.a')
+      const id: ExecutionIdentity = { rollout_id: key.slice(0, at), attempt_index: Number(key.slice(at + 2)) }
+      this.#retired.push(id)
+      const tickets = w.model.ticketsOf(id)
+      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', w.model.abortInflight(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult('retire', 'agent', 'agent.retire', w.agent.retire(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#host.log('retire', 'rollout.retired', { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      // The cancelled request tasks exit a moment later; only then can the model commit.
+      this.#host.schedule(1, () => {
+        for (const t of tickets) {
+          if (w.model.taskExit(t)) this.#host.emit('retire', 'generation_worker', 'policy_model', 'model.task_exit', { rollout_id: id.rollout_id, attempt_index: id.attempt_index, ticket: t }, 'ok')
+        }
+        this.poke()
+      })
+    }
+  }
+
+  #prepareResources(): void {
+    const w = this.#host.world()
+    for (const env of ENVS) {
+      const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now()))
+      if (!r.ok) return this.abort(r.error.code)
+      this.#results[`prepare:resources_${env}`] = toJson(r.value)
+    }
+    for (const id of this.#retired) {
+      const env = this.#envOf(id)
+      this.#emitResult('retire', `resources_${env}`, 'resources.retire', w.resources[env].retire(this.#cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+    }
+    this.#stage = 'committing'
+    this.#host.schedule(1, () => this.commit())
+  }
+
+  /** Rollouts are dealt round-robin, so the index names the environment (CONTRACTS.md §1). */
+  #envOf(id: ExecutionIdentity): EnvName {
+    const index = Number(/\d+$/.exec(id.rollout_id)?.[0] ?? '0')
+    return ENVS[index % 3] as EnvName
+  }
+
+  /** Commit: agents → model (with continuation roots) → resources → aggregate → token store → marker. */
+  commit(): void {
+    if (this.#stage !== 'committing') return
+    this.#commitAttempts++
+    const w = this.#host.world()
+    let writer = 'controller'
+    const sink = this.#host.openSink(this.#cid, () => writer)
+    const step = <T>(who: string, to: string, type: string, run: () => Result<T, CutoverError>): Result<T, CutoverError> => {
+      writer = who
+      const r = this.#emitResult('commit', to, type, run(), { attempt: this.#commitAttempts })
+      writer = 'controller'
+      return r
+    }
+    const agent = step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, sink))
+    if (!agent.ok) return this.#retryCommit(agent.error)
+    this.#roots = agent.value.continuation_roots
+    const model = step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, sink, this.#roots))
+    if (!model.ok) return this.#retryCommit(model.error)
+    this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
+    this.#results['commit:policy_model'] = toJson(model.value)
+    for (const env of ENVS) {
+      const r = step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, sink))
+      if (!r.ok) return this.#retryCommit(r.error)
+      this.#results[`commit:resources_${env}`] = toJson(r.value)
+    }
+    try {
+      writer = 'controller'
+      const participants: AggregateParticipant[] = [
+        { participant_id: 'agent', name: 'agent', base_url: 'sim://agent', kind: 'agent', capabilities: { checkpoint_mode: 'export_restore' } },
+        { participant_id: 'policy_model', name: 'policy', base_url: 'sim://policy', kind: 'policy_model', capabilities: { checkpoint_mode: 'export_restore', workers: w.model.workerCount } },
+        ...ENVS.map((env): AggregateParticipant => ({ participant_id: `resources_${env}`, name: env, base_url: `sim://${env}`, kind: 'resources', capabilities: { checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session' } })),
+      ]
+      const aggregate = writeAggregateManifest(sink, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() })
+      const keys = this.#host.stagingKeys(this.#roots)
+      this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
+      writer = 'token_store'
+      const ts = writeTokenStoreManifest(sink, this.#cid, aggregate, keys, this.#host.tokenSnapshot(keys))
+      writer = 'controller'
+      writeCheckpointMarker(sink, this.#cid, aggregate, ts)
+    } catch (e) {
+      if (e instanceof Error && e.name === 'DirectoryWriteError') return this.#retryCommit({ code: 'internal_error', message: e.message })
+      throw e
+    }
+    this.#records = []
+    const damaged = this.#host.damage(this.#cid)
+    this.#host.published(this.#cid, damaged.length > 0)
+    this.#stage = 'restoring'
+    this.#host.schedule(5, () => this.restore())
+  }
+
+  #retryCommit(error: CutoverError): void {
+    if (this.#commitAttempts >= 3) return this.abort(`commit failed: ${error.code}`)
+    // The crashed commit is retried over the same directory; finished participants replay their results.
+    this.#host.schedule(2, () => this.commit())
+  }
+
+  /** Restore under N+1 into fresh participant instances (paused), then resume. */
+  restore(): void {
+    if (this.#stage !== 'restoring') return
+    const old = this.#host.world()
+    const fresh = this.#host.spawnWorld()
+    const sink = this.#host.openSink(this.#cid, () => 'directory')
+    const touched: string[] = []
+    const fail = (why: string): void => {
+      // Abort the restore: every fresh participant a restore was sent to is resumed, then discarded;
+      // the original processes (still committed_paused) resume and the checkpoint is retaken later.
+      this.#stage = 'aborted'
+      // Dependency order even here (model, resources, then agent); resume on an untouched idle
+      // participant is harmless, and it keeps every resume round ordered.
+      if (touched.length > 0) for (const p of ['policy_model', ...ENVS.map((e) => `resources_${e}`), 'agent']) this.#resumeOne('abort', fresh, p)
+      this.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: this.#cid, reason: why })
+      this.#resumeAll('abort', old, null)
+    }
+    touched.push('policy_model')
+    const model = this.#emitResult('restore', 'policy_model', 'model.restore', fresh.model.restore(this.#cid, sink))
+    if (!model.ok) return fail(model.error.code)
+    touched.push('agent')
+    const agent = this.#emitResult('restore', 'agent', 'agent.restore', fresh.agent.restore(this.#cid, sink))
+    if (!agent.ok) return fail(agent.error.code)
+    this.#records = agent.value.records_list
+    for (const env of ENVS) {
+      touched.push(`resources_${env}`)
+      const r = fresh.resources[env].restore(this.#cid, sink, this.#records)
+      this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
+      if (!r.ok) return fail(r.error.code)
+    }
+    this.#host.adoptWorld(fresh)
+    this.#stage = 'resuming'
+    this.#host.schedule(5, () => this.#resumeAll('resume', fresh, this.#records))
+  }
+
+  #resumeOne(phase: TracePhase, w: World, participant: string): void {
+    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', w.model.resume(this.#cid))
+    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', w.agent.resume(this.#cid))
+    else {
+      const env = participant.slice('resources_'.length) as EnvName
+      this.#emitResult(phase, participant, 'resources.resume', w.resources[env].resume(this.#cid))
+    }
+  }
+
+  /** Resume: dependencies (policy model, resources) before agents, then dispatch. */
+  #resumeAll(phase: TracePhase, w: World, restored: readonly AgentBoundaryRecord[] | null): void {
+    const deps = ['policy_model', ...ENVS.map((e) => `resources_${e}`)]
+    const order = this.#test.resumeAgentsFirst === true ? ['agent', ...deps] : [...deps, 'agent']
+    for (const p of order) this.#resumeOne(phase, w, p)
+    const retired = this.#retired
+    if (this.#stage !== 'aborted') this.#stage = 'done'
+    this.#host.afterResume(restored, retired)
+  }
+
+  /** Abort: resume every participant (an `invalid_phase` answer means already accepting), unfreeze. */
+  abort(reason: string): void {
+    const w = this.#host.world()
+    this.#stage = 'aborted'
+    this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
+    this.#host.rejoinWorkers('abort')
+    this.#resumeAll('abort', w, null)
+  }
+
+  /** Whether the controller may retake a checkpoint after an abort. */
+  get canRetry(): boolean {
+    return this.#stage === 'aborted' && this.attempts < this.#maxAttempts
+  }
+}
+
+function toJson(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value)) as JsonValue
+}

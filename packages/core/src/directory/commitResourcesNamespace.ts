@@ -1,0 +1,75 @@
+import type { ResourceSnapshot } from '../environments/ResourceSnapshot.ts'
+import type { Digest } from '../ports.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import type { CheckpointDirectory } from './CheckpointDirectory.ts'
+import { compareIdentity } from './continuationRoots.ts'
+import { encodeJsonFile } from './jsonFile.ts'
+import { ID_PATTERN, RESOURCES_MANIFEST_SCHEMA_VERSION, executionFileName, resourcesManifestPath, resourcesSnapshotPath } from './layout.ts'
+import { loadResourcesNamespace } from './loadResourcesNamespace.ts'
+import type { ResourcesManifest } from './manifests.ts'
+import type { DirectoryCommitError } from './problems.ts'
+import { refusal } from './problems.ts'
+import { checkCheckpointId } from './checkCheckpointId.ts'
+import { checkSnapshotForWrite } from './snapshotEnvelope.ts'
+import type { PendingFile } from './writeNamespace.ts'
+import { writeNamespace } from './writeNamespace.ts'
+
+export interface ResourcesCommitInput {
+  readonly server_name: string
+  readonly checkpoint_id: string
+  readonly snapshots: readonly ResourceSnapshot[]
+}
+
+export interface ResourcesCommitResult {
+  readonly sessions: number
+  readonly manifest_digest: string
+}
+
+/**
+ * Commits `resources/<server_name>/` (PROTOCOL.md §3.4 commit, §5.3): one ResourceSnapshot file per
+ * session, then the manifest. Refusals (`resources_checkpoint_error`): invalid server name,
+ * checkpoint id or snapshot, two snapshots of one session, a namespace holding another checkpoint or
+ * other content. Re-committing the same checkpoint returns the existing, verified manifest.
+ */
+export function commitResourcesNamespace(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  input: ResourcesCommitInput,
+): Result<ResourcesCommitResult, DirectoryCommitError> {
+  const code = 'resources_checkpoint_error'
+  if (!ID_PATTERN.test(input.server_name)) return err(refusal(code, `invalid server name ${JSON.stringify(input.server_name)}`))
+  const idProblem = checkCheckpointId(input.checkpoint_id)
+  if (idProblem) return err(refusal(code, idProblem))
+  const snapshots = [...input.snapshots].sort(compareIdentity)
+  const files: Record<string, string> = {}
+  const dataFiles: PendingFile[] = []
+  for (const snapshot of snapshots) {
+    const invalid = checkSnapshotForWrite(snapshot)
+    if (invalid !== undefined) return err(refusal(code, `snapshot ${executionFileName(snapshot)}: ${invalid}`))
+    const name = executionFileName(snapshot)
+    if (files[name] !== undefined) return err(refusal(code, `two snapshots for session ${name}`))
+    const bytes = encodeJsonFile(snapshot)
+    files[name] = digest.sha256Hex(bytes)
+    dataFiles.push({ path: resourcesSnapshotPath(input.server_name, snapshot), bytes })
+  }
+  const manifest: ResourcesManifest = {
+    schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION,
+    checkpoint_id: input.checkpoint_id,
+    server_name: input.server_name,
+    files,
+  }
+  const written = writeNamespace(dir, digest, {
+    code,
+    checkpoint_id: input.checkpoint_id,
+    manifestPath: resourcesManifestPath(input.server_name),
+    manifestBytes: encodeJsonFile(manifest),
+    dataFiles,
+    loadExisting: () => {
+      const loaded = loadResourcesNamespace(dir, digest, input.server_name)
+      return loaded.ok ? ok({ checkpoint_id: loaded.value.manifest.checkpoint_id }) : loaded
+    },
+  })
+  if (!written.ok) return written
+  return ok({ sessions: snapshots.length, manifest_digest: written.value.manifest_digest })
+}

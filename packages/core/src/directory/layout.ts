@@ -1,0 +1,51 @@
+import type { ExecutionIdentity } from '../protocol/records.ts'
+import { executionKey } from '../protocol/records.ts'
+
+/**
+ * The fixed layout of a checkpoint directory D (CONTRACTS.md §5). Every path is relative to D and
+ * `/`-separated; these builders are the only place a path is spelled.
+ */
+
+export const MODEL_LEDGER_DIR = 'model-ledger'
+export const AGENT_DIR = 'agent'
+export const RESOURCES_DIR = 'resources'
+export const TOKEN_STORE_DIR = 'token-store'
+/** The three participant namespaces the aggregate's `files` map covers. */
+export const PARTICIPANT_NAMESPACES = [MODEL_LEDGER_DIR, AGENT_DIR, RESOURCES_DIR] as const
+
+export const MANIFEST_FILE = 'manifest.json'
+export const AGGREGATE_MANIFEST_PATH = 'nemo_gym_checkpoint_manifest.json'
+export const TOKEN_STORE_MANIFEST_PATH = `${TOKEN_STORE_DIR}/${MANIFEST_FILE}`
+export const CHECKPOINT_MARKER_PATH = 'checkpoint.json'
+
+export const LEDGER_SCHEMA_VERSION = 2
+export const AGENT_SCHEMA_VERSION = 1
+export const RESOURCES_MANIFEST_SCHEMA_VERSION = 1
+export const AGGREGATE_SCHEMA_VERSION = 1
+export const TOKEN_STORE_SCHEMA_VERSION = 1
+export const MARKER_SCHEMA_VERSION = 1
+
+/** The resources server names of the simulated fleet and the policy model's (CONTRACTS.md §5). */
+export const RESOURCES_SERVER_NAMES = ['blackjack', 'counter', 'workplace'] as const
+export const POLICY_SERVER_NAME = 'policy'
+
+/** `^[A-Za-z0-9][A-Za-z0-9._-]*$`: rollout ids, server names, checkpoint ids (PROTOCOL.md §2). */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
+/** `<rollout_id>.a<attempt>.json`: the file of one execution in the agent and resources namespaces. */
+export const executionFileName = (id: ExecutionIdentity): string => `${executionKey(id)}.json`
+export const lineageFileName = (capture: string): string => `${capture}.lineage.jsonl`
+
+export const ledgerDir = (server: string): string => `${MODEL_LEDGER_DIR}/${server}`
+export const ledgerManifestPath = (server: string): string => `${ledgerDir(server)}/${MANIFEST_FILE}`
+export const ledgerLineagePath = (server: string, capture: string): string =>
+  `${ledgerDir(server)}/${lineageFileName(capture)}`
+
+export const agentDir = (): string => AGENT_DIR
+export const agentManifestPath = (): string => `${AGENT_DIR}/${MANIFEST_FILE}`
+export const agentRecordPath = (id: ExecutionIdentity): string => `${AGENT_DIR}/${executionFileName(id)}`
+
+export const resourcesDir = (server: string): string => `${RESOURCES_DIR}/${server}`
+export const resourcesManifestPath = (server: string): string => `${resourcesDir(server)}/${MANIFEST_FILE}`
+export const resourcesSnapshotPath = (server: string, id: ExecutionIdentity): string =>
+  `${resourcesDir(server)}/${executionFileName(id)}`

@@ -1,0 +1,76 @@
+import type { Digest } from '../ports.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import type { CheckpointDirectory } from './CheckpointDirectory.ts'
+import type { DirectoryView } from './DirectoryView.ts'
+import { createDirectoryView } from './DirectoryView.ts'
+import { AGGREGATE_MANIFEST_PATH, PARTICIPANT_NAMESPACES } from './layout.ts'
+import type { AggregateManifest } from './manifests.ts'
+import { aggregateManifestSchema } from './manifests.ts'
+import { readManifest } from './namespaceChecks.ts'
+import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
+import { directoryError, problem } from './problems.ts'
+import { aggregateIntegrity } from './publishAggregateManifest.ts'
+import { isSafeRelativePath } from './safePath.ts'
+
+export interface LoadedAggregateManifest {
+  readonly manifest: AggregateManifest
+  readonly manifest_digest: string
+}
+
+/**
+ * Loads and verifies the aggregate manifest (PROTOCOL.md §5.5): schema, `integrity_sha256`, and
+ * every listed path relative, inside a participant namespace, not a symlink, present, with its
+ * digest; and no unlisted file under the namespaces. Refusal code `checkpoint_not_found` when it
+ * is missing, `invalid_request` when the directory is not a valid checkpoint.
+ */
+export function loadAggregateManifest(dir: CheckpointDirectory, digest: Digest): Result<LoadedAggregateManifest, NamespaceLoadError> {
+  const view = createDirectoryView(dir, digest)
+  const read = readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema)
+  if (!read.ok) {
+    const missing = read.problems.some((p) => p.code === 'missing_manifest')
+    return err(directoryError(missing ? 'checkpoint_not_found' : 'invalid_request', read.problems))
+  }
+  const problems = checkAggregateFiles(view, read.manifest)
+  if (problems.length > 0) return err(directoryError('invalid_request', problems))
+  return ok({ manifest: read.manifest, manifest_digest: read.sha256 })
+}
+
+/** The aggregate's own checks over a view (shared with `verifyCheckpoint`). */
+export function checkAggregateFiles(view: DirectoryView, manifest: AggregateManifest): CheckpointProblem[] {
+  const problems: CheckpointProblem[] = []
+  const integrity = aggregateIntegrity(view.digest, manifest.files)
+  if (integrity !== manifest.integrity_sha256) {
+    problems.push(problem('integrity_mismatch', AGGREGATE_MANIFEST_PATH, `files map hashes to ${integrity}, manifest says ${manifest.integrity_sha256}`))
+  }
+  const inNamespace = (path: string) => PARTICIPANT_NAMESPACES.some((ns) => path.startsWith(`${ns}/`))
+  for (const path of Object.keys(manifest.files).sort()) {
+    const expected = manifest.files[path] as string
+    if (!isSafeRelativePath(path)) {
+      problems.push(problem('path_escape', path, 'aggregate lists a path that is absolute or leaves the directory'))
+      continue
+    }
+    if (!inNamespace(path)) {
+      problems.push(problem('schema_error', path, 'aggregate lists a file outside model-ledger/, agent/ and resources/'))
+      continue
+    }
+    const entry = view.entries.get(path)
+    if (entry?.kind === 'symlink') {
+      problems.push(problem('symlink', path, 'listed file is a symlink'))
+      continue
+    }
+    const actual = entry ? view.sha256(path) : undefined
+    if (actual === undefined) problems.push(problem('missing_file', path, `listed in ${AGGREGATE_MANIFEST_PATH} but not present`))
+    else if (actual !== expected) {
+      problems.push(problem('digest_mismatch', path, `sha256 ${actual} differs from ${expected} in ${AGGREGATE_MANIFEST_PATH}`))
+    }
+  }
+  for (const ns of PARTICIPANT_NAMESPACES) {
+    for (const entry of view.below(ns)) {
+      if (manifest.files[entry.path] !== undefined) continue
+      if (entry.kind === 'symlink') problems.push(problem('symlink', entry.path, 'symlink under a participant namespace'))
+      else problems.push(problem('unlisted_file', entry.path, `not listed in ${AGGREGATE_MANIFEST_PATH}`))
+    }
+  }
+  return problems
+}

@@ -1,0 +1,103 @@
+import type { Digest } from '../ports.ts'
+import type { LineageRow } from '../protocol/records.ts'
+import { captureKey } from '../protocol/records.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import type { CheckpointDirectory } from './CheckpointDirectory.ts'
+import type { DirectoryView } from './DirectoryView.ts'
+import { createDirectoryView } from './DirectoryView.ts'
+import { parseJsonLines } from './jsonFile.ts'
+import { ledgerDir, ledgerManifestPath, lineageFileName } from './layout.ts'
+import type { LedgerManifest } from './manifests.ts'
+import { describeZodError, ledgerManifestSchema } from './manifests.ts'
+import { checkListedFiles, readManifest } from './namespaceChecks.ts'
+import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
+import { directoryError, problem } from './problems.ts'
+import { lineageRowSchema } from './recordSchemas.ts'
+
+/** A verified model-ledger namespace (schema 2). */
+export interface LoadedLedgerNamespace {
+  readonly manifest: LedgerManifest
+  readonly manifest_digest: string
+  /** Lineage rows by capture key, in file order. */
+  readonly rollouts: Readonly<Record<string, readonly LineageRow[]>>
+  readonly file_digests: Readonly<Record<string, string>>
+}
+
+/**
+ * Loads and verifies `model-ledger/<server_name>/` (PROTOCOL.md §5.1, schema 2): manifest schema
+ * and server name, one `<capture_key>.lineage.jsonl` per rollout with its digest, row count and
+ * byte count, every row's schema and capture key, unique storage reference keys. Refusal code
+ * `ledger_mismatch`.
+ */
+export function loadLedgerNamespace(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  server_name: string,
+): Result<LoadedLedgerNamespace, NamespaceLoadError> {
+  return loadLedgerFromView(createDirectoryView(dir, digest), server_name)
+}
+
+/** `loadLedgerNamespace` over an existing view. */
+export function loadLedgerFromView(view: DirectoryView, server_name: string): Result<LoadedLedgerNamespace, NamespaceLoadError> {
+  const manifestPath = ledgerManifestPath(server_name)
+  const read = readManifest(view, manifestPath, ledgerManifestSchema)
+  if (!read.ok) return err(directoryError('ledger_mismatch', read.problems))
+  const manifest = read.manifest
+  const problems: CheckpointProblem[] = []
+  if (manifest.server_name !== server_name) {
+    problems.push(problem('schema_error', manifestPath, `server_name ${manifest.server_name} is not ${server_name}`))
+  }
+  const files: Record<string, string> = {}
+  const owner = new Map<string, { capture: string; rows: number; bytes: number }>()
+  for (const [capture, entry] of Object.entries(manifest.rollouts)) {
+    const names = Object.keys(entry.files)
+    if (names.length !== 1 || names[0] !== lineageFileName(capture)) {
+      problems.push(problem('schema_error', manifestPath, `rollout ${capture} must list exactly ${lineageFileName(capture)}`))
+    }
+    for (const name of names) {
+      files[name] = entry.files[name] as string
+      owner.set(name, { capture, rows: entry.rows, bytes: entry.bytes })
+    }
+  }
+  const keys = manifest.storage_references.map((r) => r.key)
+  if (new Set(keys).size !== keys.length) problems.push(problem('schema_error', manifestPath, 'duplicate storage reference keys'))
+  const { problems: fileProblems, checked } = checkListedFiles(view, ledgerDir(server_name), manifestPath, files)
+  problems.push(...fileProblems)
+  const rollouts: Record<string, LineageRow[]> = {}
+  const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
+  for (const file of checked) {
+    file_digests[file.path] = file.sha256
+    const meta = owner.get(file.name)
+    if (!meta) continue
+    if (file.bytes.length !== meta.bytes) {
+      problems.push(problem('schema_error', file.path, `${file.bytes.length} bytes, manifest says ${meta.bytes}`))
+      continue
+    }
+    const lines = parseJsonLines(file.bytes)
+    if (!lines.ok) {
+      problems.push(problem('schema_error', file.path, lines.error))
+      continue
+    }
+    if (lines.value.length !== meta.rows) {
+      problems.push(problem('schema_error', file.path, `${lines.value.length} rows, manifest says ${meta.rows}`))
+      continue
+    }
+    const rows: LineageRow[] = []
+    for (const [i, line] of lines.value.entries()) {
+      const row = lineageRowSchema.safeParse(line)
+      if (!row.success) {
+        problems.push(problem('schema_error', file.path, `row ${i + 1}: ${describeZodError(row.error)}`))
+        break
+      }
+      if (captureKey(row.data) !== meta.capture) {
+        problems.push(problem('schema_error', file.path, `row ${i + 1} belongs to ${captureKey(row.data)}`))
+        break
+      }
+      rows.push(row.data)
+    }
+    if (rows.length === meta.rows) rollouts[meta.capture] = rows
+  }
+  if (problems.length > 0) return err(directoryError('ledger_mismatch', problems))
+  return ok({ manifest, manifest_digest: read.sha256, rollouts, file_digests })
+}

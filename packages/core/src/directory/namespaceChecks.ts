@@ -1,0 +1,94 @@
+import type { z } from 'zod'
+import type { CheckpointProblem } from './problems.ts'
+import { problem } from './problems.ts'
+import type { DirectoryView } from './DirectoryView.ts'
+import { describeZodError } from './manifests.ts'
+import { parseJsonFile } from './jsonFile.ts'
+import { isSafeFileName } from './safePath.ts'
+
+/** A manifest read, parsed and validated, or the problems that stopped it. */
+export type ManifestRead<T> =
+  | { readonly ok: true; readonly manifest: T; readonly sha256: string }
+  | { readonly ok: false; readonly problems: readonly CheckpointProblem[] }
+
+/** Reads one manifest: missing → `missing_manifest`, symlink → `symlink`, bad JSON/shape → `schema_error`. */
+export function readManifest<T>(view: DirectoryView, path: string, schema: z.ZodType<T>): ManifestRead<T> {
+  const entry = view.entries.get(path)
+  if (entry?.kind === 'symlink') return { ok: false, problems: [problem('symlink', path, 'manifest is a symlink')] }
+  const bytes = entry ? view.read(path) : undefined
+  if (bytes === undefined) {
+    return { ok: false, problems: [problem('missing_manifest', path, 'manifest not found (torn or missing commit)')] }
+  }
+  const parsed = parseJsonFile(bytes)
+  if (!parsed.ok) return { ok: false, problems: [problem('schema_error', path, parsed.error)] }
+  const checked = schema.safeParse(parsed.value)
+  if (!checked.success) return { ok: false, problems: [problem('schema_error', path, describeZodError(checked.error))] }
+  return { ok: true, manifest: checked.data, sha256: view.sha256(path) as string }
+}
+
+/** A listed file that exists and matches its digest, with its bytes. */
+export interface CheckedFile {
+  readonly name: string
+  readonly path: string
+  readonly sha256: string
+  readonly bytes: Uint8Array
+}
+
+/**
+ * Checks a namespace folder against its manifest's `files` map: every name a plain file name
+ * (`path_escape`), present (`missing_file`), not a symlink (`symlink`), matching its digest
+ * (`digest_mismatch`); and nothing else in the folder but the manifest (`unlisted_file`).
+ */
+export function checkListedFiles(
+  view: DirectoryView,
+  folder: string,
+  manifestPath: string,
+  files: Readonly<Record<string, string>>,
+): { readonly problems: CheckpointProblem[]; readonly checked: CheckedFile[] } {
+  const problems: CheckpointProblem[] = []
+  const checked: CheckedFile[] = []
+  const listed = new Set<string>()
+  for (const name of Object.keys(files).sort()) {
+    const expected = files[name] as string
+    const path = `${folder}/${name}`
+    if (!isSafeFileName(name)) {
+      problems.push(problem('path_escape', path, `manifest ${manifestPath} names a path outside its folder`))
+      continue
+    }
+    listed.add(path)
+    const entry = view.entries.get(path)
+    if (entry?.kind === 'symlink') {
+      problems.push(problem('symlink', path, 'listed file is a symlink'))
+      continue
+    }
+    const bytes = entry ? view.read(path) : undefined
+    if (bytes === undefined) {
+      problems.push(problem('missing_file', path, `listed in ${manifestPath} but not present`))
+      continue
+    }
+    const actual = view.sha256(path) as string
+    if (actual !== expected) {
+      problems.push(problem('digest_mismatch', path, `sha256 ${actual} differs from ${expected} in ${manifestPath}`))
+      continue
+    }
+    checked.push({ name, path, sha256: actual, bytes })
+  }
+  for (const entry of view.below(folder)) {
+    if (entry.path === manifestPath || listed.has(entry.path)) continue
+    if (entry.kind === 'symlink') problems.push(problem('symlink', entry.path, 'symlink inside a checkpoint namespace'))
+    else problems.push(problem('unlisted_file', entry.path, `not listed in ${manifestPath}`))
+  }
+  return { problems, checked }
+}
+
+/** Parses a checked JSON record file against a schema, as a problem on failure. */
+export function parseRecordFile<T>(
+  file: CheckedFile,
+  schema: z.ZodType<T>,
+): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: CheckpointProblem } {
+  const parsed = parseJsonFile(file.bytes)
+  if (!parsed.ok) return { ok: false, problem: problem('schema_error', file.path, parsed.error) }
+  const checked = schema.safeParse(parsed.value)
+  if (!checked.success) return { ok: false, problem: problem('schema_error', file.path, describeZodError(checked.error)) }
+  return { ok: true, value: checked.data }
+}

@@ -1,0 +1,143 @@
+import type { ErrorCode } from '../contracts/errors.ts'
+import type { DirectoryView } from './DirectoryView.ts'
+import { continuationRootsDigest, continuationRootsOf } from './continuationRoots.ts'
+import { agentDir, agentManifestPath, ledgerManifestPath, resourcesManifestPath } from './layout.ts'
+import type { LoadedAgentNamespace } from './loadAgentNamespace.ts'
+import { loadAgentFromView } from './loadAgentNamespace.ts'
+import type { LoadedLedgerNamespace } from './loadLedgerNamespace.ts'
+import { loadLedgerFromView } from './loadLedgerNamespace.ts'
+import type { LoadedResourcesNamespace } from './loadResourcesNamespace.ts'
+import { loadResourcesFromView } from './loadResourcesNamespace.ts'
+import type { ParticipantKind } from './manifests.ts'
+import type { CheckpointProblem } from './problems.ts'
+import { problem } from './problems.ts'
+import { reconcileReplacementSet } from './reconcileReplacementSet.ts'
+
+/** A participant as far as the directory cares: which namespace it owns. */
+export interface NamespaceOwner {
+  readonly name: string
+  readonly kind: ParticipantKind
+}
+
+/** Every participant namespace loaded (the verified ones) plus every problem found, with its code. */
+export interface LoadedNamespaces {
+  readonly agent: LoadedAgentNamespace | undefined
+  readonly ledgers: ReadonlyMap<string, LoadedLedgerNamespace>
+  readonly resources: ReadonlyMap<string, LoadedResourcesNamespace>
+  /** Each problem with the protocol code of the namespace it was found in. */
+  readonly problems: readonly { readonly code: ErrorCode; readonly problem: CheckpointProblem }[]
+  /** Path under D → verified SHA-256, for every file of every verified namespace. */
+  readonly file_digests: Readonly<Record<string, string>>
+}
+
+/** The manifest path of a participant's namespace. */
+export function namespaceManifestPath(owner: NamespaceOwner): string {
+  switch (owner.kind) {
+    case 'agent':
+      return agentManifestPath()
+    case 'policy_model':
+      return ledgerManifestPath(owner.name)
+    case 'resources':
+      return resourcesManifestPath(owner.name)
+  }
+}
+
+/**
+ * Loads every participant's namespace from one view and cross-checks them: the agent ↔ resources
+ * complete replacement set (PROTOCOL.md §5.4), the agent's continuation roots against each ledger's
+ * roots digest, and one checkpoint id throughout.
+ */
+export function loadParticipantNamespaces(
+  view: DirectoryView,
+  owners: readonly NamespaceOwner[],
+  checkpoint_id: string | undefined,
+): LoadedNamespaces {
+  const problems: { code: ErrorCode; problem: CheckpointProblem }[] = []
+  const file_digests: Record<string, string> = {}
+  let agent: LoadedAgentNamespace | undefined
+  const ledgers = new Map<string, LoadedLedgerNamespace>()
+  const resources = new Map<string, LoadedResourcesNamespace>()
+  const note = (code: ErrorCode, found: readonly CheckpointProblem[]) => {
+    for (const p of found) problems.push({ code, problem: p })
+  }
+  const sameCheckpoint = (code: ErrorCode, path: string, id: string) => {
+    if (checkpoint_id !== undefined && id !== checkpoint_id) {
+      note(code, [problem('incomplete_set', path, `holds checkpoint ${id}, not ${checkpoint_id}`)])
+    }
+  }
+  let agents = 0
+  for (const owner of owners) {
+    switch (owner.kind) {
+      case 'agent': {
+        agents++
+        if (agents > 1) {
+          note('agent_checkpoint_error', [problem('schema_error', agentDir(), 'agent schema 1 holds one agent instance')])
+          break
+        }
+        const loaded = loadAgentFromView(view)
+        if (!loaded.ok) note(loaded.error.code, loaded.error.problems)
+        else {
+          agent = loaded.value
+          Object.assign(file_digests, loaded.value.file_digests)
+          sameCheckpoint('agent_checkpoint_error', agentManifestPath(), loaded.value.manifest.checkpoint_id)
+        }
+        break
+      }
+      case 'policy_model': {
+        const loaded = loadLedgerFromView(view, owner.name)
+        if (!loaded.ok) note(loaded.error.code, loaded.error.problems)
+        else {
+          ledgers.set(owner.name, loaded.value)
+          Object.assign(file_digests, loaded.value.file_digests)
+          sameCheckpoint('ledger_mismatch', ledgerManifestPath(owner.name), loaded.value.manifest.checkpoint_id)
+        }
+        break
+      }
+      case 'resources': {
+        const loaded = loadResourcesFromView(view, owner.name)
+        if (!loaded.ok) note(loaded.error.code, loaded.error.problems)
+        else {
+          resources.set(owner.name, loaded.value)
+          Object.assign(file_digests, loaded.value.file_digests)
+          sameCheckpoint('resources_checkpoint_error', resourcesManifestPath(owner.name), loaded.value.manifest.checkpoint_id)
+        }
+        break
+      }
+    }
+  }
+  if (agent !== undefined) {
+    for (const [name, loaded] of resources) {
+      note('resource_revision_mismatch', reconcileReplacementSet(name, loaded.snapshots, agent.records))
+    }
+    // A boundary referencing a server whose namespace is absent is an incomplete set too.
+    const resourceOwners = new Set(owners.filter((o) => o.kind === 'resources').map((o) => o.name))
+    for (const record of agent.records) {
+      for (const server of Object.keys(record.resource_state_revisions).sort()) {
+        if (!resourceOwners.has(server)) {
+          note('resource_revision_mismatch', [
+            problem('incomplete_set', resourcesManifestPath(server), `agent boundaries reference ${server} but it committed no snapshots`),
+          ])
+        }
+      }
+    }
+    const rootsDigest = continuationRootsDigest(view.digest, continuationRootsOf(agent.records))
+    for (const [name, ledger] of ledgers) {
+      if (ledger.manifest.continuation_roots_sha256 !== rootsDigest) {
+        note('ledger_mismatch', [
+          problem('incomplete_set', ledgerManifestPath(name), "continuation roots differ from the agent's boundary records"),
+        ])
+      }
+    }
+  }
+  return { agent, ledgers, resources, problems: dedupe(problems), file_digests }
+}
+
+function dedupe<T extends { problem: CheckpointProblem }>(items: T[]): T[] {
+  const seen = new Set<string>()
+  return items.filter((item) => {
+    const key = `${item.problem.code}\u0000${item.problem.path ?? ''}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

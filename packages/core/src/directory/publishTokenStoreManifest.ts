@@ -1,0 +1,77 @@
+import type { JsonValue } from '../json.ts'
+import type { Digest } from '../ports.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import type { CheckpointDirectory } from './CheckpointDirectory.ts'
+import { createDirectoryView } from './DirectoryView.ts'
+import { checkCheckpointId } from './checkCheckpointId.ts'
+import { encodeJsonFile } from './jsonFile.ts'
+import { AGGREGATE_MANIFEST_PATH, TOKEN_STORE_MANIFEST_PATH, TOKEN_STORE_SCHEMA_VERSION, ledgerManifestPath } from './layout.ts'
+import type { TokenStoreManifest } from './manifests.ts'
+import { aggregateManifestSchema, ledgerManifestSchema, tokenStoreManifestSchema } from './manifests.ts'
+import { readManifest } from './namespaceChecks.ts'
+import type { DirectoryCommitError } from './problems.ts'
+import { directoryError, problem, refusal } from './problems.ts'
+
+export interface TokenStoreInput {
+  readonly checkpoint_id: string
+  /** The staging keys the token store saved (TransferQueue rows the continuations need). */
+  readonly staging_keys: readonly string[]
+  /** The simulated token store's own snapshot, opaque to the directory. */
+  readonly snapshot: JsonValue
+}
+
+/**
+ * Publishes `token-store/manifest.json` after the aggregate (PROTOCOL.md §3.6 step 5, §3.7): binds
+ * the token-store snapshot to the aggregate's digest, and reconciles it with the component
+ * manifests — every storage reference of every policy ledger must be among the saved staging keys
+ * (`ledger_mismatch` otherwise). Needs the aggregate of this checkpoint (`checkpoint_conflict` /
+ * the aggregate's problems otherwise). Idempotent for identical input.
+ */
+export function publishTokenStoreManifest(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  input: TokenStoreInput,
+): Result<{ readonly manifest_digest: string }, DirectoryCommitError> {
+  const idProblem = checkCheckpointId(input.checkpoint_id)
+  if (idProblem) return err(refusal('invalid_request', idProblem))
+  const view = createDirectoryView(dir, digest)
+  const aggregate = readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema)
+  if (!aggregate.ok) return err(directoryError('checkpoint_not_found', aggregate.problems))
+  if (aggregate.manifest.checkpoint_id !== input.checkpoint_id) {
+    return err(refusal('checkpoint_conflict', `the aggregate belongs to checkpoint ${aggregate.manifest.checkpoint_id}`))
+  }
+  const staged = new Set(input.staging_keys)
+  for (const participant of aggregate.manifest.participants) {
+    if (participant.kind !== 'policy_model') continue
+    const path = ledgerManifestPath(participant.name)
+    const ledger = readManifest(view, path, ledgerManifestSchema)
+    if (!ledger.ok) return err(directoryError('ledger_mismatch', ledger.problems))
+    const missing = ledger.manifest.storage_references.filter((r) => !staged.has(r.key))
+    if (missing.length > 0) {
+      const keys = missing.map((r) => r.key).join(', ')
+      return err(directoryError('ledger_mismatch', [problem('incomplete_set', path, `token store did not save staging keys ${keys}`)]))
+    }
+  }
+  const manifest: TokenStoreManifest = {
+    schema_version: TOKEN_STORE_SCHEMA_VERSION,
+    checkpoint_id: input.checkpoint_id,
+    aggregate_manifest_sha256: aggregate.sha256,
+    staging_keys: [...staged].sort(),
+    snapshot: input.snapshot,
+  }
+  const checked = tokenStoreManifestSchema.safeParse(manifest)
+  if (!checked.success) return err(refusal('invalid_request', 'token-store snapshot is not JSON'))
+  const bytes = encodeJsonFile(manifest)
+  const manifest_digest = digest.sha256Hex(bytes)
+  const existing = dir.readFile(TOKEN_STORE_MANIFEST_PATH)
+  if (existing !== undefined) {
+    if (digest.sha256Hex(existing) !== manifest_digest) {
+      return err(refusal('checkpoint_conflict', `${TOKEN_STORE_MANIFEST_PATH} exists with other content`))
+    }
+    return ok({ manifest_digest })
+  }
+  dir.writeFile(TOKEN_STORE_MANIFEST_PATH, bytes)
+  dir.sync()
+  return ok({ manifest_digest })
+}

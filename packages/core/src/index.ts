@@ -1,0 +1,135 @@
+/** @cutover/core: the pure domain. Explicit named re-exports only. */
+export { ok, err } from './result.ts'
+export type { Result } from './result.ts'
+export { assert, assertNever } from './assert.ts'
+export { canonicalJson } from './json.ts'
+export type { JsonValue } from './json.ts'
+export type { Digest, Clock } from './ports.ts'
+export { DirectoryWriteError } from './directory/CheckpointDirectory.ts'
+export type { CheckpointDirectory, DirectoryEntry } from './directory/CheckpointDirectory.ts'
+export { resourceSnapshotSchema, resourceMutationReceiptSchema, RESOURCE_SNAPSHOT_SCHEMA_VERSION } from './environments/ResourceSnapshot.ts'
+export type { ResourceSnapshot, ResourceMutationReceipt } from './environments/ResourceSnapshot.ts'
+export { executionKey, captureKey } from './protocol/records.ts'
+export type { ExecutionIdentity, AgentBoundaryRecord, LineageRow, ContinuationRoot } from './protocol/records.ts'
+export type { SimulationDeps, SimulatedCheckpoint, SimulationResult } from './simulator/Simulation.ts'
+// checkpoint directory D (directory/README.md)
+export {
+  AGENT_DIR,
+  AGGREGATE_MANIFEST_PATH,
+  CHECKPOINT_MARKER_PATH,
+  MODEL_LEDGER_DIR,
+  POLICY_SERVER_NAME,
+  RESOURCES_DIR,
+  RESOURCES_SERVER_NAMES,
+  TOKEN_STORE_MANIFEST_PATH,
+  agentManifestPath,
+  agentRecordPath,
+  executionFileName,
+  ledgerLineagePath,
+  ledgerManifestPath,
+  resourcesManifestPath,
+  resourcesSnapshotPath,
+} from './directory/layout.ts'
+export {
+  agentManifestSchema,
+  aggregateManifestSchema,
+  checkpointMarkerSchema,
+  ledgerManifestSchema,
+  resourcesManifestSchema,
+  tokenStoreManifestSchema,
+} from './directory/manifests.ts'
+export type {
+  AgentManifest,
+  AggregateManifest,
+  AggregateParticipant,
+  CheckpointMarker,
+  LedgerManifest,
+  LiveMembershipEntry,
+  ParticipantKind,
+  ResourcesManifest,
+  StorageReference,
+  TokenStoreManifest,
+} from './directory/manifests.ts'
+export { agentBoundaryRecordSchema, continuationRootSchema, executionIdentitySchema, lineageRowSchema } from './directory/recordSchemas.ts'
+export { PROBLEM_CODES } from './directory/problems.ts'
+export type { CheckpointProblem, DirectoryCommitError, NamespaceLoadError, ProblemCode, VerifyReport } from './directory/problems.ts'
+export { continuationRootsDigest, continuationRootsOf } from './directory/continuationRoots.ts'
+export { commitAgentNamespace } from './directory/commitAgentNamespace.ts'
+export type { AgentCommitInput, AgentCommitResult } from './directory/commitAgentNamespace.ts'
+export { commitLedgerNamespace } from './directory/commitLedgerNamespace.ts'
+export type { LedgerCommitInput, LedgerCommitResult } from './directory/commitLedgerNamespace.ts'
+export { commitResourcesNamespace } from './directory/commitResourcesNamespace.ts'
+export type { ResourcesCommitInput, ResourcesCommitResult } from './directory/commitResourcesNamespace.ts'
+export { publishAggregateManifest } from './directory/publishAggregateManifest.ts'
+export type { AggregateInput, AggregateResult } from './directory/publishAggregateManifest.ts'
+export { publishTokenStoreManifest } from './directory/publishTokenStoreManifest.ts'
+export type { TokenStoreInput } from './directory/publishTokenStoreManifest.ts'
+export { publishCheckpointMarker } from './directory/publishCheckpointMarker.ts'
+export { loadAgentNamespace } from './directory/loadAgentNamespace.ts'
+export type { LoadedAgentNamespace } from './directory/loadAgentNamespace.ts'
+export { loadLedgerNamespace } from './directory/loadLedgerNamespace.ts'
+export type { LoadedLedgerNamespace } from './directory/loadLedgerNamespace.ts'
+export { loadResourcesNamespace } from './directory/loadResourcesNamespace.ts'
+export type { LoadedResourcesNamespace } from './directory/loadResourcesNamespace.ts'
+export { loadAggregateManifest } from './directory/loadAggregateManifest.ts'
+export type { LoadedAggregateManifest } from './directory/loadAggregateManifest.ts'
+export { reconcileReplacementSet } from './directory/reconcileReplacementSet.ts'
+export { verifyCheckpoint } from './directory/verifyCheckpoint.ts'
+export { isSafeRelativePath } from './directory/safePath.ts'
+export { renderSequenceDiagram, MAX_DIAGRAM_EVENTS, MAX_SOURCE_CHARS, HIGHLIGHT_COLOUR, HIGHLIGHT_MARK, PHASE_COLOURS } from './render/renderSequenceDiagram.ts'
+export type { SequenceDiagram, SequenceDiagramOptions } from './render/renderSequenceDiagram.ts'
+export { diagramWindow, DEFAULT_WINDOW_SIZE } from './render/diagramWindow.ts'
+export type { StepWindow } from './render/diagramWindow.ts'
+export { demoTrace } from './render/demoTrace.ts'
+// environments and their checkpoint codecs (environments/, rng/)
+export { PyRandom } from './rng/PyRandom.ts'
+export type { PyRandomState } from './rng/PyRandom.ts'
+export type { EnvName, EnvResponse, RouteKind, EnvironmentServer, EnvHandleResult, CheckpointCodec } from './environments/EnvironmentServer.ts'
+export { restoreCheckpointStates } from './environments/restoreCheckpointStates.ts'
+export type { RestoredSession } from './environments/restoreCheckpointStates.ts'
+export { checkpointRouteKind } from './environments/checkpointRouteKind.ts'
+export { extractText } from './environments/gymnasium/extractText.ts'
+export { jsonSafeCopy } from './environments/gymnasium/jsonSafeCopy.ts'
+export { createBlackjackServer, blackjackCodec } from './environments/blackjack/blackjackServer.ts'
+export type { BlackjackSession, BlackjackServerOptions } from './environments/blackjack/blackjackServer.ts'
+export { RANKS, handValue, formatHand, parseAction } from './environments/blackjack/blackjackRules.ts'
+export { createCounterServer, counterCodec } from './environments/counter/counterServer.ts'
+export type { CounterSession } from './environments/counter/counterServer.ts'
+export { createWorkplaceServer } from './environments/workplace/workplaceServer.ts'
+export { createWorkplaceCodec, WORKPLACE_STATE_VERSION } from './environments/workplace/workplaceCodec.ts'
+export type { WorkplaceCodecOptions } from './environments/workplace/workplaceCodec.ts'
+export { parseWorkplaceBase } from './environments/workplace/WorkplaceData.ts'
+export type { WorkplaceData } from './environments/workplace/WorkplaceData.ts'
+export { freshSession, sessionTables, SESSION_TABLES, ALL_TABLES } from './environments/workplace/WorkplaceSession.ts'
+export type { WorkplaceSession, WorkplaceBase, WorkplaceExample, TableName, SessionTableName } from './environments/workplace/WorkplaceSession.ts'
+export type { Table, Row, Cell } from './environments/workplace/Table.ts'
+export { toSplit } from './environments/workplace/splitTable.ts'
+export type { SplitTable } from './environments/workplace/splitTable.ts'
+export { diffTables, diffSummary } from './environments/workplace/diffTables.ts'
+export { routeToolCall } from './environments/workplace/routeToolCall.ts'
+export { callTool, WORKPLACE_TOOLS } from './environments/workplace/workplaceTools.ts'
+export type { ToolOutcome } from './environments/workplace/workplaceTools.ts'
+export { verifyWorkplace, replayActions } from './environments/workplace/verifyWorkplace.ts'
+// the resources participant and its checkpoint I/O, for the HTTP transport (apps/api)
+export { ResourcesParticipant } from './protocol/ResourcesParticipant.ts'
+export type { ResourcesRequest, ResourcesResponse, ResourcesSessionInfo } from './protocol/ResourcesParticipant.ts'
+export { ControlFence, FENCE_PHASES } from './protocol/ControlFence.ts'
+export type { FencePhase, FenceSnapshot } from './protocol/ControlFence.ts'
+export { directorySink } from './protocol/checkpointIo.ts'
+export type { CheckpointSink } from './protocol/checkpointIo.ts'
+// protocol participants, controller, simulator, scenarios, invariants (simulator/EVENTS.md)
+export { FENCE_OPS } from './protocol/ControlFence.ts'
+export type { FenceOperation, FenceBegin, FenceTicket } from './protocol/ControlFence.ts'
+export { PolicyModel, parseKey } from './protocol/PolicyModel.ts'
+export type { AdmissionState, ModelAdmission, TokenCoordinates, AdmissionReport, ModelCommitResult, ModelRestoreResult, PolicyModelOptions } from './protocol/PolicyModel.ts'
+export { AgentParticipant, continuationRoots, compareIds } from './protocol/AgentParticipant.ts'
+export type { ExecutionState, CompletionReceipt, Execution, AgentStatus } from './protocol/AgentParticipant.ts'
+export { TokenStore, GenerationWorker, tokenize } from './protocol/TokenStore.ts'
+export { Controller } from './controller/Controller.ts'
+export type { ControllerHost, ControllerTestOptions } from './controller/Controller.ts'
+export { simulate, runSimulation, resolveRunConfig } from './simulator/simulate.ts'
+export type { SimulateOptions } from './simulator/simulate.ts'
+export { rolloutIds, planRollouts } from './simulator/Workload.ts'
+export type { RolloutPlan } from './simulator/Workload.ts'
+export { SCENARIOS, scenarioInfo } from './scenarios/presets.ts'
+export { InvariantChecker } from './invariants/InvariantChecker.ts'

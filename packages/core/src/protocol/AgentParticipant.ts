@@ -1,0 +1,438 @@
+import type { CutoverError } from '../contracts/errors.ts'
+import { cutoverError } from '../contracts/errors.ts'
+import type { JsonValue } from '../json.ts'
+import { canonicalJson } from '../json.ts'
+import type { Digest } from '../ports.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import type { CheckpointSink } from './checkpointIo.ts'
+import { asRecord, guardWrites, jsonBytes, readVerifiedJson } from './checkpointIo.ts'
+import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from './records.ts'
+import { captureKey, executionKey } from './records.ts'
+
+/** Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state). */
+export type ExecutionState = 'running' | 'park_requested' | 'parked' | 'completed' | 'retired'
+
+/** A completion receipt (PROTOCOL.md §6.3). */
+export interface CompletionReceipt {
+  readonly rollout_id: string
+  readonly attempt_index: number
+  readonly execution_generation: number
+  readonly result_identity: string
+  readonly result_digest: string
+}
+
+/** One `/run` execution as plain data. */
+export interface Execution {
+  readonly rollout_id: string
+  readonly attempt_index: number
+  readonly generation: number
+  state: ExecutionState
+  boundary: AgentBoundaryRecord | null
+  /** True while the execution sits on a committed boundary (no model/tool call open). */
+  atBoundary: boolean
+  result: JsonValue | null
+  receipt: CompletionReceipt | null
+  /** The restored boundary this execution continues from, when it claimed one. */
+  readonly continuation: AgentBoundaryRecord | null
+}
+
+/** `prepare` / `status` report (PROTOCOL.md §3.3). */
+export interface AgentStatus {
+  readonly state: 'accepting' | 'preparing'
+  readonly ready_to_commit: boolean
+  readonly running: number
+  readonly parked_with_boundary: number
+  readonly parked_without_boundary: number
+  readonly completed_unacknowledged: number
+  readonly blocking_attempts: readonly string[]
+  readonly completed_unacknowledged_attempts: readonly CompletionReceipt[]
+}
+
+/**
+ * The whitebox agent participant (PROTOCOL.md §3.3, §4.3, §6.3): executions with generations,
+ * committed turn boundaries, park at safe boundaries, readiness, retire, completion receipts with
+ * exact all-or-nothing acknowledgement, and restored continuations claimed by exactly one `/run`.
+ */
+export class AgentParticipant {
+  readonly instanceName: string
+  readonly fence = new ControlFence()
+  readonly #digest: Digest
+  #accepting = true
+  readonly #executions = new Map<string, Execution>()
+  readonly #generations = new Map<string, number>()
+  readonly #tombstones = new Set<string>()
+  readonly #acknowledged = new Map<string, CompletionReceipt>()
+  /** Restored continuations: N+1 key → N's boundary; claimed by the first `/run` for the key. */
+  readonly #continuations = new Map<string, AgentBoundaryRecord>()
+  readonly #claimed = new Set<string>()
+  #served = false
+  #lastCommitDigest: string | null = null
+
+  constructor(digest: Digest, instanceName = 'agent') {
+    this.#digest = digest
+    this.instanceName = instanceName
+  }
+
+  get accepting(): boolean {
+    return this.#accepting
+  }
+  get manifestDigest(): string | null {
+    return this.#lastCommitDigest
+  }
+  tombstones(): readonly string[] {
+    return [...this.#tombstones].sort()
+  }
+  execution(id: ExecutionIdentity): Execution | undefined {
+    return this.#executions.get(executionKey(id))
+  }
+  executions(): readonly Execution[] {
+    return [...this.#executions.values()]
+  }
+  /** Continuation keys installed by restore (N+1 identities). */
+  continuations(): readonly string[] {
+    return [...this.#continuations.keys()].sort()
+  }
+
+  /**
+   * `begin`: fenced or acknowledged keys → `stale_attempt`; a live execution → `duplicate_execution`
+   * (a completed one replays its result); closed admission → `agent_admission_closed`; a restored
+   * continuation is claimed exactly once.
+   */
+  begin(id: ExecutionIdentity): Result<{ execution: Execution; replayed: boolean }, CutoverError> {
+    const key = executionKey(id)
+    if (this.#tombstones.has(key) || this.#acknowledged.has(key)) return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
+    const existing = this.#executions.get(key)
+    if (existing !== undefined) {
+      if (existing.state === 'completed' && existing.result !== null) return ok({ execution: existing, replayed: true })
+      return err(cutoverError('duplicate_execution', `attempt ${key} already has a live execution (generation ${existing.generation})`))
+    }
+    if (!this.#accepting) return err(cutoverError('agent_admission_closed', 'agent admission is closed for a checkpoint'))
+    const continuation = this.#continuations.get(key) ?? null
+    if (continuation !== null) {
+      if (this.#claimed.has(key)) return err(cutoverError('duplicate_execution', `restored continuation ${key} is already claimed`))
+      this.#claimed.add(key)
+    }
+    const generation = (this.#generations.get(key) ?? 0) + 1
+    this.#generations.set(key, generation)
+    this.#served = true
+    const execution: Execution = {
+      rollout_id: id.rollout_id,
+      attempt_index: id.attempt_index,
+      generation,
+      state: 'running',
+      boundary: continuation,
+      atBoundary: true,
+      result: null,
+      receipt: null,
+      continuation,
+    }
+    this.#executions.set(key, execution)
+    return ok({ execution, replayed: false })
+  }
+
+  #owner(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
+    const key = executionKey(id)
+    if (this.#tombstones.has(key)) return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
+    const e = this.#executions.get(key)
+    if (e === undefined || e.generation !== generation)
+      return err(cutoverError('stale_attempt', `generation ${generation} of ${key} no longer owns the execution`))
+    return ok(e)
+  }
+
+  /** The execution leaves its boundary to call the model or a tool (it is now between boundaries). */
+  leaveBoundary(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
+    const owner = this.#owner(id, generation)
+    if (!owner.ok) return owner
+    if (owner.value.state === 'parked' || owner.value.state === 'park_requested')
+      return err(cutoverError('checkpoint_parked', `execution ${executionKey(id)} is parked for a checkpoint`))
+    owner.value.atBoundary = false
+    return owner
+  }
+
+  /** `commit_boundary`: identity and ownership checked; index strictly increasing; parks if requested. */
+  commitBoundary(id: ExecutionIdentity, generation: number, record: AgentBoundaryRecord): Result<Execution, CutoverError> {
+    const owner = this.#owner(id, generation)
+    if (!owner.ok) return owner
+    const e = owner.value
+    if (record.rollout_id !== id.rollout_id || record.attempt_index !== id.attempt_index)
+      return err(cutoverError('agent_checkpoint_error', 'boundary identity does not match the execution'))
+    if (e.boundary !== null && e.boundary.attempt_index === id.attempt_index && record.boundary_index <= e.boundary.boundary_index) {
+      if (canonicalJson(record) === canonicalJson(e.boundary)) return ok(e)
+      return err(cutoverError('agent_checkpoint_error', `boundary index ${record.boundary_index} does not increase`))
+    }
+    e.boundary = record
+    e.atBoundary = true
+    if (e.state === 'park_requested') e.state = 'parked'
+    return ok(e)
+  }
+
+  /** A boundary-less park (a downstream `checkpoint_parked` refusal before any boundary). */
+  park(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
+    const owner = this.#owner(id, generation)
+    if (!owner.ok) return owner
+    owner.value.state = 'parked'
+    return owner
+  }
+
+  /** `finish(completed)`: the result and its receipt are retained until acknowledged. */
+  finish(id: ExecutionIdentity, generation: number, outcome: 'completed' | 'failed' | 'cancelled', result: JsonValue): Result<CompletionReceipt | null, CutoverError> {
+    const owner = this.#owner(id, generation)
+    if (!owner.ok) return owner
+    const e = owner.value
+    if (outcome !== 'completed') {
+      this.#retireExecution(e)
+      return ok(null)
+    }
+    const rec = asRecord(result)
+    const identity = typeof rec?.['id'] === 'string' ? rec['id'] : this.#digest.sha256Hex(canonicalJson(result))
+    e.state = 'completed'
+    e.result = result
+    e.receipt = {
+      rollout_id: e.rollout_id,
+      attempt_index: e.attempt_index,
+      execution_generation: e.generation,
+      result_identity: identity.slice(0, 512),
+      result_digest: this.#digest.sha256Hex(canonicalJson(result)),
+    }
+    return ok(e.receipt)
+  }
+
+  #retireExecution(e: Execution): void {
+    const key = executionKey(e)
+    e.state = 'retired'
+    this.#tombstones.add(key)
+    this.#executions.delete(key)
+  }
+
+  #status(): AgentStatus {
+    let running = 0
+    let withB = 0
+    let withoutB = 0
+    const blocking: string[] = []
+    const completed: CompletionReceipt[] = []
+    for (const e of this.#executions.values()) {
+      const key = executionKey(e)
+      if (e.state === 'running' || e.state === 'park_requested') {
+        running++
+        blocking.push(key)
+      } else if (e.state === 'parked') {
+        if (e.boundary !== null && e.atBoundary) withB++
+        else {
+          withoutB++
+          blocking.push(key)
+        }
+      } else if (e.state === 'completed' && e.receipt !== null) completed.push(e.receipt)
+    }
+    return {
+      state: this.#accepting ? 'accepting' : 'preparing',
+      ready_to_commit: running === 0 && withoutB === 0 && completed.length === 0,
+      running,
+      parked_with_boundary: withB,
+      parked_without_boundary: withoutB,
+      completed_unacknowledged: completed.length,
+      blocking_attempts: blocking.sort(),
+      completed_unacknowledged_attempts: completed,
+    }
+  }
+
+  /**
+   * `prepare`: close admission; executions on a boundary park now, the others are asked to park at
+   * their next boundary. Returns the report; `status` marks prepared once `ready_to_commit`.
+   */
+  prepare(checkpointId: string, deadline: number): Result<AgentStatus, CutoverError> {
+    return this.fence.run(
+      checkpointId,
+      FENCE_OPS.prepare,
+      () => {
+        this.#accepting = false
+        for (const e of this.#executions.values()) {
+          if (e.state !== 'running') continue
+          e.state = e.atBoundary && e.boundary !== null ? 'parked' : 'park_requested'
+        }
+        const report = this.#status()
+        if (report.ready_to_commit) this.fence.markPrepared(checkpointId)
+        return ok(report)
+      },
+      deadline,
+    )
+  }
+
+  /** `status`: readiness; marks prepared once ready. */
+  status(checkpointId: string): Result<AgentStatus, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restored_paused'])
+    if (!check.ok) return check
+    const report = this.#status()
+    if (report.ready_to_commit) this.fence.markPrepared(checkpointId)
+    return ok(report)
+  }
+
+  /**
+   * The deadline passed without readiness: `agent_prepare_incomplete`; park requests are reverted
+   * and the fence returns to idle with admission still closed (the controller resumes or aborts).
+   */
+  prepareDeadline(checkpointId: string): Result<AgentStatus, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared'])
+    if (!check.ok) return check
+    const report = this.#status()
+    if (report.ready_to_commit) {
+      this.fence.markPrepared(checkpointId)
+      return ok(report)
+    }
+    for (const e of this.#executions.values()) if (e.state === 'park_requested') e.state = 'running'
+    return err(
+      cutoverError(
+        'agent_prepare_incomplete',
+        `not ready: running ${report.running}, parked_without_boundary ${report.parked_without_boundary}, completed_unacknowledged ${report.completed_unacknowledged} (${report.blocking_attempts.join(', ')})`,
+      ),
+    )
+  }
+
+  /** `retire` (not fenced; idle/preparing/prepared): tombstone and drop; a completed execution is refused. */
+  retire(checkpointId: string, id: ExecutionIdentity): Result<{ retired: boolean; tombstoned: boolean; completed_unacknowledged?: true }, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['idle', 'preparing', 'prepared'])
+    if (!check.ok) return check
+    const key = executionKey(id)
+    const e = this.#executions.get(key)
+    if (e !== undefined && e.state === 'completed') return ok({ retired: false, tombstoned: false, completed_unacknowledged: true })
+    if (e !== undefined) this.#retireExecution(e)
+    else this.#tombstones.add(key)
+    return ok({ retired: true, tombstoned: true })
+  }
+
+  /**
+   * `acknowledge-completed`: validate the whole batch first (all-or-nothing); an identical,
+   * already-acknowledged receipt is an idempotent success; any mismatch releases nothing.
+   */
+  acknowledge(receipts: readonly CompletionReceipt[]): Result<{ acknowledged: readonly CompletionReceipt[]; idempotent: number }, CutoverError> {
+    if (receipts.length === 0) return err(cutoverError('completed_execution_acknowledgement_error', 'empty acknowledgement batch'))
+    const keys = new Set<string>()
+    let idempotent = 0
+    for (const r of receipts) {
+      const key = executionKey(r)
+      if (keys.has(key)) return err(cutoverError('completed_execution_acknowledgement_error', `duplicate receipt for ${key}`))
+      keys.add(key)
+      const acked = this.#acknowledged.get(key)
+      if (acked !== undefined) {
+        if (canonicalJson(acked) !== canonicalJson(r)) return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match the acknowledged one`))
+        idempotent++
+        continue
+      }
+      const e = this.#executions.get(key)
+      if (e === undefined || e.state !== 'completed' || e.receipt === null)
+        return err(cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`))
+      if (canonicalJson(e.receipt) !== canonicalJson(r))
+        return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match (generation/identity/digest)`))
+    }
+    for (const r of receipts) {
+      const key = executionKey(r)
+      if (this.#acknowledged.has(key)) continue
+      this.#acknowledged.set(key, r)
+      const e = this.#executions.get(key)
+      if (e !== undefined) this.#retireExecution(e)
+    }
+    if (this.fence.phase === 'preparing' && this.fence.activeCheckpointId !== null && this.#status().ready_to_commit)
+      this.fence.markPrepared(this.fence.activeCheckpointId)
+    return ok({ acknowledged: receipts, idempotent })
+  }
+
+  /** `commit`: one file per parked-with-boundary record, manifest last; returns the continuation roots. */
+  commit(checkpointId: string, sink: CheckpointSink): Result<{ records: number; manifest_digest: string; continuation_roots: readonly ContinuationRoot[] }, CutoverError> {
+    return this.fence.run(checkpointId, FENCE_OPS.commit, () =>
+      guardWrites('agent_checkpoint_error', () => {
+        const records = [...this.#executions.values()]
+          .filter((e) => e.state === 'parked' && e.boundary !== null && e.atBoundary)
+          .map((e) => e.boundary as AgentBoundaryRecord)
+          .sort((a, b) => compareIds(a, b))
+        const files: { [name: string]: string } = {}
+        for (const r of records) {
+          const name = `${executionKey(r)}.json`
+          const bytes = jsonBytes(r)
+          sink.write(`agent/${name}`, bytes)
+          files[name] = sink.digest.sha256Hex(bytes)
+        }
+        const bytes = jsonBytes({ schema_version: 1, checkpoint_id: checkpointId, instance_name: this.instanceName, files })
+        sink.write('agent/manifest.json', bytes)
+        const digest = sink.digest.sha256Hex(bytes)
+        this.#lastCommitDigest = digest
+        return ok({ records: records.length, manifest_digest: digest, continuation_roots: continuationRoots(records) })
+      }),
+    )
+  }
+
+  /**
+   * `restore` into a fresh process: verify every record, then install each as the continuation of
+   * `(rollout, N+1)` and tombstone N. Nothing is installed unless everything verified.
+   */
+  restore(checkpointId: string, sink: CheckpointSink): Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError> {
+    return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
+      if (this.#served || this.#executions.size > 0) return err(cutoverError('agent_checkpoint_error', 'restore needs a fresh agent process (live executions)'))
+      const m = readVerifiedJson(sink, 'agent/manifest.json', null, 'agent_checkpoint_error')
+      if (!m.ok) return m
+      const manifest = asRecord(m.value)
+      const files = asRecord(manifest?.['files'])
+      if (manifest === undefined || files === undefined || manifest['schema_version'] !== 1) return err(cutoverError('agent_checkpoint_error', 'bad agent manifest'))
+      if (manifest['checkpoint_id'] !== checkpointId) return err(cutoverError('agent_checkpoint_error', `manifest is for ${String(manifest['checkpoint_id'])}`))
+      const records: AgentBoundaryRecord[] = []
+      for (const name of Object.keys(files).sort()) {
+        const r = readVerifiedJson(sink, `agent/${name}`, String(files[name]), 'agent_checkpoint_error')
+        if (!r.ok) return r
+        const rec = r.value as unknown as AgentBoundaryRecord
+        if (`${executionKey(rec)}.json` !== name) return err(cutoverError('agent_checkpoint_error', `record identity does not match file agent/${name}`))
+        records.push(rec)
+      }
+      this.#accepting = false
+      const installed: string[] = []
+      for (const rec of records) {
+        const next = { rollout_id: rec.rollout_id, attempt_index: rec.attempt_index + 1 }
+        this.#continuations.set(executionKey(next), rec)
+        this.#tombstones.add(executionKey(rec))
+        installed.push(executionKey(next))
+      }
+      return ok({ records: records.length, source_checkpoint_id: checkpointId, continuations: installed, records_list: records })
+    })
+  }
+
+  /** `resume`: reopen admission, release parked executions, retire the id. */
+  resume(checkpointId: string): Result<{ state: 'accepting'; released: number }, CutoverError> {
+    return this.fence.run(checkpointId, FENCE_OPS.agentResume, () => {
+      this.#accepting = true
+      let released = 0
+      for (const e of this.#executions.values())
+        if (e.state === 'parked' || e.state === 'park_requested') {
+          e.state = 'running'
+          released++
+        }
+      return ok({ state: 'accepting' as const, released })
+    })
+  }
+
+  /** Restored-continuation discard (restored_paused only, §6.4): the replacement restarts from its input. */
+  discardContinuation(checkpointId: string, id: ExecutionIdentity): Result<{ discarded: boolean }, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['restored_paused'])
+    if (!check.ok) return check
+    return ok({ discarded: this.#continuations.delete(executionKey(id)) })
+  }
+}
+
+/** Continuation roots of records that name a committed model call, sorted by identity (§5.2). */
+export function continuationRoots(records: readonly AgentBoundaryRecord[]): readonly ContinuationRoot[] {
+  return records
+    .filter((r) => r.last_committed_model_call_id !== null)
+    .sort(compareIds)
+    .map((r) => ({
+      schema_version: 1 as const,
+      rollout_id: r.rollout_id,
+      attempt_index: r.attempt_index,
+      capture_key: captureKey(r),
+      last_committed_model_call_id: r.last_committed_model_call_id as string,
+      resource_state_revisions: r.resource_state_revisions,
+    }))
+}
+
+/** Orders identities by `(rollout_id, attempt_index)`. */
+export function compareIds(a: ExecutionIdentity, b: ExecutionIdentity): number {
+  if (a.rollout_id !== b.rollout_id) return a.rollout_id < b.rollout_id ? -1 : 1
+  return a.attempt_index - b.attempt_index
+}

@@ -1,0 +1,507 @@
+import type { CutoverError } from '../contracts/errors.ts'
+import { cutoverError } from '../contracts/errors.ts'
+import type { JsonValue } from '../json.ts'
+import { canonicalJson } from '../json.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import type { CheckpointSink } from './checkpointIo.ts'
+import { asRecord, guardWrites, jsonBytes, readVerifiedJson } from './checkpointIo.ts'
+import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import type { ContinuationRoot, ExecutionIdentity, LineageRow } from './records.ts'
+import { captureKey, executionKey } from './records.ts'
+import { utf8Decode } from './utf8.ts'
+
+/** Admission limiter states (PROTOCOL.md §4.2). */
+export type AdmissionState = 'accepting' | 'draining' | 'paused' | 'restore_failed_paused'
+
+/** One admitted generation request (an admission ticket). */
+export interface ModelAdmission {
+  readonly ticket: string
+  readonly model_call_id: string
+  readonly parent_call_id: string | null
+  /** True when the parent is attempt N's verified last committed call (the restored-parent relay). */
+  readonly relay: boolean
+  readonly prev_len: number
+  readonly worker: number
+}
+
+/** Token-free coordinates the generation worker returns once the delta is durable in the store. */
+export interface TokenCoordinates {
+  readonly staging_key: string
+  readonly prev_len: number
+  readonly delta_len: number
+  readonly cum_len: number
+}
+
+/** `pause` / `status` report (PROTOCOL.md §3.2). */
+export interface AdmissionReport {
+  readonly state: AdmissionState
+  readonly workers: { readonly acknowledged: number; readonly expected: number }
+  readonly inflight_total: number
+  readonly inflight: readonly { readonly rollout_id: string; readonly attempt_index: number }[]
+}
+
+export interface ModelCommitResult {
+  readonly rollouts: number
+  readonly rows: number
+  readonly excluded_tombstoned: number
+  readonly excluded_inactive: number
+  readonly manifest_digest: string
+}
+
+export interface ModelRestoreResult {
+  readonly rollouts: number
+  readonly rows: number
+  readonly checkpoint_id: string
+  readonly tombstones: readonly string[]
+  readonly source_attempts: readonly string[]
+  /** N+1 execution key → the verified N call its first call links to. */
+  readonly relays: { readonly [key: string]: string }
+}
+
+/** Options of one policy-model server process. */
+export interface PolicyModelOptions {
+  readonly serverName?: string
+  /** Uvicorn workers; two or more put a service-level admission coordinator in front (§4.6). */
+  readonly workers?: number
+  readonly instanceRole?: 'policy' | 'auxiliary'
+}
+
+interface Inflight {
+  readonly id: ExecutionIdentity
+  readonly admission: ModelAdmission
+  cancelled: boolean
+}
+
+/**
+ * The policy model participant (PROTOCOL.md §3.2, §4.2, §5.1, §6.2): admission limiter, in-flight
+ * tracking, tombstones, the token-free lineage ledger, commit of exactly the lineage named by agent
+ * continuation roots, restore into a fresh namespace and the restored-parent relay. With two or more
+ * workers the admission truth is the coordinator's (§4.6): close freezes membership, paused needs
+ * every member's acknowledgement and zero summed in-flight.
+ */
+export class PolicyModel {
+  readonly serverName: string
+  readonly fence = new ControlFence()
+  readonly #role: 'policy' | 'auxiliary'
+  readonly #workerCount: number
+  #state: AdmissionState = 'accepting'
+  #nextCall = 1
+  #nextTicket = 1
+  /** True once any generation or lineage entered this process: restore needs a fresh namespace. */
+  #served = false
+  readonly #inflight = new Map<string, Inflight>()
+  readonly #tombstones = new Set<string>()
+  readonly #ledger = new Map<string, LineageRow[]>()
+  /** Last committed call per execution key: later calls of an attempt link within it. */
+  readonly #lastCall = new Map<string, LineageRow>()
+  /** N+1 execution key → N's verified last committed call; consumed by the first call (relay). */
+  readonly #relay = new Map<string, { readonly parent: string; readonly cum_len: number }>()
+  readonly #relayConsumed = new Set<string>()
+  readonly #sourceAttempts: string[] = []
+  // coordinator (§4.6)
+  readonly #connected = new Set<number>()
+  #frozen: readonly number[] | null = null
+  readonly #acked = new Set<number>()
+  #lastCommitDigest: string | null = null
+
+  constructor(options: PolicyModelOptions = {}) {
+    this.serverName = options.serverName ?? 'policy'
+    this.#role = options.instanceRole ?? 'policy'
+    this.#workerCount = Math.max(1, options.workers ?? 1)
+    for (let k = 0; k < this.#workerCount; k++) this.#connected.add(k)
+  }
+
+  get admission(): AdmissionState {
+    return this.#state
+  }
+  get inflightTotal(): number {
+    return this.#inflight.size
+  }
+  get workerCount(): number {
+    return this.#workerCount
+  }
+  get manifestDigest(): string | null {
+    return this.#lastCommitDigest
+  }
+  tombstones(): readonly string[] {
+    return [...this.#tombstones].sort()
+  }
+  isTombstoned(id: ExecutionIdentity): boolean {
+    return this.#tombstones.has(executionKey(id))
+  }
+  /** Every lineage row, by capture key (for views and tests). */
+  ledgerRows(): readonly LineageRow[] {
+    const out: LineageRow[] = []
+    for (const key of [...this.#ledger.keys()].sort()) out.push(...(this.#ledger.get(key) ?? []))
+    return out
+  }
+
+  #roleCheck(): Result<void, CutoverError> {
+    return this.#role === 'policy' ? ok(undefined) : err(cutoverError('not_a_policy_instance', `${this.serverName} is not a policy instance`))
+  }
+
+  /**
+   * Data-plane admission of one generation call: tombstoned identity → `stale_attempt` before any
+   * state changes; closed limiter → `checkpoint_parked` (retry after resume, not a failure).
+   */
+  admit(id: ExecutionIdentity, worker = 0): Result<ModelAdmission, CutoverError> {
+    const key = executionKey(id)
+    if (this.#tombstones.has(key)) return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
+    if (this.#state !== 'accepting') return err(cutoverError('checkpoint_parked', `policy admission is ${this.#state}; retry after resume`))
+    if (this.#workerCount > 1 && !this.#connected.has(worker)) return err(cutoverError('checkpoint_parked', `worker ${worker} is not connected`))
+    this.#served = true
+    const last = this.#lastCall.get(key)
+    let parent: string | null = null
+    let prevLen = 0
+    let relay = false
+    if (last !== undefined) {
+      parent = last.model_call_id
+      prevLen = last.cum_len
+    } else {
+      const source = this.#relay.get(key)
+      if (source !== undefined && !this.#relayConsumed.has(key)) {
+        // The cross-attempt link is consumed exactly once: the first call of N+1 only.
+        this.#relayConsumed.add(key)
+        parent = source.parent
+        prevLen = source.cum_len
+        relay = true
+      }
+    }
+    const admission: ModelAdmission = {
+      ticket: `t${this.#nextTicket++}`,
+      model_call_id: `${this.serverName}-call-${String(this.#nextCall++).padStart(6, '0')}`,
+      parent_call_id: parent,
+      relay,
+      prev_len: prevLen,
+      worker,
+    }
+    this.#inflight.set(admission.ticket, { id, admission, cancelled: false })
+    return ok(admission)
+  }
+
+  /**
+   * The response is complete: custody (the lineage row) is recorded before the terminal response
+   * event, then the request leaves the in-flight set. A cancelled (aborted) request records nothing.
+   */
+  complete(ticket: string, coords: TokenCoordinates, now: number, weightVersion = 0): Result<LineageRow, CutoverError> {
+    const entry = this.#inflight.get(ticket)
+    if (entry === undefined) return err(cutoverError('invalid_request', `unknown ticket ${ticket}`))
+    this.#inflight.delete(ticket)
+    this.#afterInflightChange()
+    if (entry.cancelled || this.#tombstones.has(executionKey(entry.id)))
+      return err(cutoverError('stale_attempt', `attempt ${executionKey(entry.id)} was aborted; its response is fenced`))
+    const row: LineageRow = {
+      model_call_id: entry.admission.model_call_id,
+      parent_call_id: entry.admission.parent_call_id,
+      rollout_id: entry.id.rollout_id,
+      attempt_index: entry.id.attempt_index,
+      prev_len: coords.prev_len,
+      delta_len: coords.delta_len,
+      cum_len: coords.cum_len,
+      weight_version: weightVersion,
+      staging_key: coords.staging_key,
+      admitted_at: now,
+      failure_reason: null,
+    }
+    const ck = captureKey(entry.id)
+    const rows = this.#ledger.get(ck)
+    if (rows === undefined) this.#ledger.set(ck, [row])
+    else rows.push(row)
+    this.#lastCall.set(executionKey(entry.id), row)
+    return ok(row)
+  }
+
+  /** A cancelled request task finally exits (only then can commit proceed, §8 abort_inflight row). */
+  taskExit(ticket: string): boolean {
+    const entry = this.#inflight.get(ticket)
+    if (entry === undefined || !entry.cancelled) return false
+    this.#inflight.delete(ticket)
+    this.#afterInflightChange()
+    return true
+  }
+
+  /** Tickets in flight for one identity. */
+  ticketsOf(id: ExecutionIdentity): readonly string[] {
+    const key = executionKey(id)
+    return [...this.#inflight.entries()].filter(([, v]) => executionKey(v.id) === key).map(([t]) => t)
+  }
+
+  #afterInflightChange(): void {
+    if (this.#state === 'draining' && this.#drained()) this.#state = 'paused'
+  }
+
+  #drained(): boolean {
+    if (this.#inflight.size > 0) return false
+    if (this.#workerCount === 1) return true
+    const members = this.#frozen ?? []
+    return members.every((w) => this.#acked.has(w))
+  }
+
+  #report(): AdmissionReport {
+    return {
+      state: this.#state,
+      workers: { acknowledged: this.#workerCount === 1 ? 1 : this.#acked.size, expected: this.#workerCount },
+      inflight_total: this.#inflight.size,
+      inflight: [...this.#inflight.values()].map((v) => ({ rollout_id: v.id.rollout_id, attempt_index: v.id.attempt_index })),
+    }
+  }
+
+  // ---- coordinator (§4.6) ----
+
+  /** A worker acknowledges the closed state (with its in-flight counters folded into ours). */
+  workerAck(worker: number): Result<void, CutoverError> {
+    if (this.#frozen === null || !this.#frozen.includes(worker))
+      return err(cutoverError('worker_registration_rejected', `worker ${worker} is not a frozen member`))
+    this.#acked.add(worker)
+    this.#afterInflightChange()
+    return ok(undefined)
+  }
+
+  /** A worker process drops (its in-flight is lost with it; it never acks). */
+  workerDisconnect(worker: number): void {
+    this.#connected.delete(worker)
+  }
+
+  /** A (replacement) worker registers: refused while admission is not accepting. */
+  workerRegister(worker: number): Result<void, CutoverError> {
+    if (this.#state !== 'accepting')
+      return err(cutoverError('worker_registration_rejected', `worker ${worker} cannot join while admission is ${this.#state}`))
+    this.#connected.add(worker)
+    return ok(undefined)
+  }
+
+  // ---- control operations ----
+
+  /** `model-admission/pause`: close admission; paused at once when nothing is in flight. */
+  pause(checkpointId: string, deadline: number): Result<AdmissionReport, CutoverError> {
+    const role = this.#roleCheck()
+    if (!role.ok) return role
+    return this.fence.run(
+      checkpointId,
+      FENCE_OPS.prepare,
+      () => {
+        if (this.#workerCount > 1) {
+          // Close freezes the exact connected membership; a missing member is never an implicit zero.
+          const members = [...this.#connected].sort((a, b) => a - b)
+          if (members.length !== this.#workerCount) {
+            const missing: number[] = []
+            for (let k = 0; k < this.#workerCount; k++) if (!this.#connected.has(k)) missing.push(k)
+            return err(cutoverError('missing_workers', `workers ${missing.join(', ')} are not connected`))
+          }
+          this.#frozen = members
+          this.#acked.clear()
+        }
+        this.#state = this.#drained() ? 'paused' : 'draining'
+        if (this.#state === 'paused') this.fence.markPrepared(checkpointId)
+        return ok(this.#report())
+      },
+      deadline,
+    )
+  }
+
+  /**
+   * `model-admission/status`: marks prepared once paused. With a coordinator, members that have not
+   * acknowledged when the deadline passed are `missing_workers`.
+   */
+  status(checkpointId: string, now: number): Result<AdmissionReport, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restored_paused', 'restore_failed_paused'])
+    if (!check.ok) return check
+    if (this.#state === 'paused') this.fence.markPrepared(checkpointId)
+    else if (this.#workerCount > 1 && this.fence.remaining(now) === 0) {
+      const missing = (this.#frozen ?? []).filter((w) => !this.#acked.has(w))
+      if (missing.length > 0) return err(cutoverError('missing_workers', `workers ${missing.join(', ')} did not acknowledge the close`))
+    }
+    return ok(this.#report())
+  }
+
+  /** Deadline escape hatch: tombstone the attempt and cancel its tasks (they stay in flight until they exit). */
+  abortInflight(checkpointId: string, id: ExecutionIdentity): Result<{ state: AdmissionState; aborted_inflight: number; inflight_total: number }, CutoverError> {
+    const key = executionKey(id)
+    return this.fence.run(checkpointId, { operation: `abort_inflight:${key}`, allowed: ['preparing', 'prepared'], during: null, after: null }, () => {
+      this.#tombstones.add(key)
+      let aborted = 0
+      for (const entry of this.#inflight.values())
+        if (executionKey(entry.id) === key && !entry.cancelled) {
+          entry.cancelled = true
+          aborted++
+        }
+      return ok({ state: this.#state, aborted_inflight: aborted, inflight_total: this.#inflight.size })
+    })
+  }
+
+  /**
+   * `model-checkpoint/commit`: requires paused and zero in flight (`ledger_not_quiescent`); copies
+   * the lineage of exactly the capture keys the agent continuation roots name, each root matching
+   * exactly one committed row (`ledger_mismatch` otherwise); manifest last.
+   */
+  commit(checkpointId: string, sink: CheckpointSink, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
+    return this.fence.run(checkpointId, FENCE_OPS.commit, () =>
+      guardWrites('ledger_mismatch', () => {
+        if (this.#state !== 'paused' || this.#inflight.size > 0)
+          return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${this.#inflight.size} in flight`))
+        const ns = `model-ledger/${this.serverName}`
+        const sorted = [...roots].sort((a, b) => (a.capture_key < b.capture_key ? -1 : a.capture_key > b.capture_key ? 1 : 0))
+        const plan: { path: string; bytes: Uint8Array; ck: string; rows: number; root: ContinuationRoot; staging: string[] }[] = []
+        for (const root of sorted) {
+          const idKey = executionKey(root)
+          if (this.#tombstones.has(idKey)) return err(cutoverError('ledger_mismatch', `continuation root ${idKey} names a tombstoned attempt`))
+          const rows = this.#ledger.get(root.capture_key)
+          if (rows === undefined || rows.length === 0) return err(cutoverError('ledger_mismatch', `no lineage for continuation root ${root.capture_key}`))
+          const matches = rows.filter((r) => r.model_call_id === root.last_committed_model_call_id && r.failure_reason === null)
+          if (matches.length !== 1)
+            return err(cutoverError('ledger_mismatch', `root ${root.capture_key} must match exactly one committed row for ${root.last_committed_model_call_id}`))
+          const text = rows.map((r) => canonicalJson(r)).join('\n') + '\n'
+          plan.push({
+            path: `${ns}/${root.capture_key}.lineage.jsonl`,
+            bytes: jsonlBytes(text),
+            ck: root.capture_key,
+            rows: rows.length,
+            root,
+            staging: rows.map((r) => r.staging_key),
+          })
+        }
+        const named = new Set(plan.map((p) => p.ck))
+        const excludedInactive = [...this.#ledger.keys()].filter((k) => !named.has(k)).sort()
+        const rollouts: { [ck: string]: JsonValue } = {}
+        let rowCount = 0
+        const storageRefs: JsonValue[] = []
+        for (const p of plan) {
+          sink.write(p.path, p.bytes)
+          rowCount += p.rows
+          rollouts[p.ck] = { files: { [`${p.ck}.lineage.jsonl`]: sink.digest.sha256Hex(p.bytes) }, rows: p.rows, bytes: p.bytes.length }
+          for (const key of p.staging)
+            storageRefs.push({ capture_key: p.ck, boundary_model_call_id: p.root.last_committed_model_call_id, kind: 'token_capture_staging', key })
+        }
+        const tombstones = this.tombstones().map(parseKey)
+        const manifest = {
+          schema_version: 2,
+          checkpoint_id: checkpointId,
+          server_name: this.serverName,
+          rollouts,
+          tombstones,
+          source_attempts: sorted.map((r) => ({ rollout_id: r.rollout_id, attempt_index: r.attempt_index })),
+          excluded_inactive: excludedInactive.map((ck) => this.#identityOf(ck)).filter((x): x is ExecutionIdentity => x !== undefined),
+          continuation_roots: sorted.length,
+          continuation_roots_sha256: sink.digest.sha256Hex(canonicalJson(sorted)),
+          storage_references: storageRefs,
+        }
+        const bytes = jsonBytes(manifest)
+        sink.write(`${ns}/manifest.json`, bytes)
+        const digest = sink.digest.sha256Hex(bytes)
+        this.#lastCommitDigest = digest
+        return ok({ rollouts: plan.length, rows: rowCount, excluded_tombstoned: tombstones.length, excluded_inactive: excludedInactive.length, manifest_digest: digest })
+      }),
+    )
+  }
+
+  /**
+   * `model-checkpoint/restore` into a fresh namespace: boots paused, verifies every digest before
+   * installing, installs the manifest's tombstones and every source attempt as fenced, and arms the
+   * restored-parent relay of each continued rollout. Failure → `restore_failed_paused`.
+   */
+  restore(checkpointId: string, sink: CheckpointSink): Result<ModelRestoreResult, CutoverError> {
+    const role = this.#roleCheck()
+    if (!role.ok) return role
+    this.#state = this.#state === 'restore_failed_paused' ? 'paused' : this.#state === 'accepting' ? 'paused' : this.#state
+    const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
+      if (this.#served || this.#ledger.size > 0) return err(cutoverError('ledger_mismatch', 'restore needs a fresh ledger namespace; this process has served traffic'))
+      const ns = `model-ledger/${this.serverName}`
+      const m = readVerifiedJson(sink, `${ns}/manifest.json`, null, 'ledger_mismatch')
+      if (!m.ok) return m
+      const manifest = asRecord(m.value)
+      if (manifest === undefined || manifest['schema_version'] !== 2) return err(cutoverError('ledger_mismatch', 'unsupported ledger manifest'))
+      if (manifest['server_name'] !== this.serverName) return err(cutoverError('ledger_mismatch', `manifest names server ${String(manifest['server_name'])}`))
+      if (manifest['checkpoint_id'] !== checkpointId) return err(cutoverError('ledger_mismatch', `manifest is for checkpoint ${String(manifest['checkpoint_id'])}`))
+      const known = new Set<string>([`${ns}/manifest.json`])
+      const rollouts = asRecord(manifest['rollouts']) ?? {}
+      const refs = Array.isArray(manifest['storage_references']) ? manifest['storage_references'] : []
+      const staged: { ck: string; rows: LineageRow[]; boundary: string; id: ExecutionIdentity }[] = []
+      for (const ck of Object.keys(rollouts).sort()) {
+        const entry = asRecord(rollouts[ck])
+        const files = asRecord(entry?.['files'])
+        if (entry === undefined || files === undefined) return err(cutoverError('ledger_mismatch', `bad manifest entry ${ck}`))
+        const rows: LineageRow[] = []
+        for (const name of Object.keys(files)) {
+          const path = `${ns}/${name}`
+          known.add(path)
+          const bytes = sink.read(path)
+          if (bytes === undefined) return err(cutoverError('ledger_mismatch', `missing file ${path}`))
+          if (sink.digest.sha256Hex(bytes) !== files[name]) return err(cutoverError('ledger_mismatch', `digest mismatch for ${path}`))
+          for (const line of utf8Decode(bytes).split('\n')) if (line !== '') rows.push(JSON.parse(line) as LineageRow)
+        }
+        const first = rows[0]
+        if (first === undefined) return err(cutoverError('ledger_mismatch', `empty lineage for ${ck}`))
+        const ref = refs.find((x) => asRecord(x)?.['capture_key'] === ck)
+        staged.push({
+          ck,
+          rows,
+          boundary: String(asRecord(ref)?.['boundary_model_call_id'] ?? ''),
+          id: { rollout_id: first.rollout_id, attempt_index: first.attempt_index },
+        })
+      }
+      // Unexpected lineage files beside the manifest are a mixed namespace.
+      for (const path of sink.list()) if (path.startsWith(`${ns}/`) && !known.has(path)) return err(cutoverError('ledger_mismatch', `unexpected lineage file ${path}`))
+      // Everything verified: install.
+      let rowCount = 0
+      for (const s of staged) {
+        this.#ledger.set(s.ck, s.rows)
+        rowCount += s.rows.length
+        const boundaryRow = s.rows.find((r) => r.model_call_id === s.boundary)
+        const next = executionKey({ rollout_id: s.id.rollout_id, attempt_index: s.id.attempt_index + 1 })
+        this.#relay.set(next, { parent: s.boundary, cum_len: boundaryRow?.cum_len ?? 0 })
+      }
+      const tombs = Array.isArray(manifest['tombstones']) ? manifest['tombstones'] : []
+      const sources = Array.isArray(manifest['source_attempts']) ? manifest['source_attempts'] : []
+      for (const t of [...tombs, ...sources]) {
+        const r = asRecord(t)
+        if (r !== undefined) this.#tombstones.add(executionKey({ rollout_id: String(r['rollout_id']), attempt_index: Number(r['attempt_index']) }))
+      }
+      const sourceKeys = sources.map((s) => {
+        const r = asRecord(s) ?? {}
+        return executionKey({ rollout_id: String(r['rollout_id']), attempt_index: Number(r['attempt_index']) })
+      })
+      this.#sourceAttempts.push(...sourceKeys)
+      const relays: { [key: string]: string } = {}
+      for (const [k, v] of this.#relay) relays[k] = v.parent
+      return ok({ rollouts: staged.length, rows: rowCount, checkpoint_id: checkpointId, tombstones: this.tombstones(), source_attempts: sourceKeys, relays })
+    })
+    if (!result.ok && this.fence.phase === 'restore_failed_paused') this.#state = 'restore_failed_paused'
+    return result
+  }
+
+  /** `model-admission/resume`: reopen admission and retire the checkpoint id. */
+  resume(checkpointId: string): Result<{ state: 'accepting'; workers: number }, CutoverError> {
+    const role = this.#roleCheck()
+    if (!role.ok) return role
+    return this.fence.run(checkpointId, FENCE_OPS.modelResume, () => {
+      this.#state = 'accepting'
+      this.#frozen = null
+      this.#acked.clear()
+      return ok({ state: 'accepting' as const, workers: this.#connected.size })
+    })
+  }
+
+  #identityOf(ck: string): ExecutionIdentity | undefined {
+    const row = this.#ledger.get(ck)?.[0]
+    return row === undefined ? undefined : { rollout_id: row.rollout_id, attempt_index: row.attempt_index }
+  }
+
+  /** Restored-parent relay entries: N+1 key → parent call, and whether it was consumed. */
+  relays(): readonly { readonly key: string; readonly parent: string; readonly consumed: boolean }[] {
+    return [...this.#relay.entries()].map(([key, v]) => ({ key, parent: v.parent, consumed: this.#relayConsumed.has(key) }))
+  }
+}
+
+const jsonlBytes = (text: string): Uint8Array => {
+  // JSONL lines are canonical JSON (ASCII-escaped), so every char is one byte.
+  const out = new Uint8Array(text.length)
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i)
+  return out
+}
+
+/** `<rollout>.a<N>` → identity. */
+export function parseKey(key: string): ExecutionIdentity {
+  const at = key.lastIndexOf('.a')
+  return { rollout_id: key.slice(0, at), attempt_index: Number(key.slice(at + 2)) }
+}

@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest'
+import { nodeDigest } from '../adapters/nodeDigest.ts'
+import { createBlackjackServer } from '../environments/blackjack/blackjackServer.ts'
+import { createCounterServer } from '../environments/counter/counterServer.ts'
+import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import { directorySink } from './checkpointIo.ts'
+import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
+import { ResourcesParticipant } from './ResourcesParticipant.ts'
+
+const id = (r: string, a = 0): ExecutionIdentity => ({ rollout_id: r, attempt_index: a })
+const counter = () => new ResourcesParticipant(createCounterServer() as unknown as EnvironmentServer<unknown>, nodeDigest)
+const post = (path: string, body: unknown, identity?: ExecutionIdentity, extra: { requestId?: string; expectedRevision?: number } = {}) => ({ path, method: 'POST', body, ...(identity === undefined ? {} : { identity }), ...extra })
+function seeded(res: ResourcesParticipant<unknown>, who: ExecutionIdentity, initial = 5): void {
+  const r = res.handleRequest(post('/seed_session', { initial_count: initial }, who))
+  if (r.status !== 200) throw new Error('seed failed')
+}
+const record = (who: ExecutionIdentity, rev: number): AgentBoundaryRecord => ({
+  rollout_id: who.rollout_id,
+  attempt_index: who.attempt_index,
+  boundary_index: 1,
+  turn_index: 1,
+  boundary_kind: 'turn_complete',
+  output_items: [],
+  usage: null,
+  last_committed_model_call_id: null,
+  resource_state_revisions: { counter: rev },
+  agent_state: {},
+  created_at: 0,
+})
+function committed(): { dir: MemoryCheckpointDirectory; records: AgentBoundaryRecord[] } {
+  const res = counter()
+  seeded(res, id('r0'), 5)
+  res.handleRequest(post('/increment_counter', { count: 2 }, id('r0'), { requestId: 'q1' }))
+  seeded(res, id('r1'), 9)
+  res.prepare('ck', 100, 10)
+  const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
+  res.commit('ck', directorySink(dir, nodeDigest))
+  return { dir, records: [record(id('r0'), 1), record(id('r1'), 0)] }
+}
+
+describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
+  it('[resources] binds a session to (rollout_id, attempt_index) only after a successful start, at revision 0', () => {
+    const res = counter()
+    const bad = res.handleRequest(post('/seed_session', {}, id('r0')))
+    expect(bad.status).toBe(422)
+    expect(res.revisionOf(id('r0'))).toBeNull()
+    seeded(res, id('r0'))
+    expect(res.revisionOf(id('r0'))).toBe(0)
+  })
+
+  it('[resources] a mutation before bind is resources_session_unbound', () => {
+    const r = counter().handleRequest(post('/increment_counter', { count: 1 }, id('r0')))
+    expect(r.code).toBe('resources_session_unbound')
+    expect(r.status).toBe(409)
+  })
+
+  it('[resources] revisions rise by one only on success', () => {
+    const res = counter()
+    seeded(res, id('r0'))
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).revision).toBe(1)
+    const invalid = res.handleRequest(post('/increment_counter', {}, id('r0')))
+    expect(invalid.status).toBe(422)
+    expect(invalid.revision).toBe(1)
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).revision).toBe(2)
+  })
+
+  it('[resources] a repeated request id replays the stored response without re-executing', () => {
+    const res = counter()
+    seeded(res, id('r0'), 0)
+    const first = res.handleRequest(post('/increment_counter', { count: 3 }, id('r0'), { requestId: 'q1' }))
+    const again = res.handleRequest(post('/increment_counter', { count: 3 }, id('r0'), { requestId: 'q1' }))
+    expect(again.replayed).toBe(true)
+    expect(again.revision).toBe(first.revision)
+    expect(res.handleRequest(post('/get_counter_value', {}, id('r0'))).body).toEqual({ count: 3 })
+  })
+
+  it('[resources] the same request id with a different input is resource_request_receipt_error', () => {
+    const res = counter()
+    seeded(res, id('r0'))
+    res.handleRequest(post('/increment_counter', { count: 3 }, id('r0'), { requestId: 'q1' }))
+    expect(res.handleRequest(post('/increment_counter', { count: 4 }, id('r0'), { requestId: 'q1' })).code).toBe('resource_request_receipt_error')
+    expect(res.handleRequest(post('/increment_counter', { count: 3 }, id('r0'), { requestId: 'q1', expectedRevision: 0 })).code).toBe('resource_request_receipt_error')
+  })
+
+  it('[resources] an expected revision that does not match is resource_revision_mismatch (compare-and-set)', () => {
+    const res = counter()
+    seeded(res, id('r0'))
+    const r = res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { expectedRevision: 3 }))
+    expect(r.code).toBe('resource_revision_mismatch')
+    expect(res.revisionOf(id('r0'))).toBe(0)
+  })
+
+  it('[resources] an uncertain session refuses requests (resource_mutation_uncertain) and blocks prepare until retired', () => {
+    const res = counter()
+    seeded(res, id('r0'))
+    res.markUncertain(id('r0'))
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('resource_mutation_uncertain')
+    const p = res.prepare('ck', 100, 0)
+    expect(!p.ok && p.error.code).toBe('resource_mutation_uncertain')
+    expect(res.accepting).toBe(true)
+  })
+
+  it('[resources] a handler that raises marks the session uncertain', () => {
+    const env = createCounterServer() as unknown as EnvironmentServer<unknown>
+    const raising: EnvironmentServer<unknown> = { ...env, handle: (path, body, s) => (path === '/boom' ? (() => { throw new Error('boom') })() : env.handle(path, body, s)) }
+    const res = new ResourcesParticipant(raising, nodeDigest)
+    seeded(res, id('r0'))
+    expect(res.handleRequest(post('/boom', {}, id('r0'))).code).toBe('resource_mutation_uncertain')
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('resource_mutation_uncertain')
+  })
+
+  it('[resources] stateful traffic without identity is served while accepting but poisons prepare', () => {
+    const res = counter()
+    expect(res.handleRequest(post('/seed_session', { initial_count: 1 })).status).toBe(200)
+    const p = res.prepare('ck', 100, 0)
+    expect(!p.ok && p.error.code).toBe('resources_checkpoint_error')
+  })
+
+  it('[resources] prepare closes mutation admission and exports every bound session in sorted order', () => {
+    const res = counter()
+    seeded(res, id('r1'))
+    seeded(res, id('r0'))
+    const p = res.prepare('ck', 100, 42)
+    expect(p.ok && p.value.inventory.map((i) => i.rollout_id)).toEqual(['r0', 'r1'])
+    expect(res.fence.phase).toBe('prepared')
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('checkpoint_parked')
+    expect(res.preparedSnapshots()[0]?.created_at).toBe(42)
+  })
+
+  it('[resources] retire tombstones first, drops the session and its prepared snapshot', () => {
+    const res = counter()
+    seeded(res, id('r0'))
+    seeded(res, id('r1'))
+    res.prepare('ck', 100, 0)
+    const r = res.retire('ck', id('r0'))
+    expect(r.ok && r.value.dropped_snapshot).toBe(true)
+    expect(res.preparedSnapshots().map((s) => s.rollout_id)).toEqual(['r1'])
+    res.resume('ck')
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('stale_attempt')
+  })
+
+  it('[resources] terminal /verify pops the binding; a later mutation is unbound but the receipt still replays', () => {
+    const res = counter()
+    seeded(res, id('r0'), 1)
+    const v = res.handleRequest(post('/verify', { responses_create_params: {}, response: {}, expected_count: 1 }, id('r0'), { requestId: 'v' }))
+    expect(v.closed).toBe(true)
+    expect(res.revisionOf(id('r0'))).toBeNull()
+    expect(res.handleRequest(post('/verify', { responses_create_params: {}, response: {}, expected_count: 1 }, id('r0'), { requestId: 'v' })).replayed).toBe(true)
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('resources_session_unbound')
+  })
+
+  it('[resources] commit writes one snapshot per session then the manifest', () => {
+    const { dir } = committed()
+    expect(dir.list().map((e) => e.path)).toEqual(['resources/counter/manifest.json', 'resources/counter/r0.a0.json', 'resources/counter/r1.a0.json'])
+  })
+
+  it('[resources] restore activates the complete set under N+1 as checkpoint:<rollout>:a<N+1>, fences N, keeps revisions and receipts', () => {
+    const { dir, records } = committed()
+    const fresh = counter()
+    const r = fresh.restore('ck', directorySink(dir, nodeDigest), records)
+    expect(r.ok && r.value.activated).toEqual(['r0.a1', 'r1.a1'])
+    expect(fresh.sessions().map((s) => s.session_id)).toEqual(['checkpoint:r0:a1', 'checkpoint:r1:a1'])
+    expect(fresh.revisionOf(id('r0', 1))).toBe(1)
+    expect(fresh.handleRequest(post('/increment_counter', { count: 1 }, id('r0', 1))).code).toBe('checkpoint_parked')
+    fresh.resume('ck')
+    expect(fresh.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('stale_attempt')
+    expect(fresh.handleRequest(post('/get_counter_value', {}, id('r0', 1))).body).toEqual({ count: 7 })
+    expect(fresh.handleRequest(post('/increment_counter', { count: 2 }, id('r0', 1), { requestId: 'q1' })).replayed).toBe(true)
+  })
+
+  it('[resources] restore into a process that served stateful traffic is unsafe_resources_restore', () => {
+    const { dir, records } = committed()
+    const used = counter()
+    seeded(used, id('x'))
+    const r = used.restore('ck', directorySink(dir, nodeDigest), records)
+    expect(!r.ok && r.error.code).toBe('unsafe_resources_restore')
+  })
+
+  it('[resources] agent boundaries that disagree on a revision or the session set are resource_revision_mismatch; nothing activates', () => {
+    const { dir, records } = committed()
+    const fresh = counter()
+    const wrongRev = fresh.restore('ck', directorySink(dir, nodeDigest), [record(id('r0'), 2), records[1] as AgentBoundaryRecord])
+    expect(!wrongRev.ok && wrongRev.error.code).toBe('resource_revision_mismatch')
+    const missing = fresh.restore('ck', directorySink(dir, nodeDigest), [records[0] as AgentBoundaryRecord])
+    expect(!missing.ok && missing.error.code).toBe('resource_revision_mismatch')
+    expect(fresh.sessions()).toEqual([])
+  })
+
+  it('[resources] a corrupt snapshot is refused naming the file and activates no session', () => {
+    const { dir, records } = committed()
+    const bytes = (dir.readFile('resources/counter/r1.a0.json') as Uint8Array).slice()
+    bytes[10] = (bytes[10] as number) ^ 1
+    dir.writeFile('resources/counter/r1.a0.json', bytes)
+    const fresh = counter()
+    const r = fresh.restore('ck', directorySink(dir, nodeDigest), records)
+    expect(!r.ok && r.error.code).toBe('resources_checkpoint_error')
+    expect(!r.ok && r.error.message).toContain('resources/counter/r1.a0.json')
+    expect(fresh.sessions()).toEqual([])
+  })
+
+  it('[resources] blackjack: a restored session deals the same next card as the uninterrupted one', () => {
+    const mk = () => new ResourcesParticipant(createBlackjackServer({ seedForUnseededReset: () => 0n }) as unknown as EnvironmentServer<unknown>, nodeDigest)
+    const live = mk()
+    const reset = { responses_create_params: { input: [] }, seed: '0' }
+    const hit = { responses_create_params: { input: [] }, response: { output: [{ type: 'message', content: [{ type: 'output_text', text: '<action>hit</action>' }] }] } }
+    live.handleRequest(post('/reset', reset, id('r0')))
+    live.prepare('ck', 100, 0)
+    const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
+    live.commit('ck', directorySink(dir, nodeDigest))
+    const fresh = mk()
+    fresh.restore('ck', directorySink(dir, nodeDigest), null)
+    fresh.resume('ck')
+    live.resume('ck')
+    const a = live.handleRequest(post('/step', hit, id('r0')))
+    const b = fresh.handleRequest(post('/step', hit, id('r0', 1)))
+    expect(b.body).toEqual(a.body)
+  })
+})

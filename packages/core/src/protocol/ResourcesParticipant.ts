@@ -1,0 +1,399 @@
+import type { CutoverError, ErrorCode } from '../contracts/errors.ts'
+import { cutoverError } from '../contracts/errors.ts'
+import type { SessionState } from '../contracts/views.ts'
+import type { EnvironmentServer, EnvResponse } from '../environments/EnvironmentServer.ts'
+import type { ResourceMutationReceipt, ResourceSnapshot } from '../environments/ResourceSnapshot.ts'
+import { RESOURCE_SNAPSHOT_SCHEMA_VERSION, resourceSnapshotSchema } from '../environments/ResourceSnapshot.ts'
+import { restoreCheckpointStates } from '../environments/restoreCheckpointStates.ts'
+import type { JsonValue } from '../json.ts'
+import { canonicalJson } from '../json.ts'
+import type { Digest } from '../ports.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import type { CheckpointSink } from './checkpointIo.ts'
+import { asRecord, guardWrites, jsonBytes, readVerifiedJson } from './checkpointIo.ts'
+import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
+import { executionKey } from './records.ts'
+import { base64Encode, utf8Encode } from './utf8.ts'
+
+/** A transport-neutral resources request (the HTTP layer maps headers onto these fields). */
+export interface ResourcesRequest {
+  readonly path: string
+  readonly method: string
+  readonly body: unknown
+  /** From `x-nemo-gym-rollout-id` / `x-nemo-gym-attempt-index` (or the rollout prefix). */
+  readonly identity?: ExecutionIdentity
+  /** `x-nemo-gym-resource-request-id`. */
+  readonly requestId?: string
+  /** `x-nemo-gym-expected-resource-state-revision`. */
+  readonly expectedRevision?: number
+  /** The session cookie's id (used when there is no identity binding). */
+  readonly sessionId?: string
+}
+
+/** The answer: an HTTP-shaped response plus the protocol facts a transport sends as headers. */
+export interface ResourcesResponse {
+  readonly status: number
+  readonly body: JsonValue
+  /** `x-nemo-gym-resource-state-revision` after the request, when the session is tracked. */
+  readonly revision: number | null
+  readonly revisionBefore: number | null
+  /** The session id to return in the cookie. */
+  readonly sessionId: string | null
+  /** The protocol error code when refused (the body is then `{error:{code,message}}`). */
+  readonly code: ErrorCode | null
+  /** True when a stored receipt was replayed instead of running the handler. */
+  readonly replayed: boolean
+  readonly closed: boolean
+  /** The session after the request (immutable env sessions: safe to keep for views). */
+  readonly session?: unknown
+}
+
+interface SessionMeta {
+  readonly id: ExecutionIdentity
+  readonly sessionId: string
+  revision: number
+  readonly receipts: Map<string, ResourceMutationReceipt>
+  uncertain: boolean
+  restored: boolean
+}
+
+/** One session row for views. */
+export interface ResourcesSessionInfo {
+  readonly key: string
+  readonly rollout_id: string
+  readonly attempt: number
+  readonly state: SessionState
+  readonly revision: number | null
+  readonly session_id: string | null
+}
+
+/**
+ * The resources participant (PROTOCOL.md §3.4, §4.4, §7.1), generic over an environment: binding
+ * after a successful start, `(rollout_id, attempt_index)` → session map, revisions that rise only
+ * on success, idempotent mutation receipts by request id, uncertain sessions, export at prepare,
+ * retire, and restore of the complete replacement set under N+1 (all or nothing).
+ */
+export class ResourcesParticipant<TSession> {
+  readonly serverName: string
+  readonly fence = new ControlFence()
+  readonly env: EnvironmentServer<TSession>
+  readonly #digest: Digest
+  #accepting = true
+  #servedUntracked = false
+  #servedStateful = false
+  #nextSession = 1
+  readonly #sessions = new Map<string, TSession>()
+  readonly #bySession = new Map<string, SessionMeta>()
+  readonly #byExecution = new Map<string, SessionMeta>()
+  readonly #tombstones = new Set<string>()
+  readonly #terminal = new Map<string, SessionMeta>()
+  #prepared: ResourceSnapshot[] = []
+  #lastCommitDigest: string | null = null
+  #restoreExpected: boolean
+
+  constructor(env: EnvironmentServer<TSession>, digest: Digest, options: { serverName?: string; restoreExpected?: boolean } = {}) {
+    this.env = env
+    this.#digest = digest
+    this.serverName = options.serverName ?? env.name
+    this.#restoreExpected = options.restoreExpected ?? false
+    if (this.#restoreExpected) this.#accepting = false
+  }
+
+  get accepting(): boolean {
+    return this.#accepting
+  }
+  get manifestDigest(): string | null {
+    return this.#lastCommitDigest
+  }
+  tombstones(): readonly string[] {
+    return [...this.#tombstones].sort()
+  }
+  /** The live session of an execution (for views and equivalence). */
+  sessionOf(id: ExecutionIdentity): TSession | undefined {
+    const meta = this.#byExecution.get(executionKey(id))
+    return meta === undefined ? undefined : this.#sessions.get(meta.sessionId)
+  }
+  revisionOf(id: ExecutionIdentity): number | null {
+    return this.#byExecution.get(executionKey(id))?.revision ?? null
+  }
+  /** Snapshots captured by the last prepare. */
+  preparedSnapshots(): readonly ResourceSnapshot[] {
+    return this.#prepared
+  }
+  sessions(): readonly ResourcesSessionInfo[] {
+    const out: ResourcesSessionInfo[] = []
+    for (const m of this.#byExecution.values())
+      out.push({ key: executionKey(m.id), rollout_id: m.id.rollout_id, attempt: m.id.attempt_index, state: m.uncertain ? 'uncertain' : m.restored ? 'restored' : this.#accepting ? 'bound' : 'exported', revision: m.revision, session_id: m.sessionId })
+    return out
+  }
+
+  #refuse(code: ErrorCode, message: string, meta?: SessionMeta): ResourcesResponse {
+    return { status: 409, body: { error: { code, message } }, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: meta?.sessionId ?? null, code, replayed: false, closed: false }
+  }
+
+  #inputDigest(req: ResourcesRequest): string {
+    return this.#digest.sha256Hex(canonicalJson({ method: req.method.toUpperCase(), path: req.path, content_type: 'application/json', body: req.body ?? null }))
+  }
+
+  /** The data plane: one Gym route of this environment, checkpoint-managed (§4.4, §7.1). */
+  handleRequest(req: ResourcesRequest): ResourcesResponse {
+    const kind = this.env.routeKind(req.path, req.method)
+    if (kind === 'untracked') {
+      const r = this.env.handle(req.path, req.body, req.sessionId === undefined ? undefined : this.#sessions.get(req.sessionId))
+      return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: req.sessionId ?? null, code: null, replayed: false, closed: false }
+    }
+    if (req.identity !== undefined && this.#tombstones.has(executionKey(req.identity)))
+      return this.#refuse('stale_attempt', `attempt ${executionKey(req.identity)} is fenced`)
+    if (!this.#accepting) return this.#refuse('checkpoint_parked', 'resources mutation admission is paused for a checkpoint')
+    if (req.identity === undefined) {
+      // Stateful traffic without identity is allowed while accepting but poisons prepare.
+      this.#servedUntracked = true
+      const sid = req.sessionId ?? `s${this.#nextSession++}`
+      const r = this.env.handle(req.path, req.body, this.#sessions.get(sid))
+      if (r.session === undefined) this.#sessions.delete(sid)
+      else this.#sessions.set(sid, r.session)
+      return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: sid, code: null, replayed: false, closed: r.closed === true }
+    }
+    const key = executionKey(req.identity)
+    this.#servedStateful = true
+    if (kind === 'start') {
+      const existing = this.#byExecution.get(key)
+      const sid = existing?.sessionId ?? req.sessionId ?? `s${this.#nextSession++}`
+      const r = this.env.handle(req.path, req.body, this.#sessions.get(sid))
+      if (r.response.status >= 300 || r.session === undefined) return this.#plain(r.response, existing ?? null, sid)
+      // Bind only after a successful start.
+      this.#sessions.set(sid, r.session)
+      const meta: SessionMeta = existing ?? { id: req.identity, sessionId: sid, revision: 0, receipts: new Map(), uncertain: false, restored: false }
+      this.#byExecution.set(key, meta)
+      this.#bySession.set(sid, meta)
+      return { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: meta.revision, sessionId: sid, code: null, replayed: false, closed: false, session: r.session }
+    }
+    const meta = this.#byExecution.get(key)
+    if (meta === undefined) {
+      const done = this.#terminal.get(key)
+      if (done !== undefined && req.requestId !== undefined) {
+        const replay = this.#replay(done, req)
+        if (replay !== null) return replay
+      }
+      return this.#refuse('resources_session_unbound', `no session is bound to ${key}`)
+    }
+    if (meta.uncertain) return this.#refuse('resource_mutation_uncertain', `session ${key} has an uncertain mutation; retire it`, meta)
+    if (req.requestId !== undefined) {
+      const replay = this.#replay(meta, req)
+      if (replay !== null) return replay
+    }
+    if (req.expectedRevision !== undefined && req.expectedRevision !== meta.revision)
+      return this.#refuse('resource_revision_mismatch', `expected revision ${req.expectedRevision}, actual ${meta.revision}`, meta)
+    const before = meta.revision
+    let r
+    try {
+      r = this.env.handle(req.path, req.body, this.#sessions.get(meta.sessionId))
+    } catch (e) {
+      // A raising handler leaves the session in an unknown state.
+      meta.uncertain = true
+      return this.#refuse('resource_mutation_uncertain', `handler failed: ${e instanceof Error ? e.message : String(e)}`, meta)
+    }
+    const success = r.response.status < 400
+    if (success) meta.revision = before + 1
+    const closed = r.closed === true || (kind === 'terminal' && success)
+    if (r.session !== undefined) this.#sessions.set(meta.sessionId, r.session)
+    const response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
+    if (req.requestId !== undefined && success) {
+      meta.receipts.set(req.requestId, {
+        request_id: req.requestId,
+        ...(req.expectedRevision === undefined ? {} : { expected_revision: req.expectedRevision }),
+        input_digest: this.#inputDigest(req),
+        status: r.response.status,
+        headers: [['content-type', 'application/json']],
+        body_base64: base64Encode(utf8Encode(canonicalJson(r.response.body))),
+        resulting_revision: meta.revision,
+      })
+    }
+    if (closed) {
+      // Terminal: pop both maps; receipts stay answerable.
+      this.#byExecution.delete(key)
+      this.#bySession.delete(meta.sessionId)
+      this.#sessions.delete(meta.sessionId)
+      this.#terminal.set(key, meta)
+    }
+    return response
+  }
+
+  /** A stored receipt is replayed byte for byte; a reused id with other input is refused. */
+  #replay(meta: SessionMeta, req: ResourcesRequest): ResourcesResponse | null {
+    const receipt = meta.receipts.get(req.requestId as string)
+    if (receipt === undefined) return null
+    if (receipt.input_digest !== this.#inputDigest(req) || receipt.expected_revision !== req.expectedRevision)
+      return this.#refuse('resource_request_receipt_error', `request id ${String(req.requestId)} was used with a different input`, meta)
+    return { status: receipt.status, body: { receipt_body_base64: receipt.body_base64 }, revision: receipt.resulting_revision ?? null, revisionBefore: receipt.resulting_revision ?? null, sessionId: meta.sessionId, code: null, replayed: true, closed: false }
+  }
+
+  #plain(response: EnvResponse, meta: SessionMeta | null, sid: string): ResourcesResponse {
+    return { status: response.status, body: response.body, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: sid, code: null, replayed: false, closed: false }
+  }
+
+  /** Marks a session uncertain (a handler that failed mid-response, injected by tests and faults). */
+  markUncertain(id: ExecutionIdentity): boolean {
+    const meta = this.#byExecution.get(executionKey(id))
+    if (meta === undefined) return false
+    meta.uncertain = true
+    return true
+  }
+
+  /**
+   * `prepare` (idle → prepared in one call): close mutation admission; refuse untracked stateful
+   * traffic and uncertain sessions; export every bound session in sorted order.
+   */
+  prepare(checkpointId: string, deadline: number, now: number): Result<{ sessions: number; state: 'prepared'; inventory: readonly { rollout_id: string; attempt_index: number; revision: number }[] }, CutoverError> {
+    return this.fence.run(
+      checkpointId,
+      FENCE_OPS.resourcesPrepare,
+      () => {
+        this.#accepting = false
+        if (this.#servedUntracked) return this.#reopen(err(cutoverError('resources_checkpoint_error', 'stateful traffic without execution identity was served; refusing to omit live state')))
+        if (!this.env.codec.enabled) return this.#reopen(err(cutoverError('resources_checkpoint_error', `${this.serverName} has not opted in to checkpoint state`)))
+        const metas = [...this.#byExecution.values()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
+        const uncertain = metas.filter((m) => m.uncertain)
+        if (uncertain.length > 0)
+          return this.#reopen(err(cutoverError('resource_mutation_uncertain', `uncertain sessions must be retired first: ${uncertain.map((m) => executionKey(m.id)).join(', ')}`)))
+        const snapshots: ResourceSnapshot[] = []
+        for (const m of metas) {
+          const session = this.#sessions.get(m.sessionId)
+          if (session === undefined) continue
+          const state = this.env.codec.exportState(session)
+          if (!state.ok) return this.#reopen(err(cutoverError('resources_checkpoint_error', `export of ${executionKey(m.id)} failed: ${state.error.message}`)))
+          snapshots.push({
+            schema_version: RESOURCE_SNAPSHOT_SCHEMA_VERSION,
+            rollout_id: m.id.rollout_id,
+            attempt_index: m.id.attempt_index,
+            state_revision: m.revision,
+            state: state.value,
+            mutation_receipts: [...m.receipts.values()],
+            created_at: now,
+          })
+        }
+        this.#prepared = snapshots
+        return ok({ sessions: snapshots.length, state: 'prepared' as const, inventory: snapshots.map((s) => ({ rollout_id: s.rollout_id, attempt_index: s.attempt_index, revision: s.state_revision })) })
+      },
+      deadline,
+    )
+  }
+
+  #reopen<T>(r: Result<T, CutoverError>): Result<T, CutoverError> {
+    this.#accepting = true
+    return r
+  }
+
+  /** `retire` (preparing/prepared): tombstone first, drop the session, its revision and its snapshot. */
+  retire(checkpointId: string, id: ExecutionIdentity): Result<{ retired: true; dropped_snapshot: boolean }, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared'])
+    if (!check.ok) return check
+    const key = executionKey(id)
+    this.#tombstones.add(key)
+    const meta = this.#byExecution.get(key)
+    if (meta !== undefined) {
+      this.#byExecution.delete(key)
+      this.#bySession.delete(meta.sessionId)
+      this.#sessions.delete(meta.sessionId)
+    }
+    const before = this.#prepared.length
+    this.#prepared = this.#prepared.filter((s) => !(s.rollout_id === id.rollout_id && s.attempt_index === id.attempt_index))
+    return ok({ retired: true, dropped_snapshot: this.#prepared.length !== before })
+  }
+
+  /** `commit`: one ResourceSnapshot file per session, manifest last. */
+  commit(checkpointId: string, sink: CheckpointSink): Result<{ sessions: number; manifest_digest: string }, CutoverError> {
+    return this.fence.run(checkpointId, FENCE_OPS.commit, () =>
+      guardWrites('resources_checkpoint_error', () => {
+        const ns = `resources/${this.serverName}`
+        const files: { [name: string]: string } = {}
+        for (const s of this.#prepared) {
+          const name = `${executionKey(s)}.json`
+          const bytes = jsonBytes(s)
+          sink.write(`${ns}/${name}`, bytes)
+          files[name] = sink.digest.sha256Hex(bytes)
+        }
+        const bytes = jsonBytes({ schema_version: 1, checkpoint_id: checkpointId, server_name: this.serverName, files })
+        sink.write(`${ns}/manifest.json`, bytes)
+        const digest = sink.digest.sha256Hex(bytes)
+        this.#lastCommitDigest = digest
+        return ok({ sessions: this.#prepared.length, manifest_digest: digest })
+      }),
+    )
+  }
+
+  /**
+   * `restore` into a fresh process: verify every snapshot, reconcile with the agent boundaries
+   * (`resource_revision_mismatch`), decode the whole set, then activate all under N+1 at once
+   * (session ids `checkpoint:<rollout_id>:a<N+1>`) and tombstone N. Anything wrong activates nothing.
+   */
+  restore(checkpointId: string, sink: CheckpointSink, agentRecords: readonly AgentBoundaryRecord[] | null): Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError> {
+    return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
+      if (this.#servedStateful || this.#servedUntracked || this.#byExecution.size > 0)
+        return err(cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'))
+      const ns = `resources/${this.serverName}`
+      const m = readVerifiedJson(sink, `${ns}/manifest.json`, null, 'resources_checkpoint_error')
+      if (!m.ok) return m
+      const manifest = asRecord(m.value)
+      const files = asRecord(manifest?.['files'])
+      if (manifest === undefined || files === undefined || manifest['server_name'] !== this.serverName || manifest['checkpoint_id'] !== checkpointId)
+        return err(cutoverError('resources_checkpoint_error', `bad resources manifest ${ns}/manifest.json`))
+      const snapshots: ResourceSnapshot[] = []
+      for (const name of Object.keys(files).sort()) {
+        const r = readVerifiedJson(sink, `${ns}/${name}`, String(files[name]), 'resources_checkpoint_error')
+        if (!r.ok) return r
+        const parsed = resourceSnapshotSchema.safeParse(r.value)
+        if (!parsed.success) return err(cutoverError('resources_checkpoint_error', `invalid snapshot ${ns}/${name}`))
+        const snap = parsed.data as ResourceSnapshot
+        if (`${executionKey(snap)}.json` !== name) return err(cutoverError('resources_checkpoint_error', `snapshot identity does not match ${ns}/${name}`))
+        snapshots.push(snap)
+      }
+      if (agentRecords !== null) {
+        // Complete replacement set: exactly the agent boundaries that reference this server, same revisions.
+        const expected = new Map<string, number>()
+        for (const rec of agentRecords) {
+          const rev = rec.resource_state_revisions[this.serverName]
+          if (rev !== undefined) expected.set(executionKey(rec), rev)
+        }
+        if (expected.size !== snapshots.length)
+          return err(cutoverError('resource_revision_mismatch', `agent boundaries name ${expected.size} sessions of ${this.serverName}, snapshots hold ${snapshots.length}`))
+        for (const s of snapshots) {
+          const rev = expected.get(executionKey(s))
+          if (rev !== s.state_revision)
+            return err(cutoverError('resource_revision_mismatch', `${executionKey(s)}: agent boundary expects revision ${String(rev)}, snapshot has ${s.state_revision}`))
+        }
+      }
+      const decoded = restoreCheckpointStates(this.env.codec, snapshots)
+      if (!decoded.ok) return decoded
+      // Everything verified: swap the whole replacement set in at once.
+      const activated: string[] = []
+      for (const [i, restored] of decoded.value.entries()) {
+        const snap = snapshots[i] as ResourceSnapshot
+        const next: ExecutionIdentity = { rollout_id: restored.rollout_id, attempt_index: restored.attempt_index + 1 }
+        const sid = `checkpoint:${next.rollout_id}:a${next.attempt_index}`
+        const meta: SessionMeta = { id: next, sessionId: sid, revision: restored.state_revision, receipts: new Map(snap.mutation_receipts.map((r) => [r.request_id, r])), uncertain: false, restored: true }
+        this.#sessions.set(sid, restored.session)
+        this.#byExecution.set(executionKey(next), meta)
+        this.#bySession.set(sid, meta)
+        this.#tombstones.add(executionKey(snap))
+        activated.push(executionKey(next))
+      }
+      this.#accepting = false
+      return ok({ sessions: activated.length, source_checkpoint_id: checkpointId, activated })
+    })
+  }
+
+  /** `resume`: reopen mutation admission; refused while a restore-expected process has not restored. */
+  resume(checkpointId: string): Result<{ state: 'accepting' }, CutoverError> {
+    if (this.#restoreExpected && this.fence.phase !== 'restored_paused')
+      return err(cutoverError('invalid_phase', 'this process expects a restore before it resumes'))
+    return this.fence.run(checkpointId, FENCE_OPS.resourcesResume, () => {
+      this.#accepting = true
+      this.#restoreExpected = false
+      for (const m of this.#byExecution.values()) m.restored = false
+      return ok({ state: 'accepting' as const })
+    })
+  }
+}

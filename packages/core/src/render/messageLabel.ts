@@ -1,0 +1,46 @@
+import type { JsonValue } from '../json.ts'
+import type { TraceEvent } from '../contracts/trace.ts'
+import { diagramParticipant } from './diagramParticipant.ts'
+import { sanitizeLabel } from './sanitizeLabel.ts'
+
+const PATH_KEYS = ['path', 'file', 'checkpoint_dir'] as const
+
+/**
+ * The text of one event's message line, already safe for mermaid: the event type, the code of an
+ * error outcome after `✗`, then a short hint — the session (`r004.a1`, or the rollout a
+ * `rollout_<id>` participant stands for) and the path the message touches. Payload strings are
+ * cut short so one message never dominates the diagram.
+ */
+export function messageLabel(event: TraceEvent): string {
+  const parts = [sanitizeLabel(event.type, 48) || 'message']
+  if (event.outcome !== 'ok') parts.push(`✗ ${sanitizeLabel(event.outcome, 40)}`)
+  const session = sessionHint(event)
+  if (session) parts.push(session)
+  const path = pathHint(event.payload)
+  if (path) parts.push(path)
+  return parts.join(' ')
+}
+
+function sessionHint(event: TraceEvent): string {
+  const rollout = text(event.payload['rollout_id']) ?? rolloutOf(event.from) ?? rolloutOf(event.to)
+  if (rollout === undefined) return ''
+  const attempt = event.payload['attempt_index'] ?? event.payload['attempt']
+  const suffix = typeof attempt === 'number' && Number.isSafeInteger(attempt) ? `.a${attempt}` : ''
+  return `${sanitizeLabel(rollout, 24)}${suffix}`
+}
+
+function pathHint(payload: TraceEvent['payload']): string {
+  for (const key of PATH_KEYS) {
+    const value = text(payload[key])
+    if (value !== undefined && value !== '') return sanitizeLabel(value, 48, 'end')
+  }
+  return ''
+}
+
+function rolloutOf(participant: string): string | undefined {
+  return diagramParticipant(participant).rollout ?? undefined
+}
+
+function text(value: JsonValue | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}

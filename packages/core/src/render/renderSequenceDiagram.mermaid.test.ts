@@ -1,0 +1,106 @@
+// @vitest-environment happy-dom
+import { beforeAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import type mermaidApi from 'mermaid'
+import type { TraceEvent } from '../contracts/trace.ts'
+import { TRACE_PHASES } from '../contracts/trace.ts'
+import { demoTrace } from './demoTrace.ts'
+import { renderSequenceDiagram } from './renderSequenceDiagram.ts'
+import { HOSTILE_STRINGS, largeTrace, traceEvent } from './testTraces.ts'
+
+// The real mermaid 11 parser (the one the web app draws with) is the judge of the produced text.
+// It loads under happy-dom; drawing the SVG needs a layout engine, which the e2e suite has.
+
+type Mermaid = typeof mermaidApi
+interface ParsedMessage {
+  readonly from?: string
+  readonly to?: string
+  readonly message: string
+  readonly type: number
+}
+interface SequenceDb {
+  getMessages(): ParsedMessage[]
+  getActorKeys(): string[]
+}
+
+let mermaid: Mermaid
+beforeAll(async () => {
+  mermaid = (await import('mermaid')).default
+  // The first parse registers the diagram types getDiagramFromText looks up.
+  expect(await mermaid.parse('sequenceDiagram\nA->>B: hello')).toMatchObject({ diagramType: 'sequence' })
+})
+
+/** Parses `source` with mermaid (throwing on a syntax error) and returns its sequence database. */
+async function parse(source: string): Promise<{ actors: string[]; messages: ParsedMessage[] }> {
+  const diagram = await mermaid.mermaidAPI.getDiagramFromText(source)
+  const db = diagram.db as unknown as SequenceDb
+  return { actors: db.getActorKeys(), messages: db.getMessages() }
+}
+
+/** Mermaid keeps `#59;` entities as placeholders until it draws; decode them as it will. */
+const decode = (text: string) => text.replace(/ﬂ°°(\d+)¶ß/g, (_, code: string) => String.fromCharCode(Number(code)))
+
+/** Parsed arrows between participants (notes carry a placement, block markers no `from`). */
+const arrows = (messages: readonly ParsedMessage[]) => messages.filter((m) => m.from !== undefined && !('placement' in m))
+
+describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
+  it('[render-mermaid] the demo trace parses, plain, highlighted and with every phase collapsed', async () => {
+    const events = demoTrace()
+    for (const options of [{}, { highlight: 12 }, { highlight: 1, collapsed: TRACE_PHASES }, { window: { from: 5, to: 9 }, highlight: 7 }]) {
+      const { source, window } = renderSequenceDiagram(events, options)
+      expect(await mermaid.parse(source)).toMatchObject({ diagramType: 'sequence' })
+      const { actors, messages } = await parse(source)
+      expect(actors[0]).toBe('controller')
+      if (!('collapsed' in options)) expect(arrows(messages)).toHaveLength(window.to - window.from + 1)
+    }
+  })
+
+  it('[render-mermaid] the highlighted message reaches mermaid with its ▶ marker and error arrows stay crosses', async () => {
+    const events = demoTrace()
+    const stale = events.findIndex((e) => e.outcome !== 'ok') + 1
+    const { messages } = await parse(renderSequenceDiagram(events, { highlight: stale }).source)
+    const marked = arrows(messages).filter((m) => m.message.startsWith('▶'))
+    expect(marked).toHaveLength(1)
+    expect(decode((marked[0] as ParsedMessage).message)).toBe('▶ model.responses ✗ stale_attempt r0.a1')
+    const solid = arrows(messages).find((m) => m.message.startsWith('agent.run'))
+    expect((marked[0] as ParsedMessage).type).not.toBe((solid as ParsedMessage).type)
+  })
+
+  it('[render-mermaid] hostile payload strings parse and arrive as exactly the text they were', async () => {
+    const check = async (hostile: string) => {
+      const events: TraceEvent[] = [
+        traceEvent(1, { type: hostile, outcome: hostile, payload: { rollout_id: hostile, path: hostile } }),
+        traceEvent(2, { from: `rollout_${hostile}`, to: hostile, type: 'x', payload: {} }),
+        traceEvent(3, { phase: 'commit', type: 'directory.write', payload: { path: hostile } }),
+      ]
+      const { messages } = await parse(renderSequenceDiagram(events, { highlight: 2 }).source)
+      const drawn = arrows(messages)
+      expect(drawn).toHaveLength(3)
+      // eslint-disable-next-line no-control-regex -- hostile strings are made of control characters
+      const oneLine = hostile.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim()
+      if (oneLine !== '' && Array.from(oneLine).length <= 24) {
+        expect(decode((drawn[2] as ParsedMessage).message)).toBe(`directory.write ${oneLine}`)
+      }
+    }
+    for (const hostile of HOSTILE_STRINGS) await check(hostile)
+    await fc.assert(fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 40 }), check), { numRuns: 40 })
+  })
+
+  it('[render-mermaid] windows of a 50,000-event trace parse, capped and collapsed', async () => {
+    const events = largeTrace(50_000)
+    for (const options of [
+      { highlight: 25_000 },
+      { highlight: 49_000, window: { from: 1, to: 50_000 } },
+      { highlight: 100, window: { from: 1, to: 2_000 }, collapsed: ['run', 'prepare'] as const },
+    ]) {
+      const { source, window } = renderSequenceDiagram(events, options)
+      const { actors, messages } = await parse(source)
+      expect(actors).toContain('rollouts')
+      if (!('collapsed' in options)) expect(arrows(messages)).toHaveLength(window.to - window.from + 1)
+    }
+  })
+
+  it('[render-mermaid] the empty diagram parses', async () => {
+    expect((await parse(renderSequenceDiagram([]).source)).actors).toEqual(['controller'])
+  })
+})

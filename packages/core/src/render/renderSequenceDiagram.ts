@@ -1,0 +1,278 @@
+import type { TraceEvent, TracePhase } from '../contracts/trace.ts'
+import { DEFAULT_WINDOW_SIZE, diagramWindow, type StepWindow } from './diagramWindow.ts'
+import {
+  ROLLOUTS_ID,
+  compareParticipants,
+  diagramParticipant,
+  otherParticipantLabel,
+  type DiagramParticipant,
+} from './diagramParticipant.ts'
+import { messageLabel } from './messageLabel.ts'
+import { sanitizeLabel } from './sanitizeLabel.ts'
+
+/** What to draw of a trace. */
+export interface SequenceDiagramOptions {
+  /** The current step: its message is drawn in a highlight box and starts with `▶ `. */
+  readonly highlight?: number
+  /** Steps to draw (inclusive); default: `diagramWindow` around `highlight` (or the last step). */
+  readonly window?: StepWindow
+  /** Phases whose runs of messages are folded into one summary note each. */
+  readonly collapsed?: readonly TracePhase[]
+  /** At most this many events are drawn (default `MAX_DIAGRAM_EVENTS`). */
+  readonly maxEvents?: number
+}
+
+/** Mermaid source and the steps it actually covers (after the caps). */
+export interface SequenceDiagram {
+  readonly source: string
+  readonly window: StepWindow
+}
+
+/** Upper bound on the events one diagram draws, whatever window is asked for. */
+export const MAX_DIAGRAM_EVENTS = 2_000
+
+/**
+ * Upper bound on the source length. Mermaid refuses sources over `maxTextSize` (50,000 by
+ * default); the margin leaves room for a caller's front matter or directives.
+ */
+export const MAX_SOURCE_CHARS = 40_000
+
+/** The box around the current message. */
+export const HIGHLIGHT_COLOUR = 'rgb(255, 214, 102)'
+
+/** First character of the highlighted message's text: the web app finds the line by it. */
+export const HIGHLIGHT_MARK = '▶'
+
+/** One soft, distinct background per phase (the scrubber's bands can use the same). */
+export const PHASE_COLOURS: { readonly [P in TracePhase]: string } = {
+  run: 'rgb(241, 243, 245)',
+  prepare: 'rgb(219, 234, 254)',
+  retire: 'rgb(254, 226, 226)',
+  commit: 'rgb(220, 252, 231)',
+  restore: 'rgb(237, 233, 254)',
+  resume: 'rgb(204, 251, 241)',
+  continue: 'rgb(236, 252, 203)',
+  abort: 'rgb(231, 229, 228)',
+}
+
+/**
+ * Renders a trace as a mermaid `sequenceDiagram`: participants in the contract's fixed order (every
+ * `rollout_<id>` folded into one `rollouts` lifeline), each run of same-phase events in a coloured
+ * `rect` that opens with a note naming the phase, one message per event (`->>` when it succeeded,
+ * `-x` with the error code when the receiver refused), the highlighted step in its own box, and
+ * the events outside the window summarised in one note above and one below.
+ *
+ * The drawn window is capped twice — at `maxEvents` events and at `MAX_SOURCE_CHARS` characters
+ * of source — by narrowing it around the highlighted step (or its last step); the result says
+ * which steps were drawn. Pure: the same events and options give the same text.
+ */
+export function renderSequenceDiagram(events: readonly TraceEvent[], options: SequenceDiagramOptions = {}): SequenceDiagram {
+  const last = events[events.length - 1]?.step ?? 0
+  if (last === 0) return { source: emptyDiagram(), window: { from: 0, to: 0 } }
+
+  const asked = options.window
+  const requested =
+    asked !== undefined && Number.isFinite(asked.from) && Number.isFinite(asked.to)
+      ? asked
+      : diagramWindow(last, options.highlight ?? last, DEFAULT_WINDOW_SIZE)
+  const from = Math.max(1, Math.floor(requested.from))
+  const to = Math.min(last, Math.floor(requested.to))
+  let lo = lowerBound(events, from)
+  let hi = lowerBound(events, to + 1)
+  if (lo >= hi) {
+    const window = from <= to ? { from, to } : { from, to: from - 1 }
+    return { source: render(events, lo, lo, options, () => '', Infinity) as string, window }
+  }
+
+  const highlight = options.highlight
+  const anchorStep = highlight !== undefined && highlight >= from && highlight <= to ? highlight : to
+  const anchor = Math.max(lo, Math.min(hi - 1, lowerBound(events, anchorStep)))
+  const maxEvents = options.maxEvents !== undefined && Number.isFinite(options.maxEvents) ? options.maxEvents : MAX_DIAGRAM_EVENTS
+  let limit = Math.max(1, Math.floor(Math.min(maxEvents, MAX_DIAGRAM_EVENTS)))
+  // Message labels survive a narrowing, so each event's label is built at most once per call.
+  const labels = new Map<number, string>()
+  const labelOf = (k: number): string => {
+    let label = labels.get(k)
+    if (label === undefined) {
+      label = messageLabel(events[k] as TraceEvent)
+      labels.set(k, label)
+    }
+    return label
+  }
+  for (;;) {
+    if (hi - lo > limit) {
+      const start = Math.min(hi - limit, Math.max(lo, anchor - Math.floor(limit / 2)))
+      lo = start
+      hi = start + limit
+    }
+    // A single event always fits: every payload part is cut short before it is escaped.
+    const source = render(events, lo, hi, options, labelOf, hi - lo > 1 ? MAX_SOURCE_CHARS : Infinity)
+    if (source !== undefined) return { source, window: { from: stepAt(events, lo), to: stepAt(events, hi - 1) } }
+    // Halving keeps the work bounded: rendering stops as soon as the text is over the cap.
+    limit = Math.max(1, Math.floor((hi - lo) / 2))
+  }
+}
+
+function emptyDiagram(): string {
+  return 'sequenceDiagram\nparticipant controller\nNote over controller: no messages yet\n'
+}
+
+/** A phase outside the contract (a bad trace) is drawn like `run`; own keys only, never the prototype's. */
+function phaseColour(phase: string): string {
+  return Object.hasOwn(PHASE_COLOURS, phase) ? PHASE_COLOURS[phase as TracePhase] : PHASE_COLOURS.run
+}
+
+/** Collects lines and stops taking them once the text would pass `budget` characters. */
+class Lines {
+  readonly lines: string[] = []
+  private length = 0
+  private readonly budget: number
+  constructor(budget: number) {
+    this.budget = budget
+  }
+  get full(): boolean {
+    return this.length > this.budget
+  }
+  push(...lines: string[]): void {
+    for (const line of lines) {
+      this.lines.push(line)
+      this.length += line.length + 1
+    }
+  }
+}
+
+function render(
+  events: readonly TraceEvent[],
+  lo: number,
+  hi: number,
+  options: SequenceDiagramOptions,
+  labelOf: (index: number) => string,
+  budget: number,
+): string | undefined {
+  const ids = participantIds(events, lo, hi)
+  const out = new Lines(budget)
+  out.push('sequenceDiagram', ...ids.declarations)
+  const span = ids.span
+  const message = (k: number, prefix: string): string => {
+    const event = events[k] as TraceEvent
+    const arrow = event.outcome === 'ok' ? '->>' : '-x'
+    return `${ids.of(event.from)}${arrow}${ids.of(event.to)}: ${prefix}${labelOf(k)}`
+  }
+  const highlighted = (k: number): void => out.push(`rect ${HIGHLIGHT_COLOUR}`, message(k, `${HIGHLIGHT_MARK} `), 'end')
+
+  if (lo > 0) out.push(`Note over ${span}: … ${count(lo, 'earlier message')}`)
+  const collapsed = new Set(options.collapsed ?? [])
+  const highlight = options.highlight
+
+  let i = lo
+  while (i < hi) {
+    const phase = (events[i] as TraceEvent).phase
+    let end = i + 1
+    while (end < hi && (events[end] as TraceEvent).phase === phase) end++
+    out.push(`rect ${phaseColour(phase)}`)
+    if (collapsed.has(phase)) {
+      // The highlighted message stays visible inside a folded phase, between two summaries.
+      let runStart = i
+      for (let k = i; k < end; k++) {
+        if ((events[k] as TraceEvent).step !== highlight) continue
+        if (k > runStart) out.push(summary(span, phase, events, runStart, k))
+        highlighted(k)
+        runStart = k + 1
+      }
+      if (end > runStart) out.push(summary(span, phase, events, runStart, end))
+    } else {
+      out.push(`Note over ${span}: ${sanitizeLabel(phase, 24)}`)
+      for (let k = i; k < end && !out.full; k++) {
+        if ((events[k] as TraceEvent).step === highlight) highlighted(k)
+        else out.push(message(k, ''))
+      }
+    }
+    out.push('end')
+    if (out.full) return undefined
+    i = end
+  }
+
+  if (hi < events.length) out.push(`Note over ${span}: … ${count(events.length - hi, 'later message')}`)
+  if (out.full) return undefined
+  out.lines.push('')
+  return out.lines.join('\n')
+}
+
+function summary(span: string, phase: TracePhase, events: readonly TraceEvent[], from: number, to: number): string {
+  let errors = 0
+  for (let k = from; k < to; k++) if ((events[k] as TraceEvent).outcome !== 'ok') errors++
+  const tail = errors > 0 ? `, ${count(errors, 'error')}` : ''
+  return `Note over ${span}: ${sanitizeLabel(phase, 24)}: ${count(to - from, 'message')}${tail}`
+}
+
+interface ParticipantIds {
+  readonly declarations: readonly string[]
+  /** `first,last` of the declared lifelines (or the only one), for notes across the diagram. */
+  readonly span: string
+  of(participant: string): string
+}
+
+function participantIds(events: readonly TraceEvent[], lo: number, hi: number): ParticipantIds {
+  const seen = new Map<string, DiagramParticipant>()
+  const rollouts = new Set<string>()
+  const note = (participant: string): void => {
+    if (seen.has(participant)) return
+    const info = diagramParticipant(participant)
+    seen.set(participant, info)
+    if (info.rollout !== null) rollouts.add(info.rollout)
+  }
+  for (let k = lo; k < hi; k++) {
+    const event = events[k] as TraceEvent
+    note(event.from)
+    note(event.to)
+  }
+
+  // Unknown ids get generated mermaid ids in name order, so the text is stable.
+  const others = [...seen.entries()].filter(([, info]) => info.id === '').map(([name]) => name)
+  others.sort()
+  const mermaidId = new Map<string, string>()
+  for (const [name, info] of seen) if (info.id !== '') mermaidId.set(name, info.id)
+  others.forEach((name, n) => mermaidId.set(name, `other_${n + 1}`))
+
+  const lifelines = new Map<string, { readonly info: DiagramParticipant; readonly label: string }>()
+  for (const [name, info] of seen) {
+    const id = mermaidId.get(name) as string
+    if (lifelines.has(id)) continue
+    const label = info.id === '' ? otherParticipantLabel(name) : id === ROLLOUTS_ID ? `rollouts (${rollouts.size})` : id
+    lifelines.set(id, { info, label })
+  }
+  const ordered = [...lifelines.entries()].sort(([, a], [, b]) => compareParticipants(a.info, b.info))
+  if (ordered.length === 0) {
+    return { declarations: ['participant controller'], span: 'controller', of: () => 'controller' }
+  }
+  const declarations = ordered.map(([id, { label }]) => (label === id ? `participant ${id}` : `participant ${id} as ${label}`))
+  const first = (ordered[0] as [string, unknown])[0]
+  const lastId = (ordered[ordered.length - 1] as [string, unknown])[0]
+  return {
+    declarations,
+    span: first === lastId ? first : `${first},${lastId}`,
+    of: (participant) => mermaidId.get(participant) as string,
+  }
+}
+
+/** First index whose step is ≥ `step` (events are in step order). */
+function lowerBound(events: readonly TraceEvent[], step: number): number {
+  let lo = 0
+  let hi = events.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((events[mid] as TraceEvent).step < step) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+function stepAt(events: readonly TraceEvent[], index: number): number {
+  return (events[index] as TraceEvent).step
+}
+
+/** `1,204 messages`, `1 error`: digits grouped by hand, since locale formatting is not pure. */
+function count(n: number, noun: string): string {
+  const digits = String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${digits} ${noun}${n === 1 ? '' : 's'}`
+}

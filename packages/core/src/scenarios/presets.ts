@@ -1,0 +1,86 @@
+import type { ScenarioInfo, ScenarioName } from '../contracts/scenarios.ts'
+
+/**
+ * The eight scenario presets (CONTRACTS.md §3): a default config, a fault schedule and the
+ * narrative the UI and `cutover simulate --help` show.
+ */
+export const SCENARIOS: readonly ScenarioInfo[] = [
+  {
+    name: 'happy-path',
+    title: 'Happy path',
+    narrative:
+      'Nine rollouts play Blackjack, the counter and Workplace Assistant. Mid-flight the controller parks every agent at a turn boundary, drains the policy model and exports each resources session; it commits agent records, the token-free lineage of exactly the continued calls, the resource snapshots, the aggregate manifest, the token-store snapshot and finally checkpoint.json. Fresh processes restore every continued rollout under attempt N+1, the model and resources resume before the agent, and every rollout finishes exactly as it would have without the checkpoint.',
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [],
+  },
+  {
+    name: 'straggler-retirement',
+    title: 'Straggler retirement',
+    narrative:
+      "Rollout r0's model call is still generating when the prepare deadline passes. Rather than fail the checkpoint, the controller sacrifices it: the policy model aborts its in-flight call and tombstones the attempt, the agent retires it and the resources server retires its session, so the cut contains everything else. After restore the rollout is redispatched fresh under a new attempt, and a delayed request from the retired attempt reaches the restored policy model and is refused with stale_attempt.",
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [
+      { kind: 'straggler', rollout: 0, extra_ms: 400 },
+      { kind: 'stale_request', rollout: 0, participant: 'policy_model' },
+    ],
+  },
+  {
+    name: 'stale-attempt-fenced',
+    title: 'Stale attempt fenced everywhere',
+    narrative:
+      'After restore, delayed requests from attempt N of a continued rollout reach the policy model, the agent and the resources server of the new processes. Each refuses with stale_attempt before touching any state: restore installed N as a tombstone on all three participants, so only attempt N+1 may write.',
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [
+      { kind: 'stale_request', rollout: 1, participant: 'policy_model' },
+      { kind: 'stale_request', rollout: 1, participant: 'agent' },
+      { kind: 'stale_request', rollout: 1, participant: 'resources' },
+    ],
+  },
+  {
+    name: 'corrupt-snapshot',
+    title: 'Corrupt snapshot refused',
+    narrative:
+      'After the commit one byte of a resources snapshot is flipped. Restore verifies every digest before activating anything, so the resources server refuses, naming the file, and activates no session. The controller abandons the restore: the fresh processes it touched are resumed and discarded, the original processes (still paused after commit) resume, and the controller retakes the checkpoint a moment later into a new directory, which restores cleanly.',
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [{ kind: 'corrupt_file', namespace: 'resources', index: 0 }],
+  },
+  {
+    name: 'crash-during-commit',
+    title: 'Crash during commit',
+    narrative:
+      'The checkpoint directory fails on its third write, in the middle of the agent namespace, before its manifest. The agent commit fails and its fence returns to prepared; the controller retries the commit over the same directory. Participants that finished replay their recorded result, the agent rewrites its files and manifest, the aggregate manifest and checkpoint.json are published last, and the directory verifies.',
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [{ kind: 'crash_after_write', k: 3 }],
+  },
+  {
+    name: 'two-worker-admission',
+    title: 'Two-worker admission',
+    narrative:
+      'The policy model runs two workers behind an admission coordinator. Worker 1 never acknowledges the close, and the coordinator reports missing_workers instead of counting it as zero in flight. Its replacement tries to register while admission is closed and is refused with worker_registration_rejected. The controller aborts the checkpoint, the worker joins once admission is accepting again, and the retaken checkpoint pauses only when both workers acknowledge with nothing in flight.',
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [{ kind: 'missing_worker', worker: 1 }],
+  },
+  {
+    name: 'receipt-replay',
+    title: 'Receipt replay',
+    narrative:
+      "Rollout r0's completed result is still unacknowledged when the checkpoint starts, which blocks ready_to_commit. The controller first sends a batch holding the exact receipt and one mismatching receipt: it is refused with completed_execution_acknowledgement_error and releases nothing. It then acknowledges the exact receipt, replays the same acknowledgement (an idempotent success), and the agent becomes ready.",
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [{ kind: 'unacked_result', rollout: 0 }],
+  },
+  {
+    name: 'restore-race',
+    title: 'Restore race',
+    narrative:
+      'After restore two /run requests claim the same restored continuation of rollout r1 under attempt N+1. The agent hands the continuation to the first claimant only; the second gets duplicate_execution, and the rollout finishes once, exactly as without the checkpoint.',
+    config: { rollouts: 9, deadline_ms: 100 },
+    faults: [{ kind: 'duplicate_claim', rollout: 1 }],
+  },
+]
+
+/** The preset named `name`. */
+export function scenarioInfo(name: ScenarioName): ScenarioInfo {
+  const found = SCENARIOS.find((s) => s.name === name)
+  if (found === undefined) throw new Error(`unknown scenario ${name}`)
+  return found
+}

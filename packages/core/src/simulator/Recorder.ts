@@ -1,0 +1,148 @@
+import type { TraceEvent } from '../contracts/trace.ts'
+import type { EnvName } from '../environments/EnvironmentServer.ts'
+import type { JsonValue } from '../json.ts'
+import type { LineageView, ParticipantView, SessionRow } from '../contracts/views.ts'
+
+/** A value that changes over steps: parallel arrays, binary-searched by step. */
+export class StepHistory<T> {
+  readonly steps: number[] = []
+  readonly values: T[] = []
+
+  /** Records `value` as of `step` (replaces an entry recorded at the same step). */
+  set(step: number, value: T): void {
+    const n = this.steps.length
+    if (n > 0 && this.steps[n - 1] === step) this.values[n - 1] = value
+    else {
+      this.steps.push(step)
+      this.values.push(value)
+    }
+  }
+
+  /** The value in force after event `step`, or undefined before the first record. */
+  at(step: number): T | undefined {
+    let lo = 0
+    let hi = this.steps.length - 1
+    let found = -1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      if ((this.steps[mid] as number) <= step) {
+        found = mid
+        lo = mid + 1
+      } else hi = mid - 1
+    }
+    return found < 0 ? undefined : this.values[found]
+  }
+
+  get last(): T | undefined {
+    return this.values[this.values.length - 1]
+  }
+}
+
+/** One session's view record: the row plus the (immutable) environment session behind it. */
+export interface SessionRecord {
+  readonly row: SessionRow
+  readonly session: unknown
+}
+
+/** One model call in the lineage, stamped with the step that admitted it. */
+export interface LineageCall {
+  readonly model_call_id: string
+  readonly parent_call_id: string | null
+  readonly relay: boolean
+  readonly step: number
+}
+
+type AttemptStatus = LineageView['rollouts'][number]['attempts'][number]['status']
+
+/**
+ * Everything the views need, recorded as the run goes: the events, and per participant / session
+ * / attempt a step-indexed history. Views at any step are binary searches, never a re-run, so a UI
+ * stepping back and forth over a 1,000-rollout run stays cheap.
+ */
+export class Recorder {
+  readonly events: TraceEvent[] = []
+  readonly participants = new Map<string, StepHistory<ParticipantView>>()
+  readonly participantOrder: string[] = []
+  readonly sessions = new Map<string, StepHistory<SessionRecord>>()
+  readonly sessionEnv = new Map<string, EnvName>()
+  /** Prepare snapshot state per session key (with the step it was taken at). */
+  readonly prepared = new Map<string, { readonly step: number; readonly state: JsonValue }>()
+  readonly calls = new Map<string, LineageCall[]>()
+  readonly attemptStatus = new Map<string, StepHistory<AttemptStatus>>()
+  readonly rolloutEnv = new Map<string, EnvName>()
+  readonly attemptOrder = new Map<string, number[]>()
+
+  get step(): number {
+    return this.events.length
+  }
+
+  participant(id: string, view: ParticipantView): void {
+    let h = this.participants.get(id)
+    if (h === undefined) {
+      h = new StepHistory()
+      this.participants.set(id, h)
+      this.participantOrder.push(id)
+    }
+    const last = h.last
+    if (last !== undefined && sameParticipant(last, view)) return
+    h.set(this.step, view)
+  }
+
+  session(key: string, env: EnvName, record: SessionRecord): void {
+    let h = this.sessions.get(key)
+    if (h === undefined) {
+      h = new StepHistory()
+      this.sessions.set(key, h)
+      this.sessionEnv.set(key, env)
+    }
+    h.set(this.step, record)
+  }
+
+  attempt(rolloutId: string, attempt: number, env: EnvName, status: AttemptStatus): void {
+    const key = `${rolloutId}.a${attempt}`
+    let h = this.attemptStatus.get(key)
+    if (h === undefined) {
+      h = new StepHistory()
+      this.attemptStatus.set(key, h)
+      this.rolloutEnv.set(rolloutId, env)
+      const list = this.attemptOrder.get(rolloutId) ?? []
+      list.push(attempt)
+      this.attemptOrder.set(rolloutId, list)
+    }
+    if (h.last !== status) h.set(this.step, status)
+  }
+
+  call(rolloutId: string, attempt: number, call: LineageCall): void {
+    const key = `${rolloutId}.a${attempt}`
+    const list = this.calls.get(key)
+    if (list === undefined) this.calls.set(key, [call])
+    else list.push(call)
+  }
+
+  lineage(step: number): LineageView {
+    const rollouts: LineageView['rollouts'][number][] = []
+    for (const rolloutId of [...this.attemptOrder.keys()].sort()) {
+      const attempts: LineageView['rollouts'][number]['attempts'][number][] = []
+      for (const attempt of this.attemptOrder.get(rolloutId) ?? []) {
+        const key = `${rolloutId}.a${attempt}`
+        const status = this.attemptStatus.get(key)?.at(step)
+        if (status === undefined) continue
+        const calls = (this.calls.get(key) ?? []).filter((c) => c.step <= step)
+        attempts.push({ attempt, status, calls })
+      }
+      if (attempts.length > 0) rollouts.push({ rollout_id: rolloutId, environment: this.rolloutEnv.get(rolloutId) ?? 'blackjack', attempts })
+    }
+    return { rollouts }
+  }
+}
+
+function sameParticipant(a: ParticipantView, b: ParticipantView): boolean {
+  return (
+    a.phase === b.phase &&
+    a.admission === b.admission &&
+    a.inflight === b.inflight &&
+    a.tombstones.length === b.tombstones.length &&
+    a.manifest_digest === b.manifest_digest &&
+    a.checkpoint_id === b.checkpoint_id
+  )
+}

@@ -1,0 +1,117 @@
+import type { CheckpointDirectory, DirectoryEntry } from '../directory/CheckpointDirectory.ts'
+import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
+import { isSafeRelativePath } from '../directory/safePath.ts'
+
+export interface MemoryCheckpointDirectoryOptions {
+  /** A readable name for messages. */
+  readonly location?: string
+  /**
+   * Fault `crash_after_write`: the k-th write (1-based) throws `DirectoryWriteError` and stores
+   * nothing, as a crash before the rename would; every later write throws too (the writer is dead).
+   */
+  readonly failOnWrite?: number
+  /** Initial content (e.g. a crashed directory's files, to retry over the same directory). */
+  readonly files?: ReadonlyMap<string, Uint8Array>
+  readonly symlinks?: ReadonlyMap<string, string>
+}
+
+/**
+ * The in-memory directory port (PRODUCT.md §2 "an in-memory implementation that can crash after
+ * the k-th write"). Writes are atomic per file; `sync()` is counted so tests can check that a commit
+ * syncs per namespace, not per file. Symlinks can be planted to test that readers refuse them.
+ */
+export class MemoryCheckpointDirectory implements CheckpointDirectory {
+  readonly location: string
+  readonly #files: Map<string, Uint8Array>
+  readonly #symlinks: Map<string, string>
+  readonly #failOnWrite: number | undefined
+  #writes = 0
+  #syncs = 0
+  #crashed = false
+
+  constructor(options: MemoryCheckpointDirectoryOptions = {}) {
+    this.location = options.location ?? 'memory:D'
+    this.#files = new Map([...(options.files ?? new Map<string, Uint8Array>())].map(([p, b]) => [p, b.slice()]))
+    this.#symlinks = new Map(options.symlinks ?? [])
+    this.#failOnWrite = options.failOnWrite
+  }
+
+  /** Writes attempted so far (including the one that crashed). */
+  get writeCount(): number {
+    return this.#writes
+  }
+
+  /** `sync()` calls so far. */
+  get syncCount(): number {
+    return this.#syncs
+  }
+
+  /** True once the injected fault has fired. */
+  get crashed(): boolean {
+    return this.#crashed
+  }
+
+  writeFile(path: string, data: Uint8Array): void {
+    if (!isSafeRelativePath(path)) throw new DirectoryWriteError(path, `refusing unsafe path ${JSON.stringify(path)}`)
+    this.#writes++
+    if (this.#crashed || this.#writes === this.#failOnWrite) {
+      this.#crashed = true
+      throw new DirectoryWriteError(path, `injected crash on write ${this.#writes} (${path})`)
+    }
+    for (const link of this.#symlinks.keys()) {
+      if (path === link || path.startsWith(`${link}/`)) throw new DirectoryWriteError(path, `refusing to write through symlink ${link}`)
+    }
+    this.#files.set(path, data.slice())
+  }
+
+  sync(): void {
+    this.#syncs++
+  }
+
+  readFile(path: string): Uint8Array | undefined {
+    const data = this.#files.get(path)
+    return data === undefined ? undefined : data.slice()
+  }
+
+  list(): readonly DirectoryEntry[] {
+    const entries: DirectoryEntry[] = [
+      ...[...this.#files].map(([path, data]) => ({ path, kind: 'file' as const, bytes: data.length })),
+      ...[...this.#symlinks].map(([path, target]) => ({ path, kind: 'symlink' as const, bytes: target.length })),
+    ]
+    return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  }
+
+  /** A fresh writer over the same files, without the fault: the "retry after the crash". */
+  reopen(options: { readonly failOnWrite?: number } = {}): MemoryCheckpointDirectory {
+    return new MemoryCheckpointDirectory({
+      location: this.location,
+      files: this.#files,
+      symlinks: this.#symlinks,
+      ...(options.failOnWrite === undefined ? {} : { failOnWrite: options.failOnWrite }),
+    })
+  }
+
+  /** Fault `corrupt_file`: flips every bit of one byte of a file (index modulo its length). */
+  flipByte(path: string, index = 0): void {
+    const data = this.#files.get(path)
+    if (data === undefined || data.length === 0) throw new Error(`no file to corrupt at ${path}`)
+    const at = index % data.length
+    data[at] = (data[at] as number) ^ 0xff
+  }
+
+  /** Test hook: places raw bytes at a path, bypassing the writer (an unlisted or tampered file). */
+  putRaw(path: string, data: Uint8Array): void {
+    this.#files.set(path, data.slice())
+  }
+
+  /** Test hook: removes a file (a lost write). */
+  remove(path: string): void {
+    this.#files.delete(path)
+  }
+
+  /** Test hook: plants a symlink at `path` (readers must refuse it, `list()` reports it). */
+  putSymlink(path: string, target: string): void {
+    this.#files.delete(path)
+    this.#symlinks.set(path, target)
+  }
+}

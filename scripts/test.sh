@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm test`: typecheck, lint, unit tests, web build and the e2e suite in Debian's Chromium.
+# Ends with one plain line `N passed, N failed` summed over vitest and Playwright.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="$PWD/.ci-out"
+rm -rf "$OUT" && mkdir -p "$OUT"
+status=0
+step() {
+  local name=$1
+  shift
+  echo "== $name"
+  local t0=$SECONDS
+  "$@"
+  local rc=$?
+  echo "== $name: exit $rc ($((SECONDS - t0)) s)"
+  [ $rc -eq 0 ] || status=1
+  return $rc
+}
+
+bash scripts/ensure-chromium.sh || exit 1
+
+step typecheck npx tsc -b
+step lint npx eslint .
+step unit npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
+if step build npx vite build --logLevel warn; then
+  export E2E_DATA_DIR="$OUT/e2e-data"
+  (cd e2e && PLAYWRIGHT_JSON_OUTPUT_FILE="$OUT/e2e.json" ../node_modules/.bin/playwright test --reporter=list,json) || status=1
+else
+  status=1
+fi
+
+node scripts/summarize-tests.mjs "$OUT/vitest.json" "$OUT/e2e.json" || status=1
+exit $status
