@@ -27,10 +27,23 @@ describe('[cli-env] cutover env', () => {
   it('blackjack --seed 0 stand: win against [8, 2, 6, 10], no snapshot', () => {
     const r = json(['blackjack', '--seed', '0', '--actions', 'stand'])
     expect(r).toEqual({
-      observations: ['Your hand: [8, A] = 19\nDealer shows: 8\nRespond with <action>hit</action> or <action>stand</action>.'],
+      observations: [
+        'Your hand: [8, A] = 19\nDealer shows: 8\nRespond with <action>hit</action> or <action>stand</action>.',
+      ],
       player: ['8', 'A'],
       dealer: ['8', '2', '6', '10'],
-      result: { reward: 1, terminated: true, truncated: false, info: { result: 'win', player: '[8, A]', player_value: 19, dealer: '[8, 2, 6, 10]', dealer_value: 26 } },
+      result: {
+        reward: 1,
+        terminated: true,
+        truncated: false,
+        info: {
+          result: 'win',
+          player: '[8, A]',
+          player_value: 19,
+          dealer: '[8, 2, 6, 10]',
+          dealer_value: 26,
+        },
+      },
       snapshot: null,
     })
   })
@@ -45,7 +58,11 @@ describe('[cli-env] cutover env', () => {
     ])
     const snap = resourceSnapshotSchema.parse(r['snapshot'])
     expect(snap.state_revision).toBe(1)
-    const state = snap.state as { rng_state: [number, number[], null]; player: string[]; dealer: string[] }
+    const state = snap.state as {
+      rng_state: [number, number[], null]
+      player: string[]
+      dealer: string[]
+    }
     expect(state.rng_state[0]).toBe(3)
     expect(state.rng_state[1]).toHaveLength(625)
     expect(state.player).toEqual(['8', 'A', '6'])
@@ -53,11 +70,21 @@ describe('[cli-env] cutover env', () => {
     const big = json(['blackjack', '--seed', '1180591620717411303435'])
     expect(big['observations']).toHaveLength(1)
     const reset = json(['blackjack', '--seed', '0'])
-    expect(resourceSnapshotSchema.parse(reset['snapshot']).state).toMatchObject({ player: ['8', 'A'], dealer: ['8', '2'] })
+    expect(resourceSnapshotSchema.parse(reset['snapshot']).state).toMatchObject({
+      player: ['8', 'A'],
+      dealer: ['8', '2'],
+    })
   })
 
   it('blackjack usage errors exit 2 with one stderr line', () => {
-    for (const argv of [['blackjack'], ['blackjack', '--seed', '-1'], ['blackjack', '--seed', '0', '--actions', 'fold'], ['blackjack', '--seed', '0', '--actions', 'stand,hit'], ['blackjack', '--seed', '0', '--bogus'], ['nope']]) {
+    for (const argv of [
+      ['blackjack'],
+      ['blackjack', '--seed', '-1'],
+      ['blackjack', '--seed', '0', '--actions', 'fold'],
+      ['blackjack', '--seed', '0', '--actions', 'stand,hit'],
+      ['blackjack', '--seed', '0', '--bogus'],
+      ['nope'],
+    ]) {
       const r = run(argv)
       expect(r.code, argv.join(' ')).toBe(2)
       expect(r.err.trim().split('\n'), argv.join(' ')).toHaveLength(1)
@@ -66,7 +93,10 @@ describe('[cli-env] cutover env', () => {
   })
 
   it('counter: count and snapshot; human output otherwise', () => {
-    expect(json(['counter', '--initial', '3', '--increments', '1,2,-1'])).toMatchObject({ count: 5, snapshot: { schema_version: 2, state: { counter: 5 }, state_revision: 3 } })
+    expect(json(['counter', '--initial', '3', '--increments', '1,2,-1'])).toMatchObject({
+      count: 5,
+      snapshot: { schema_version: 2, state: { counter: 5 }, state_revision: 3 },
+    })
     expect(run(['counter', '--initial', '3']).out).toBe('count 3\n')
     expect(run(['counter', '--initial', 'x']).code).toBe(2)
     expect(run(['counter']).code).toBe(2)
@@ -74,23 +104,69 @@ describe('[cli-env] cutover env', () => {
 
   it('workplace: outputs, 7 split tables, delta snapshot and reward', () => {
     const calls = JSON.stringify([
-      { name: 'email_reply_email', arguments: JSON.stringify({ email_id: '00000057', body: 'Thanks for the update - I will get back to you tomorrow.' }) },
+      {
+        name: 'email_reply_email',
+        arguments: JSON.stringify({
+          email_id: '00000057',
+          body: 'Thanks for the update - I will get back to you tomorrow.',
+        }),
+      },
       { name: 'nope', arguments: '{}' },
     ])
-    const gt = JSON.stringify([{ name: 'email_reply_email', arguments: JSON.stringify({ email_id: '00000057', body: 'Thanks for the update - I will get back to you tomorrow.' }) }])
-    const r = json(['workplace', '--calls', 'c.json', '--ground-truth', 'g.json'], { 'c.json': calls, 'g.json': gt })
-    expect(r['outputs']).toEqual(['Email replied successfully.', "Error executing tool 'nope': 'nope'"])
-    const tables = r['tables'] as Record<string, { columns: string[]; index: number[]; data: unknown[][] }>
-    expect(Object.keys(tables)).toEqual(['emails', 'calendar_events', 'analytics_data', 'plots_data', 'project_tasks', 'crm_data', 'email_addresses'])
+    const gt = JSON.stringify([
+      {
+        name: 'email_reply_email',
+        arguments: JSON.stringify({
+          email_id: '00000057',
+          body: 'Thanks for the update - I will get back to you tomorrow.',
+        }),
+      },
+    ])
+    const r = json(['workplace', '--calls', 'c.json', '--ground-truth', 'g.json'], {
+      'c.json': calls,
+      'g.json': gt,
+    })
+    expect(r['outputs']).toEqual([
+      'Email replied successfully.',
+      "Error executing tool 'nope': 'nope'",
+    ])
+    const tables = r['tables'] as Record<
+      string,
+      { columns: string[]; index: number[]; data: unknown[][] }
+    >
+    expect(Object.keys(tables)).toEqual([
+      'emails',
+      'calendar_events',
+      'analytics_data',
+      'plots_data',
+      'project_tasks',
+      'crm_data',
+      'email_addresses',
+    ])
     expect(tables['emails']?.index.at(-1)).toBe(500)
-    expect(tables['emails']?.data.at(-1)).toEqual(['500', 'outbox', 'carlos.rodriguez@atlas.com', 'RE: Task Update on Develop prototype for report generation', '2023-11-30 23:59:00', 'Thanks for the update - I will get back to you tomorrow.'])
+    expect(tables['emails']?.data.at(-1)).toEqual([
+      '500',
+      'outbox',
+      'carlos.rodriguez@atlas.com',
+      'RE: Task Update on Develop prototype for report generation',
+      '2023-11-30 23:59:00',
+      'Thanks for the update - I will get back to you tomorrow.',
+    ])
     expect(resourceSnapshotSchema.parse(r['snapshot']).state).toMatchObject({ form: 'delta' })
     expect(r['reward']).toBe(1)
-    expect(run(['workplace', '--calls', 'c.json'], { 'c.json': calls }).out).toContain('1. email_reply_email: Email replied successfully.')
+    expect(run(['workplace', '--calls', 'c.json'], { 'c.json': calls }).out).toContain(
+      '1. email_reply_email: Email replied successfully.',
+    )
   })
 
   it('workplace input errors exit 2', () => {
-    for (const files of <Record<string, string>[]>[{}, { 'c.json': '{' }, { 'c.json': '{}' }, { 'c.json': '[{"name":1}]' }, { 'c.json': '[{"name":"x","arguments":"{"}]' }]) {
+    for (const files of <Record<string, string>[]>[
+      {},
+      { 'c.json': '{' },
+      { 'c.json': '{}' },
+      { 'c.json': '[{"name":1}]' },
+      { 'c.json': '[{"name":"x","arguments":"{"}]' },
+    ]) {
       const r = run(['workplace', '--calls', 'c.json'], files)
       expect(r.code).toBe(2)
       expect(r.err.trim().split('\n')).toHaveLength(1)

@@ -55,7 +55,10 @@ const fail = (message: string): never => {
 }
 
 /** Parses `--flag value` pairs and `--json`; rejects unknown flags and repeated ones. */
-function parseFlags(argv: readonly string[], allowed: readonly string[]): { values: Map<string, string>; json: boolean } {
+function parseFlags(
+  argv: readonly string[],
+  allowed: readonly string[],
+): { values: Map<string, string>; json: boolean } {
   const values = new Map<string, string>()
   let json = false
   for (let i = 0; i < argv.length; i++) {
@@ -66,7 +69,8 @@ function parseFlags(argv: readonly string[], allowed: readonly string[]): { valu
     }
     const eq = arg.indexOf('=')
     const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!allowed.includes(name)) fail(arg.startsWith('-') ? `unknown option ${name}` : `unexpected argument ${arg}`)
+    if (!allowed.includes(name))
+      fail(arg.startsWith('-') ? `unknown option ${name}` : `unexpected argument ${arg}`)
     if (values.has(name)) fail(`${name} given twice`)
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
     if (value === undefined) fail(`${name} needs a value`)
@@ -81,12 +85,17 @@ function parseIntList(text: string | undefined, flag: string): number[] {
   if (text === undefined || text === '') return []
   return text.split(',').map((s) => {
     const t = s.trim()
-    if (!INTEGER.test(t) || !Number.isSafeInteger(Number(t))) fail(`${flag}: '${s}' is not an integer`)
+    if (!INTEGER.test(t) || !Number.isSafeInteger(Number(t)))
+      fail(`${flag}: '${s}' is not an integer`)
     return Number(t)
   })
 }
 
-function snapshotOf<S>(codec: CheckpointCodec<S>, session: S | undefined, revision: number): ResourceSnapshot | null {
+function snapshotOf<S>(
+  codec: CheckpointCodec<S>,
+  session: S | undefined,
+  revision: number,
+): ResourceSnapshot | null {
   if (session === undefined) return null
   const state = codec.exportState(session)
   if (!state.ok) fail(state.error.message)
@@ -101,32 +110,62 @@ function snapshotOf<S>(codec: CheckpointCodec<S>, session: S | undefined, revisi
   }
 }
 
-const parseHand = (fmt: JsonValue | undefined): string[] => (typeof fmt === 'string' && fmt.length > 2 ? fmt.slice(1, -1).split(', ') : [])
+const parseHand = (fmt: JsonValue | undefined): string[] =>
+  typeof fmt === 'string' && fmt.length > 2 ? fmt.slice(1, -1).split(', ') : []
 
-function runBlackjack(argv: readonly string[]): { json: boolean; result: Record<string, JsonValue>; human: string } {
+function runBlackjack(argv: readonly string[]): {
+  json: boolean
+  result: Record<string, JsonValue>
+  human: string
+} {
   const { values, json } = parseFlags(argv, ['--seed', '--actions'])
   const seedText = values.get('--seed') ?? fail('--seed N is required')
   if (!/^\d+$/.test(seedText)) fail(`--seed: '${seedText}' is not a non-negative integer`)
-  const actions = (values.get('--actions') ?? '').split(',').filter((a) => a.trim() !== '').map((a) => a.trim().toLowerCase())
-  for (const a of actions) if (a !== 'hit' && a !== 'stand') fail(`--actions: '${a}' is not hit or stand`)
+  const actions = (values.get('--actions') ?? '')
+    .split(',')
+    .filter((a) => a.trim() !== '')
+    .map((a) => a.trim().toLowerCase())
+  for (const a of actions)
+    if (a !== 'hit' && a !== 'stand') fail(`--actions: '${a}' is not hit or stand`)
   const server = createBlackjackServer({ seedForUnseededReset: () => BigInt(seedText) })
   const rcp = { input: [] }
   const reset = server.handle('/reset', { responses_create_params: rcp, seed: seedText }, undefined)
   let session = reset.session
-  const observations: JsonValue[] = [(reset.response.body as { observation: JsonValue }).observation]
+  const observations: JsonValue[] = [
+    (reset.response.body as { observation: JsonValue }).observation,
+  ]
   let player: string[] = [...(session?.player ?? [])]
   let dealer: string[] = [...(session?.dealer ?? [])]
   let result: JsonValue = null
   let revision = 0
   actions.forEach((action, i) => {
-    if (result !== null) fail(`--actions: '${action}' (action ${i + 1}) comes after the hand has ended`)
-    const step = server.handle('/step', { responses_create_params: rcp, response: { output: [{ type: 'message', content: `<action>${action}</action>` }] } }, session)
-    const body = step.response.body as { observation: JsonValue; reward: number; terminated: boolean; truncated: boolean; info: { [k: string]: JsonValue } }
+    if (result !== null)
+      fail(`--actions: '${action}' (action ${i + 1}) comes after the hand has ended`)
+    const step = server.handle(
+      '/step',
+      {
+        responses_create_params: rcp,
+        response: { output: [{ type: 'message', content: `<action>${action}</action>` }] },
+      },
+      session,
+    )
+    const body = step.response.body as {
+      observation: JsonValue
+      reward: number
+      terminated: boolean
+      truncated: boolean
+      info: { [k: string]: JsonValue }
+    }
     if (body.observation !== null) observations.push(body.observation)
     session = step.session
     revision++
     if (step.closed) {
-      result = { reward: body.reward, terminated: body.terminated, truncated: body.truncated, info: body.info }
+      result = {
+        reward: body.reward,
+        terminated: body.terminated,
+        truncated: body.truncated,
+        info: body.info,
+      }
       player = parseHand(body.info['player'])
       if (body.info['dealer'] !== undefined) dealer = parseHand(body.info['dealer'])
     } else if (session) {
@@ -137,25 +176,46 @@ function runBlackjack(argv: readonly string[]): { json: boolean; result: Record<
   const snapshot = snapshotOf(server.codec, session, revision)
   const lines = observations.map((o) => String(o))
   const r = result as { reward: number; info: { result: string } } | null
-  lines.push(r ? `result: ${r.info.result} (reward ${r.reward}); player ${player.join(' ')}; dealer ${dealer.join(' ')}` : `hand in progress: ${session ? server.codec.describe(session) : ''}`)
-  return { json, result: { observations, player, dealer, result, snapshot: snapshot as unknown as JsonValue }, human: lines.join('\n\n') }
+  lines.push(
+    r
+      ? `result: ${r.info.result} (reward ${r.reward}); player ${player.join(' ')}; dealer ${dealer.join(' ')}`
+      : `hand in progress: ${session ? server.codec.describe(session) : ''}`,
+  )
+  return {
+    json,
+    result: { observations, player, dealer, result, snapshot: snapshot as unknown as JsonValue },
+    human: lines.join('\n\n'),
+  }
 }
 
-function runCounter(argv: readonly string[]): { json: boolean; result: Record<string, JsonValue>; human: string } {
+function runCounter(argv: readonly string[]): {
+  json: boolean
+  result: Record<string, JsonValue>
+  human: string
+} {
   const { values, json } = parseFlags(argv, ['--initial', '--increments'])
   const initialText = values.get('--initial') ?? fail('--initial N is required')
   const [initial] = parseIntList(initialText, '--initial')
   const increments = parseIntList(values.get('--increments'), '--increments')
   const server = createCounterServer()
   let session = server.handle('/seed_session', { initial_count: initial ?? 0 }, undefined).session
-  for (const count of increments) session = server.handle('/increment_counter', { count }, session).session
+  for (const count of increments)
+    session = server.handle('/increment_counter', { count }, session).session
   const got = server.handle('/get_counter_value', {}, session)
   const count = (got.response.body as { count: number }).count
   const snapshot = snapshotOf(server.codec, got.session, increments.length)
-  return { json, result: { count, snapshot: snapshot as unknown as JsonValue }, human: `count ${count}` }
+  return {
+    json,
+    result: { count, snapshot: snapshot as unknown as JsonValue },
+    human: `count ${count}`,
+  }
 }
 
-function readCallList(io: EnvCommandIo, path: string, flag: string): { name: string; arguments: string }[] {
+function readCallList(
+  io: EnvCommandIo,
+  path: string,
+  flag: string,
+): { name: string; arguments: string }[] {
   let text: string
   try {
     text = io.readFile(path)
@@ -168,17 +228,31 @@ function readCallList(io: EnvCommandIo, path: string, flag: string): { name: str
   } catch (e) {
     return fail(`${flag}: ${path} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
   }
-  if (!Array.isArray(parsed)) fail(`${flag}: ${path} must hold a JSON list of {"name", "arguments"}`)
+  if (!Array.isArray(parsed))
+    fail(`${flag}: ${path} must hold a JSON list of {"name", "arguments"}`)
   return (parsed as unknown[]).map((item, i) => {
     const c = item as { name?: unknown; arguments?: unknown }
-    if (typeof item !== 'object' || item === null || typeof c.name !== 'string' || typeof c.arguments !== 'string') fail(`${flag}: item ${i} must be {"name": string, "arguments": JSON string}`)
+    if (
+      typeof item !== 'object' ||
+      item === null ||
+      typeof c.name !== 'string' ||
+      typeof c.arguments !== 'string'
+    )
+      fail(`${flag}: item ${i} must be {"name": string, "arguments": JSON string}`)
     return { name: c.name as string, arguments: c.arguments as string }
   })
 }
 
-function runWorkplace(argv: readonly string[], io: EnvCommandIo): { json: boolean; result: Record<string, JsonValue>; human: string } {
+function runWorkplace(
+  argv: readonly string[],
+  io: EnvCommandIo,
+): { json: boolean; result: Record<string, JsonValue>; human: string } {
   const { values, json } = parseFlags(argv, ['--calls', '--ground-truth'])
-  const calls = readCallList(io, values.get('--calls') ?? fail('--calls FILE is required'), '--calls')
+  const calls = readCallList(
+    io,
+    values.get('--calls') ?? fail('--calls FILE is required'),
+    '--calls',
+  )
   const gtPath = values.get('--ground-truth')
   const groundTruth = gtPath === undefined ? undefined : readCallList(io, gtPath, '--ground-truth')
   const parsedArgs = calls.map((c, i) => {
@@ -188,7 +262,8 @@ function runWorkplace(argv: readonly string[], io: EnvCommandIo): { json: boolea
     } catch {
       return fail(`--calls: item ${i} (${c.name}) has arguments that are not valid JSON`)
     }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) fail(`--calls: item ${i} (${c.name}) arguments must encode a JSON object`)
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      fail(`--calls: item ${i} (${c.name}) arguments must encode a JSON object`)
     return args as { [k: string]: JsonValue }
   })
   const base = parseWorkplaceBase(loadNodeWorkplaceData(), nodeDigest)
@@ -203,8 +278,14 @@ function runWorkplace(argv: readonly string[], io: EnvCommandIo): { json: boolea
   const tables: { [name: string]: JsonValue } = {}
   const all = sessionTables(base, session)
   for (const name of ALL_TABLES) tables[name] = toSplit(all[name])
-  const result: Record<string, JsonValue> = { outputs, tables, snapshot: snapshotOf(server.codec, session, calls.length) as unknown as JsonValue }
-  const lines = outputs.map((o, i) => `${i + 1}. ${calls[i]?.name}: ${typeof o === 'string' ? o : JSON.stringify(o)}`)
+  const result: Record<string, JsonValue> = {
+    outputs,
+    tables,
+    snapshot: snapshotOf(server.codec, session, calls.length) as unknown as JsonValue,
+  }
+  const lines = outputs.map(
+    (o, i) => `${i + 1}. ${calls[i]?.name}: ${typeof o === 'string' ? o : JSON.stringify(o)}`,
+  )
   lines.push(`tables: ${server.codec.describe(session)}`)
   if (groundTruth !== undefined) {
     const reward = verifyWorkplace(base, calls, groundTruth)
@@ -220,12 +301,25 @@ function runWorkplace(argv: readonly string[], io: EnvCommandIo): { json: boolea
  */
 export function runEnvCommand(argv: string[], io: EnvCommandIo): number {
   const [env, ...rest] = argv
-  if (env === undefined || env === '--help' || env === '-h' || rest.includes('--help') || rest.includes('-h')) {
+  if (
+    env === undefined ||
+    env === '--help' ||
+    env === '-h' ||
+    rest.includes('--help') ||
+    rest.includes('-h')
+  ) {
     io.stdout(`${ENV_HELP}\n`)
     return env === undefined ? 2 : 0
   }
   try {
-    const run = env === 'blackjack' ? runBlackjack(rest) : env === 'counter' ? runCounter(rest) : env === 'workplace' ? runWorkplace(rest, io) : fail(`unknown environment '${env}' (blackjack, counter, workplace)`)
+    const run =
+      env === 'blackjack'
+        ? runBlackjack(rest)
+        : env === 'counter'
+          ? runCounter(rest)
+          : env === 'workplace'
+            ? runWorkplace(rest, io)
+            : fail(`unknown environment '${env}' (blackjack, counter, workplace)`)
     io.stdout(run.json ? `${JSON.stringify(run.result)}\n` : `${run.human}\n`)
     return 0
   } catch (e) {

@@ -1,7 +1,11 @@
 import type { CliIo } from './io.ts'
 import { EXIT } from './io.ts'
+import { readFileSync } from 'node:fs'
+import { runEnvCommand } from './envCommand.ts'
 import { runGymCommand } from './gymCommand.ts'
+import { runVerifyCommand } from './verifyCommand.ts'
 import { runServeCommand } from './serveCommand.ts'
+import { runSimulateCommand } from './simulateCommand.ts'
 
 interface Command {
   readonly summary: string
@@ -11,6 +15,12 @@ interface Command {
 /** Every command of the `cutover` CLI (PRODUCT.md §4, CONTRACTS.md §6). */
 const COMMANDS: { readonly [name: string]: Command } = {
   serve: { summary: 'serve the API and the inspector (same as npm start)', run: runServeCommand },
+  simulate: { summary: 'run a scenario to the end, checkpoints committed to real directories', run: (argv, io) => runSimulateCommand(argv, io) },
+  verify: { summary: 'check a checkpoint directory (manifests, digests, replacement set)', run: runVerifyCommand },
+  env: {
+    summary: 'play one Blackjack, counter or Workplace Assistant session',
+    run: (argv, io) => runEnvCommand([...argv], { ...io, readFile: (path) => readFileSync(path, 'utf8') }),
+  },
   gym: { summary: 'one environment as a stand-alone NeMo Gym resources server', run: runGymCommand },
 }
 

@@ -1,4 +1,5 @@
 import { createNodeAppDeps, resolveDataDir } from '../nodeAppDeps.ts'
+import { ensureDemoRun } from '../runs/ensureDemoRun.ts'
 import { closeOnSignals, startServer } from '../server.ts'
 import { ensureWebBuild } from '../webBuild.ts'
 import type { CliIo } from './io.ts'
@@ -35,10 +36,8 @@ export async function runServeCommand(argv: readonly string[], io: CliIo): Promi
   const deps = createNodeAppDeps({ dataDir, controlToken: process.env.CUTOVER_CONTROL_TOKEN, log: (line) => io.stderr(`${line}\n`) })
   const { server, url, runs } = await startServer({ port, host, serveWeb: true, deps })
   closeOnSignals(server)
-  if (runs.list().length === 0) {
-    const demo = deps.simulator.resolve({ scenario: 'straggler-retirement' })
-    if (demo.ok) io.stdout(`created the straggler-retirement demo run ${runs.create(demo.value).id}\n`)
-  }
+  const demo = ensureDemoRun(runs, deps.simulator)
+  if (demo !== undefined) io.stdout(`created the ${demo.scenario} demo run ${demo.id}\n`)
   io.stdout(`Cutover listening on ${url} (data directory ${dataDir})\n`)
   return EXIT.ok
 }

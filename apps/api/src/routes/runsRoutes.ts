@@ -84,9 +84,12 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
         while (!aborted) {
           const events = runs.events(run.id)
           if (events === undefined) return // deleted while streaming
-          for (; sent < events.length && !aborted; sent += 1) {
-            const event = events[sent]
-            if (event !== undefined) await stream.writeSSE({ event: 'trace', id: String(event.step), data: JSON.stringify(event) })
+          if (sent < events.length) {
+            // One write per batch: the messages are `writeSSE`'s format (JSON data is a single line).
+            let chunk = ''
+            for (const event of events.slice(sent)) chunk += `event: trace\nid: ${event.step}\ndata: ${JSON.stringify(event)}\n\n`
+            sent = events.length
+            await stream.write(chunk)
           }
           const view = runs.get(run.id)
           if (view === undefined) return

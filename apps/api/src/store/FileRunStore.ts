@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { CheckpointDirectory } from '@cutover/core'
-import { err, ok } from '@cutover/core'
+import { err, isSafeRelativePath, ok } from '@cutover/core'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
 import { describeIssues } from '../http/jsonBody.ts'
@@ -85,7 +85,7 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
         .sort()
     },
     readCheckpointFile(runId, checkpointId, relativePath) {
-      if (!isPlainRelativePath(relativePath)) return err(cutoverError('path_escape', `path ${JSON.stringify(relativePath)} leaves the checkpoint directory`))
+      if (!isSafeRelativePath(relativePath)) return err(cutoverError('path_escape', `path ${JSON.stringify(relativePath)} leaves the checkpoint directory`))
       let current = checkpointPath(runId, checkpointId)
       const segments = relativePath.split('/')
       for (const [i, segment] of segments.entries()) {
@@ -115,9 +115,3 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
   }
 }
 
-/** A `/`-separated relative path of plain names: no `.`/`..`, no empty segment, no `\\`, `:` or control character. */
-export function isPlainRelativePath(path: string): boolean {
-  if (path.length === 0 || path.length > 4096 || path.startsWith('/')) return false
-  if (/[\\:\u0000-\u001f\u007f]/.test(path)) return false
-  return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
-}

@@ -31,18 +31,23 @@ export function testDeps(dataDir: string, overrides: Partial<AppDeps> = {}): App
 
 /** The app over `testDeps`, plus JSON helpers. */
 export function apiHarness(dataDir: string, overrides: Partial<AppDeps> = {}): ApiApp & {
+  simulator: AppDeps['simulator']
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
   json: (path: string, init?: RequestInit) => Promise<{ status: number; body: any }>
   createRun: (body: unknown) => Promise<RunView>
   waitComplete: (id: string) => Promise<RunView>
 } {
-  const api = createApiApp(testDeps(dataDir, overrides))
+  const deps = testDeps(dataDir, overrides)
+  const api = createApiApp(deps)
   const json = async (path: string, init?: RequestInit) => {
     const response = await api.app.request(path, init)
     const text = await response.text()
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) as any }
   }
   return {
     ...api,
+    simulator: deps.simulator,
     json,
     async createRun(body) {
       const r = await json('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })

@@ -102,11 +102,23 @@ function scrollIntoContainer(box: HTMLElement, target: Element): void {
 
 /**
  * Renders mermaid source to SVG; shows a typed error when the source does not parse or render.
- * When only the highlighted message changes (same diagram key), the drawn SVG is kept and the
- * highlight moves in place — stepping through a window costs no re-render. `data-highlight`
+ * When only the highlighted message changes (same diagram key, or an explicit `highlight` over
+ * the same source), the drawn SVG is kept and the highlight moves in place — stepping through a
+ * window costs no re-render. `data-highlight`
  * carries the highlighted message index once it is painted (the e2e suite times repaints by it).
  */
-export function MermaidDiagram({ source, testId = 'sequence-diagram', label }: { source: string; testId?: string; label?: string }) {
+export function MermaidDiagram({
+  source,
+  highlight: highlightProp,
+  testId = 'sequence-diagram',
+  label,
+}: {
+  source: string
+  /** Index of the message to highlight; by default the one whose text starts with `▶`. */
+  highlight?: number
+  testId?: string
+  label?: string
+}) {
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLDivElement>(null)
@@ -114,7 +126,7 @@ export function MermaidDiagram({ source, testId = 'sequence-diagram', label }: {
   const [drawnKey, setDrawnKey] = useState<string | null>(null)
   const plain = unwrapHighlight(source)
   const key = diagramKey(plain)
-  const highlight = highlightIndex(plain)
+  const highlight = highlightProp ?? highlightIndex(plain)
   const highlightRef = useRef(highlight)
   highlightRef.current = highlight
   const [painted, setPainted] = useState(-1)

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { StepView, TracePhase } from '@cutover/core/contracts'
+import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
 import { runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
 import { collapsePhases } from '../lib/collapsePhases.ts'
@@ -83,6 +83,7 @@ export function RunInspector({
   const bands = useMemo(() => phaseBands(events ?? []), [events])
   const present = useMemo(() => new Set<TracePhase>((events ?? []).map((e) => e.phase)), [events])
   const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
+  const drawn = useRef<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
     setCollapsed((old) => {
       const next = new Set(old)
@@ -96,7 +97,8 @@ export function RunInspector({
   if (trace.status === 'error' && trace.error) return <ErrorNotice what={`load the trace of run ${runId}`} error={trace.error} />
 
   const data = stepView.data
-  const source = data ? collapsePhases(unwrapHighlight(data.mermaid), data.window, events ?? [], collapsed) : null
+  const diagram = data ? stickyDiagram(drawn.current, data, total, events ?? [], collapsed) : null
+  drawn.current = diagram
   const setTab = (tab: Tab) => onView({ ...view, tab })
   const setSession = (session: string) => onView({ ...view, session }, { replace: true })
   const newEvents = total - step
@@ -128,7 +130,7 @@ export function RunInspector({
           ) : null}
         </div>
       </div>
-      <div className="stage">
+      <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
           <div className="diagram-tools">
             <CurrentEvent data={data} />
@@ -143,7 +145,11 @@ export function RunInspector({
               <Loading what="the diagram" />
             )
           ) : (
-            <MermaidDiagram source={source ?? ''} label={`Sequence diagram, steps ${data.window.from}–${data.window.to}`} />
+            <MermaidDiagram
+              source={diagram?.source ?? ''}
+              highlight={diagram?.highlight}
+              label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
+            />
           )}
           {stepView.status === 'error' && data && <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />}
         </div>
@@ -172,6 +178,48 @@ export function RunInspector({
       </Tabs>
     </div>
   )
+}
+
+/** Steps from the edge of a drawn window at which the diagram is redrawn around the new step. */
+const WINDOW_MARGIN = 20
+
+interface DrawnDiagram {
+  readonly source: string
+  readonly window: StepView['window']
+  readonly folded: string
+  /** Message index of the highlighted step (undefined: take the `▶` marker). */
+  readonly highlight: number | undefined
+}
+
+/**
+ * The diagram to show for a step. The API centres its window on the step, so every step of a
+ * long trace comes with a slightly shifted window; redrawing each one would cost a full mermaid
+ * render per key press. While the step stays inside the window already drawn (and away from its
+ * edges, unless the edge is the trace's own end), the drawn source is kept and only the highlight
+ * moves: message i of a window is step `from + i`. Folded phases break that mapping, so then the
+ * API's window is used as is.
+ */
+function stickyDiagram(
+  previous: DrawnDiagram | null,
+  data: StepView,
+  total: number,
+  events: readonly TraceEvent[],
+  collapsed: ReadonlySet<TracePhase>,
+): DrawnDiagram {
+  const folded = [...collapsed].sort().join(',')
+  if (folded === '') {
+    const step = data.step
+    if (previous && previous.folded === '') {
+      const { from, to } = previous.window
+      const inside = step >= from && step <= to
+      const awayFromEdges = (step - from >= WINDOW_MARGIN || from <= 1) && (to - step >= WINDOW_MARGIN || to >= total)
+      if (inside && awayFromEdges) return { ...previous, highlight: step - from }
+      if (step === 0 && from <= 1) return { ...previous, highlight: -1 }
+    }
+    const source = unwrapHighlight(data.mermaid)
+    return { source, window: data.window, folded, highlight: step >= data.window.from && step <= data.window.to ? step - data.window.from : -1 }
+  }
+  return { source: collapsePhases(unwrapHighlight(data.mermaid), data.window, events, collapsed), window: data.window, folded, highlight: undefined }
 }
 
 /** The message at this step in one line, above the diagram. */

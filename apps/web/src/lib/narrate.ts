@@ -60,23 +60,96 @@ function verb(type: string): string {
   return last.replace(/[_-]+/g, ' ')
 }
 
+const num = (v: JsonValue | undefined) => (typeof v === 'number' ? v : undefined)
+
+/** Sentences for the event types of the simulator's catalogue (packages/core/src/simulator/EVENTS.md). */
+function sentence(event: TraceEvent, from: string, to: string, about: string): string | undefined {
+  const p = event.payload
+  const path = str(p['path'])
+  switch (event.type) {
+    case 'run.dispatch':
+      return p['continued'] === true ? `${from} dispatches ${about}, claiming its restored continuation.` : `${from} dispatches ${about} to ${to}.`
+    case 'env.start':
+      return `${from} opens ${about}'s session on ${to} (${path ?? 'start'}).`
+    case 'agent.boundary':
+      return p['parked'] === true ? `${about} reaches a turn boundary and parks there for the checkpoint.` : `${about} passes a turn boundary; the agent records it.`
+    case 'model.request':
+      return p['relay'] === true
+        ? `${about} asks the policy model for its next turn, relaying from the restored parent call ${str(p['parent_call_id']) ?? ''}.`
+        : `${about} asks ${to} for a completion.`
+    case 'generation.stage':
+    case 'token.stage':
+    case 'generation.coordinates':
+      return `${from} → ${to}: ${verb(event.type)} of ${about}'s model call.`
+    case 'model.response':
+      return `${to} receives ${about}'s model response.`
+    case 'env.request':
+      return `${from} calls ${path ?? 'a tool'} for ${about} on ${to}${p['replayed'] === true ? ' — a replay: the recorded result comes back, nothing runs twice' : ''}.`
+    case 'env.verify':
+      return `${about} is graded by ${to}: reward ${num(p['reward']) ?? '?'}.`
+    case 'run.complete':
+      return `${about} finishes with reward ${num(p['reward']) ?? '?'} and reports to the controller.`
+    case 'agent.acknowledge':
+      return 'The controller acknowledges completed results, so the agent can release them.'
+    case 'agent.prepare':
+      return `The controller opens checkpoint ${str(p['checkpoint_id']) ?? ''}: the agent stops admitting work and parks every rollout at its next turn boundary (deadline ${num(p['deadline_ms']) ?? '?'} ms).`
+    case 'model.pause':
+      return 'The policy model closes admission and drains its in-flight calls.'
+    case 'model.status':
+    case 'agent.status':
+      return `The controller polls ${to}: is it ready to commit?`
+    case 'model.abort_inflight':
+      return `The deadline passed while ${about} was still generating: the policy model aborts its in-flight call and tombstones the attempt.`
+    case 'agent.retire':
+      return `The agent retires the straggler ${about}; it will be redispatched fresh after restore.`
+    case 'rollout.retired':
+      return `${about} is sacrificed: the checkpoint goes on without it.`
+    case 'model.task_exit':
+      return `The cancelled generation of ${about} finally exits.`
+    case 'resources.prepare':
+      return `${to} freezes its sessions and lists what it will export.`
+    case 'resources.retire':
+      return `${to} drops ${about}'s session: nothing of the straggler enters the checkpoint.`
+    case 'directory.write':
+      return `${from} writes ${path ?? 'a file'} into the checkpoint directory.`
+    case 'agent.commit':
+    case 'model.commit':
+    case 'resources.commit':
+      return `The controller tells ${to} to commit: its files and manifest go into the directory.`
+    case 'token_store.snapshot':
+      return 'The token store snapshots its staged tokens, after the aggregate manifest.'
+    case 'model.restore':
+      return 'A fresh policy model restores its ledger; retired attempts stay tombstoned.'
+    case 'agent.restore':
+      return 'A fresh agent restores its boundary records and knows which rollouts continue under attempt N+1.'
+    case 'resources.restore':
+      return `${to} restores ${num(p['activated']) ?? '?'} of ${num(p['expected']) ?? '?'} sessions, all or nothing.`
+    case 'model.resume':
+    case 'resources.resume':
+    case 'agent.resume':
+      return `${to} resumes and admits work again.`
+    case 'controller.abort':
+    case 'controller.restore_abandoned':
+      return `The controller abandons the checkpoint: ${str(p['reason']) ?? 'see the payload'}.`
+    default:
+      return undefined
+  }
+}
+
 /**
  * One plain sentence for a trace event, for the straggler demo's narrative column: who tells whom
  * to do what, about which rollout, and — for a refusal — why it is refused.
  */
 export function narrate(event: TraceEvent | null): string {
-  if (!event) return 'Before the first message: the fleet is generating; nothing has been checkpointed yet.'
+  if (!event) return 'Before the first message: the fleet is about to start; nothing has been checkpointed yet.'
   const from = participantName(event.from)
   const to = participantName(event.to)
-  const about = subject(event)
-  const what = `${verb(event.type)}${about ? ` for ${about}` : ''}`
+  const about = subject(event) ?? 'the rollout'
   const lead = PHASE_LEAD[event.phase] ?? event.phase
   if (event.outcome !== 'ok') {
     const why = REFUSALS[event.outcome] ?? `it answers ${event.outcome}`
-    return `${lead}: ${to} refuses ${from}'s ${what} with ${event.outcome} — ${why}.`
+    const stale = /^rollout_/.test(event.from) ? `A delayed request from the retired ${about} reaches ${to}. ` : ''
+    return `${lead}: ${stale}${to} refuses ${event.type} with ${event.outcome} — ${why}.`
   }
-  if (event.phase === 'retire') {
-    return `${lead}: the deadline passed while ${about ?? 'a rollout'} was still generating — ${from} tells ${to} to ${verb(event.type)}, so the straggler is sacrificed and will be redispatched fresh.`
-  }
-  return `${lead}: ${from} → ${to}: ${what}.`
+  return `${lead}: ${sentence(event, from, to, about) ?? `${from} → ${to}: ${verb(event.type)}${about ? ` for ${about}` : ''}.`}`
 }

@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url'
 import type { WorkplaceData } from '../environments/workplace/WorkplaceData.ts'
 
 /** `vendor/workplace_assistant/` located from this file (packages/core/src/adapters → repo root). */
-export const WORKPLACE_VENDOR_DIR = fileURLToPath(new URL('../../../../vendor/workplace_assistant/', import.meta.url))
+export const WORKPLACE_VENDOR_DIR = fileURLToPath(
+  new URL('../../../../vendor/workplace_assistant/', import.meta.url),
+)
 
 let cached: WorkplaceData | undefined
 
@@ -13,7 +15,8 @@ let cached: WorkplaceData | undefined
  */
 export function loadNodeWorkplaceData(dir: string = WORKPLACE_VENDOR_DIR): WorkplaceData {
   if (cached && dir === WORKPLACE_VENDOR_DIR) return cached
-  const read = (p: string) => readFileSync(new URL(p, `file://${dir.endsWith('/') ? dir : `${dir}/`}`), 'utf8')
+  const read = (p: string) =>
+    readFileSync(new URL(p, `file://${dir.endsWith('/') ? dir : `${dir}/`}`), 'utf8')
   const data: WorkplaceData = {
     emailsCsv: read('csv_data/processed/emails.csv'),
     calendarEventsCsv: read('csv_data/processed/calendar_events.csv'),

@@ -16,6 +16,8 @@ const ENVS: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
 export interface ControllerTestOptions {
   /** Resume agents before the policy model and resources (breaks `resume-order`). */
   readonly resumeAgentsFirst?: boolean
+  /** Publish the aggregate manifest before the resources commit (breaks `manifest-last`). */
+  readonly aggregateBeforeResources?: boolean
 }
 
 /** What the controller needs from the world around it (the simulator provides it). */
@@ -228,6 +230,9 @@ export class Controller {
     if (!model.ok) return this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
+    if (this.#test.aggregateBeforeResources === true) {
+      writeAggregateManifest(sink, { checkpoint_id: this.#cid, participants: [], participant_results: {}, live_membership: [] })
+    }
     for (const env of ENVS) {
       const r = step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, sink))
       if (!r.ok) return this.#retryCommit(r.error)

@@ -13,6 +13,7 @@ import {
   resourcesManifestPath,
   resourcesSnapshotPath,
 } from './layout.ts'
+import { listNamespaceFiles } from './listNamespaceFiles.ts'
 import { loadAgentNamespace } from './loadAgentNamespace.ts'
 import { loadAggregateManifest } from './loadAggregateManifest.ts'
 import { loadLedgerNamespace } from './loadLedgerNamespace.ts'
@@ -280,6 +281,39 @@ describe('verifyCheckpoint', () => {
     expect(!other.ok && other.error.code).toBe('agent_checkpoint_error')
     expect(dir.list().map((e) => [e.path, digest.sha256Hex(dir.readFile(e.path) as Uint8Array)])).toEqual(before)
     expect(verifyCheckpoint(dir, digest).valid).toBe(true)
+  })
+
+  it('[manifest-last] crash and retry converge for fleets of 0 to 4 rollouts at every k', () => {
+    for (let rollouts = 0; rollouts <= 4; rollouts++) {
+      const sample = createSampleCheckpoint(rollouts, { checkpoint_id: `ckpt-${rollouts}` })
+      const probe = new MemoryCheckpointDirectory()
+      expect(commitSampleCheckpoint(probe, digest, sample).ok).toBe(true)
+      for (let k = 1; k <= probe.writeCount; k++) {
+        const crashing = new MemoryCheckpointDirectory({ failOnWrite: k })
+        expect(() => commitSampleCheckpoint(crashing, digest, sample)).toThrow(DirectoryWriteError)
+        expect(verifyCheckpoint(crashing, digest).valid, `n=${rollouts} k=${k}`).toBe(false)
+        // A second crash during the retry, one write further in, still converges on the third try.
+        const second = crashing.reopen({ failOnWrite: 2 })
+        try {
+          commitSampleCheckpoint(second, digest, sample)
+        } catch (e) {
+          expect(e).toBeInstanceOf(DirectoryWriteError)
+        }
+        const third = second.reopen()
+        expect(commitSampleCheckpoint(third, digest, sample).ok, `n=${rollouts} k=${k}`).toBe(true)
+        expect(verifyCheckpoint(third, digest).valid, `n=${rollouts} k=${k}`).toBe(true)
+      }
+    }
+  })
+
+  it('[corrupt_file] the index-th data file of a namespace is what the fault flips', () => {
+    const dir = committed(createSampleCheckpoint(6))
+    const files = listNamespaceFiles(dir, 'resources')
+    expect(files).toHaveLength(6)
+    expect(files.every((p) => !p.endsWith('manifest.json'))).toBe(true)
+    const target = files[4] as string
+    dir.flipByte(target, 0)
+    expect(codesAt(dir).filter(([, path]) => path === target).length).toBeGreaterThan(0)
   })
 })
 

@@ -5,7 +5,14 @@ import type { JsonValue } from '../json.ts'
 export const RESOURCE_SNAPSHOT_SCHEMA_VERSION = 2
 
 const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+  z.union([
+    z.null(),
+    z.boolean(),
+    z.number(),
+    z.string(),
+    z.array(jsonValueSchema),
+    z.record(z.string(), jsonValueSchema),
+  ]),
 )
 
 /** PROTOCOL.md §5.3 `ResourceMutationReceipt`: the recorded outcome of one fenced mutation. */

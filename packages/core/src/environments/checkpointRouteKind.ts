@@ -6,9 +6,14 @@ import type { RouteKind } from './EnvironmentServer.ts'
  * `/verify` is terminal; every other POST is a mutation, unknown ones included, so unknown stateful
  * routes are fenced like known ones.
  */
-export function checkpointRouteKind(path: string, method: string, startPaths: readonly string[] = ['/seed_session']): RouteKind {
+export function checkpointRouteKind(
+  path: string,
+  method: string,
+  startPaths: readonly string[] = ['/seed_session'],
+): RouteKind {
   if (method.toUpperCase() !== 'POST') return 'untracked'
-  if (path.startsWith('/ng-control/') || path === '/aggregate_metrics' || path.startsWith('/mcp')) return 'untracked'
+  if (path.startsWith('/ng-control/') || path === '/aggregate_metrics' || path.startsWith('/mcp'))
+    return 'untracked'
   if (startPaths.includes(path)) return 'start'
   if (path === '/verify') return 'terminal'
   return 'mutation'

@@ -22,16 +22,31 @@ export function restoreCheckpointStates<TSession>(
   codec: CheckpointCodec<TSession>,
   snapshots: readonly ResourceSnapshot[],
 ): Result<readonly RestoredSession<TSession>[], CutoverError> {
-  if (!codec.enabled) return err(cutoverError('unsafe_resources_restore', 'this environment has not opted in to checkpoint state'))
+  if (!codec.enabled)
+    return err(
+      cutoverError(
+        'unsafe_resources_restore',
+        'this environment has not opted in to checkpoint state',
+      ),
+    )
   const seen = new Set<string>()
   const restored: RestoredSession<TSession>[] = []
   for (const snapshot of snapshots) {
     const key = `${snapshot.rollout_id}.a${snapshot.attempt_index}`
-    if (seen.has(key)) return err(cutoverError('unsafe_resources_restore', `duplicate snapshot ${key}`))
+    if (seen.has(key))
+      return err(cutoverError('unsafe_resources_restore', `duplicate snapshot ${key}`))
     seen.add(key)
     const decoded = codec.restoreState(snapshot.state)
-    if (!decoded.ok) return err(cutoverError('unsafe_resources_restore', `snapshot ${key}: ${decoded.error.message}`))
-    restored.push({ rollout_id: snapshot.rollout_id, attempt_index: snapshot.attempt_index, state_revision: snapshot.state_revision, session: decoded.value })
+    if (!decoded.ok)
+      return err(
+        cutoverError('unsafe_resources_restore', `snapshot ${key}: ${decoded.error.message}`),
+      )
+    restored.push({
+      rollout_id: snapshot.rollout_id,
+      attempt_index: snapshot.attempt_index,
+      state_revision: snapshot.state_revision,
+      session: decoded.value,
+    })
   }
   return ok(restored)
 }

@@ -81,11 +81,20 @@ export class AgentParticipant {
   get manifestDigest(): string | null {
     return this.#lastCommitDigest
   }
+  /** Fenced attempts, sorted (cached: views read this after every event). */
   tombstones(): readonly string[] {
-    return [...this.#tombstones].sort()
+    if (this.#tombList === null || this.#tombList.length !== this.#tombstones.size) this.#tombList = [...this.#tombstones].sort()
+    return this.#tombList
   }
+  #tombList: string[] | null = null
   execution(id: ExecutionIdentity): Execution | undefined {
     return this.#executions.get(executionKey(id))
+  }
+  /** Executions running or asked to park (no allocation: views call this after every event). */
+  runningCount(): number {
+    let n = 0
+    for (const e of this.#executions.values()) if (e.state === 'running' || e.state === 'park_requested') n++
+    return n
   }
   executions(): readonly Execution[] {
     return [...this.#executions.values()]

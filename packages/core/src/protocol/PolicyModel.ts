@@ -124,9 +124,12 @@ export class PolicyModel {
   get manifestDigest(): string | null {
     return this.#lastCommitDigest
   }
+  /** Fenced attempts, sorted (cached: views read this after every event). */
   tombstones(): readonly string[] {
-    return [...this.#tombstones].sort()
+    if (this.#tombList === null || this.#tombList.length !== this.#tombstones.size) this.#tombList = [...this.#tombstones].sort()
+    return this.#tombList
   }
+  #tombList: string[] | null = null
   isTombstoned(id: ExecutionIdentity): boolean {
     return this.#tombstones.has(executionKey(id))
   }

@@ -107,9 +107,12 @@ export class ResourcesParticipant<TSession> {
   get manifestDigest(): string | null {
     return this.#lastCommitDigest
   }
+  /** Fenced attempts, sorted (cached: views read this after every event). */
   tombstones(): readonly string[] {
-    return [...this.#tombstones].sort()
+    if (this.#tombList === null || this.#tombList.length !== this.#tombstones.size) this.#tombList = [...this.#tombstones].sort()
+    return this.#tombList
   }
+  #tombList: string[] | null = null
   /** The live session of an execution (for views and equivalence). */
   sessionOf(id: ExecutionIdentity): TSession | undefined {
     const meta = this.#byExecution.get(executionKey(id))

@@ -38,8 +38,10 @@ export class PyRandom {
 
   /** Rebuilds a generator from a `getState()` / Python `getstate()` value, validating its shape. */
   static fromState(state: unknown): Result<PyRandom, CutoverError> {
-    const bad = (why: string) => err(cutoverError('invalid_request', `invalid random state: ${why}`))
-    if (!Array.isArray(state) || state.length !== 3) return bad('expected [3, [624 words, index], null]')
+    const bad = (why: string) =>
+      err(cutoverError('invalid_request', `invalid random state: ${why}`))
+    if (!Array.isArray(state) || state.length !== 3)
+      return bad('expected [3, [624 words, index], null]')
     if (state[0] !== 3) return bad(`unsupported version ${JSON.stringify(state[0])}`)
     if (state[2] !== null) return bad('gauss_next must be null')
     const internal: unknown = state[1]
@@ -47,12 +49,14 @@ export class PyRandom {
     const mt = new Uint32Array(N)
     for (let i = 0; i < N; i++) {
       const w: unknown = internal[i]
-      if (typeof w !== 'number' || !Number.isInteger(w) || w < 0 || w > 0xffffffff) return bad(`word ${i} is not a 32-bit unsigned integer`)
+      if (typeof w !== 'number' || !Number.isInteger(w) || w < 0 || w > 0xffffffff)
+        return bad(`word ${i} is not a 32-bit unsigned integer`)
       mt[i] = w
     }
     const index: unknown = internal[N]
     // CPython's setstate accepts 0..624 for the index.
-    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index > N) return bad('index must be an integer in 0..624')
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index > N)
+      return bad('index must be an integer in 0..624')
     return ok(new PyRandom(mt, index))
   }
 
@@ -85,14 +89,16 @@ export class PyRandom {
 
   /** `getrandbits(k)` for 1 <= k <= 32: the top k bits of one MT output. */
   getrandbits(k: number): number {
-    if (!Number.isInteger(k) || k < 0 || k > 32) throw new RangeError(`getrandbits supports 0 <= k <= 32, got ${k}`)
+    if (!Number.isInteger(k) || k < 0 || k > 32)
+      throw new RangeError(`getrandbits supports 0 <= k <= 32, got ${k}`)
     if (k === 0) return 0
     return this.genrandUint32() >>> (32 - k)
   }
 
   /** `_randbelow(n)` for 1 <= n <= 2^32: rejection sampling over `n.bit_length()` bits. */
   randbelow(n: number): number {
-    if (!Number.isInteger(n) || n <= 0 || n > 0x100000000) throw new RangeError(`randbelow supports 1 <= n <= 2^32, got ${n}`)
+    if (!Number.isInteger(n) || n <= 0 || n > 0x100000000)
+      throw new RangeError(`randbelow supports 1 <= n <= 2^32, got ${n}`)
     const k = bitLength(n)
     let r = this.getrandbits(k)
     while (r >= n) r = this.getrandbits(k)

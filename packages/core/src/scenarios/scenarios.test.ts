@@ -43,7 +43,6 @@ describe('scenario presets', () => {
   for (const name of SCENARIO_NAMES) {
     it(`[scenarios] ${name} keeps every invariant and publishes a valid checkpoint`, () => {
       const { result, dirs } = run(name)
-      if (process.env.SIMDUMP) require('node:fs').writeFileSync(`/tmp/simtest/${name}.txt`, result.events.map((e) => `${e.step} ${e.time_ms} ${e.phase} ${e.from}->${e.to} ${e.type} ${e.outcome} ${JSON.stringify(e.payload).slice(0, 200)}`).join('\n'))
       expect(result.failures).toEqual([])
       expect(result.outcome).toBe('completed')
       const valid = result.checkpoints.filter((c) => !c.damaged)
@@ -65,5 +64,81 @@ describe('scenario presets', () => {
     expect(redispatch[0]?.payload['continued']).toBe(false)
     const stale = types(result, 'model.request').filter((e) => e.from === 'rollout_r0')
     expect(stale.map((e) => e.outcome)).toEqual(['stale_attempt'])
+  })
+
+  it('[corrupt-snapshot] restore refuses naming the file, activates nothing, and the retaken checkpoint restores', () => {
+    const { result, dirs } = run('corrupt-snapshot')
+    const refused = types(result, 'resources.restore').find((e) => e.outcome !== 'ok')
+    expect(refused?.outcome).toBe('resources_checkpoint_error')
+    expect(String(refused?.payload['message'])).toMatch(/resources\/\w+\/r\d\.a0\.json/)
+    expect(refused?.payload['activated']).toBe(0)
+    expect(types(result, 'controller.restore_abandoned')).toHaveLength(1)
+    expect(result.checkpoints.map((c) => [c.checkpoint_id, c.damaged])).toEqual([['ck-1', true], ['ck-2', false]])
+    expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).valid).toBe(false)
+  })
+
+  it('[crash-during-commit] the k-th write crashes, the controller retries the commit and the directory verifies', () => {
+    const { result, dirs } = run('crash-during-commit')
+    const writes = types(result, 'directory.write')
+    expect(writes[2]?.outcome).toBe('internal_error')
+    expect(writes.filter((e) => e.outcome !== 'ok')).toHaveLength(1)
+    const commits = types(result, 'agent.commit')
+    expect(commits.map((e) => [e.outcome, e.payload['attempt']])).toEqual([['agent_checkpoint_error', 1], ['ok', 2]])
+    const paths = writes.filter((e) => e.outcome === 'ok').map((e) => String(e.payload['path']))
+    expect(paths.slice(-3)).toEqual(['nemo_gym_checkpoint_manifest.json', 'token-store/manifest.json', 'checkpoint.json'])
+    expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).problems).toEqual([])
+  })
+
+  it('[two-worker-admission] a missing worker is missing_workers, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
+    const { result } = run('two-worker-admission')
+    expect(types(result, 'model.status', 'missing_workers')).toHaveLength(1)
+    const registers = types(result, 'model.worker_register').map((e) => e.outcome)
+    expect(registers).toEqual(['worker_registration_rejected', 'ok'])
+    const acks = types(result, 'model.worker_ack').map((e) => [e.payload['checkpoint_id'], e.from])
+    expect(acks).toEqual([['ck-1', 'model_worker_0'], ['ck-2', 'model_worker_0'], ['ck-2', 'model_worker_1']])
+    expect(result.checkpoints.map((c) => c.checkpoint_id)).toEqual(['ck-2'])
+  })
+
+  it('[receipt-replay] a bad batch releases nothing, the exact receipt acknowledges, its replay is idempotent', () => {
+    const { result } = run('receipt-replay')
+    const acks = types(result, 'agent.acknowledge').filter((e) => e.phase === 'prepare')
+    expect(acks.map((e) => [e.outcome, e.payload['idempotent']])).toEqual([
+      ['completed_execution_acknowledgement_error', 0],
+      ['ok', 0],
+      ['ok', 1],
+    ])
+    expect(types(result, 'agent.prepare')[0]?.payload['result']).toMatchObject({ completed_unacknowledged: 1, ready_to_commit: false })
+  })
+
+  it('[restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
+    const { result } = run('restore-race')
+    const claims = types(result, 'run.dispatch').filter((e) => e.payload['rollout_id'] === 'r1' && e.payload['attempt_index'] === 1)
+    expect(claims.map((e) => e.outcome)).toEqual(['ok', 'duplicate_execution'])
+    expect(claims[0]?.payload['continued']).toBe(true)
+  })
+
+  it('[stale-attempt-fenced] delayed attempt-N requests are refused by the model, the agent and the resources server', () => {
+    const { result } = run('stale-attempt-fenced')
+    const stale = result.events.filter((e) => e.from === 'rollout_r1')
+    expect(stale.map((e) => [e.to, e.outcome])).toEqual([
+      ['policy_model', 'stale_attempt'],
+      ['agent', 'stale_attempt'],
+      ['resources_counter', 'stale_attempt'],
+    ])
+  })
+
+  it('[commit-order] agents → model → resources → aggregate → token store → checkpoint.json', () => {
+    const { result } = run('happy-path')
+    const order = result.events.filter((e) => e.phase === 'commit' && e.type !== 'directory.write').map((e) => `${e.type}:${e.to}`)
+    expect(order).toEqual([
+      'agent.commit:agent',
+      'model.commit:policy_model',
+      'resources.commit:resources_blackjack',
+      'resources.commit:resources_counter',
+      'resources.commit:resources_workplace',
+      'token_store.snapshot:token_store',
+    ])
+    const resume = result.events.filter((e) => e.phase === 'resume').map((e) => e.to)
+    expect(resume).toEqual(['policy_model', 'resources_blackjack', 'resources_counter', 'resources_workplace', 'agent'])
   })
 })

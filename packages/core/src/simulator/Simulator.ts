@@ -45,6 +45,8 @@ export interface SimulatorOptions {
   readonly test?: ControllerTestOptions
   /** Skip trace/view recording (baseline runs only need outcomes). */
   readonly record: boolean
+  /** Dispatch only these rollouts (rollouts are independent: a baseline needs only the continued ones). */
+  readonly only?: ReadonlySet<string>
 }
 
 /** One rollout's runtime state in the engine. */
@@ -171,6 +173,7 @@ export class Simulator {
   /** Runs to completion, yielding each event as soon as it is recorded. */
   *run(): Generator<TraceEvent, void> {
     for (const r of this.#rollouts) {
+      if (this.#opts.only !== undefined && !this.#opts.only.has(r.plan.rollout_id)) continue
       const start = (r.plan.index % 16) * 4
       this.#queue.push(start, () => this.#dispatch(r))
     }
@@ -223,7 +226,7 @@ export class Simulator {
     }
     if (id === 'agent') {
       const f = w.agent.fence.snapshot()
-      const running = w.agent.executions().filter((e) => e.state === 'running' || e.state === 'park_requested').length
+      const running = w.agent.runningCount()
       return { id, kind: 'agent', phase: f.phase, admission: w.agent.accepting ? 'accepting' : 'paused', inflight: running, tombstones: w.agent.tombstones(), manifest_digest: w.agent.manifestDigest, checkpoint_id: f.active_checkpoint_id }
     }
     if (id.startsWith('resources_')) {
@@ -246,8 +249,8 @@ export class Simulator {
   #sessionRecord(r: RolloutRt, state: 'bound' | 'exported' | 'retired' | 'terminal' | 'uncertain' | 'restored', session: unknown, revision: number | null, sessionId: string | null): void {
     if (!this.#opts.record) return
     const key = executionKey({ rollout_id: r.plan.rollout_id, attempt_index: r.attempt })
-    const codec = this.#world.resources[r.plan.env].env.codec
-    const summary = session === undefined ? (state === 'terminal' ? 'closed' : '—') : codec.describe(session)
+    // The one-line summary is computed lazily when a view asks (codec.describe can be costly).
+    const summary = session === undefined ? (state === 'terminal' ? 'closed' : '—') : ''
     this.recorder.session(key, r.plan.env, {
       row: { key, rollout_id: r.plan.rollout_id, attempt: r.attempt, environment: r.plan.env, state, revision, session_id: sessionId, summary },
       session,
@@ -276,13 +279,13 @@ export class Simulator {
     })
   }
 
-  #dispatch(r: RolloutRt, opts: { continuation?: AgentBoundaryRecord } = {}): void {
+  #dispatch(r: RolloutRt): void {
     if (this.#frozen) {
       r.waiting = () => this.#dispatch(r)
       return
     }
     const begin = this.#world.agent.begin(this.#id(r))
-    this.emit(this.#rolloutPhase(), 'controller', 'agent', 'run.dispatch', { ...this.#ids(r), environment: r.plan.env, continued: opts.continuation !== undefined, generation: begin.ok ? begin.value.execution.generation : null }, begin.ok ? 'ok' : begin.error.code)
+    this.emit(this.#rolloutPhase(), 'controller', 'agent', 'run.dispatch', { ...this.#ids(r), environment: r.plan.env, continued: begin.ok && begin.value.execution.continuation !== null, generation: begin.ok ? begin.value.execution.generation : null }, begin.ok ? 'ok' : begin.error.code)
     if (!begin.ok) return
     r.status = 'running'
     r.world = this.#world.generation

@@ -96,7 +96,7 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
     yield event
   }
   // Equivalence: each continued rollout ends as the same rollout run without a checkpoint.
-  const baseline = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(`baseline-${id}`), envs, workplaceExamples: examples, checkpoint: false, record: false })
+  const baseline = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(`baseline-${id}`), envs, workplaceExamples: examples, checkpoint: false, record: false, only: sim.continued })
   for (const _ of baseline.run()) void _
   const total = sim.recorder.events.length
   for (const rolloutId of [...sim.continued].sort()) {
@@ -130,6 +130,17 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     const map = Object.fromEntries(Object.keys(checker.map()).map((id) => [id, failed.has(id as InvariantFailure['id']) ? 'fail' : 'pass'])) as unknown as InvariantMap
     return { invariants: map, failures }
   }
+  // Summaries are derived on demand and cached per (immutable) session object.
+  const summaries = new WeakMap<object, string>()
+  const rowOf = (rec2: { row: SessionRow; session: unknown }): SessionRow => {
+    if (rec2.row.summary !== '' || rec2.session === undefined || rec2.session === null || typeof rec2.session !== 'object') return rec2.row
+    let text = summaries.get(rec2.session)
+    if (text === undefined) {
+      text = sim.world.resources[rec2.row.environment].env.codec.describe(rec2.session)
+      summaries.set(rec2.session, text)
+    }
+    return { ...rec2.row, summary: text }
+  }
   const checkpoints: SimulatedCheckpoint[] = sim.checkpoints.map((c) => ({ checkpoint_id: c.checkpoint_id, location: c.location, damaged: c.damaged }))
   const finalFailures = checker.failures
   return {
@@ -153,7 +164,7 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       const out: SessionRow[] = []
       for (const [, h] of rec.sessions) {
         const v = h.at(s)
-        if (v !== undefined) out.push(v.row)
+        if (v !== undefined) out.push(rowOf(v))
       }
       return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     },
@@ -166,7 +177,7 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       const codec = env === undefined ? undefined : sim.world.resources[env].env.codec
       const state = h.session === undefined || codec === undefined ? null : codec.exportState(h.session)
       const prep = preparedFor(rec, key, s)
-      return { step: s, session: h.row, state: state === null ? null : state.ok ? state.value : null, prepare: prep }
+      return { step: s, session: rowOf(h), state: state === null ? null : state.ok ? state.value : null, prepare: prep }
     },
     tables: (key, step): TablesView | undefined => {
       const s = clamp(step)

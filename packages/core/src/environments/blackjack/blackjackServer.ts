@@ -6,7 +6,13 @@ import { checkpointRouteKind } from '../checkpointRouteKind.ts'
 import type { CheckpointCodec, EnvironmentServer, EnvHandleResult } from '../EnvironmentServer.ts'
 import { extractText } from '../gymnasium/extractText.ts'
 import type { ValidationIssue } from '../gymnasium/fastapiValidation.ts'
-import { isRecord, NOT_FOUND, objectBody, requireObjectField, unprocessable } from '../gymnasium/fastapiValidation.ts'
+import {
+  isRecord,
+  NOT_FOUND,
+  objectBody,
+  requireObjectField,
+  unprocessable,
+} from '../gymnasium/fastapiValidation.ts'
 import { RANKS, deal, formatHand, handValue, observation, parseAction } from './blackjackRules.ts'
 
 /** One hand in progress: both hands and the session's own RNG position (ENVIRONMENTS.md §2). */
@@ -31,7 +37,8 @@ export interface BlackjackServerOptions {
 export const blackjackCodec: CheckpointCodec<BlackjackSession> = {
   enabled: true,
   stateSchemaVersion: 1,
-  exportState: (s) => ok({ player: [...s.player], dealer: [...s.dealer], rng_state: s.rng.getStateJson() }),
+  exportState: (s) =>
+    ok({ player: [...s.player], dealer: [...s.dealer], rng_state: s.rng.getStateJson() }),
   restoreState: (state) => {
     const bad = (why: string) => err(cutoverError('invalid_request', `blackjack state: ${why}`))
     if (!isRecord(state)) return bad('expected {player, dealer, rng_state}')
@@ -40,7 +47,11 @@ export const blackjackCodec: CheckpointCodec<BlackjackSession> = {
     const hands: string[][] = []
     for (const name of ['player', 'dealer'] as const) {
       const hand = state[name]
-      if (!Array.isArray(hand) || !hand.every((c) => typeof c === 'string' && (RANKS as readonly string[]).includes(c))) return bad(`${name} must be a list of ranks`)
+      if (
+        !Array.isArray(hand) ||
+        !hand.every((c) => typeof c === 'string' && (RANKS as readonly string[]).includes(c))
+      )
+        return bad(`${name} must be a list of ranks`)
       hands.push(hand as string[])
     }
     const rng = PyRandom.fromState(state['rng_state'])
@@ -55,7 +66,12 @@ function parseSeed(v: JsonValue | undefined, issues: ValidationIssue[]): bigint 
   if (v === undefined || v === null) return undefined
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v)
-  issues.push({ type: 'int_parsing', loc: ['body', 'seed'], msg: 'Input should be a non-negative integer or decimal string', input: v })
+  issues.push({
+    type: 'int_parsing',
+    loc: ['body', 'seed'],
+    msg: 'Input should be a non-negative integer or decimal string',
+    input: v,
+  })
   return undefined
 }
 
@@ -64,7 +80,9 @@ function parseSeed(v: JsonValue | undefined, issues: ValidationIssue[]): bigint 
  * the action from the Responses-API `response`, hits or stands, and closes the session on a
  * terminal step. Cutover's one extension: `/reset` takes an optional `seed`.
  */
-export function createBlackjackServer(options: BlackjackServerOptions): EnvironmentServer<BlackjackSession> {
+export function createBlackjackServer(
+  options: BlackjackServerOptions,
+): EnvironmentServer<BlackjackSession> {
   return {
     name: 'blackjack',
     routeKind: (path, method) => checkpointRouteKind(path, method, ['/reset']),
@@ -82,7 +100,10 @@ export function createBlackjackServer(options: BlackjackServerOptions): Environm
         const rng = PyRandom.fromSeed(seed ?? options.seedForUnseededReset())
         const player = [deal(rng), deal(rng)]
         const dealer = [deal(rng), deal(rng)]
-        return { response: { status: 200, body: { observation: observation(player, dealer), info: {} } }, session: { player, dealer, rng } }
+        return {
+          response: { status: 200, body: { observation: observation(player, dealer), info: {} } },
+          session: { player, dealer, rng },
+        }
       }
       requireObjectField(body, 'response', issues)
       if (issues.length > 0) return { response: unprocessable(issues), session }
@@ -90,7 +111,10 @@ export function createBlackjackServer(options: BlackjackServerOptions): Environm
       const player = [...(session?.player ?? [])]
       const dealer = [...(session?.dealer ?? [])]
       const terminal = (reward: number, info: JsonValue): EnvHandleResult<BlackjackSession> => ({
-        response: { status: 200, body: { observation: null, reward, terminated: true, truncated: false, info } },
+        response: {
+          status: 200,
+          body: { observation: null, reward, terminated: true, truncated: false, info },
+        },
         session: undefined,
         closed: true,
       })
@@ -99,15 +123,38 @@ export function createBlackjackServer(options: BlackjackServerOptions): Environm
         const value = handValue(player)
         if (value > 21) return terminal(-1.0, { result: 'bust', player: formatHand(player), value })
         // The reference reads dealer[0] for the observation: an empty dealer hand (step before reset) is an IndexError → 500.
-        if (dealer.length === 0) return { response: { status: 500, body: "IndexError('list index out of range')" }, session }
+        if (dealer.length === 0)
+          return {
+            response: { status: 500, body: "IndexError('list index out of range')" },
+            session,
+          }
         const next = session ? { player, dealer, rng } : undefined
-        return { response: { status: 200, body: { observation: observation(player, dealer), reward: 0.0, terminated: false, truncated: false, info: {} } }, session: next }
+        return {
+          response: {
+            status: 200,
+            body: {
+              observation: observation(player, dealer),
+              reward: 0.0,
+              terminated: false,
+              truncated: false,
+              info: {},
+            },
+          },
+          session: next,
+        }
       }
       while (handValue(dealer) < 17) dealer.push(deal(rng))
       const pv = handValue(player)
       const dv = handValue(dealer)
-      const [reward, result] = dv > 21 || pv > dv ? [1.0, 'win'] : pv === dv ? [0.0, 'draw'] : [-1.0, 'loss']
-      return terminal(reward, { result, player: formatHand(player), player_value: pv, dealer: formatHand(dealer), dealer_value: dv })
+      const [reward, result] =
+        dv > 21 || pv > dv ? [1.0, 'win'] : pv === dv ? [0.0, 'draw'] : [-1.0, 'loss']
+      return terminal(reward, {
+        result,
+        player: formatHand(player),
+        player_value: pv,
+        dealer: formatHand(dealer),
+        dealer_value: dv,
+      })
     },
   }
 }

@@ -2,14 +2,20 @@ import { describe, expect, it } from 'vitest'
 import { counterCodec, createCounterServer } from './counterServer.ts'
 
 const server = createCounterServer()
-const verifyBody = (expected_count: unknown) => ({ responses_create_params: { input: [] }, response: { output: [] }, expected_count })
+const verifyBody = (expected_count: unknown) => ({
+  responses_create_params: { input: [] },
+  response: { output: [] },
+  expected_count,
+})
 
 describe('session-state counter (ENVIRONMENTS.md §3)', () => {
   it('[counter-seed] seed_session sets the count once and never overwrites', () => {
     const a = server.handle('/seed_session', { initial_count: 3, other: 'x' }, undefined)
     expect(a.response).toEqual({ status: 200, body: {} })
     expect(a.session).toEqual({ counter: 3 })
-    expect(server.handle('/seed_session', { initial_count: 9 }, a.session).session).toEqual({ counter: 3 })
+    expect(server.handle('/seed_session', { initial_count: 9 }, a.session).session).toEqual({
+      counter: 3,
+    })
   })
 
   it('[counter-ops] increments add (negatives too), get creates at 0, verify compares and keeps state', () => {
@@ -20,15 +26,23 @@ describe('session-state counter (ENVIRONMENTS.md §3)', () => {
     expect(server.handle('/get_counter_value', {}, s).response.body).toEqual({ count: 6 })
     expect(server.handle('/increment_counter', { count: -10 }, s).session).toEqual({ counter: -4 })
     const v = server.handle('/verify', verifyBody(6), s)
-    expect(v.response.body).toEqual({ responses_create_params: { input: [] }, response: { output: [] }, reward: 1 })
+    expect(v.response.body).toEqual({
+      responses_create_params: { input: [] },
+      response: { output: [] },
+      reward: 1,
+    })
     expect(v.session).toEqual({ counter: 6 })
     expect(server.handle('/verify', verifyBody(5), s).response.body).toMatchObject({ reward: 0 })
-    expect(server.handle('/verify', verifyBody(0), undefined).response.body).toMatchObject({ reward: 0 })
+    expect(server.handle('/verify', verifyBody(0), undefined).response.body).toMatchObject({
+      reward: 0,
+    })
   })
 
   it('[counter-422] bad bodies get FastAPI 422', () => {
     expect(server.handle('/increment_counter', { count: 1.5 }, undefined).response.status).toBe(422)
-    expect(server.handle('/increment_counter', {}, undefined).response.body).toEqual({ detail: [{ type: 'missing', loc: ['body', 'count'], msg: 'Field required', input: {} }] })
+    expect(server.handle('/increment_counter', {}, undefined).response.body).toEqual({
+      detail: [{ type: 'missing', loc: ['body', 'count'], msg: 'Field required', input: {} }],
+    })
     expect(server.handle('/seed_session', [], undefined).response.status).toBe(422)
   })
 

@@ -13,7 +13,8 @@ export function extractText(response: unknown): string {
     if (typeof content === 'string') text += content
     else if (Array.isArray(content)) {
       for (const part of content as unknown[]) {
-        if (isRecord(part) && part['type'] === 'output_text' && typeof part['text'] === 'string') text += part['text']
+        if (isRecord(part) && part['type'] === 'output_text' && typeof part['text'] === 'string')
+          text += part['text']
       }
     }
   }

@@ -10,9 +10,11 @@ import { err, ok } from '../../result.ts'
  * fail with the path of the first offender instead of being written implicitly.
  */
 export function jsonSafeCopy(value: unknown, path = '$'): Result<JsonValue, CutoverError> {
-  const fail = (why: string) => err(cutoverError('resources_checkpoint_error', `state is not JSON-safe at ${path}: ${why}`))
+  const fail = (why: string) =>
+    err(cutoverError('resources_checkpoint_error', `state is not JSON-safe at ${path}: ${why}`))
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return ok(value)
-  if (typeof value === 'number') return Number.isFinite(value) ? ok(value) : fail(`non-finite number ${String(value)}`)
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? ok(value) : fail(`non-finite number ${String(value)}`)
   if (Array.isArray(value)) {
     const out: JsonValue[] = []
     for (let i = 0; i < value.length; i++) {
@@ -24,7 +26,8 @@ export function jsonSafeCopy(value: unknown, path = '$'): Result<JsonValue, Cuto
   }
   if (typeof value === 'object') {
     const proto: unknown = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null) return fail(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
+    if (proto !== Object.prototype && proto !== null)
+      return fail(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
     const out: { [k: string]: JsonValue } = {}
     for (const [k, v] of Object.entries(value)) {
       const r = jsonSafeCopy(v, `${path}.${k}`)

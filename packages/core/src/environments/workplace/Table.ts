@@ -18,7 +18,10 @@ export interface Table {
 }
 
 /** A table's rows as `to_dict(orient="records")`: objects in column order. */
-export function toRecords(table: Table, rows: readonly Row[] = table.rows): { [k: string]: JsonValue }[] {
+export function toRecords(
+  table: Table,
+  rows: readonly Row[] = table.rows,
+): { [k: string]: JsonValue }[] {
   return rows.map((row) => toRecord(table.columns, row))
 }
 
@@ -62,11 +65,20 @@ export function appendLabelZero(table: Table, row: Row): Table {
 
 /** `df.loc[len(df)] = row`: the new label is the length before the append. */
 export function appendAtLength(table: Table, row: Row): Table {
-  return { columns: table.columns, labels: [...table.labels, table.rows.length], rows: [...table.rows, row] }
+  return {
+    columns: table.columns,
+    labels: [...table.labels, table.rows.length],
+    rows: [...table.rows, row],
+  }
 }
 
 /** `df.loc[mask, column] = value`: sets the cell in every matching row, labels kept. */
-export function setWhere(table: Table, match: (row: Row) => boolean, column: number, value: Cell): Table {
+export function setWhere(
+  table: Table,
+  match: (row: Row) => boolean,
+  column: number,
+  value: Cell,
+): Table {
   return {
     columns: table.columns,
     labels: table.labels,

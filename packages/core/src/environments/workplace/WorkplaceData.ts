@@ -25,7 +25,9 @@ export interface WorkplaceData {
 function readCsvStr(text: string): Table {
   const [header, ...body] = parseCsv(text)
   const columns = header ?? []
-  const rows: Row[] = body.map((r) => columns.map((_, i) => (r[i] === undefined || r[i] === '' ? null : (r[i] as string))))
+  const rows: Row[] = body.map((r) =>
+    columns.map((_, i) => (r[i] === undefined || r[i] === '' ? null : (r[i] as string))),
+  )
   return { columns, labels: rows.map((_, i) => i), rows }
 }
 
@@ -38,16 +40,27 @@ export function parseWorkplaceBase(data: WorkplaceData, digest: Digest): Workpla
   const engaged = analyticsRaw.columns.indexOf('user_engaged')
   const duration = analyticsRaw.columns.indexOf('session_duration_seconds')
   // The tool converts "True"/"False" to bool on load.
-  const analytics: Table = { ...analyticsRaw, rows: analyticsRaw.rows.map((r) => r.map((c, i) => (i === engaged ? c === 'True' : c))) }
-  const analyticsFloat: Table = { ...analytics, rows: analytics.rows.map((r) => r.map((c, i) => (i === duration && typeof c === 'string' ? Number.parseFloat(c) : c))) }
+  const analytics: Table = {
+    ...analyticsRaw,
+    rows: analyticsRaw.rows.map((r) => r.map((c, i) => (i === engaged ? c === 'True' : c))),
+  }
+  const analyticsFloat: Table = {
+    ...analytics,
+    rows: analytics.rows.map((r) =>
+      r.map((c, i) => (i === duration && typeof c === 'string' ? Number.parseFloat(c) : c)),
+    ),
+  }
   const addresses = parseCsv(data.emailAddressesCsv).map((r) => r[0] ?? '')
   const examples = data.examplesJsonl
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as WorkplaceExample)
   const first = examples[0]?.responses_create_params
-  const tools = first !== null && typeof first === 'object' && !Array.isArray(first) ? first['tools'] : undefined
-  return {
+  const tools =
+    first !== null && typeof first === 'object' && !Array.isArray(first)
+      ? first['tools']
+      : undefined
+  return deepFreeze({
     tables: {
       emails: readCsvStr(data.emailsCsv),
       calendar_events: readCsvStr(data.calendarEventsCsv),
@@ -55,13 +68,33 @@ export function parseWorkplaceBase(data: WorkplaceData, digest: Digest): Workpla
       plots_data: { columns: ['file_path'], labels: [], rows: [] },
       project_tasks: readCsvStr(data.projectTasksCsv),
       crm_data: readCsvStr(data.crmDataCsv),
-      email_addresses: { columns: ['email_address'], labels: addresses.map((_, i) => i), rows: addresses.map((a) => [a]) },
+      email_addresses: {
+        columns: ['email_address'],
+        labels: addresses.map((_, i) => i),
+        rows: addresses.map((a) => [a]),
+      },
     },
     analyticsFloat,
     digest: digest.sha256Hex(
-      canonicalJson([data.emailsCsv, data.calendarEventsCsv, data.analyticsDataCsv, data.projectTasksCsv, data.crmDataCsv, data.emailAddressesCsv]),
+      canonicalJson([
+        data.emailsCsv,
+        data.calendarEventsCsv,
+        data.analyticsDataCsv,
+        data.projectTasksCsv,
+        data.crmDataCsv,
+        data.emailAddressesCsv,
+      ]),
     ),
     examples,
     toolSchemas: Array.isArray(tools) ? (tools as JsonValue[]) : [],
+  })
+}
+
+/** Freezes the base so a tool that forgot copy-on-write fails loudly instead of corrupting every session. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value as object)) deepFreeze(v)
   }
+  return value
 }

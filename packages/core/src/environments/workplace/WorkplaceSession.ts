@@ -2,11 +2,25 @@ import type { JsonValue } from '../../json.ts'
 import type { Table } from './Table.ts'
 
 /** The five tables a Workplace session mutates (the graded ones, ENVIRONMENTS.md §4.5). */
-export const SESSION_TABLES = ['emails', 'calendar_events', 'plots_data', 'project_tasks', 'crm_data'] as const
+export const SESSION_TABLES = [
+  'emails',
+  'calendar_events',
+  'plots_data',
+  'project_tasks',
+  'crm_data',
+] as const
 export type SessionTableName = (typeof SESSION_TABLES)[number]
 
 /** Every table a session exposes, in the CLI/fixture order (CONTRACTS.md §6). */
-export const ALL_TABLES = ['emails', 'calendar_events', 'analytics_data', 'plots_data', 'project_tasks', 'crm_data', 'email_addresses'] as const
+export const ALL_TABLES = [
+  'emails',
+  'calendar_events',
+  'analytics_data',
+  'plots_data',
+  'project_tasks',
+  'crm_data',
+  'email_addresses',
+] as const
 export type TableName = (typeof ALL_TABLES)[number]
 
 /**
@@ -43,12 +57,28 @@ export interface WorkplaceBase {
 /** A fresh session: the base tables themselves (shared; tools never mutate them). */
 export function freshSession(base: WorkplaceBase): WorkplaceSession {
   const t = base.tables
-  return { tables: { emails: t.emails, calendar_events: t.calendar_events, plots_data: t.plots_data, project_tasks: t.project_tasks, crm_data: t.crm_data }, sessionDurationFloat: false }
+  return {
+    tables: {
+      emails: t.emails,
+      calendar_events: t.calendar_events,
+      plots_data: t.plots_data,
+      project_tasks: t.project_tasks,
+      crm_data: t.crm_data,
+    },
+    sessionDurationFloat: false,
+  }
 }
 
 /** All seven tables of a session as the tools see them. */
-export function sessionTables(base: WorkplaceBase, session: WorkplaceSession): { readonly [K in TableName]: Table } {
-  return { ...session.tables, analytics_data: session.sessionDurationFloat ? base.analyticsFloat : base.tables.analytics_data, email_addresses: base.tables.email_addresses }
+export function sessionTables(
+  base: WorkplaceBase,
+  session: WorkplaceSession,
+): { readonly [K in TableName]: Table } {
+  return {
+    ...session.tables,
+    analytics_data: session.sessionDurationFloat ? base.analyticsFloat : base.tables.analytics_data,
+    email_addresses: base.tables.email_addresses,
+  }
 }
 
 /** The mutable working copy one tool call runs against; its table references are replaced, never mutated. */

@@ -7,7 +7,12 @@ import type { Table } from './Table.ts'
  * `Series.str.contains(pattern, case=False)`: true/false per string cell, null (NaN) for
  * missing or non-string cells, or `na` in their place when given.
  */
-export function containsMask(table: Table, column: string, pattern: JsonValue | undefined, na?: boolean): (boolean | null)[] {
+export function containsMask(
+  table: Table,
+  column: string,
+  pattern: JsonValue | undefined,
+  na?: boolean,
+): (boolean | null)[] {
   const i = table.columns.indexOf(column)
   return table.rows.map((row) => {
     const v = row[i]
@@ -18,7 +23,8 @@ export function containsMask(table: Table, column: string, pattern: JsonValue | 
 
 /** `df[mask]`: pandas refuses a mask holding NaN. */
 export function applyMask(table: Table, mask: readonly (boolean | null)[]): Table {
-  if (mask.some((m) => m === null)) throw new PyError('ValueError', 'Cannot mask with non-boolean array containing NA / NaN values')
+  if (mask.some((m) => m === null))
+    throw new PyError('ValueError', 'Cannot mask with non-boolean array containing NA / NaN values')
   const labels: number[] = []
   const rows: Table['rows'][number][] = []
   table.rows.forEach((row, i) => {

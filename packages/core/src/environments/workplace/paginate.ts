@@ -2,7 +2,16 @@ import type { JsonValue } from '../../json.ts'
 import { floorDiv, pyIndex, pySlice } from './python.ts'
 
 /** The reference pagination: ceil pages, clamp the page, Python slicing (page_size 0 raises ZeroDivisionError). */
-export function paginate<T>(items: readonly T[], pageArg: JsonValue | undefined, pageSizeArg: JsonValue | undefined): { readonly items: T[]; readonly page: number; readonly pageSize: number; readonly totalPages: number } {
+export function paginate<T>(
+  items: readonly T[],
+  pageArg: JsonValue | undefined,
+  pageSizeArg: JsonValue | undefined,
+): {
+  readonly items: T[]
+  readonly page: number
+  readonly pageSize: number
+  readonly totalPages: number
+} {
   const pageSize = pyIndex(pageSizeArg, 'page_size')
   const page0 = pyIndex(pageArg, 'page')
   const total = items.length

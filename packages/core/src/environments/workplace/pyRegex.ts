@@ -12,7 +12,11 @@ const cache = new Map<string, RegExp>()
  * also rejects raise as `re.error`.
  */
 export function compilePyRegex(pattern: JsonValue | undefined): RegExp {
-  if (typeof pattern !== 'string') throw new PyError('TypeError', `first argument must be string or compiled pattern, not ${pyTypeName(pattern)}`)
+  if (typeof pattern !== 'string')
+    throw new PyError(
+      'TypeError',
+      `first argument must be string or compiled pattern, not ${pyTypeName(pattern)}`,
+    )
   const cached = cache.get(pattern)
   if (cached) return cached
   let flags = 'i'
@@ -30,8 +34,10 @@ export function compilePyRegex(pattern: JsonValue | undefined): RegExp {
     const c = src[i] as string
     if (c === '\\') {
       const n = src[i + 1]
-      if (n === undefined) throw new PyError('re.error', `bad escape (end of pattern) at position ${i}`)
-      if (/[A-Za-z]/.test(n) && !KNOWN_ESCAPES.has(n)) throw new PyError('re.error', `bad escape \\${n} at position ${i}`)
+      if (n === undefined)
+        throw new PyError('re.error', `bad escape (end of pattern) at position ${i}`)
+      if (/[A-Za-z]/.test(n) && !KNOWN_ESCAPES.has(n))
+        throw new PyError('re.error', `bad escape \\${n} at position ${i}`)
       if (!inClass && n === 'A') out += '^'
       else if (!inClass && n === 'Z') out += '$(?![\\s\\S])'
       else if (n === 'a') out += '\\x07'
@@ -53,7 +59,8 @@ export function compilePyRegex(pattern: JsonValue | undefined): RegExp {
     }
     if (c === '(' && src.startsWith('(?P=', i)) {
       const close = src.indexOf(')', i)
-      if (close < 0) throw new PyError('re.error', `missing ), unterminated name at position ${i + 4}`)
+      if (close < 0)
+        throw new PyError('re.error', `missing ), unterminated name at position ${i + 4}`)
       out += `\\k<${src.slice(i + 4, close)}>`
       i = close
       continue
@@ -64,7 +71,10 @@ export function compilePyRegex(pattern: JsonValue | undefined): RegExp {
   try {
     re = new RegExp(out, flags)
   } catch (e) {
-    throw new PyError('re.error', pythonishRegexMessage(pattern, e instanceof Error ? e.message : String(e)))
+    throw new PyError(
+      're.error',
+      pythonishRegexMessage(pattern, e instanceof Error ? e.message : String(e)),
+    )
   }
   cache.set(pattern, re)
   return re
@@ -77,9 +87,12 @@ export function pySearch(pattern: JsonValue | undefined, text: string): boolean 
 
 function pythonishRegexMessage(pattern: string, jsMessage: string): string {
   const open = pattern.indexOf('(')
-  if (/Unterminated group/i.test(jsMessage) && open >= 0) return `missing ), unterminated subpattern at position ${open}`
-  if (/Unmatched '\)'/i.test(jsMessage)) return `unbalanced parenthesis at position ${pattern.indexOf(')')}`
+  if (/Unterminated group/i.test(jsMessage) && open >= 0)
+    return `missing ), unterminated subpattern at position ${open}`
+  if (/Unmatched '\)'/i.test(jsMessage))
+    return `unbalanced parenthesis at position ${pattern.indexOf(')')}`
   if (/Nothing to repeat/i.test(jsMessage)) return 'nothing to repeat'
-  if (/Unterminated character class/i.test(jsMessage)) return `unterminated character set at position ${pattern.lastIndexOf('[')}`
+  if (/Unterminated character class/i.test(jsMessage))
+    return `unterminated character set at position ${pattern.lastIndexOf('[')}`
   return jsMessage
 }

@@ -15,7 +15,9 @@ describe('[wa-timestamp] pd.Timestamp for the tool arguments', () => {
     expect(parseTimestamp(1_700_000_000_000_000_000).date).toBe('2023-11-14')
   })
   it('raises ValueError for unparseable or out-of-range strings and TypeError for other types', () => {
-    expect(() => parseTimestamp('garbage')).toThrow('Unknown datetime string format, unable to parse: garbage')
+    expect(() => parseTimestamp('garbage')).toThrow(
+      'Unknown datetime string format, unable to parse: garbage',
+    )
     expect(() => parseTimestamp('2023-02-30')).toThrow(/unable to parse/)
     expect(() => parseTimestamp([1])).toThrow(/Cannot convert input/)
   })

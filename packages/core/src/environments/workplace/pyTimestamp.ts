@@ -21,9 +21,17 @@ export function parseTimestamp(value: JsonValue | undefined): PyTimestamp {
     const days = Number((ns >= 0n ? ns : ns - 86_399_999_999_999n) / 86_400_000_000_000n)
     return { ns, date: civilDate(days) }
   }
-  if (typeof value !== 'string') throw new PyError('TypeError', `Cannot convert input [${String(value)}] of type <class '${pyTypeName(value)}'> to Timestamp`)
-  const fail = () => new PyError('ValueError', `Unknown datetime string format, unable to parse: ${value}`)
-  const m = /^\s*(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?)?)?\s*$/.exec(value)
+  if (typeof value !== 'string')
+    throw new PyError(
+      'TypeError',
+      `Cannot convert input [${String(value)}] of type <class '${pyTypeName(value)}'> to Timestamp`,
+    )
+  const fail = () =>
+    new PyError('ValueError', `Unknown datetime string format, unable to parse: ${value}`)
+  const m =
+    /^\s*(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?)?)?\s*$/.exec(
+      value,
+    )
   if (!m) throw fail()
   const year = Number(m[1])
   const month = m[2] ? Number(m[2]) : 1
@@ -33,9 +41,13 @@ export function parseTimestamp(value: JsonValue | undefined): PyTimestamp {
   const second = m[6] ? Number(m[6]) : 0
   const frac = BigInt((m[7] ?? '').padEnd(9, '0'))
   const dim = month === 2 && isLeap(year) ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0)
-  if (month < 1 || month > 12 || day < 1 || day > dim || hour > 23 || minute > 59 || second > 59) throw fail()
+  if (month < 1 || month > 12 || day < 1 || day > dim || hour > 23 || minute > 59 || second > 59)
+    throw fail()
   const ms = Date.UTC(year, month - 1, day, hour, minute, second)
-  return { ns: BigInt(ms) * 1_000_000n + frac, date: `${m[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}` }
+  return {
+    ns: BigInt(ms) * 1_000_000n + frac,
+    date: `${m[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+  }
 }
 
 /** The proleptic Gregorian date `days` after 1970-01-01 (Hinnant's civil_from_days), without Date. */
@@ -43,7 +55,9 @@ function civilDate(days: number): string {
   const z = days + 719468
   const era = Math.floor(z / 146097)
   const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  )
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
   const mp = Math.floor((5 * doy + 2) / 153)
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1

@@ -31,9 +31,15 @@ export function pyTypeName(v: JsonValue | undefined): string {
 
 /** `repr(v)` for JSON values. */
 export function pyRepr(v: JsonValue | undefined): string {
-  if (typeof v === 'string') return v.includes("'") && !v.includes('"') ? `"${v}"` : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+  if (typeof v === 'string')
+    return v.includes("'") && !v.includes('"')
+      ? `"${v}"`
+      : `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`)
+      .join(', ')}}`
   return pyStr(v)
 }
 
@@ -43,7 +49,10 @@ export function pyStr(v: JsonValue | undefined): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False'
   if (typeof v === 'string') return v
   if (typeof v === 'number') {
-    if (Number.isInteger(v)) return Math.abs(v) < 1e16 ? String(v) : v.toExponential().replace(/e\+?/, 'e+').replace('e+-', 'e-')
+    if (Number.isInteger(v))
+      return Math.abs(v) < 1e16
+        ? String(v)
+        : v.toExponential().replace(/e\+?/, 'e+').replace('e+-', 'e-')
     return String(v)
   }
   return pyRepr(v)
@@ -51,7 +60,8 @@ export function pyStr(v: JsonValue | undefined): string {
 
 /** `s.lower()`: AttributeError for anything but a str. */
 export function pyLower(v: JsonValue | undefined): string {
-  if (typeof v !== 'string') throw new PyError('AttributeError', `'${pyTypeName(v)}' object has no attribute 'lower'`)
+  if (typeof v !== 'string')
+    throw new PyError('AttributeError', `'${pyTypeName(v)}' object has no attribute 'lower'`)
   return v.toLowerCase()
 }
 
@@ -64,15 +74,25 @@ export function pyInt(v: JsonValue | undefined): number {
     if (/^[+-]?\d+(_\d+)*$/.test(t)) return Number(t.replace(/_/g, ''))
     throw new PyError('ValueError', `invalid literal for int() with base 10: ${pyRepr(v)}`)
   }
-  throw new PyError('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`)
+  throw new PyError(
+    'TypeError',
+    `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(v)}'`,
+  )
 }
 
 /** An integer argument used in arithmetic (page, page_size): bool reads as int, anything else raises. */
 export function pyIndex(v: JsonValue | undefined, what: string): number {
   if (typeof v === 'boolean') return v ? 1 : 0
   if (typeof v === 'number' && Number.isInteger(v)) return v
-  if (typeof v === 'number') throw new PyError('TypeError', 'slice indices must be integers or None or have an __index__ method')
-  throw new PyError('TypeError', `unsupported operand type(s) for +: 'int' and '${pyTypeName(v)}' (${what})`)
+  if (typeof v === 'number')
+    throw new PyError(
+      'TypeError',
+      'slice indices must be integers or None or have an __index__ method',
+    )
+  throw new PyError(
+    'TypeError',
+    `unsupported operand type(s) for +: 'int' and '${pyTypeName(v)}' (${what})`,
+  )
 }
 
 /** Python `a // b` on ints. */
@@ -92,7 +112,16 @@ export function pySlice<T>(seq: readonly T[], start: number, end: number): T[] {
 export function compareStr(cell: JsonValue, bound: JsonValue, op: '>=' | '<='): boolean {
   if (typeof cell !== 'string' || typeof bound !== 'string') {
     if (cell === null && typeof bound === 'string') return false // NaN compares false
-    throw new PyError('TypeError', `'${op}' not supported between instances of '${pyTypeName(cell)}' and '${pyTypeName(bound)}'`)
+    throw new PyError(
+      'TypeError',
+      `'${op}' not supported between instances of '${pyTypeName(cell)}' and '${pyTypeName(bound)}'`,
+    )
   }
   return op === '>=' ? cell >= bound : cell <= bound
+}
+
+/** Using a list or dict as a dict key or Index lookup: TypeError unhashable. */
+export function assertHashable(v: JsonValue | undefined): void {
+  if (Array.isArray(v) || (typeof v === 'object' && v !== null))
+    throw new PyError('TypeError', `unhashable type: '${pyTypeName(v)}'`)
 }

@@ -10,5 +10,9 @@ export interface SplitTable {
 
 /** `DataFrame.to_json(orient="split")` as a JSON value (NaN as null). */
 export function toSplit(table: Table): { columns: string[]; index: number[]; data: JsonValue[][] } {
-  return { columns: [...table.columns], index: [...table.labels], data: table.rows.map((r) => [...r]) }
+  return {
+    columns: [...table.columns],
+    index: [...table.labels],
+    data: table.rows.map((r) => [...r]),
+  }
 }

@@ -10,10 +10,15 @@ import { parseWorkplaceBase } from './WorkplaceData.ts'
 import { ALL_TABLES, freshSession, sessionTables } from './WorkplaceSession.ts'
 import { verifyWorkplace } from './verifyWorkplace.ts'
 
-const digest = { sha256Hex: (d: Uint8Array | string) => createHash('sha256').update(d).digest('hex') }
+const digest = {
+  sha256Hex: (d: Uint8Array | string) => createHash('sha256').update(d).digest('hex'),
+}
 const base = parseWorkplaceBase(loadNodeWorkplaceData(), digest)
 
-interface Call { name: string; arguments: string }
+interface Call {
+  name: string
+  arguments: string
+}
 interface RefCase {
   id: string
   calls: Call[]
@@ -27,8 +32,17 @@ const fixture = JSON.parse(readFileSync(`${WORKPLACE_VENDOR_DIR}reference/cases.
 
 /** Email search results may order tied sent_datetime rows differently: compare them tie-insensitively. */
 function normaliseOutput(name: string, v: JsonValue): JsonValue {
-  if (name !== 'email_search_emails' || v === null || typeof v !== 'object' || Array.isArray(v) || !Array.isArray(v['emails'])) return v
-  const emails = [...(v['emails'] as JsonValue[])].sort((a, b) => canonicalJson(a).localeCompare(canonicalJson(b)))
+  if (
+    name !== 'email_search_emails' ||
+    v === null ||
+    typeof v !== 'object' ||
+    Array.isArray(v) ||
+    !Array.isArray(v['emails'])
+  )
+    return v
+  const emails = [...(v['emails'] as JsonValue[])].sort((a, b) =>
+    canonicalJson(a).localeCompare(canonicalJson(b)),
+  )
   return { ...v, emails }
 }
 
@@ -36,13 +50,21 @@ describe('[wa-reference] every reference case reproduces outputs and table diges
   it.each(fixture.cases)('$id', (c) => {
     let session = freshSession(base)
     c.calls.forEach((call, j) => {
-      const r = routeToolCall(base, session, call.name, JSON.parse(call.arguments) as Record<string, JsonValue>)
+      const r = routeToolCall(
+        base,
+        session,
+        call.name,
+        JSON.parse(call.arguments) as Record<string, JsonValue>,
+      )
       session = r.session
       const expected = c.outputs[j]
       if (expected?.kind === 'exception') {
         expect(String(r.output)).toMatch(new RegExp(`^Error executing tool '${call.name}':`))
       } else {
-        expect(normaliseOutput(call.name, r.output), `call ${j} ${call.name} ${call.arguments}`).toEqual(normaliseOutput(call.name, expected?.value ?? null))
+        expect(
+          normaliseOutput(call.name, r.output),
+          `call ${j} ${call.name} ${call.arguments}`,
+        ).toEqual(normaliseOutput(call.name, expected?.value ?? null))
       }
     })
     const tables = sessionTables(base, session)
@@ -66,8 +88,11 @@ describe('[wa-examples] example tasks', () => {
     expect(base.examples).toHaveLength(5)
     expect(base.toolSchemas).toHaveLength(27)
   })
-  it.each(base.examples.map((e) => ({ id: e.id, gt: e.ground_truth })))('task $id: ground truth verifies to 1 against itself, [] to 0', ({ gt }) => {
-    expect(verifyWorkplace(base, gt, gt)).toBe(1)
-    expect(verifyWorkplace(base, [], gt)).toBe(0)
-  })
+  it.each(base.examples.map((e) => ({ id: e.id, gt: e.ground_truth })))(
+    'task $id: ground truth verifies to 1 against itself, [] to 0',
+    ({ gt }) => {
+      expect(verifyWorkplace(base, gt, gt)).toBe(1)
+      expect(verifyWorkplace(base, [], gt)).toBe(0)
+    },
+  )
 })

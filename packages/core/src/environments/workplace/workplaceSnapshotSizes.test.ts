@@ -25,7 +25,11 @@ describe('[wa-measure] Workplace snapshot size and export+restore throughput', (
         if (!r.ok) throw new Error(r.error.message)
       }
     }
-    const perSecond = Math.round((rounds * sessions.length) / ((performance.now() - started) / 1000))
-    console.log(`[wa-measure] delta bytes per task ${sizes.delta.join(', ')} (median ${sizes.deltaMedian}); full bytes median ${sizes.fullMedian}; export+JSON+restore ${perSecond} sessions/s`)
+    const perSecond = Math.round(
+      (rounds * sessions.length) / ((performance.now() - started) / 1000),
+    )
+    console.log(
+      `[wa-measure] delta bytes per task ${sizes.delta.join(', ')} (median ${sizes.deltaMedian}); full bytes median ${sizes.fullMedian}; export+JSON+restore ${perSecond} sessions/s`,
+    )
   })
 })

@@ -21,7 +21,11 @@ function utf8Length(text: string): number {
 function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b)
   const mid = Math.floor(s.length / 2)
-  return s.length === 0 ? 0 : s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
+  return s.length === 0
+    ? 0
+    : s.length % 2 === 1
+      ? (s[mid] as number)
+      : ((s[mid - 1] as number) + (s[mid] as number)) / 2
 }
 
 /** The sessions left by each example task's ground-truth calls (replayed like a perfect rollout). */
@@ -33,10 +37,16 @@ export function exampleGroundTruthSessions(base: WorkplaceBase): WorkplaceSessio
  * Snapshot sizes for the example tasks after their ground-truth calls: the JSON bytes of the
  * delta state and of the full-table state, per task and as medians. Pure; the bench times the rest.
  */
-export function workplaceSnapshotSizes(base: WorkplaceBase): { readonly delta: number[]; readonly full: number[]; readonly deltaMedian: number; readonly fullMedian: number } {
+export function workplaceSnapshotSizes(base: WorkplaceBase): {
+  readonly delta: number[]
+  readonly full: number[]
+  readonly deltaMedian: number
+  readonly fullMedian: number
+} {
   const deltaCodec = createWorkplaceCodec(base)
   const fullCodec = createWorkplaceCodec(base, { form: 'full' })
-  const bytes = (state: { ok: true; value: JsonValue } | { ok: false }) => (state.ok ? utf8Length(JSON.stringify(state.value)) : Number.NaN)
+  const bytes = (state: { ok: true; value: JsonValue } | { ok: false }) =>
+    state.ok ? utf8Length(JSON.stringify(state.value)) : Number.NaN
   const sessions = exampleGroundTruthSessions(base)
   const delta = sessions.map((s) => bytes(deltaCodec.exportState(s)))
   const full = sessions.map((s) => bytes(fullCodec.exportState(s)))

@@ -16,6 +16,11 @@ export interface ToolDef {
 }
 
 /** A helper to declare a tool with its Python signature. */
-export function tool(name: string, owner: string, params: readonly (readonly [string, JsonValue])[], run: (env: ToolEnv, args: ToolArgs) => JsonValue): ToolDef {
+export function tool(
+  name: string,
+  owner: string,
+  params: readonly (readonly [string, JsonValue])[],
+  run: (env: ToolEnv, args: ToolArgs) => JsonValue,
+): ToolDef {
   return { name, owner, params, run }
 }

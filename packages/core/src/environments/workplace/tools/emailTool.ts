@@ -17,13 +17,20 @@ function rowsWithId(table: Table, id: JsonValue): Row[] {
 
 /** Python `x in s` for a str s; TypeError otherwise. */
 function pyIn(needle: string, haystack: JsonValue): boolean {
-  if (typeof haystack !== 'string') throw new PyError('TypeError', `argument of type '${pyTypeName(haystack)}' is not iterable`)
+  if (typeof haystack !== 'string')
+    throw new PyError('TypeError', `argument of type '${pyTypeName(haystack)}' is not iterable`)
   return haystack.includes(needle)
 }
 
 /** `EmailTool.send_email` as the other email tools call it. */
-function sendEmail(env: ToolEnv, recipient: JsonValue, subject: JsonValue, body: JsonValue): string {
-  if (!truthy(recipient) || !truthy(subject) || !truthy(body)) return 'Recipient, subject, or body not provided.'
+function sendEmail(
+  env: ToolEnv,
+  recipient: JsonValue,
+  subject: JsonValue,
+  body: JsonValue,
+): string {
+  if (!truthy(recipient) || !truthy(subject) || !truthy(body))
+    return 'Recipient, subject, or body not provided.'
   // Outside the reference's try: a non-str recipient raises to the route.
   if (!pyIn('@', recipient) || !pyIn('.', recipient)) return 'Invalid recipient email address.'
   try {
@@ -33,7 +40,11 @@ function sendEmail(env: ToolEnv, recipient: JsonValue, subject: JsonValue, body:
     let max: string | undefined
     for (const r of table.rows) {
       const id = r[COL.id]
-      if (typeof id !== 'string') throw new PyError('TypeError', `'>' not supported between instances of '${pyTypeName(id)}' and 'str'`)
+      if (typeof id !== 'string')
+        throw new PyError(
+          'TypeError',
+          `'>' not supported between instances of '${pyTypeName(id)}' and 'str'`,
+        )
       if (max === undefined || id > max) max = id
     }
     const next = max === undefined ? '1' : String(pyInt(max) + 1)
@@ -59,73 +70,146 @@ function guarded(prefix: string, body: () => string): string {
 
 /** The six `EmailTool` functions (ENVIRONMENTS.md §4.4 email). */
 export const emailTools: readonly ToolDef[] = [
-  tool('email_get_email_information_by_id', 'EmailTool.get_email_information_by_id', [['email_id', null], ['field', null]], (env, a) => {
-    if (!truthy(a['email_id'])) return 'Email ID not provided.'
-    if (!truthy(a['field'])) return 'Field not provided.'
-    const table = env.tables.emails
-    const found = rowsWithId(table, a['email_id'] ?? null)[0]
-    if (!found) return 'Email not found.'
-    const field = a['field']
-    if (Array.isArray(field) || (typeof field === 'object' && field !== null)) return `Error retrieving email information: unhashable type: '${pyTypeName(field)}'`
-    const i = typeof field === 'string' ? table.columns.indexOf(field) : -1
-    if (i < 0) return `Field '${pyStr(field)}' not found. Available fields: ${table.columns.join(', ')}`
-    return { [field as string]: found[i] ?? null }
-  }),
-  tool('email_search_emails', 'EmailTool.search_emails', [['query', ''], ['date_min', null], ['date_max', null], ['page', 1], ['page_size', 5]], (env, a) => {
-    try {
-      const words = pyLower(a['query']).split(/\s+/).filter((w) => w !== '')
+  tool(
+    'email_get_email_information_by_id',
+    'EmailTool.get_email_information_by_id',
+    [
+      ['email_id', null],
+      ['field', null],
+    ],
+    (env, a) => {
+      if (!truthy(a['email_id'])) return 'Email ID not provided.'
+      if (!truthy(a['field'])) return 'Field not provided.'
       const table = env.tables.emails
-      let rows = table.rows.filter((r) => {
-        const text = `${pyStr(r[COL.subject])} ${pyStr(r[COL.body])} ${pyStr(r[COL.peer])}`.toLowerCase()
-        return words.every((w) => text.includes(w))
-      })
-      // Stable descending sort: ties keep insertion order (the reference's order for small sorts).
-      rows = rows
-        .map((r, i) => [r, i] as const)
-        .sort(([x, i], [y, j]) => {
-          const sx = String(x[COL.sent])
-          const sy = String(y[COL.sent])
-          return sx < sy ? 1 : sx > sy ? -1 : i - j
+      const found = rowsWithId(table, a['email_id'] ?? null)[0]
+      if (!found) return 'Email not found.'
+      const field = a['field']
+      if (Array.isArray(field) || (typeof field === 'object' && field !== null))
+        return `Error retrieving email information: unhashable type: '${pyTypeName(field)}'`
+      const i = typeof field === 'string' ? table.columns.indexOf(field) : -1
+      if (i < 0)
+        return `Field '${pyStr(field)}' not found. Available fields: ${table.columns.join(', ')}`
+      return { [field as string]: found[i] ?? null }
+    },
+  ),
+  tool(
+    'email_search_emails',
+    'EmailTool.search_emails',
+    [
+      ['query', ''],
+      ['date_min', null],
+      ['date_max', null],
+      ['page', 1],
+      ['page_size', 5],
+    ],
+    (env, a) => {
+      try {
+        const words = pyLower(a['query'])
+          .split(/\s+/)
+          .filter((w) => w !== '')
+        const table = env.tables.emails
+        let rows = table.rows.filter((r) => {
+          const text =
+            `${pyStr(r[COL.subject])} ${pyStr(r[COL.body])} ${pyStr(r[COL.peer])}`.toLowerCase()
+          return words.every((w) => text.includes(w))
         })
-        .map(([r]) => r)
-      // The bounds are parsed per row inside the filter, so with no rows a bad bound never raises.
-      if (truthy(a['date_min'])) rows = rows.filter((r) => dateOf(r[COL.sent] ?? null) >= dateOf(a['date_min'] ?? null))
-      if (truthy(a['date_max'])) rows = rows.filter((r) => dateOf(r[COL.sent] ?? null) <= dateOf(a['date_max'] ?? null))
-      // Pagination is computed before the empty check, so page_size 0 raises even with no results.
-      const p = paginate(rows, a['page'], a['page_size'])
-      if (rows.length === 0) return 'No emails found.'
-      return { emails: toRecords(table, p.items), pagination: { total_emails: rows.length, page: p.page, page_size: p.pageSize, total_pages: p.totalPages } }
-    } catch (e) {
-      if (e instanceof PyError) return `Error searching emails: ${e.message}`
-      throw e
-    }
-  }),
-  tool('email_send_email', 'EmailTool.send_email', [['recipient', null], ['subject', null], ['body', null]], (env, a) => sendEmail(env, a['recipient'] ?? null, a['subject'] ?? null, a['body'] ?? null)),
+        // Stable descending sort: ties keep insertion order (the reference's order for small sorts).
+        rows = rows
+          .map((r, i) => [r, i] as const)
+          .sort(([x, i], [y, j]) => {
+            const sx = String(x[COL.sent])
+            const sy = String(y[COL.sent])
+            return sx < sy ? 1 : sx > sy ? -1 : i - j
+          })
+          .map(([r]) => r)
+        // The bounds are parsed per row inside the filter, so with no rows a bad bound never raises.
+        if (truthy(a['date_min']))
+          rows = rows.filter((r) => dateOf(r[COL.sent] ?? null) >= dateOf(a['date_min'] ?? null))
+        if (truthy(a['date_max']))
+          rows = rows.filter((r) => dateOf(r[COL.sent] ?? null) <= dateOf(a['date_max'] ?? null))
+        // Pagination is computed before the empty check, so page_size 0 raises even with no results.
+        const p = paginate(rows, a['page'], a['page_size'])
+        if (rows.length === 0) return 'No emails found.'
+        return {
+          emails: toRecords(table, p.items),
+          pagination: {
+            total_emails: rows.length,
+            page: p.page,
+            page_size: p.pageSize,
+            total_pages: p.totalPages,
+          },
+        }
+      } catch (e) {
+        if (e instanceof PyError) return `Error searching emails: ${e.message}`
+        throw e
+      }
+    },
+  ),
+  tool(
+    'email_send_email',
+    'EmailTool.send_email',
+    [
+      ['recipient', null],
+      ['subject', null],
+      ['body', null],
+    ],
+    (env, a) => sendEmail(env, a['recipient'] ?? null, a['subject'] ?? null, a['body'] ?? null),
+  ),
   tool('email_delete_email', 'EmailTool.delete_email', [['email_id', null]], (env, a) => {
     if (!truthy(a['email_id'])) return 'Email ID not provided.'
     if (rowsWithId(env.tables.emails, a['email_id'] ?? null).length === 0) return 'Email not found.'
     env.tables.emails = filterRows(env.tables.emails, (r) => r[COL.id] !== a['email_id'])
     return 'Email deleted successfully.'
   }),
-  tool('email_forward_email', 'EmailTool.forward_email', [['email_id', null], ['recipient', null]], (env, a) => {
-    const recipient = a['recipient'] ?? null
-    if (!truthy(a['email_id']) || !truthy(recipient)) return 'Email ID or recipient not provided.'
-    if (!pyIn('@', recipient) || !pyIn('.', recipient)) return 'Invalid recipient email address.'
-    return guarded('Error forwarding email', () => {
-      const original = rowsWithId(env.tables.emails, a['email_id'] ?? null)[0]
-      if (!original) return 'Email not found.'
-      const record = toRecord(env.tables.emails.columns, original)
-      const result = sendEmail(env, pyLower(recipient), `FW: ${pyStr(record['subject'])}`, record['body'] ?? null)
-      return result.includes('Error') || result.includes('Invalid') ? result : 'Email forwarded successfully.'
-    })
-  }),
-  tool('email_reply_email', 'EmailTool.reply_email', [['email_id', null], ['body', null]], (env, a) => {
-    if (!truthy(a['email_id']) || !truthy(a['body'])) return 'Email ID or body not provided.'
-    return guarded('Error replying to email', () => {
-      const original = rowsWithId(env.tables.emails, a['email_id'] ?? null)[0]
-      if (!original) return 'Email not found.'
-      const result = sendEmail(env, original[COL.peer] ?? null, `RE: ${pyStr(original[COL.subject])}`, a['body'] ?? null)
-      return result.includes('Error') || result.includes('Invalid') ? result : 'Email replied successfully.'
-    })
-  }),
+  tool(
+    'email_forward_email',
+    'EmailTool.forward_email',
+    [
+      ['email_id', null],
+      ['recipient', null],
+    ],
+    (env, a) => {
+      const recipient = a['recipient'] ?? null
+      if (!truthy(a['email_id']) || !truthy(recipient)) return 'Email ID or recipient not provided.'
+      if (!pyIn('@', recipient) || !pyIn('.', recipient)) return 'Invalid recipient email address.'
+      return guarded('Error forwarding email', () => {
+        const original = rowsWithId(env.tables.emails, a['email_id'] ?? null)[0]
+        if (!original) return 'Email not found.'
+        const record = toRecord(env.tables.emails.columns, original)
+        const result = sendEmail(
+          env,
+          pyLower(recipient),
+          `FW: ${pyStr(record['subject'])}`,
+          record['body'] ?? null,
+        )
+        return result.includes('Error') || result.includes('Invalid')
+          ? result
+          : 'Email forwarded successfully.'
+      })
+    },
+  ),
+  tool(
+    'email_reply_email',
+    'EmailTool.reply_email',
+    [
+      ['email_id', null],
+      ['body', null],
+    ],
+    (env, a) => {
+      if (!truthy(a['email_id']) || !truthy(a['body'])) return 'Email ID or body not provided.'
+      return guarded('Error replying to email', () => {
+        const original = rowsWithId(env.tables.emails, a['email_id'] ?? null)[0]
+        if (!original) return 'Email not found.'
+        const result = sendEmail(
+          env,
+          original[COL.peer] ?? null,
+          `RE: ${pyStr(original[COL.subject])}`,
+          a['body'] ?? null,
+        )
+        return result.includes('Error') || result.includes('Invalid')
+          ? result
+          : 'Email replied successfully.'
+      })
+    },
+  ),
 ]

@@ -11,7 +11,11 @@ export function nextPaddedId(table: Table, column: string): string {
   for (const r of table.rows) {
     const v = r[i]
     if (v === null || v === undefined) continue
-    if (typeof v !== 'string') throw new PyError('TypeError', `'>=' not supported between instances of '${pyTypeName(v)}' and 'str'`)
+    if (typeof v !== 'string')
+      throw new PyError(
+        'TypeError',
+        `'>=' not supported between instances of '${pyTypeName(v)}' and 'str'`,
+      )
     if (max === undefined || v > max) max = v
   }
   if (max === undefined) throw new PyError('ValueError', 'cannot convert float NaN to integer')

@@ -1,0 +1,240 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import type { JsonValue, SimulationResult, WorkplaceData } from '@cutover/core'
+import { canonicalJson, createWorkplaceCodec, parseWorkplaceBase, replayActions, resolveRunConfig, simulate, verifyCheckpoint } from '@cutover/core'
+import type { TraceEvent } from '@cutover/core/contracts'
+import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
+import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+
+/** What to measure and with how much effort. */
+export interface BenchOptions {
+  /** Rollouts of each simulated run (mixed round-robin over blackjack, counter, workplace). */
+  readonly rollouts: number
+  readonly workplace: WorkplaceData
+  /** Seed of the happy-path runs (decimal text). */
+  readonly seed?: string
+  /** Minimum wall time of each repeated micro-measurement (Workplace codec loops). */
+  readonly minMeasureMs?: number
+  /** Size of the SHA-256 buffer (64 MiB by default, as PRODUCT.md §6 asks). */
+  readonly sha256Bytes?: number
+  /** Where the real-FS run's temp folder is made (removed afterwards). */
+  readonly tempRoot?: string
+  /** Progress lines for people (never part of the figures). */
+  readonly progress?: (line: string) => void
+}
+
+/** Phases of the checkpoint cycle, in the order they happen. */
+const CYCLE_PHASES = ['prepare', 'retire', 'commit', 'restore', 'resume'] as const
+
+/**
+ * The figures of `cutover bench` (CONTRACTS.md §6: the first seven names are fixed). Wall-clock
+ * figures: a benchmark of this machine, never part of a trace or a test assertion.
+ */
+export interface BenchFigures {
+  readonly rollouts: number
+  /** prepare → commit to disk → restore → resume window of a real-FS happy-path run, plus verifying its directory. Null when no checkpoint happened. */
+  readonly cycle_ms: number | null
+  /** Trace events per second of a whole happy-path simulation (in-memory directories, equivalence check included). */
+  readonly events_per_s: number
+  /** Workplace sessions exported + JSON round-tripped + restored per second (delta codec, ground-truth sessions). */
+  readonly workplace_sessions_per_s: number
+  /** Median JSON bytes of the delta state over the example tasks' ground-truth sessions. */
+  readonly workplace_snapshot_bytes_median: number
+  /** Median JSON bytes of the full-table state over the same sessions. */
+  readonly workplace_full_bytes_median: number
+  /** SHA-256 throughput in MiB/s over one buffer through the `nodeDigest` port. */
+  readonly sha256_mb_per_s: number
+  readonly scenario: 'happy-path'
+  readonly seed: string
+  /** Wall ms spent in each cycle phase inside the window (events attributed to the phase they carry). */
+  readonly cycle_phases_ms: { readonly [phase: string]: number }
+  /** The prepare → last resume event window alone. */
+  readonly cycle_window_ms: number | null
+  /** `verifyCheckpoint` of every published directory, from disk. */
+  readonly cycle_verify_ms: number
+  readonly cycle_directories_valid: boolean
+  readonly cycle_files_written: number
+  readonly cycle_bytes_written: number
+  /** The whole real-FS run (run, cycle, continue, equivalence check). */
+  readonly cycle_run_ms: number
+  readonly cycle_run_invariants_pass: boolean
+  readonly events: number
+  /** The whole in-memory simulation, equivalence baseline included. */
+  readonly simulate_ms: number
+  /** Events per second of trace generation alone (up to the last event, before the equivalence baseline). */
+  readonly trace_events_per_s: number
+  readonly workplace_snapshot_bytes: readonly number[]
+  readonly workplace_full_bytes: readonly number[]
+  /** The same round trip through the full-table form, for comparison. */
+  readonly workplace_full_sessions_per_s: number
+  readonly sha256_bytes: number
+  /** What each figure includes. */
+  readonly notes: readonly string[]
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  if (s.length === 0) return 0
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
+}
+
+const round1 = (x: number): number => Math.round(x * 10) / 10
+
+/** Streams a simulation, timing the work before each event and attributing it to the event's phase. */
+function timedRun(gen: Generator<TraceEvent, SimulationResult>) {
+  const phaseMs: { [phase: string]: number } = Object.fromEntries(CYCLE_PHASES.map((p) => [p, 0]))
+  let windowStart: number | undefined
+  let windowEnd: number | undefined
+  let files = 0
+  let bytes = 0
+  const started = performance.now()
+  let before = started
+  for (;;) {
+    const next = gen.next()
+    const now = performance.now()
+    if (next.done === true) return { result: next.value, totalMs: now - started, lastEventMs: before - started, phaseMs, windowMs: windowStart === undefined || windowEnd === undefined ? null : windowEnd - windowStart, files, bytes }
+    const event = next.value
+    if (windowStart === undefined && event.phase !== 'run') windowStart = before
+    if (event.phase in phaseMs) phaseMs[event.phase] = (phaseMs[event.phase] as number) + (now - before)
+    if (event.phase === 'resume') windowEnd = now
+    if (event.type === 'directory.write' && event.outcome === 'ok') {
+      files++
+      const b = event.payload['bytes']
+      if (typeof b === 'number') bytes += b
+    }
+    before = now
+  }
+}
+
+/** The checkpoint cycle on the real file system: a happy-path run into a temp folder, then verify. */
+function measureCycle(options: BenchOptions, seed: string) {
+  const root = mkdtempSync(join(options.tempRoot ?? tmpdir(), 'cutover-bench-'))
+  try {
+    const config = resolveRunConfig({ scenario: 'happy-path', seed, rollouts: options.rollouts })
+    const run = timedRun(simulate(config, { digest: nodeDigest, workplace: options.workplace, openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)) }))
+    const t0 = performance.now()
+    let valid = true
+    for (const c of run.result.checkpoints) valid = verifyCheckpoint(new NodeCheckpointDirectory(c.location, { create: false }), nodeDigest).valid && valid
+    const verifyMs = performance.now() - t0
+    const invariantsPass = Object.values(run.result.invariants).every((v) => v === 'pass')
+    return { ...run, verifyMs, valid, invariantsPass, checkpoints: run.result.checkpoints.length }
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
+/** Export → JSON text → parse → restore, over `sessions`, repeated for at least `minMs`. */
+function codecThroughput(codec: ReturnType<typeof createWorkplaceCodec>, sessions: readonly Parameters<ReturnType<typeof createWorkplaceCodec>['exportState']>[0][], minMs: number): number {
+  let count = 0
+  const started = performance.now()
+  let elapsed = 0
+  do {
+    for (const session of sessions) {
+      const state = codec.exportState(session)
+      if (!state.ok) throw new Error(state.error.message)
+      const restored = codec.restoreState(JSON.parse(JSON.stringify(state.value)) as JsonValue)
+      if (!restored.ok) throw new Error(restored.error.message)
+      count++
+    }
+    elapsed = performance.now() - started
+  } while (elapsed < minMs)
+  return count / (elapsed / 1000)
+}
+
+/** Snapshot sizes and export + restore throughput of the Workplace codec (delta vs full form). */
+function measureWorkplace(data: WorkplaceData, minMs: number) {
+  const base = parseWorkplaceBase(data, nodeDigest)
+  // The session each example task's ground-truth calls leave: what a perfect rollout would snapshot.
+  const sessions = base.examples.map((e) => replayActions(base, e.ground_truth))
+  const delta = createWorkplaceCodec(base)
+  const full = createWorkplaceCodec(base, { form: 'full' })
+  const sizes = (codec: typeof delta) =>
+    sessions.map((s) => {
+      const state = codec.exportState(s)
+      if (!state.ok) throw new Error(state.error.message)
+      // A restore must give back the same session: re-exporting it yields the same bytes.
+      const again = codec.restoreState(state.value)
+      if (!again.ok) throw new Error(again.error.message)
+      const reexported = codec.exportState(again.value)
+      if (!reexported.ok || canonicalJson(reexported.value) !== canonicalJson(state.value)) throw new Error('Workplace codec round trip changed the state')
+      return Buffer.byteLength(JSON.stringify(state.value))
+    })
+  const deltaBytes = sizes(delta)
+  const fullBytes = sizes(full)
+  return {
+    deltaBytes,
+    fullBytes,
+    deltaPerS: codecThroughput(delta, sessions, minMs),
+    fullPerS: codecThroughput(full, sessions, minMs),
+    tasks: sessions.length,
+  }
+}
+
+/** SHA-256 MiB/s through the digest port: the median of three passes over one buffer. */
+function measureSha256(size: number): number {
+  const buffer = new Uint8Array(size)
+  for (let i = 0; i < size; i++) buffer[i] = (i * 131 + (i >>> 11)) & 0xff
+  const times: number[] = []
+  for (let pass = 0; pass < 3; pass++) {
+    const t0 = performance.now()
+    nodeDigest.sha256Hex(buffer)
+    times.push(performance.now() - t0)
+  }
+  return size / 2 ** 20 / (median(times) / 1000)
+}
+
+/** Runs every measurement of `cutover bench`. Slow by design at 1,000 rollouts (two full simulations). */
+export function measureBench(options: BenchOptions): BenchFigures {
+  const seed = options.seed ?? '0'
+  const minMs = options.minMeasureMs ?? 1000
+  const sha256Bytes = options.sha256Bytes ?? 64 * 2 ** 20
+  const progress = options.progress ?? (() => undefined)
+
+  progress(`checkpoint cycle: happy-path, ${options.rollouts} rollouts, real file system…`)
+  const cycle = measureCycle(options, seed)
+  progress('simulator throughput: the same run with in-memory directories…')
+  const config = resolveRunConfig({ scenario: 'happy-path', seed, rollouts: options.rollouts })
+  const mem = timedRun(simulate(config, { digest: nodeDigest, workplace: options.workplace, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }) }))
+  const events = mem.result.events.length
+  progress('Workplace codec: snapshot sizes and export + restore throughput…')
+  const wp = measureWorkplace(options.workplace, minMs)
+  progress(`SHA-256 over ${sha256Bytes} bytes…`)
+  const sha = measureSha256(sha256Bytes)
+
+  const cycleMs = cycle.windowMs === null ? null : cycle.windowMs + cycle.verifyMs
+  return {
+    rollouts: options.rollouts,
+    cycle_ms: cycleMs === null ? null : Math.round(cycleMs),
+    events_per_s: Math.round(events / (mem.totalMs / 1000)),
+    workplace_sessions_per_s: Math.round(wp.deltaPerS),
+    workplace_snapshot_bytes_median: median(wp.deltaBytes),
+    workplace_full_bytes_median: median(wp.fullBytes),
+    sha256_mb_per_s: round1(sha),
+    scenario: 'happy-path',
+    seed,
+    cycle_phases_ms: Object.fromEntries(Object.entries(cycle.phaseMs).map(([k, v]) => [k, Math.round(v)])),
+    cycle_window_ms: cycle.windowMs === null ? null : Math.round(cycle.windowMs),
+    cycle_verify_ms: Math.round(cycle.verifyMs),
+    cycle_directories_valid: cycle.valid && cycle.checkpoints > 0,
+    cycle_files_written: cycle.files,
+    cycle_bytes_written: cycle.bytes,
+    cycle_run_ms: Math.round(cycle.totalMs),
+    cycle_run_invariants_pass: cycle.invariantsPass,
+    events,
+    simulate_ms: Math.round(mem.totalMs),
+    trace_events_per_s: Math.round(events / (mem.lastEventMs / 1000)),
+    workplace_snapshot_bytes: wp.deltaBytes,
+    workplace_full_bytes: wp.fullBytes,
+    workplace_full_sessions_per_s: Math.round(wp.fullPerS),
+    sha256_bytes: sha256Bytes,
+    notes: [
+      `cycle_ms: the simulator has no cycle hook, so a real-FS happy-path run (seed ${seed}) is streamed and timed from the first non-'run' event to the last 'resume' event (prepare with the fleet draining, retire, commit with atomic write + fdatasync per file and one fsync per folder, restore in fresh processes with every digest checked before activation, resume), plus verifyCheckpoint of each published directory from disk (cycle_verify_ms); the rest of the run (cycle_run_ms) is excluded. Rollout traffic that happens inside the window (draining in prepare) is included.`,
+      'events_per_s: events of one whole happy-path simulation with in-memory directories divided by its wall time, including the invariant checker and the equivalence baseline run; trace_events_per_s excludes the baseline.',
+      `workplace_*: the ${wp.tasks} example tasks' ground-truth calls replayed on fresh sessions; sizes are UTF-8 bytes of JSON.stringify(state) (delta form vs full-table form); sessions/s is exportState → JSON.stringify → JSON.parse → restoreState, repeated for at least ${minMs} ms.`,
+      'sha256_mb_per_s: MiB (2^20 bytes) per second, median of three passes through the nodeDigest port (node:crypto).',
+    ],
+  }
+}

@@ -1,0 +1,64 @@
+import { UsageError } from './io.ts'
+
+/** What a command accepts: options that take a value, and boolean switches (e.g. `--json`). */
+export interface ArgSpec {
+  readonly values?: readonly string[]
+  readonly switches?: readonly string[]
+  /** How many positional arguments are allowed (default 0). */
+  readonly positionals?: number
+}
+
+/** Parsed arguments: option values by name (`--seed`), switches that were given, positionals. */
+export interface ParsedArgs {
+  readonly values: ReadonlyMap<string, string>
+  readonly switches: ReadonlySet<string>
+  readonly positionals: readonly string[]
+}
+
+/**
+ * Parses `--name value`, `--name=value` and switches; throws `UsageError` (one line, exit 2) on an
+ * unknown option, a repeated option, a missing value or a surplus positional argument. `--help` is
+ * left to the caller (check it first, so help works even next to bad arguments).
+ */
+export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
+  const valueNames = spec.values ?? []
+  const switchNames = spec.switches ?? []
+  const values = new Map<string, string>()
+  const switches = new Set<string>()
+  const positionals: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (!arg.startsWith('-') || arg === '-') {
+      if (positionals.length >= (spec.positionals ?? 0)) throw new UsageError(`unexpected argument ${arg}`)
+      positionals.push(arg)
+      continue
+    }
+    const eq = arg.indexOf('=')
+    const name = eq > 0 ? arg.slice(0, eq) : arg
+    if (switchNames.includes(name)) {
+      if (eq > 0) throw new UsageError(`${name} takes no value`)
+      switches.add(name)
+      continue
+    }
+    if (!valueNames.includes(name)) throw new UsageError(`unknown option ${name}`)
+    if (values.has(name)) throw new UsageError(`${name} given twice`)
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    if (value === undefined) throw new UsageError(`${name} needs a value`)
+    values.set(name, value)
+  }
+  return { values, switches, positionals }
+}
+
+/** True when `--help` or `-h` appears anywhere (help wins over every other argument). */
+export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h')
+
+/**
+ * A non-negative decimal integer option as a safe JS number in `[min, max]`; `UsageError` otherwise.
+ * Only plain digits are accepted (no sign, exponent, hex or spaces).
+ */
+export function parseIntegerOption(name: string, text: string, min: number, max: number): number {
+  if (!/^[0-9]+$/.test(text)) throw new UsageError(`${name} takes an integer from ${min} to ${max}, got '${text}'`)
+  const value = Number(text)
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`${name} takes an integer from ${min} to ${max}, got ${text}`)
+  return value
+}

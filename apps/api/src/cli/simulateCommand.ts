@@ -1,0 +1,236 @@
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { SimulationResult, WorkplaceData } from '@cutover/core'
+import { SCENARIOS, resolveRunConfig, runSimulation, verifyCheckpoint } from '@cutover/core'
+import type { InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
+import { INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
+import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
+import { resolveDataDir } from '../nodeAppDeps.ts'
+import type { CliIo } from './io.ts'
+import { EXIT, UsageError } from './io.ts'
+import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+
+/** Wraps prose to `width` columns, each line prefixed by `indent`. */
+function wrap(text: string, indent: string, width = 100): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(/\s+/)) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line)
+      line = word
+    } else line = line === '' ? word : `${line} ${word}`
+  }
+  if (line !== '') lines.push(indent + line)
+  return lines.join('\n')
+}
+
+export const SIMULATE_HELP = `usage: cutover simulate --scenario NAME --seed N [--rollouts N] [--deadline-ms N] [--out DIR] [--json]
+
+Runs one scenario of the deterministic simulator to the end, committing every checkpoint into a
+real directory under DIR, then verifies each published directory (as \`cutover verify\` does).
+The same scenario, seed and options always give the same trace and the same directory bytes.
+
+Options:
+  --scenario NAME    one of the scenarios below (required)
+  --seed N           a non-negative decimal integer of any size (required; CPython random.Random(N))
+  --rollouts N       total rollouts, dealt round-robin to blackjack, counter, workplace
+                     (1 to ${MAX_ROLLOUTS}; default: the scenario's, 9)
+  --deadline-ms N    the prepare deadline in virtual ms (default: the scenario's, 100)
+  --out DIR          where checkpoint directories go (DIR/<checkpoint id>); must be empty or new.
+                     Default: a new folder <data>/simulations/<scenario>-<seed>-<n>, where <data>
+                     is CUTOVER_DATA_DIR or .cutover/ in the working directory
+  --json             print exactly one JSON object:
+                     { "scenario", "seed", "rollouts", "deadline_ms", "out", "outcome", "events",
+                       "checkpoints": [DIR...], "damaged": [DIR...], "invariants": { id: "pass"|"fail" },
+                       "failures": [{ "id", "step", "message" }],
+                       "invalid": [{ "dir", "code", "path", "message" }] }
+                     checkpoints: published directories that verify; damaged: those a fault broke on
+                     purpose; invalid: problems of a published, undamaged directory that does not verify
+  --help             show this help
+
+Invariants (each reported with its first failing step when it fails):
+${wrap(`${INVARIANT_IDS.join(', ')}.`, '  ')}
+
+Exit status: 0 every invariant passed and every undamaged checkpoint verifies; 1 an invariant
+failed or a checkpoint directory is invalid; 2 usage error (one line on stderr).
+
+Scenarios:
+${SCENARIOS.map((s) => `  ${s.name} — ${s.title}\n${wrap(s.narrative, '      ')}`).join('\n\n')}`
+
+/** Options of one `cutover simulate` invocation, every default resolved. */
+interface SimulateArgs {
+  readonly config: RunConfig
+  readonly out: string | undefined
+  readonly json: boolean
+}
+
+function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
+  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--deadline-ms', '--out'], switches: ['--json'] })
+  const scenario = values.get('--scenario')
+  if (scenario === undefined) throw new UsageError(`--scenario NAME is required (one of ${SCENARIO_NAMES.join(', ')})`)
+  if (!(SCENARIO_NAMES as readonly string[]).includes(scenario)) throw new UsageError(`unknown scenario '${scenario}' (one of ${SCENARIO_NAMES.join(', ')})`)
+  const seed = values.get('--seed')
+  if (seed === undefined) throw new UsageError('--seed N is required (a non-negative decimal integer of any size)')
+  // BigInt alone would also take "0x1f" or " 7 "; a seed is plain decimal digits (CONTRACTS.md §1).
+  if (!/^[0-9]+$/.test(seed)) throw new UsageError(`--seed takes a non-negative decimal integer, got '${seed}'`)
+  if (seed.length > 4096) throw new UsageError('--seed is longer than 4096 digits')
+  const rolloutsText = values.get('--rollouts')
+  const deadlineText = values.get('--deadline-ms')
+  const out = values.get('--out')
+  if (out === '') throw new UsageError('--out needs a directory')
+  const config = resolveRunConfig({
+    scenario: scenario as ScenarioName,
+    seed: BigInt(seed).toString(),
+    ...(rolloutsText === undefined ? {} : { rollouts: parseIntegerOption('--rollouts', rolloutsText, 1, MAX_ROLLOUTS) }),
+    ...(deadlineText === undefined ? {} : { deadline_ms: parseIntegerOption('--deadline-ms', deadlineText, 0, 3_600_000) }),
+  })
+  return { config, out, json: switches.has('--json') }
+}
+
+/** A seed short enough for a folder name: long seeds keep their first digits and their length. */
+const seedLabel = (seed: string): string => (seed.length <= 40 ? seed : `${seed.slice(0, 24)}-${seed.length}digits`)
+
+/** Creates the output folder: DIR when given (new or empty), else the next free default folder. */
+function prepareOut(out: string | undefined, config: RunConfig, dataDir: string): string {
+  if (out !== undefined) {
+    const root = resolve(out)
+    if (existsSync(root)) {
+      if (!statSync(root).isDirectory()) throw new UsageError(`--out ${root} is not a directory`)
+      // Checkpoint namespaces are immutable: an old run's files would make this run's commits fail.
+      if (readdirSync(root).length > 0) throw new UsageError(`--out ${root} is not empty (choose a new or empty folder)`)
+    } else mkdirSync(root, { recursive: true })
+    return root
+  }
+  const parent = join(dataDir, 'simulations')
+  mkdirSync(parent, { recursive: true })
+  for (let n = 1; ; n++) {
+    const candidate = join(parent, `${config.scenario}-${seedLabel(config.seed)}-${n}`)
+    try {
+      // Non-recursive: EEXIST means another run took this name; try the next.
+      mkdirSync(candidate)
+      return candidate
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
+}
+
+/** A directory problem of a published checkpoint that no fault damaged. */
+interface InvalidCheckpoint {
+  readonly dir: string
+  readonly code: string
+  readonly path: string | null
+  readonly message: string
+}
+
+/** The JSON `cutover simulate --json` prints (CONTRACTS.md §6, plus deadline_ms, out, failures, invalid). */
+export interface SimulateReport {
+  readonly scenario: ScenarioName
+  readonly seed: string
+  readonly rollouts: number
+  readonly deadline_ms: number
+  readonly out: string
+  readonly outcome: 'completed' | 'aborted'
+  readonly events: number
+  readonly checkpoints: readonly string[]
+  readonly damaged: readonly string[]
+  readonly invariants: SimulationResult['invariants']
+  readonly failures: readonly InvariantFailure[]
+  readonly invalid: readonly InvalidCheckpoint[]
+}
+
+/** Sorts the run's checkpoints into valid, damaged and invalid by re-verifying each from disk. */
+function classify(result: SimulationResult): Pick<SimulateReport, 'checkpoints' | 'damaged' | 'invalid'> {
+  const checkpoints: string[] = []
+  const damaged: string[] = []
+  const invalid: InvalidCheckpoint[] = []
+  for (const c of result.checkpoints) {
+    const dir = resolve(c.location)
+    if (c.damaged) {
+      damaged.push(dir)
+      continue
+    }
+    const report = verifyCheckpoint(new NodeCheckpointDirectory(dir, { create: false }), nodeDigest)
+    if (report.valid) checkpoints.push(dir)
+    else for (const p of report.problems) invalid.push({ dir, code: p.code, path: p.path, message: p.message })
+  }
+  return { checkpoints, damaged, invalid }
+}
+
+function humanSummary(r: SimulateReport): string {
+  const lines = [
+    `scenario ${r.scenario}, seed ${r.seed}, ${r.rollouts} rollouts, deadline ${r.deadline_ms} ms`,
+    `outcome: ${r.outcome} after ${r.events} events`,
+    `output: ${r.out}`,
+    `checkpoints (${r.checkpoints.length} valid):`,
+    ...(r.checkpoints.length === 0 ? ['  none'] : r.checkpoints.map((d) => `  ${d}`)),
+  ]
+  if (r.damaged.length > 0) lines.push(`damaged on purpose by a fault (${r.damaged.length}):`, ...r.damaged.map((d) => `  ${d}`))
+  if (r.invalid.length > 0) {
+    lines.push(`INVALID checkpoint directories (published, not damaged by a fault):`)
+    for (const p of r.invalid) lines.push(`  ${p.dir}: ${p.code} ${p.path ?? '-'}  ${p.message}`)
+  }
+  lines.push('invariants:')
+  for (const id of Object.keys(r.invariants) as (keyof typeof r.invariants)[]) {
+    const failure = r.failures.find((f) => f.id === id)
+    lines.push(failure === undefined ? `  pass  ${id}` : `  FAIL  ${id} — first failing step ${failure.step}: ${failure.message}`)
+  }
+  const failed = r.failures.length > 0 || r.invalid.length > 0
+  lines.push(failed ? 'result: FAILED' : 'result: all invariants pass, every undamaged checkpoint verifies')
+  return lines.join('\n')
+}
+
+/** Seams for tests: the data directory and the Workplace data loader. */
+export interface SimulateCommandOptions {
+  readonly dataDir?: string
+  readonly loadWorkplace?: () => WorkplaceData
+}
+
+/**
+ * `cutover simulate --scenario NAME --seed N [--rollouts N] [--deadline-ms N] [--out DIR] [--json]`
+ * (CONTRACTS.md §6). `argv` holds the arguments after `simulate`.
+ */
+export function runSimulateCommand(argv: readonly string[], io: CliIo, options: SimulateCommandOptions = {}): number {
+  if (wantsHelp(argv)) {
+    io.stdout(`${SIMULATE_HELP}\n`)
+    return EXIT.ok
+  }
+  let args: SimulateArgs
+  let out: string
+  try {
+    args = parseSimulateArgs(argv)
+    out = prepareOut(args.out, args.config, options.dataDir ?? resolveDataDir())
+  } catch (error) {
+    const message = error instanceof UsageError ? error.message : `cannot create the output folder: ${(error as Error).message}`
+    io.stderr(`cutover simulate: ${message}\n`)
+    return EXIT.usage
+  }
+  const { config } = args
+  const workplace = (options.loadWorkplace ?? loadNodeWorkplaceData)()
+  const result = runSimulation(config, {
+    digest: nodeDigest,
+    workplace,
+    openDirectory: (checkpointId) => {
+      // Ids come from the simulator (`ck-1`); refuse anything that could leave `out`.
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(checkpointId)) throw new Error(`unsafe checkpoint id ${JSON.stringify(checkpointId)}`)
+      return new NodeCheckpointDirectory(join(out, checkpointId))
+    },
+  })
+  const sorted = classify(result)
+  const report: SimulateReport = {
+    scenario: config.scenario,
+    seed: config.seed,
+    rollouts: config.rollouts,
+    deadline_ms: config.deadline_ms,
+    out,
+    outcome: result.outcome,
+    events: result.events.length,
+    checkpoints: sorted.checkpoints,
+    damaged: sorted.damaged,
+    invariants: result.invariants,
+    failures: result.failures,
+    invalid: sorted.invalid,
+  }
+  io.stdout(args.json ? `${JSON.stringify(report)}\n` : `${humanSummary(report)}\n`)
+  return report.failures.length > 0 || report.invalid.length > 0 || Object.values(report.invariants).includes('fail') ? EXIT.failure : EXIT.ok
+}

@@ -1,0 +1,17 @@
+import type { RunView } from '@cutover/core/contracts'
+import type { RunManager } from './RunManager.ts'
+import type { SimulatorPort } from './SimulatorPort.ts'
+
+/** The scenario `npm start` shows first (PRODUCT.md §3). */
+export const DEMO_SCENARIO = 'straggler-retirement'
+
+/**
+ * Creates the straggler-retirement demo run when the data directory holds no run at all, so the
+ * first page shows something real; returns it, or undefined when runs already exist.
+ */
+export function ensureDemoRun(runs: RunManager, simulator: SimulatorPort): RunView | undefined {
+  if (runs.list().length > 0) return undefined
+  const config = simulator.resolve({ scenario: DEMO_SCENARIO })
+  if (!config.ok) throw new Error(`cannot create the demo run: ${config.error.message}`)
+  return runs.create(config.value)
+}

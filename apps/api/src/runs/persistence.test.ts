@@ -1,0 +1,100 @@
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { RunView } from '@cutover/core/contracts'
+import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
+
+/** Every file under `root` with its bytes and mtime, to prove a restart rewrote nothing. */
+function fingerprint(root: string): Map<string, string> {
+  const out = new Map<string, string>()
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else out.set(relative(root, path), `${statSync(path).mtimeMs}:${readFileSync(path).toString('base64')}`)
+    }
+  }
+  walk(root)
+  return out
+}
+
+describe('run persistence', () => {
+  const { dir, cleanup } = tempDataDir()
+  afterAll(cleanup)
+
+  it('[persist] a restarted server lists and serves the same runs without rewriting their directories', async () => {
+    const first = apiHarness(dir)
+    const created = await first.createRun({ scenario: 'straggler-retirement', seed: 3 })
+    const run = await first.waitComplete(created.id)
+    const step = Math.floor(run.events / 2)
+    const before = {
+      step: (await first.json(`/api/runs/${run.id}/steps/${step}`)).body,
+      lineage: (await first.json(`/api/runs/${run.id}/lineage`)).body,
+      checkpoints: (await first.json(`/api/runs/${run.id}/checkpoints`)).body,
+      events: (await first.json(`/api/runs/${run.id}/events`)).body,
+    }
+    const files = fingerprint(join(dir, 'runs', run.id))
+
+    const second = apiHarness(dir)
+    expect((await second.json('/api/runs')).body).toEqual({ runs: [run] })
+    expect((await second.json(`/api/runs/${run.id}/events`)).body).toEqual(before.events)
+    expect((await second.json(`/api/runs/${run.id}/steps/${step}`)).body).toEqual(before.step)
+    expect((await second.json(`/api/runs/${run.id}/lineage`)).body).toEqual(before.lineage)
+    expect((await second.json(`/api/runs/${run.id}/checkpoints`)).body).toEqual(before.checkpoints)
+    await second.runs.idle()
+    expect(fingerprint(join(dir, 'runs', run.id))).toEqual(files)
+  })
+
+  it('[persist] a run left running by a dead server is listed as failed with a message, never complete', async () => {
+    const orphan: RunView = {
+      id: '00000000zz0',
+      scenario: 'happy-path',
+      seed: '1',
+      rollouts: 9,
+      deadline_ms: 100,
+      faults: [],
+      status: 'running',
+      created_at: '2026-01-01T00:00:00.000Z',
+      events: 0,
+      outcome: null,
+      checkpoints: [],
+      damaged: [],
+      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', equivalence: 'pass' },
+      failures: [],
+    }
+    mkdirSync(join(dir, 'runs', orphan.id), { recursive: true })
+    writeFileSync(join(dir, 'runs', orphan.id, 'run.json'), JSON.stringify(orphan))
+    const api = apiHarness(dir)
+    const listed = (await api.json(`/api/runs/${orphan.id}`)).body as RunView
+    expect(listed.status).toBe('failed')
+    expect(listed.error).toMatch(/stopped before this run completed/)
+    expect(JSON.parse(readFileSync(join(dir, 'runs', orphan.id, 'run.json'), 'utf8')).status).toBe('failed')
+    expect(await api.json(`/api/runs/${orphan.id}/steps/0`)).toMatchObject({ status: 409, body: { error: { code: 'invalid_phase' } } })
+    await api.app.request(`/api/runs/${orphan.id}`, { method: 'DELETE' })
+  })
+
+  it('[persist] a stored trace that the deterministic re-run does not reproduce is reported, not served', async () => {
+    const api = apiHarness(dir)
+    const run = (await api.json('/api/runs')).body.runs[0] as RunView
+    const tracePath = join(dir, 'runs', run.id, 'trace.json')
+    const original = readFileSync(tracePath, 'utf8')
+    const events = JSON.parse(original) as { time_ms: number }[]
+    if (events[3]) events[3].time_ms += 1
+    writeFileSync(tracePath, JSON.stringify(events))
+    try {
+      const reloaded = apiHarness(dir)
+      const r = await reloaded.json(`/api/runs/${run.id}/steps/1`)
+      expect(r.status).toBe(500)
+      expect(r.body.error.message).toMatch(/diverged from its stored trace at step 4/)
+    } finally {
+      writeFileSync(tracePath, original)
+    }
+  })
+
+  it('[persist] unreadable run folders are skipped, not served half-read', async () => {
+    mkdirSync(join(dir, 'runs', 'broken'), { recursive: true })
+    writeFileSync(join(dir, 'runs', 'broken', 'run.json'), '{"id":')
+    const api = apiHarness(dir)
+    expect((await api.json('/api/runs')).body.runs.map((r: RunView) => r.id)).not.toContain('broken')
+  })
+})

@@ -1,0 +1,98 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { RunView } from '@cutover/core/contracts'
+import type * as Client from './api/client.ts'
+import { ALL_PASS, TRACE, stepView } from './test/fixtures.ts'
+
+type ClientModule = typeof Client
+const apiFetch = vi.fn()
+vi.mock('./api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+// mermaid needs a real layout engine; the diagram itself is covered by the e2e suite
+vi.mock('./components/MermaidDiagram.tsx', () => ({
+  MermaidDiagram: ({ source }: { source: string }) => <pre data-testid="sequence-diagram">{source}</pre>,
+}))
+const { App } = await import('./App.tsx')
+const { ApiError } = await import('./api/client.ts')
+
+const RUN: RunView = {
+  id: 'run1',
+  scenario: 'happy-path',
+  seed: '7',
+  rollouts: 3,
+  deadline_ms: 100,
+  faults: [],
+  status: 'complete',
+  created_at: '2026-01-01T00:00:00Z',
+  events: TRACE.length,
+  outcome: 'completed',
+  checkpoints: [],
+  damaged: [],
+  invariants: ALL_PASS,
+  failures: [],
+}
+
+function renderAt(url: string) {
+  window.history.replaceState(null, '', url)
+  return render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <App />
+    </QueryClientProvider>,
+  )
+}
+
+beforeEach(() => {
+  apiFetch.mockReset()
+  apiFetch.mockImplementation(async (path: string) => {
+    if (path === '/api/runs/run1') return RUN
+    if (path === '/api/runs/run1/events') return { events: TRACE }
+    const step = /^\/api\/runs\/run1\/steps\/(\d+)$/.exec(path)
+    if (step) return stepView(Number(step[1]))
+    if (path.startsWith('/api/runs/run1/sessions/')) return { step: 3, session: stepView(3).sessions[0], state: { counter: 2 }, prepare: { counter: 1 } }
+    throw new ApiError(404, 'run_not_found', `no run at ${path}`)
+  })
+})
+afterEach(cleanup)
+
+describe('run page', () => {
+  it('[permalink] opening a run URL shows that step, tab and session', async () => {
+    renderAt('/runs/run1?step=3&tab=sessions&session=r0.a0')
+    expect((await screen.findByTestId('step-counter')).textContent).toBe('step 3 / 7')
+    expect(screen.getByRole('tab', { name: 'Sessions' }).getAttribute('aria-selected')).toBe('true')
+    expect(await screen.findByText('▶ agent.prepare', { exact: false })).toBeTruthy()
+    expect(await screen.findByRole('region', { name: 'Session r0.a0' })).toBeTruthy()
+  })
+
+  it('[permalink] stepping with the keyboard and changing tab rewrite the URL', async () => {
+    renderAt('/runs/run1?step=3')
+    await screen.findByText('step 3 / 7')
+    act(() => {
+      fireEvent.keyDown(document.body, { key: 'ArrowRight' })
+    })
+    expect(await screen.findByText('step 4 / 7')).toBeTruthy()
+    expect(window.location.search).toBe('?step=4')
+    act(() => {
+      fireEvent.keyDown(document.body, { key: 'End' })
+    })
+    expect(window.location.search).toBe('?step=7')
+    fireEvent.click(screen.getByRole('tab', { name: 'Events' }))
+    expect(window.location.search).toBe('?step=7&tab=events')
+    expect(await screen.findByTestId('events-log')).toBeTruthy()
+  })
+
+  it('[keyboard] arrows typed into a text field do not move the step', async () => {
+    renderAt('/runs/run1?step=2&tab=events')
+    const filter = await screen.findByRole('searchbox', { name: 'Filter events' })
+    fireEvent.keyDown(filter, { key: 'ArrowRight' })
+    fireEvent.keyDown(filter, { key: 'End' })
+    expect(screen.getByTestId('step-counter').textContent).toBe('step 2 / 7')
+  })
+
+  it('[errors] an unknown run shows the API error code and message', async () => {
+    renderAt('/runs/nope')
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('run_not_found')
+    expect(alert.textContent).toContain('no run at /api/runs/nope')
+  })
+})

@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import type * as Client from '../api/client.ts'
+import { parseFaultsInput } from '../lib/faultsInput.ts'
+
+type ClientModule = typeof Client
+const apiFetch = vi.fn()
+vi.mock('../api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+const { NewRunForm } = await import('./NewRunForm.tsx')
+
+const wrap = (children: ReactNode) => <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>{children}</QueryClientProvider>
+
+beforeEach(() => {
+  apiFetch.mockReset()
+  apiFetch.mockImplementation(async (path: string, init?: RequestInit) => {
+    if (path === '/api/scenarios') return { scenarios: [] }
+    if (path === '/api/runs' && init?.method === 'POST') return { id: 'new1', status: 'running' }
+    throw new Error(`unexpected ${path}`)
+  })
+})
+afterEach(cleanup)
+
+describe('fault list validation', () => {
+  it('[faults] empty text keeps the scenario schedule; a valid list parses', () => {
+    expect(parseFaultsInput('  ')).toEqual({ ok: true, faults: undefined })
+    expect(parseFaultsInput('[{"kind":"straggler","rollout":"r7","extra_ms":500},{"kind":"crash_after_write","k":3}]')).toEqual({
+      ok: true,
+      faults: [
+        { kind: 'straggler', rollout: 'r7', extra_ms: 500 },
+        { kind: 'crash_after_write', k: 3 },
+      ],
+    })
+  })
+
+  it('[faults] names the entry and field of each problem', () => {
+    const result = parseFaultsInput('[{"kind":"straggler","rollout":"r7"},{"kind":"crash_after_write","k":0},{"kind":"meteor"}]')
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.errors.some((e) => e.startsWith('fault 0.extra_ms:'))).toBe(true)
+    expect(result.errors.some((e) => e.startsWith('fault 1.k:'))).toBe(true)
+    expect(result.errors.some((e) => e.startsWith('fault 2.kind:'))).toBe(true)
+  })
+
+  it('[faults] refuses text that is not JSON, or not a list', () => {
+    expect(parseFaultsInput('[{kind: straggler}]')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^not JSON/)] })
+    expect(parseFaultsInput('{"kind":"straggler"}')).toMatchObject({ ok: false, errors: [expect.stringMatching(/must be a JSON list/)] })
+  })
+
+  it('[faults] the form shows the errors and sends nothing until they are fixed', async () => {
+    render(wrap(<NewRunForm />))
+    fireEvent.change(screen.getByRole('textbox', { name: /Faults/ }), { target: { value: '[{"kind":"missing_worker"}]' } })
+    expect(await screen.findByText(/fault 0\.worker:/)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }))
+    expect(screen.getByText('Fix the fields marked above.')).toBeTruthy()
+    expect(apiFetch.mock.calls.some(([path]) => path === '/api/runs')).toBe(false)
+
+    fireEvent.change(screen.getByRole('textbox', { name: /Faults/ }), { target: { value: '[{"kind":"missing_worker","worker":1}]' } })
+    fireEvent.change(screen.getByRole('textbox', { name: 'Seed' }), { target: { value: '1180591620717411303435' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }))
+    await waitFor(() => expect(apiFetch.mock.calls.some(([path]) => path === '/api/runs')).toBe(true))
+    const [, init] = apiFetch.mock.calls.find(([path]) => path === '/api/runs') as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toEqual({ scenario: 'happy-path', seed: '1180591620717411303435', faults: [{ kind: 'missing_worker', worker: 1 }] })
+  })
+
+  it('[seed] a seed that is not decimal digits is flagged beside the field', () => {
+    render(wrap(<NewRunForm />))
+    fireEvent.change(screen.getByRole('textbox', { name: 'Seed' }), { target: { value: '12a' } })
+    expect(screen.getByText(/non-negative whole number/)).toBeTruthy()
+  })
+})

@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs'
+import { expect, test } from '../fixtures/test.ts'
+
+const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
+
+test('a Workplace session opened in Tables after restore shows the rows its tool calls changed', async ({ page, createRun, runPage }) => {
+  const run = await createRun({ scenario: 'happy-path' })
+  await page.goto(`/runs/${run.id}?step=${run.events}&tab=tables`)
+  await runPage.waitForStep(run.events)
+  const view = page.getByTestId('tables-view')
+  const picker = view.getByRole('combobox', { name: 'Workplace session' })
+
+  // the continued attempts (.a1) ran their tool calls after restore: find one whose tables changed
+  const continued = (await picker.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).filter((key) => key.endsWith('.a1'))
+  expect(continued.length).toBeGreaterThan(0)
+  let marked = 0
+  for (const key of continued) {
+    await picker.selectOption(key)
+    await expect(page).toHaveURL(new RegExp(`session=${key.replace('.', '\\.')}`))
+    await expect(view.locator('.table-diff').first()).toBeVisible()
+    marked = await view.locator('tr[data-status="changed"], tr[data-status="added"], tr[data-status="removed"]').count()
+    if (marked > 0) break
+  }
+  expect(marked, 'rows changed since prepare are marked').toBeGreaterThan(0)
+  const changedCells = view.locator('td[data-changed]')
+  if ((await view.locator('tr[data-status="changed"]').count()) > 0) await expect(changedCells.first()).toBeVisible()
+
+  // "show all rows" brings the untouched rows back
+  const before = await view.locator('tbody tr').count()
+  await view.getByRole('checkbox', { name: 'Show all rows' }).check()
+  expect(await view.locator('tbody tr').count()).toBeGreaterThan(before)
+  await view.getByRole('checkbox', { name: 'Show all rows' }).uncheck()
+
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await view.locator('tr[data-status]').first().scrollIntoViewIfNeeded()
+  await page.screenshot({ path: `${SCREENSHOTS}tables-tab.png` })
+})

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { nodeDigest } from '../adapters/nodeDigest.ts'
+import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
+import type { TraceEvent } from '../contracts/trace.ts'
+import type { ControllerTestOptions } from '../controller/Controller.ts'
+import { resolveRunConfig, runSimulation } from '../simulator/simulate.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import { InvariantChecker } from './InvariantChecker.ts'
+
+const workplace = loadNodeWorkplaceData()
+const deps = { digest: nodeDigest, workplace, openDirectory: (id: string) => new MemoryCheckpointDirectory({ location: id }) }
+const broken = (test: ControllerTestOptions) => runSimulation(resolveRunConfig({ scenario: 'happy-path', rollouts: 6 }), deps, { test })
+
+let step = 0
+const ev = (type: string, from: string, to: string, payload: TraceEvent['payload'], outcome = 'ok', phase: TraceEvent['phase'] = 'run'): TraceEvent => ({ step: ++step, time_ms: 0, phase, from, to, type, payload, outcome })
+
+describe('invariants catch a broken participant at the right step', () => {
+  it('[invariants] resume-order fails at the agent.resume that comes before the model and resources', () => {
+    const r = broken({ resumeAgentsFirst: true })
+    const failure = r.failures.find((f) => f.id === 'resume-order')
+    expect(r.invariants['resume-order']).toBe('fail')
+    const at = r.events[(failure?.step ?? 0) - 1]
+    expect(at?.type).toBe('agent.resume')
+    expect(at?.phase).toBe('resume')
+    expect(r.invariantsAt((failure?.step ?? 1) - 1).invariants['resume-order']).toBe('pass')
+    expect(r.invariantsAt(failure?.step ?? 0).invariants['resume-order']).toBe('fail')
+  })
+
+  it('[invariants] manifest-last fails at the aggregate written before the resources manifests', () => {
+    const r = broken({ aggregateBeforeResources: true })
+    const failure = r.failures.find((f) => f.id === 'manifest-last')
+    const at = r.events[(failure?.step ?? 0) - 1]
+    expect(at?.type).toBe('directory.write')
+    expect(at?.payload['path']).toBe('nemo_gym_checkpoint_manifest.json')
+  })
+
+  it('[invariants] fenced-attempt-silent fails when a tombstoned attempt writes', () => {
+    step = 0
+    const c = new InvariantChecker()
+    c.observe(ev('model.abort_inflight', 'controller', 'policy_model', { rollout_id: 'r0', attempt_index: 0 }, 'ok', 'retire'))
+    c.observe(ev('model.request', 'agent', 'policy_model', { rollout_id: 'r0', attempt_index: 0 }, 'stale_attempt'))
+    expect(c.map()['fenced-attempt-silent']).toBe('pass')
+    c.observe(ev('env.request', 'agent', 'resources_counter', { rollout_id: 'r0', attempt_index: 0, revision_before: 1, revision: 2, success: true }))
+    expect(c.failures).toEqual([{ id: 'fenced-attempt-silent', step: 3, message: expect.stringContaining('r0.a0') }])
+  })
+
+  it('[invariants] revision-monotonic fails when a revision falls or moves on a failed request', () => {
+    step = 0
+    const c = new InvariantChecker()
+    c.observe(ev('env.request', 'agent', 'resources_counter', { rollout_id: 'r0', attempt_index: 0, revision_before: 0, revision: 1, success: true }))
+    c.observe(ev('env.request', 'agent', 'resources_counter', { rollout_id: 'r0', attempt_index: 0, revision_before: 1, revision: 2, success: false }, 'ok'))
+    expect(c.failures.map((f) => [f.id, f.step])).toEqual([['revision-monotonic', 2]])
+  })
+
+  it('[invariants] restore-all-or-nothing fails on a partial activation', () => {
+    step = 0
+    const c = new InvariantChecker()
+    c.observe(ev('resources.restore', 'controller', 'resources_counter', { expected: 3, activated: 0 }, 'resources_checkpoint_error', 'restore'))
+    expect(c.map()['restore-all-or-nothing']).toBe('pass')
+    c.observe(ev('resources.restore', 'controller', 'resources_counter', { expected: 3, activated: 2 }, 'ok', 'restore'))
+    expect(c.failures.map((f) => [f.id, f.step])).toEqual([['restore-all-or-nothing', 2]])
+  })
+
+  it('[invariants] relay-once fails when N+1 links to its restored parent twice', () => {
+    step = 0
+    const c = new InvariantChecker()
+    c.observe(ev('model.restore', 'controller', 'policy_model', { result: { relays: { 'r0.a1': 'call-1' } } }, 'ok', 'restore'))
+    c.observe(ev('model.request', 'agent', 'policy_model', { rollout_id: 'r0', attempt_index: 1, relay: true, parent_call_id: 'call-1' }))
+    c.observe(ev('model.request', 'agent', 'policy_model', { rollout_id: 'r0', attempt_index: 1, relay: true, parent_call_id: 'call-1' }))
+    expect(c.failures.map((f) => [f.id, f.step])).toEqual([['relay-once', 3]])
+  })
+
+  it('[invariants] relay-once fails when the first N+1 call does not link to N', () => {
+    step = 0
+    const c = new InvariantChecker()
+    c.observe(ev('model.restore', 'controller', 'policy_model', { result: { relays: { 'r0.a1': 'call-1' } } }, 'ok', 'restore'))
+    c.observe(ev('model.request', 'agent', 'policy_model', { rollout_id: 'r0', attempt_index: 1, relay: false, parent_call_id: null }))
+    expect(c.failures.map((f) => f.id)).toEqual(['relay-once'])
+  })
+
+  it('[invariants] manifest-last fails for a participant file written after its namespace manifest', () => {
+    step = 0
+    const c = new InvariantChecker()
+    c.observe(ev('directory.write', 'agent', 'directory', { checkpoint_id: 'ck', path: 'agent/manifest.json' }, 'ok', 'commit'))
+    c.observe(ev('directory.write', 'agent', 'directory', { checkpoint_id: 'ck', path: 'agent/r0.a0.json' }, 'ok', 'commit'))
+    expect(c.failures.map((f) => [f.id, f.step])).toEqual([['manifest-last', 2]])
+  })
+})
