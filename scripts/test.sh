@@ -25,6 +25,8 @@ step lint npx eslint .
 step unit npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
 if step build npx vite build --logLevel warn; then
   export E2E_DATA_DIR="$OUT/e2e-data"
+  # A free loopback port, so a server left running elsewhere cannot collide with the suite's own.
+  export E2E_PORT="${E2E_PORT:-$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
   (cd e2e && PLAYWRIGHT_JSON_OUTPUT_FILE="$OUT/e2e.json" ../node_modules/.bin/playwright test --reporter=list,json) || status=1
 else
   status=1

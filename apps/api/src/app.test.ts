@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, symlinkSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
@@ -109,6 +109,36 @@ describe('runs API', () => {
     expect(await api.json(`${base}nope.json`)).toMatchObject({ status: 404, body: { error: { code: 'file_not_found' } } })
     expect(await api.json(`${base}resources`)).toMatchObject({ status: 404, body: { error: { code: 'file_not_found' } } })
     expect(await api.json(`/api/runs/${run.id}/checkpoints/nope/files/checkpoint.json`)).toMatchObject({ status: 404, body: { error: { code: 'checkpoint_not_found' } } })
+  })
+
+  it('[api] a symlink inside a checkpoint directory is refused as path_escape', async () => {
+    const cp = (await api.json(`/api/runs/${run.id}/checkpoints`)).body.checkpoints[0]
+    const link = join(cp.path, 'resources', 'link.json')
+    symlinkSync(join(dir, 'runs', run.id, 'run.json'), link)
+    symlinkSync(join(dir, 'runs', run.id), join(cp.path, 'up'))
+    try {
+      expect(await api.json(`/api/runs/${run.id}/checkpoints/${cp.cid}/files/resources/link.json`)).toMatchObject({ status: 400, body: { error: { code: 'path_escape' } } })
+      expect(await api.json(`/api/runs/${run.id}/checkpoints/${cp.cid}/files/up/run.json`)).toMatchObject({ status: 400, body: { error: { code: 'path_escape' } } })
+      const listed = (await api.json(`/api/runs/${run.id}/checkpoints`)).body.checkpoints[0]
+      expect(listed.valid).toBe(false)
+      expect(listed.problems.map((p: { code: string }) => p.code)).toContain('symlink')
+    } finally {
+      unlinkSync(link)
+      unlinkSync(join(cp.path, 'up'))
+    }
+  })
+
+  it('[api] a checkpoint a fault damaged is listed invalid with the file that fails its digest', async () => {
+    const corrupt = await api.waitComplete((await api.createRun({ scenario: 'corrupt-snapshot', seed: 2 })).id)
+    expect(corrupt.damaged.length).toBeGreaterThan(0)
+    const listed = (await api.json(`/api/runs/${corrupt.id}/checkpoints`)).body.checkpoints as { damaged: boolean; valid: boolean; files: { status: string }[] }[]
+    const damaged = listed.filter((c) => c.damaged)
+    expect(damaged.length).toBe(corrupt.damaged.length)
+    for (const c of damaged) {
+      expect(c.valid).toBe(false)
+      expect(c.files.some((f) => f.status === 'digest_mismatch')).toBe(true)
+    }
+    await api.app.request(`/api/runs/${corrupt.id}`, { method: 'DELETE' })
   })
 
   it('[api] unknown runs, sessions and routes are 404 with their codes; malformed params 400', async () => {

@@ -33,6 +33,8 @@ export interface AppDeps {
   readonly log?: (line: string) => void
   /** Simulation time per batch before yielding (default 8 ms). */
   readonly sliceMs?: number
+  /** Finished simulations kept in memory (default 16); others re-simulate on demand. */
+  readonly cachedResults?: number
 }
 
 /** The app and the run manager behind it (the serve command creates the demo run through it). */

@@ -6,6 +6,7 @@ import { runGymCommand } from './gymCommand.ts'
 import { runVerifyCommand } from './verifyCommand.ts'
 import { runServeCommand } from './serveCommand.ts'
 import { runSimulateCommand } from './simulateCommand.ts'
+import { runBenchCommand } from './benchCommand.ts'
 
 interface Command {
   readonly summary: string
@@ -22,6 +23,7 @@ const COMMANDS: { readonly [name: string]: Command } = {
     run: (argv, io) => runEnvCommand([...argv], { ...io, readFile: (path) => readFileSync(path, 'utf8') }),
   },
   gym: { summary: 'one environment as a stand-alone NeMo Gym resources server', run: runGymCommand },
+  bench: { summary: 'measure the performance figures of PRODUCT.md §6', run: (argv, io) => runBenchCommand(argv, io) },
 }
 
 export const USAGE = `usage: cutover <command> [options]

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { SimulationResult, WorkplaceData } from '@cutover/core'
+import type { SimulateOptions, SimulationResult, WorkplaceData } from '@cutover/core'
 import { SCENARIOS, resolveRunConfig, runSimulation, verifyCheckpoint } from '@cutover/core'
 import type { InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
 import { INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
@@ -139,12 +139,15 @@ export interface SimulateReport {
   readonly invalid: readonly InvalidCheckpoint[]
 }
 
-/** Sorts the run's checkpoints into valid, damaged and invalid by re-verifying each from disk. */
-function classify(result: SimulationResult): Pick<SimulateReport, 'checkpoints' | 'damaged' | 'invalid'> {
+/**
+ * Sorts a run's published checkpoints into valid, damaged (by a fault, on purpose) and invalid (an
+ * undamaged directory that does not verify from disk: a failure) by re-verifying each one.
+ */
+export function classifyCheckpoints(published: SimulationResult['checkpoints']): Pick<SimulateReport, 'checkpoints' | 'damaged' | 'invalid'> {
   const checkpoints: string[] = []
   const damaged: string[] = []
   const invalid: InvalidCheckpoint[] = []
-  for (const c of result.checkpoints) {
+  for (const c of published) {
     const dir = resolve(c.location)
     if (c.damaged) {
       damaged.push(dir)
@@ -180,10 +183,11 @@ function humanSummary(r: SimulateReport): string {
   return lines.join('\n')
 }
 
-/** Seams for tests: the data directory and the Workplace data loader. */
+/** Seams for tests: the data directory, the Workplace data loader, deliberately broken participants. */
 export interface SimulateCommandOptions {
   readonly dataDir?: string
   readonly loadWorkplace?: () => WorkplaceData
+  readonly simulateOptions?: SimulateOptions
 }
 
 /**
@@ -215,8 +219,8 @@ export function runSimulateCommand(argv: readonly string[], io: CliIo, options: 
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(checkpointId)) throw new Error(`unsafe checkpoint id ${JSON.stringify(checkpointId)}`)
       return new NodeCheckpointDirectory(join(out, checkpointId))
     },
-  })
-  const sorted = classify(result)
+  }, options.simulateOptions)
+  const sorted = classifyCheckpoints(result.checkpoints)
   const report: SimulateReport = {
     scenario: config.scenario,
     seed: config.seed,

@@ -136,6 +136,25 @@ describe('Gym-compatible environment routes', () => {
     expect((await post('/get_counter_value', {}, { headers: { 'x-nemo-gym-rollout-id': 'r1', 'x-nemo-gym-attempt-index': '2' } })).body).toEqual({ count: 1 })
   })
 
+  it('[gym] revisions, idempotent receipts and compare-and-set apply to identified sessions', async () => {
+    const { post } = gym('counter')
+    const who = { 'x-nemo-gym-rollout-id': 'r5', 'x-nemo-gym-attempt-index': '0' }
+    expect(await post('/increment_counter', { count: 1 }, { headers: who })).toMatchObject({ status: 409, body: { error: { code: 'resources_session_unbound' } } })
+    await post('/seed_session', { initial_count: 10 }, { headers: who })
+    const once = { ...who, 'x-nemo-gym-resource-request-id': 'req-1' }
+    const first = await post('/increment_counter', { count: 5 }, { headers: once })
+    const replay = await post('/increment_counter', { count: 5 }, { headers: once })
+    expect(replay.body).toEqual(first.body)
+    expect((await post('/get_counter_value', {}, { headers: who })).body).toEqual({ count: 15 })
+    expect(await post('/increment_counter', { count: 6 }, { headers: once })).toMatchObject({ status: 409, body: { error: { code: 'resource_request_receipt_error' } } })
+    const stale = await post('/increment_counter', { count: 1 }, { headers: { ...who, 'x-nemo-gym-expected-resource-state-revision': '0' } })
+    expect(stale).toMatchObject({ status: 409, body: { error: { code: 'resource_revision_mismatch' } } })
+    for (const bad of [{ 'x-nemo-gym-expected-resource-state-revision': '-1' }, { 'x-nemo-gym-resource-request-id': 'x'.repeat(513) }] as Record<string, string>[]) {
+      expect(await post('/increment_counter', { count: 1 }, { headers: { ...who, ...bad } })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } })
+    }
+    expect((await post('/get_counter_value', {}, { headers: who })).body).toEqual({ count: 15 })
+  })
+
   it('[gym] GET / answers ok, /reverify_mode exists where the reference has it, wrong methods are 405', async () => {
     const counter = gym('counter')
     expect(await (await counter.app.request('/gym/counter/')).json()).toEqual({ status: 'ok' })

@@ -21,6 +21,8 @@ export interface RunManagerDeps {
   /** Simulation time per batch before yielding to the event loop. */
   readonly sliceMs?: number
   readonly ids?: RunIdSource
+  /** Finished simulations kept in memory; older ones are re-simulated on demand (default 16). */
+  readonly cachedResults?: number
 }
 
 /** One run in memory. Plain data plus the listeners of its live event stream. */
@@ -63,6 +65,23 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   const ids = deps.ids ?? createRunIdSource()
   const running = new Set<Promise<unknown>>()
   const log = deps.log ?? (() => undefined)
+  const cacheLimit = deps.cachedResults ?? 16
+  /** Complete runs whose result is held, least recently used first. */
+  const cached: string[] = []
+
+  /** Marks a complete run's result as used; drops the oldest beyond the limit (they re-simulate later). */
+  const touch = (id: string): void => {
+    const at = cached.indexOf(id)
+    if (at >= 0) cached.splice(at, 1)
+    cached.push(id)
+    while (cached.length > cacheLimit) {
+      const evicted = runs.get(cached.shift() ?? '')
+      if (evicted !== undefined && evicted.view.status === 'complete') {
+        evicted.result = undefined
+        evicted.events = undefined
+      }
+    }
+  }
 
   const notify = (entry: RunEntry): void => {
     for (const listener of [...entry.listeners]) listener()
@@ -108,6 +127,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       entry.events = [...result.events]
       entry.view = finishView(entry, result)
       deps.store.writeRun(entry.view)
+      touch(runId)
       notify(entry)
       return ok(result)
     } catch (error) {
@@ -162,7 +182,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       for (const view of stored) {
         const entry: RunEntry = { view, events: undefined, result: undefined, cancelled: false, listeners: new Set() }
         if (view.status === 'running') fail(entry, 'the server stopped before this run completed')
-        else if (view.status === 'complete' && deps.store.readTrace(view.id) === undefined) fail(entry, 'trace.json is missing or unreadable')
+        else if (view.status === 'complete' && !deps.store.hasTrace(view.id)) fail(entry, 'trace.json is missing')
         runs.set(view.id, entry)
       }
     },
@@ -202,6 +222,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (entry === undefined) return false
       entry.cancelled = true
       runs.delete(id)
+      const at = cached.indexOf(id)
+      if (at >= 0) cached.splice(at, 1)
       deps.store.removeRun(id)
       notify(entry)
       return true
@@ -218,6 +240,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       }
       entry.result ??= track(resimulate(entry))
       const result = await entry.result
+      if (entry.view.status === 'complete' && result.ok) touch(id)
       if (!result.ok && entry.view.status === 'failed') return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? result.error.message}`))
       return result
     },

@@ -57,6 +57,9 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
       mkdirSync(runDir(runId), { recursive: true })
       atomicWriteFile(join(runDir(runId), 'trace.json'), `${JSON.stringify(events)}\n`)
     },
+    hasTrace(runId) {
+      return existsSync(join(runDir(runId), 'trace.json'))
+    },
     readTrace(runId) {
       const file = join(runDir(runId), 'trace.json')
       if (!existsSync(file)) return undefined

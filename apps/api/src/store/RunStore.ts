@@ -21,6 +21,8 @@ export interface RunStore {
   writeRun(view: RunView): void
   /** Writes `trace.json` atomically (once the run is complete). */
   writeTrace(runId: string, events: readonly TraceEvent[]): void
+  /** True when `trace.json` exists (cheap: startup checks every run without parsing traces). */
+  hasTrace(runId: string): boolean
   /** The stored trace, or undefined when there is none or it does not parse. */
   readTrace(runId: string): readonly TraceEvent[] | undefined
   /** Removes the run's folder and everything in it. */

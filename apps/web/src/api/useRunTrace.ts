@@ -11,10 +11,11 @@ const FLUSH_MS = 200
  * streamed over SSE into the same cache key, batched so a 20,000-event stream re-renders a few
  * times a second. `Last-Event-ID` is handled by EventSource itself when the connection drops.
  */
-export function useRunTrace(id: string, run: RunView | undefined) {
+export function useRunTrace(id: string, run: RunView | undefined, options: { defer?: boolean } = {}) {
   const client = useQueryClient()
   const live = run?.status === 'running'
-  const query = useQuery({ ...eventsQuery(id), enabled: run !== undefined && !live })
+  // `defer` lets the first step view (what the user looks at) go ahead of a multi-megabyte trace
+  const query = useQuery({ ...eventsQuery(id), enabled: run !== undefined && !live && !options.defer })
 
   useEffect(() => {
     if (!live) return

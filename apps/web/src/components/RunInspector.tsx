@@ -48,14 +48,26 @@ export function RunInspector({
 }) {
   const client = useQueryClient()
   const run = useQuery(runQuery(runId))
-  const trace = useRunTrace(runId, run.data)
+  const [firstStepShown, setFirstStepShown] = useState(false)
+  const trace = useRunTrace(runId, run.data, { defer: !firstStepShown })
   const events = trace.events
   const total = events?.length ?? (run.data && run.data.status !== 'running' ? run.data.events : 0)
   const following = view.step === null
-  const step = following ? total : Math.min(view.step ?? 0, total)
-  const ready = run.status === 'success' && events !== null
+  // While following a streaming run, the view moves to the live edge only once the step it shows
+  // has loaded: new events arrive faster than step views, and chasing each would show nothing.
+  const [liveStep, setLiveStep] = useState(0)
+  const step = following ? (trace.live ? Math.min(liveStep, total) : total) : Math.min(view.step ?? 0, total)
+  // the step view needs only the run (its total): it does not wait for the whole trace to arrive
+  const ready = run.status === 'success' && (events !== null || run.data.status !== 'running')
 
   const stepView = useQuery({ ...stepQuery(runId, step), enabled: ready, placeholderData: keepPreviousData })
+  const settled = !stepView.isFetching
+  useEffect(() => {
+    if (!firstStepShown && (stepView.isSuccess || stepView.isError)) setFirstStepShown(true)
+  }, [firstStepShown, stepView.isSuccess, stepView.isError])
+  useEffect(() => {
+    if (following && trace.live && settled && liveStep !== total) setLiveStep(total)
+  }, [following, trace.live, settled, liveStep, total])
 
   const seek = (n: number) => onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
   const playback = usePlayback(step, total, seek)
@@ -63,7 +75,7 @@ export function RunInspector({
   // neighbours are what the next key press asks for: fetch them while the user reads this step
   useEffect(() => {
     if (!ready) return
-    for (const n of [step + 1, step - 1]) if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n))
+    for (const n of [step + 1, step - 1, step + 2]) if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n))
   }, [client, ready, runId, step, total])
 
   useEffect(() => {
@@ -101,7 +113,7 @@ export function RunInspector({
   drawn.current = diagram
   const setTab = (tab: Tab) => onView({ ...view, tab })
   const setSession = (session: string) => onView({ ...view, session }, { replace: true })
-  const newEvents = total - step
+  const newEvents = total - (view.step ?? total)
 
   return (
     <div className="inspector">

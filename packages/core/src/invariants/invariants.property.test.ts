@@ -22,10 +22,10 @@ function run(scenario: ScenarioName, seed: string, rollouts: number) {
   return { result, dirs }
 }
 
-// Small fleets keep 8 × 100 runs within seconds: two rollouts (blackjack, counter) for most seeds,
-// every tenth seed a mixed fleet of five that includes Workplace Assistant.
+// Small fleets keep 8 × 100 runs bounded: two rollouts (blackjack, counter) for most seeds, every
+// twenty-fifth seed a mixed fleet of four that includes Workplace Assistant (its verify is costly).
 const SEEDS = Array.from({ length: 100 }, (_, i) => i)
-const fleet = (seed: number) => (seed % 10 === 9 ? 5 : 2)
+const fleet = (seed: number) => (seed % 25 === 24 ? 4 : 2)
 
 describe('invariants hold for every scenario over 100 seeds', () => {
   for (const scenario of SCENARIO_NAMES) {

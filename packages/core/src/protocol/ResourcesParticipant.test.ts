@@ -216,4 +216,33 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     const b = fresh.handleRequest(post('/step', hit, id('r0', 1)))
     expect(b.body).toEqual(a.body)
   })
+
+  it('[resources] a session holding 1 024 receipts refuses a new request id with resource_receipt_capacity_exhausted', () => {
+    const res = counter()
+    seeded(res, id('r0'))
+    for (let i = 0; i < 1024; i++) res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { requestId: `q${i}` }))
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { requestId: 'one-more' })).code).toBe('resource_receipt_capacity_exhausted')
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { requestId: 'q5' })).replayed).toBe(true)
+  })
+
+  it('[resources] a restore-expected process starts paused and refuses resume until it restored', () => {
+    const { dir, records } = committed()
+    const fresh = new ResourcesParticipant(createCounterServer() as unknown as EnvironmentServer<unknown>, nodeDigest, { restoreExpected: true })
+    expect(fresh.accepting).toBe(false)
+    const early = fresh.resume('ck')
+    expect(!early.ok && early.error.code).toBe('invalid_phase')
+    expect(fresh.restore('ck', directorySink(dir, nodeDigest), records).ok).toBe(true)
+    expect(fresh.resume('ck').ok).toBe(true)
+    expect(fresh.accepting).toBe(true)
+  })
+
+  it('[resources] status reports admission, sessions and the prepared inventory; capabilities report export_restore', () => {
+    const res = counter()
+    seeded(res, id('r0'))
+    expect(!res.status('ck').ok).toBe(true)
+    res.prepare('ck', 100, 0)
+    const s = res.status('ck')
+    expect(s.ok && s.value).toMatchObject({ state: 'paused', sessions: 1, prepared_inventory: [{ rollout_id: 'r0', attempt_index: 0, revision: 0 }] })
+    expect(res.capabilities()).toMatchObject({ checkpoint_mode: 'export_restore', phase: 'prepared', active_checkpoint_id: 'ck' })
+  })
 })

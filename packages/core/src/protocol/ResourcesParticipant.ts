@@ -50,6 +50,9 @@ export interface ResourcesResponse {
   readonly session?: unknown
 }
 
+/** Mutation receipts kept per session (PROTOCOL.md §8: 1 024 per session). */
+export const RECEIPT_CAPACITY = 1024
+
 interface SessionMeta {
   readonly id: ExecutionIdentity
   readonly sessionId: string
@@ -187,6 +190,8 @@ export class ResourcesParticipant<TSession> {
       const replay = this.#replay(meta, req)
       if (replay !== null) return replay
     }
+    if (req.requestId !== undefined && meta.receipts.size >= RECEIPT_CAPACITY)
+      return this.#refuse('resource_receipt_capacity_exhausted', `session ${key} holds ${RECEIPT_CAPACITY} receipts`, meta)
     if (req.expectedRevision !== undefined && req.expectedRevision !== meta.revision)
       return this.#refuse('resource_revision_mismatch', `expected revision ${req.expectedRevision}, actual ${meta.revision}`, meta)
     const before = meta.revision
@@ -235,6 +240,42 @@ export class ResourcesParticipant<TSession> {
 
   #plain(response: EnvResponse, meta: SessionMeta | null, sid: string): ResourcesResponse {
     return { status: response.status, body: response.body, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: sid, code: null, replayed: false, closed: false }
+  }
+
+  /** Discovery (`GET /ng-control/v1/capabilities`), merged with the fence snapshot. */
+  capabilities(): JsonValue {
+    const f = this.fence.snapshot()
+    return {
+      component: 'resources_servers',
+      name: this.serverName,
+      schema_version: 1,
+      admission_states: ['accepting', 'paused'],
+      checkpoint_mode: this.env.codec.enabled ? 'export_restore' : 'stateless',
+      concurrency_contract: 'serialized_per_session',
+      multi_process: { mode: 'single_worker', num_workers: 1 },
+      phase: f.phase,
+      active_checkpoint_id: f.active_checkpoint_id,
+      deadline_ts: f.deadline_ms,
+    }
+  }
+
+  /** `resources-checkpoint/status` (any phase but idle; stale/conflict still checked). */
+  status(checkpointId: string): Result<JsonValue, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restored_paused'])
+    if (!check.ok) return check
+    const metas = [...this.#byExecution.values()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
+    return ok({
+      state: this.#accepting ? 'accepting' : 'paused',
+      admission_state: this.#accepting ? 'accepting' : 'paused',
+      sessions: metas.length,
+      per_session: metas.map((m) => ({ rollout_id: m.id.rollout_id, attempt_index: m.id.attempt_index, revision: m.revision, locked: false })),
+      lock_entries: 0,
+      locked_sessions: 0,
+      tombstones: [...this.tombstones()],
+      uncertain_sessions: metas.filter((m) => m.uncertain).map((m) => executionKey(m.id)),
+      mutation_receipts: metas.reduce((n, m) => n + m.receipts.size, 0),
+      prepared_inventory: this.#prepared.map((p) => ({ rollout_id: p.rollout_id, attempt_index: p.attempt_index, revision: p.state_revision })),
+    })
   }
 
   /** Marks a session uncertain (a handler that failed mid-response, injected by tests and faults). */

@@ -78,7 +78,8 @@ export interface RolloutOutcome {
   readonly reward: number
   readonly outputs: JsonValue
   readonly env_outputs: JsonValue
-  readonly final_state: JsonValue
+  /** The environment state after the rollout's last mutation. */
+  readonly finalState: () => JsonValue
 }
 
 /** A checkpoint directory the run produced. */
@@ -119,7 +120,6 @@ export class Simulator {
   readonly #workers: number
   readonly #missing = new Set<number>()
   readonly #unackedFault = new Set<string>()
-  #eventsSinceView = 0
 
   constructor(config: RunConfig, opts: SimulatorOptions) {
     this.config = config
@@ -202,7 +202,6 @@ export class Simulator {
     this.#refreshParticipant(from)
     this.#refreshParticipant(to)
     if (from !== 'controller' && to !== 'controller') this.#refreshParticipant('controller')
-    this.#eventsSinceView++
   }
 
   #rolloutPhase(): TracePhase {
@@ -424,21 +423,27 @@ export class Simulator {
     let reward = r.state.reward
     if (verify !== null) {
       const res = this.#world.resources[r.plan.env]
-      const resp = res.handleRequest({ path: verify.path, method: 'POST', body: verify.body, identity: this.#id(r), requestId: `${executionKey(this.#id(r))}.verify` })
+      // Terminal and never retried here, so no request id: its receipt would copy the whole echoed row.
+      const resp = res.handleRequest({ path: verify.path, method: 'POST', body: verify.body, identity: this.#id(r) })
       const b = resp.body !== null && typeof resp.body === 'object' && !Array.isArray(resp.body) ? resp.body : {}
       reward = typeof b['reward'] === 'number' ? b['reward'] : 0
       this.emit(this.#rolloutPhase(), 'agent', `resources_${r.plan.env}`, 'env.verify', { ...this.#ids(r), path: verify.path, reward, revision_before: resp.revisionBefore, revision: resp.revision, success: resp.code === null && resp.status < 400 }, resp.code ?? 'ok')
       if (resp.code === null) this.#sessionRecord(r, 'terminal', r.lastSession, resp.revision, resp.sessionId)
     }
     const codec = this.#world.resources[r.plan.env].env.codec
-    const finalState = r.lastSession === undefined ? null : codec.exportState(r.lastSession)
+    const last = r.lastSession
     const outcome: RolloutOutcome = {
       rollout_id: r.plan.rollout_id,
       attempt_index: r.attempt,
       reward,
       outputs: [...r.state.outputs],
       env_outputs: [...r.state.env_outputs],
-      final_state: finalState === null ? null : finalState.ok ? finalState.value : null,
+      // Exported only when equivalence asks (codecs can be costly; sessions are immutable).
+      finalState: () => {
+        if (last === undefined) return null
+        const e = codec.exportState(last)
+        return e.ok ? e.value : null
+      },
     }
     this.outcomes.set(r.plan.rollout_id, outcome)
     const result: JsonValue = { reward, output: [...r.state.outputs] }
@@ -705,4 +710,4 @@ export class Simulator {
 }
 
 /** Stable JSON of an outcome (for equivalence). */
-export const outcomeKey = (o: RolloutOutcome): string => canonicalJson({ reward: o.reward, outputs: o.outputs, env_outputs: o.env_outputs, final_state: o.final_state })
+export const outcomeKey = (o: RolloutOutcome): string => canonicalJson({ reward: o.reward, outputs: o.outputs, env_outputs: o.env_outputs, final_state: o.finalState() })

@@ -16,6 +16,21 @@ export interface PyTimestamp {
  * (nanoseconds since the epoch). Anything else raises ValueError, as pandas does for unparseable strings.
  */
 export function parseTimestamp(value: JsonValue | undefined): PyTimestamp {
+  if (typeof value !== 'string') return parseUncached(value)
+  // Tools parse the same cell strings on every search and replay: parse each string once.
+  const hit = parsedStrings.get(value)
+  if (hit) return hit
+  const parsed = parseUncached(value)
+  // Bounded, because agent-supplied bounds are strings too; the base tables' dates fit many times over.
+  if (parsedStrings.size >= PARSED_STRINGS_LIMIT) parsedStrings.clear()
+  parsedStrings.set(value, parsed)
+  return parsed
+}
+
+const PARSED_STRINGS_LIMIT = 50_000
+const parsedStrings = new Map<string, PyTimestamp>()
+
+function parseUncached(value: JsonValue | undefined): PyTimestamp {
   if (typeof value === 'number' && Number.isInteger(value)) {
     const ns = BigInt(value)
     const days = Number((ns >= 0n ? ns : ns - 86_399_999_999_999n) / 86_400_000_000_000n)
@@ -44,10 +59,10 @@ export function parseTimestamp(value: JsonValue | undefined): PyTimestamp {
   if (month < 1 || month > 12 || day < 1 || day > dim || hour > 23 || minute > 59 || second > 59)
     throw fail()
   const ms = Date.UTC(year, month - 1, day, hour, minute, second)
-  return {
+  return Object.freeze({
     ns: BigInt(ms) * 1_000_000n + frac,
     date: `${m[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
-  }
+  })
 }
 
 /** The proleptic Gregorian date `days` after 1970-01-01 (Hinnant's civil_from_days), without Date. */

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../json.ts'
-import type { Cell, Table } from './Table.ts'
+import type { Cell, Row, Table } from './Table.ts'
 import { callTool } from './workplaceTools.ts'
 import { freshSession, SESSION_TABLES } from './WorkplaceSession.ts'
 import type { WorkplaceBase, WorkplaceSession } from './WorkplaceSession.ts'
@@ -42,17 +42,45 @@ function gradedCell(column: string, v: Cell | undefined): Cell {
   return typeof v === 'string' ? v.toLowerCase() : null
 }
 
-/** `DataFrame.equals` after `convert_strs_to_lowercase`: columns, labels, order and cells (NaN ≡ NaN). */
+/** Two graded cells are equal when their JSON forms are (NaN ≡ NaN ≡ null); `===` settles most. */
+function sameGraded(x: Cell, y: Cell): boolean {
+  return x === y || JSON.stringify(x) === JSON.stringify(y)
+}
+
+/** One row pair under the lowercasing; raw cells that are already identical need no lowercasing. */
+function gradedRowsEqual(columns: readonly string[], x: Row | undefined, y: Row | undefined): boolean {
+  // Tools never mutate rows and share the untouched ones, so the same row object is the common case.
+  if (x === y) return true
+  for (let i = 0; i < columns.length; i++) {
+    const a = x?.[i]
+    const b = y?.[i]
+    // Identical raw cells grade identically (gradedCell is a pure function of the cell).
+    if (a === b && a !== undefined) continue
+    const column = columns[i] as string
+    if (!sameGraded(gradedCell(column, a), gradedCell(column, b))) return false
+  }
+  return true
+}
+
+/**
+ * `DataFrame.equals` after `convert_strs_to_lowercase`: columns, labels, order and cells (NaN ≡ NaN).
+ * Identity first: an untouched table is the very base object on both sides, and copy-on-write
+ * tools share every row they did not change, so only the rows that differ are lowercased.
+ */
 export function gradedTablesEqual(a: Table, b: Table): boolean {
-  if (a.columns.length !== b.columns.length || a.columns.some((c, i) => c !== b.columns[i]))
-    return false
-  if (a.rows.length !== b.rows.length || a.labels.some((l, i) => l !== b.labels[i])) return false
-  return a.rows.every((row, r) =>
-    a.columns.every(
-      (c, i) =>
-        JSON.stringify(gradedCell(c, row[i])) === JSON.stringify(gradedCell(c, b.rows[r]?.[i])),
-    ),
+  if (a === b) return true
+  if (
+    a.columns !== b.columns &&
+    (a.columns.length !== b.columns.length || a.columns.some((c, i) => c !== b.columns[i]))
   )
+    return false
+  if (a.rows.length !== b.rows.length) return false
+  if (a.labels !== b.labels && a.labels.some((l, i) => l !== b.labels[i])) return false
+  if (a.rows === b.rows) return true
+  for (let r = 0; r < a.rows.length; r++) {
+    if (!gradedRowsEqual(a.columns, a.rows[r], b.rows[r])) return false
+  }
+  return true
 }
 
 /**

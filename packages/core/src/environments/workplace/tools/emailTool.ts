@@ -11,6 +11,19 @@ import { tool } from './ToolDef.ts'
 const CURRENT_TIME = '2023-11-30 23:59:00'
 const COL = { id: 0, box: 1, peer: 2, subject: 3, sent: 4, body: 5 } as const
 
+// Rows are immutable and shared by every session: each row's lowercased search text is built once.
+const searchTexts = new WeakMap<Row, string>()
+
+/** The text `search_emails` matches query words against: subject, body and peer, lowercased. */
+function searchText(r: Row): string {
+  let text = searchTexts.get(r)
+  if (text === undefined) {
+    text = `${pyStr(r[COL.subject])} ${pyStr(r[COL.body])} ${pyStr(r[COL.peer])}`.toLowerCase()
+    searchTexts.set(r, text)
+  }
+  return text
+}
+
 function rowsWithId(table: Table, id: JsonValue): Row[] {
   return table.rows.filter((r) => r[COL.id] === id)
 }
@@ -109,8 +122,7 @@ export const emailTools: readonly ToolDef[] = [
           .filter((w) => w !== '')
         const table = env.tables.emails
         let rows = table.rows.filter((r) => {
-          const text =
-            `${pyStr(r[COL.subject])} ${pyStr(r[COL.body])} ${pyStr(r[COL.peer])}`.toLowerCase()
+          const text = searchText(r)
           return words.every((w) => text.includes(w))
         })
         // Stable descending sort: ties keep insertion order (the reference's order for small sorts).

@@ -1,0 +1,112 @@
+import type { WorkplaceData } from '@cutover/core'
+import { MAX_ROLLOUTS } from '@cutover/core/contracts'
+import { loadNodeWorkplaceData } from '@cutover/core/adapters'
+import type { CliIo } from './io.ts'
+import { EXIT, UsageError } from './io.ts'
+import type { BenchFigures, BenchOptions } from './measureBench.ts'
+import { measureBench } from './measureBench.ts'
+import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+
+export const BENCH_HELP = `usage: cutover bench [--rollouts N] [--json]
+
+Measures the performance figures of PRODUCT.md §6 on this machine and prints each beside its
+target (reported, never asserted). Runs two happy-path simulations of N rollouts mixed across
+blackjack, counter and workplace (one on the real file system in a temp folder that is removed
+afterwards, one in memory), the Workplace codec over the example tasks, and SHA-256 over 64 MiB.
+At 1,000 rollouts this takes a minute or two.
+
+Options:
+  --rollouts N   rollouts of each simulated run (1 to ${MAX_ROLLOUTS}; default 1000)
+  --json         print exactly one JSON object: { "rollouts", "cycle_ms", "events_per_s",
+                 "workplace_sessions_per_s", "workplace_snapshot_bytes_median",
+                 "workplace_full_bytes_median", "sha256_mb_per_s", ... , "notes": [...] }
+  --help         show this help
+
+Exit status: 0 measured; 1 a measured run failed an invariant or wrote an invalid directory;
+2 usage error (one line on stderr).`
+
+/** One row of the human table: a figure, how to show it, its PRODUCT.md §6 target and whether it is met. */
+interface Row {
+  readonly label: string
+  readonly value: string
+  readonly target: string
+  readonly met: boolean | null
+}
+
+const num = (x: number): string => x.toLocaleString('en-US')
+
+function rows(f: BenchFigures): Row[] {
+  return [
+    {
+      label: `full cycle, ${num(f.rollouts)} rollouts (cycle_ms)`,
+      value: f.cycle_ms === null ? 'no checkpoint' : `${num(f.cycle_ms)} ms`,
+      target: '≤ 1,500 ms',
+      met: f.cycle_ms === null ? null : f.cycle_ms <= 1500,
+    },
+    { label: 'simulator throughput (events_per_s)', value: `${num(f.events_per_s)} events/s`, target: '≥ 100,000 events/s', met: f.events_per_s >= 100_000 },
+    { label: 'Workplace export + restore (workplace_sessions_per_s)', value: `${num(f.workplace_sessions_per_s)} sessions/s`, target: '≥ 1,500 sessions/s', met: f.workplace_sessions_per_s >= 1500 },
+    { label: 'Workplace snapshot median (workplace_snapshot_bytes_median)', value: `${num(f.workplace_snapshot_bytes_median)} B`, target: '≤ 2 KB (2,048 B)', met: f.workplace_snapshot_bytes_median <= 2048 },
+    { label: 'Workplace full-table median (workplace_full_bytes_median)', value: `${num(f.workplace_full_bytes_median)} B`, target: 'reference split-JSON ≈ 362 KB', met: null },
+    { label: 'SHA-256 (sha256_mb_per_s)', value: `${num(f.sha256_mb_per_s)} MiB/s`, target: '—', met: null },
+  ]
+}
+
+function humanTable(f: BenchFigures): string {
+  const table = rows(f)
+  const w0 = Math.max(...table.map((r) => r.label.length), 'figure'.length)
+  const w1 = Math.max(...table.map((r) => r.value.length), 'measured'.length)
+  const w2 = Math.max(...table.map((r) => r.target.length), 'target (PRODUCT.md §6)'.length)
+  const line = (a: string, b: string, c: string, d: string) => `${a.padEnd(w0)}  ${b.padStart(w1)}  ${c.padEnd(w2)}  ${d}`
+  const phases = Object.entries(f.cycle_phases_ms)
+    .map(([k, v]) => `${k} ${num(v)}`)
+    .join(', ')
+  return [
+    `cutover bench — ${f.scenario}, seed ${f.seed}, ${num(f.rollouts)} rollouts`,
+    '',
+    line('figure', 'measured', 'target (PRODUCT.md §6)', 'met'),
+    line('-'.repeat(w0), '-'.repeat(w1), '-'.repeat(w2), '---'),
+    ...table.map((r) => line(r.label, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO')),
+    '',
+    `cycle: window ${f.cycle_window_ms === null ? '-' : num(f.cycle_window_ms)} ms (${phases}) + verify ${num(f.cycle_verify_ms)} ms; ${num(f.cycle_files_written)} files, ${num(f.cycle_bytes_written)} B written; whole real-FS run ${num(f.cycle_run_ms)} ms; directories valid: ${f.cycle_directories_valid ? 'yes' : 'NO'}; invariants pass: ${f.cycle_run_invariants_pass ? 'yes' : 'NO'}`,
+    `simulator: ${num(f.events)} events in ${num(f.simulate_ms)} ms (trace generation alone ${num(f.trace_events_per_s)} events/s)`,
+    `Workplace: delta bytes per task ${f.workplace_snapshot_bytes.map(num).join(', ')}; full bytes per task ${f.workplace_full_bytes.map(num).join(', ')}; full-form round trip ${num(f.workplace_full_sessions_per_s)} sessions/s`,
+    '',
+    'Notes:',
+    ...f.notes.map((n) => `- ${n}`),
+  ].join('\n')
+}
+
+/** Seams for tests: the Workplace loader and the measurement effort. */
+export interface BenchCommandOptions {
+  readonly loadWorkplace?: () => WorkplaceData
+  readonly measure?: Partial<Pick<BenchOptions, 'minMeasureMs' | 'sha256Bytes' | 'tempRoot'>>
+}
+
+/** `cutover bench [--rollouts N] [--json]` (CONTRACTS.md §6). `argv` holds the arguments after `bench`. */
+export function runBenchCommand(argv: readonly string[], io: CliIo, options: BenchCommandOptions = {}): number {
+  if (wantsHelp(argv)) {
+    io.stdout(`${BENCH_HELP}\n`)
+    return EXIT.ok
+  }
+  let rollouts = 1000
+  let json: boolean
+  try {
+    const { values, switches } = parseArgs(argv, { values: ['--rollouts'], switches: ['--json'] })
+    const text = values.get('--rollouts')
+    if (text !== undefined) rollouts = parseIntegerOption('--rollouts', text, 1, MAX_ROLLOUTS)
+    json = switches.has('--json')
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.stderr(`cutover bench: ${error.message}\n`)
+    return EXIT.usage
+  }
+  const figures = measureBench({
+    rollouts,
+    workplace: (options.loadWorkplace ?? loadNodeWorkplaceData)(),
+    ...options.measure,
+    // With --json stdout holds one object only; progress goes to stderr for people.
+    ...(json ? {} : { progress: (line: string) => io.stderr(`${line}\n`) }),
+  })
+  io.stdout(json ? `${JSON.stringify(figures)}\n` : `${humanTable(figures)}\n`)
+  return figures.cycle_run_invariants_pass && figures.cycle_directories_valid ? EXIT.ok : EXIT.failure
+}
