@@ -1,6 +1,10 @@
 import { defineConfig } from '@playwright/test'
 
 const port = Number(process.env.E2E_PORT ?? 4319)
+// A fresh data directory per run: runs stored by an older build of the simulator would not
+// re-simulate to the same trace, and the suite should not depend on what an earlier run left.
+const dataDir = process.env.E2E_DATA_DIR ?? '.cutover/e2e'
+const clean = process.env.E2E_DATA_DIR ? '' : `node -e "require('node:fs').rmSync('${dataDir}', { recursive: true, force: true })" && `
 const baseURL = `http://127.0.0.1:${port}`
 
 export default defineConfig({
@@ -26,10 +30,10 @@ export default defineConfig({
   projects: [{ name: 'debian-chromium' }],
   webServer: {
     // The same server `npm start` runs, on its own port and a throw-away data directory.
-    command: 'node apps/api/bin/cutover.js serve',
+    command: `${clean}node apps/api/bin/cutover.js serve`,
     cwd: '..',
     url: `${baseURL}/api/health`,
-    env: { PORT: String(port), HOST: '127.0.0.1', CUTOVER_DATA_DIR: process.env.E2E_DATA_DIR ?? '.cutover/e2e' },
+    env: { PORT: String(port), HOST: '127.0.0.1', CUTOVER_DATA_DIR: dataDir },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',

@@ -24,7 +24,7 @@ export function createNodeAppDeps(options: {
 }): AppDeps {
   const openDirectory = (path: string, create: boolean) => new NodeCheckpointDirectory(path, { create })
   return {
-    store: createFileRunStore(options.dataDir, (path) => openDirectory(path, true)),
+    store: createFileRunStore(options.dataDir, openDirectory),
     digest: nodeDigest,
     clock: { now: () => Date.now() },
     simulator: createCoreSimulator(loadNodeWorkplaceData()),

@@ -82,7 +82,7 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
   app.onError((error, c) => {
     io.stderr(`cutover gym: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     // The reference exception middleware: HTTP 500 with the exception's repr as the body.
-    return c.json(`${error instanceof Error ? error.name : 'Error'}(${JSON.stringify(error instanceof Error ? error.message : String(error))})`, 500)
+    return c.body(`${error instanceof Error ? error.name : 'Error'}(${JSON.stringify(error instanceof Error ? error.message : String(error))})`, 500)
   })
   const host = process.env.HOST ?? '127.0.0.1'
   const { server, url } = await new Promise<{ server: ReturnType<typeof serve>; url: string }>((resolve) => {

@@ -1,13 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
-import { directorySink, loadAgentNamespace } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
-import { cutoverError } from '@cutover/core/contracts'
 import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
@@ -117,9 +114,7 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
     const path = checkpointDirUnder(options.dataDir, body.value.checkpoint_dir)
     if (!path.ok) return cutoverErrorResponse(c, path.error)
     const dir = options.openDirectory(path.value, true)
-    const result = participant.commit(body.value.checkpoint_id, directorySink(dir, options.digest))
-    if (result.ok) dir.sync()
-    return reply(c, result)
+    return reply(c, participant.commit(body.value.checkpoint_id, dir))
   })
 
   app.post('/resources-checkpoint/restore', async (c) => {
@@ -134,14 +129,8 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
     } catch (error) {
       return errorResponse(c, 'checkpoint_not_found', `cannot open ${body.value.checkpoint_dir}: ${error instanceof Error ? error.message : String(error)}`)
     }
-    // With an agent namespace in D, restore reconciles against its boundaries (complete replacement set).
-    let records = null
-    if (existsSync(join(path.value, 'agent', 'manifest.json'))) {
-      const agent = loadAgentNamespace(dir, options.digest)
-      if (!agent.ok) return cutoverErrorResponse(c, cutoverError('resources_checkpoint_error', `agent namespace: ${agent.error.message}`))
-      records = agent.value.records
-    }
-    return reply(c, participant.restore(body.value.checkpoint_id, directorySink(dir, options.digest), records))
+    // The participant verifies the namespace and, when D holds agent records, reconciles with them.
+    return reply(c, participant.restore(body.value.checkpoint_id, dir))
   })
 
   app.post('/resources-checkpoint/resume', async (c) => {
@@ -153,8 +142,8 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
   app.post('/resources-checkpoint/retire', async (c) => {
     const body = await readValidJson(c, retireBody, 'retire body')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const { checkpoint_id, rollout_id, attempt_index } = body.value
-    return reply(c, participant.retire(checkpoint_id, { rollout_id, attempt_index }))
+    const { checkpoint_id, rollout_id, attempt_index, deadline_ts } = body.value
+    return reply(c, participant.retire(checkpoint_id, { rollout_id, attempt_index }, deadline_ts * 1000))
   })
 
   app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))

@@ -51,6 +51,13 @@ describe('Gym-compatible environment routes', () => {
     })
   })
 
+  it('[gym] a Blackjack hit before any reset is the reference IndexError 500 with its repr as the body', async () => {
+    const { app } = gym('blackjack')
+    const response = await app.request('/gym/blackjack/step', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ responses_create_params: RCP, response: say('<action>hit</action>') }) })
+    expect(response.status).toBe(500)
+    expect(await response.text()).toBe("IndexError('list index out of range')")
+  })
+
   it('[gym] the rollout prefix routes like the bare route and needs a valid capture key', async () => {
     const { post } = gym('blackjack')
     const reset = await post('/ng-rollout/4-2/reset', { responses_create_params: RCP, seed: 0 })
@@ -58,6 +65,7 @@ describe('Gym-compatible environment routes', () => {
     const hit = await post('/ng-rollout/4-2/step', { responses_create_params: RCP, response: say('<action>hit</action>') })
     expect(hit.body['observation']).toBe('Your hand: [8, A, 6] = 15\nDealer shows: 8\nRespond with <action>hit</action> or <action>stand</action>.')
     expect((await post('/ng-rollout/.bad/reset', { responses_create_params: RCP })).status).toBe(404)
+    expect((await post('/ng-rollout/%E0%A4%A/reset', { responses_create_params: RCP })).status).toBe(404)
   })
 
   it('[gym] the counter keeps one count per cookie session and verifies it', async () => {

@@ -24,9 +24,15 @@ export interface GymAppOptions {
   readonly control?: Hono
 }
 
-const json = (c: Context, status: number, body: JsonValue, headers: readonly (readonly [string, string])[] = []): Response => {
-  for (const [name, value] of headers) c.header(name, value)
-  return c.json(body, status as ContentfulStatusCode)
+const json = (c: Context, status: number, body: JsonValue): Response => c.json(body, status as ContentfulStatusCode)
+
+/** Percent-decodes one path segment; undefined when the encoding is broken. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
 }
 
 const notFound = (c: Context) => json(c, 404, { detail: 'Not Found' })
@@ -57,9 +63,9 @@ export function createGymApp(options: GymAppOptions): Hono {
     let pathCaptureKey: string | undefined
     const prefixed = /^\/ng-rollout\/([^/]+)(\/.*)$/.exec(path)
     if (prefixed !== null) {
-      const key = decodeURIComponent(prefixed[1] ?? '')
+      const key = decodeSegment(prefixed[1] ?? '')
       // A prefix that is not a capture key is not the rollout prefix: the route does not exist.
-      if (!ROLLOUT_ID_PATTERN.test(key)) return notFound(c)
+      if (key === undefined || !ROLLOUT_ID_PATTERN.test(key)) return notFound(c)
       pathCaptureKey = key
       path = prefixed[2] ?? '/'
     }
@@ -96,6 +102,8 @@ export function createGymApp(options: GymAppOptions): Hono {
     for (const [name, value] of reply.headers) c.header(name, value)
     if (reply.kind === 'refused') return errorResponse(c, reply.code, reply.message)
     if (reply.kind === 'raw') return c.body(new Uint8Array(reply.bytes), reply.status as ContentfulStatusCode, { 'content-type': 'application/json' })
+    // The reference's exception middleware answers a handler crash with `repr(e)` as a plain body.
+    if (reply.status >= 500 && typeof reply.body === 'string') return c.body(reply.body, reply.status as ContentfulStatusCode)
     return json(c, reply.status, reply.body)
   })
   return app

@@ -9,8 +9,8 @@ import { atomicWriteFile } from './atomicWriteFile.ts'
 import type { RunStore, UnreadableRun } from './RunStore.ts'
 import { storedRunViewSchema } from './runViewSchema.ts'
 
-/** Opens a real checkpoint directory at an absolute path (NodeCheckpointDirectory). */
-export type OpenDirectory = (path: string) => CheckpointDirectory
+/** Opens a real checkpoint directory at an absolute path (NodeCheckpointDirectory); `create` for writers. */
+export type OpenDirectory = (path: string, create: boolean) => CheckpointDirectory
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 
@@ -77,7 +77,7 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
     openCheckpoint(runId, checkpointId) {
       const path = checkpointPath(runId, checkpointId)
       mkdirSync(path, { recursive: true })
-      return openDirectory(path)
+      return openDirectory(path, true)
     },
     listCheckpoints(runId) {
       const dir = join(runDir(runId), 'checkpoints')
@@ -113,7 +113,7 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
       } catch {
         return undefined
       }
-      return openDirectory(path)
+      return openDirectory(path, false)
     },
   }
 }

@@ -87,6 +87,35 @@ function applyHighlight(root: HTMLElement, index: number, scroll: boolean): void
   if (scroll) scrollIntoContainer(root, target)
 }
 
+/**
+ * Builds the pinned participant header: a copy of the drawn SVG cut to its top row of actor boxes,
+ * shown sticky at the top of the scroll box so the lifelines stay named however far one scrolls.
+ * The copy gets its own id (mermaid scopes its styles by the SVG's id) and loses everything but
+ * the actors.
+ */
+function buildHeader(header: HTMLElement, svg: SVGSVGElement | null): void {
+  header.replaceChildren()
+  const tops = svg ? [...svg.querySelectorAll<SVGRectElement>('rect.actor-top')] : []
+  if (!svg || tops.length === 0) {
+    header.style.height = '0px'
+    return
+  }
+  const height = Math.max(...tops.map((r) => Number(r.getAttribute('y') ?? 0) + Number(r.getAttribute('height') ?? 0))) + 4
+  const copy = svg.cloneNode(true) as SVGSVGElement
+  const id = `${svg.id}-head`
+  copy.id = id
+  const style = copy.querySelector('style')
+  if (style) style.textContent = (style.textContent ?? '').replaceAll(`#${svg.id}`, `#${id}`)
+  copy.querySelectorAll('text.messageText, .messageLine0, .messageLine1, rect.current-box, .note, .noteText, rect.rect, .actor-bottom').forEach((el) => el.remove())
+  copy.querySelectorAll('[id]').forEach((el) => {
+    if (el !== copy) el.removeAttribute('id')
+  })
+  copy.setAttribute('aria-hidden', 'true')
+  header.style.height = `${height}px`
+  header.style.marginBottom = `-${height}px`
+  header.append(copy)
+}
+
 /** Scrolls the diagram's own scroll box (never the page) so `target` is comfortably visible. */
 function scrollIntoContainer(box: HTMLElement, target: Element): void {
   const boxRect = box.getBoundingClientRect()
@@ -122,6 +151,7 @@ export function MermaidDiagram({
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLDivElement>(null)
+  const head = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<DiagramState>({ status: 'rendering' })
   const [drawnKey, setDrawnKey] = useState<string | null>(null)
   const plain = unwrapHighlight(source)
@@ -148,6 +178,7 @@ export function MermaidDiagram({
         const { svg } = await mermaid.render(id, key)
         if (cancelled || !canvas.current || !box.current) return
         canvas.current.innerHTML = svg
+        if (head.current) buildHeader(head.current, canvas.current.querySelector('svg'))
         applyHighlight(box.current, highlightRef.current, true)
         setPainted(highlightRef.current)
         setDrawnKey(key)
@@ -188,6 +219,7 @@ export function MermaidDiagram({
           Diagram {state.kind} error: {state.message}
         </p>
       )}
+      <div ref={head} className="diagram-head" />
       <div ref={canvas} className="diagram-canvas" />
     </div>
   )

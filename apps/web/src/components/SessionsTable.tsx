@@ -12,7 +12,7 @@ const HEADERS: { readonly [C in SessionColumn]: string } = {
   environment: 'Environment',
   state: 'State',
   revision: 'Revision',
-  session_id: 'Session id',
+  session_id: 'Session',
   summary: 'Summary',
 }
 

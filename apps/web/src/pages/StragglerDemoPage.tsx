@@ -57,6 +57,18 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
           dropped by resources — and fenced everywhere; the checkpoint commits without it and it is redispatched fresh. Later a delayed request from the
           retired attempt arrives and is refused with <code>stale_attempt</code>. Step with ← and →.
         </p>
+        {run !== null && (
+          <p>
+            <button
+              type="button"
+              className="link-button"
+              disabled={create.isPending}
+              onClick={() => create.mutate(undefined, { onSuccess: (created) => go({ page: 'straggler', run: created.id, step: null, tab: view.tab, session: null }) })}
+            >
+              {create.isPending ? 'Starting a fresh run…' : 'Start a fresh demo run'}
+            </button>
+          </p>
+        )}
       </header>
       {body}
     </main>

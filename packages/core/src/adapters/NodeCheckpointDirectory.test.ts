@@ -90,4 +90,43 @@ describe('NodeCheckpointDirectory', () => {
     expect(verifyCheckpoint(reopened, nodeDigest).valid).toBe(true)
     expect(commitSampleCheckpoint(reopened, nodeDigest, sample).ok).toBe(true)
   })
+
+  it('[atomic] a write is pending until sync: seen by its writer, on disk only as a temp file, renamed by sync', () => {
+    const root = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    dir.writeFile('agent/r0.a0.json', bytes('{"a":1}\n'))
+    dir.writeFile('agent/r0.a0.json', bytes('{"a":2}\n'))
+    // The rewrite replaced the first temp file: one temp, no final name yet.
+    const onDisk = readdirSync(join(root, 'agent'))
+    expect(onDisk).toHaveLength(1)
+    expect(onDisk[0]?.startsWith('.cutover-tmp-r0.a0.json-')).toBe(true)
+    expect(dir.readFile('agent/r0.a0.json')).toEqual(bytes('{"a":2}\n'))
+    expect(dir.list()).toEqual([{ path: 'agent/r0.a0.json', kind: 'file', bytes: 8 }])
+    dir.sync()
+    expect(readdirSync(join(root, 'agent'))).toEqual(['r0.a0.json'])
+    expect(readFileSync(join(root, 'agent/r0.a0.json'), 'utf8')).toBe('{"a":2}\n')
+    // One durability step for the batch (syncfs), or one per file on the fallback.
+    expect(dir.stats.durabilitySteps).toBe(1)
+  })
+
+  it('[atomic] a batch of writes is made durable in one step, then renamed, then each folder fsynced once', () => {
+    const root = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    for (let i = 0; i < 50; i++) dir.writeFile(`resources/counter/r${i}.a0.json`, bytes(`{"i":${i}}\n`))
+    dir.sync()
+    expect(readdirSync(join(root, 'resources/counter'))).toHaveLength(50)
+    expect(readdirSync(join(root, 'resources/counter')).some((n) => n.startsWith('.cutover-tmp-'))).toBe(false)
+    // root, resources and resources/counter: each folder once, whatever the file count.
+    expect(dir.stats.folderSyncs).toBe(3)
+    expect(dir.stats.writes).toBe(50)
+  })
+
+  it('[atomic] another directory opening in the same process sees a writer\'s pending files (they are flushed first)', () => {
+    const root = tempRoot()
+    const writer = new NodeCheckpointDirectory(root)
+    writer.writeFile('agent/manifest.json', bytes('{}\n'))
+    const reader = new NodeCheckpointDirectory(root, { create: false })
+    expect(reader.readFile('agent/manifest.json')).toEqual(bytes('{}\n'))
+    expect(readdirSync(join(root, 'agent'))).toEqual(['manifest.json'])
+  })
 })

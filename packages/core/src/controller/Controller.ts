@@ -1,14 +1,21 @@
 import type { CutoverError } from '../contracts/errors.ts'
+import { cutoverError } from '../contracts/errors.ts'
 import type { TracePhase } from '../contracts/trace.ts'
 import type { EnvName } from '../environments/EnvironmentServer.ts'
+import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
+import { encodeJsonFile } from '../directory/jsonFile.ts'
+import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
+import type { AggregateParticipant } from '../directory/manifests.ts'
+import { publishAggregateManifest } from '../directory/publishAggregateManifest.ts'
+import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts'
+import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
 import type { JsonValue } from '../json.ts'
-import type { CheckpointSink } from '../protocol/checkpointIo.ts'
+import type { Digest } from '../ports.ts'
 import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from '../protocol/records.ts'
-import { executionKey } from '../protocol/records.ts'
+import { executionKey, parseKey } from '../protocol/records.ts'
 import type { Result } from '../result.ts'
+import { err } from '../result.ts'
 import type { World } from '../simulator/World.ts'
-import type { AggregateParticipant } from './publishCheckpoint.ts'
-import { writeAggregateManifest, writeCheckpointMarker, writeTokenStoreManifest } from './publishCheckpoint.ts'
 
 const ENVS: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
 
@@ -29,8 +36,10 @@ export interface ControllerHost {
   adoptWorld(world: World): void
   emit(phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string): void
   schedule(delayMs: number, run: () => void): void
-  /** The sink of checkpoint `id`'s directory; `writer` names the participant that writes. */
-  openSink(checkpointId: string, writer: () => string): CheckpointSink
+  /** Checkpoint `id`'s directory (writes traced); `writer` names the participant that writes. */
+  openDirectory(checkpointId: string, writer: () => string): CheckpointDirectory
+  /** The hashing port the controller's own directory writes (aggregate, token store, marker) use. */
+  readonly digest: Digest
   /** Applies `corrupt_file` faults to a committed directory; returns damaged paths. */
   damage(checkpointId: string): readonly string[]
   /** Called when the checkpoint committed (published) or was damaged. */
@@ -172,8 +181,7 @@ export class Controller {
     // Sacrifice the stragglers instead of failing the checkpoint (PROTOCOL.md §6.1).
     this.#stage = 'retiring'
     for (const key of stragglers) {
-      const at = key.lastIndexOf('.a')
-      const id: ExecutionIdentity = { rollout_id: key.slice(0, at), attempt_index: Number(key.slice(at + 2)) }
+      const id = parseKey(key)
       this.#retired.push(id)
       const tickets = w.model.ticketsOf(id)
       this.#emitResult('retire', 'policy_model', 'model.abort_inflight', w.model.abortInflight(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
@@ -216,51 +224,69 @@ export class Controller {
     this.#commitAttempts++
     const w = this.#host.world()
     let writer = 'controller'
-    const sink = this.#host.openSink(this.#cid, () => writer)
+    const dir = this.#host.openDirectory(this.#cid, () => writer)
     const step = <T>(who: string, to: string, type: string, run: () => Result<T, CutoverError>): Result<T, CutoverError> => {
       writer = who
       const r = this.#emitResult('commit', to, type, run(), { attempt: this.#commitAttempts })
       writer = 'controller'
       return r
     }
-    const agent = step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, sink))
+    const agent = step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
     if (!agent.ok) return this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
-    const model = step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, sink, this.#roots))
+    const model = step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, dir, this.#roots))
     if (!model.ok) return this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
+    const participants: AggregateParticipant[] = [
+      { participant_id: 'agent', name: 'agent', base_url: 'sim://agent', kind: 'agent', capabilities: { checkpoint_mode: 'export_restore' } },
+      { participant_id: 'policy_model', name: 'policy', base_url: 'sim://policy', kind: 'policy_model', capabilities: { checkpoint_mode: 'export_restore', workers: w.model.workerCount } },
+    ]
     if (this.#test.aggregateBeforeResources === true) {
-      writeAggregateManifest(sink, { checkpoint_id: this.#cid, participants: [], participant_results: {}, live_membership: [] })
+      // The broken controller writes an aggregate itself, bypassing the directory layer (which
+      // would refuse it: the agent's boundaries name resources that have not committed yet).
+      dir.writeFile(AGGREGATE_MANIFEST_PATH, encodeJsonFile({ schema_version: 1, checkpoint_id: this.#cid, premature: true }))
     }
     for (const env of ENVS) {
-      const r = step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, sink))
+      const r = step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
       if (!r.ok) return this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
+      participants.push({ participant_id: `resources_${env}`, name: env, base_url: `sim://${env}`, kind: 'resources', capabilities: { checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session' } })
     }
-    try {
-      writer = 'controller'
-      const participants: AggregateParticipant[] = [
-        { participant_id: 'agent', name: 'agent', base_url: 'sim://agent', kind: 'agent', capabilities: { checkpoint_mode: 'export_restore' } },
-        { participant_id: 'policy_model', name: 'policy', base_url: 'sim://policy', kind: 'policy_model', capabilities: { checkpoint_mode: 'export_restore', workers: w.model.workerCount } },
-        ...ENVS.map((env): AggregateParticipant => ({ participant_id: `resources_${env}`, name: env, base_url: `sim://${env}`, kind: 'resources', capabilities: { checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session' } })),
-      ]
-      const aggregate = writeAggregateManifest(sink, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() })
-      const keys = this.#host.stagingKeys(this.#roots)
-      this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
-      writer = 'token_store'
-      const ts = writeTokenStoreManifest(sink, this.#cid, aggregate, keys, this.#host.tokenSnapshot(keys))
-      writer = 'controller'
-      writeCheckpointMarker(sink, this.#cid, aggregate, ts)
-    } catch (e) {
-      if (e instanceof Error && e.name === 'DirectoryWriteError') return this.#retryCommit({ code: 'internal_error', message: e.message })
-      throw e
-    }
+    const published = this.#publish(dir, participants, () => (writer = 'token_store'), () => (writer = 'controller'))
+    if (!published.ok) return this.#retryCommit(published.error)
     this.#records = []
     const damaged = this.#host.damage(this.#cid)
     this.#host.published(this.#cid, damaged.length > 0)
     this.#stage = 'restoring'
     this.#host.schedule(5, () => this.restore())
+  }
+
+  /**
+   * Aggregate → token store → `checkpoint.json`, each through the directory layer (which verifies
+   * every namespace before sealing it). A crashed write is thrown by the port: a failed commit.
+   */
+  #publish(dir: CheckpointDirectory, participants: readonly AggregateParticipant[], tokenStoreWrites: () => void, controllerWrites: () => void): Result<unknown, CutoverError> {
+    const digest = this.#host.digest
+    const refused = <T>(r: Result<T, CutoverError>, what: string): Result<T, CutoverError> => {
+      if (!r.ok) this.#host.log('commit', 'controller.publish_refused', { checkpoint_id: this.#cid, manifest: what, code: r.error.code, message: r.error.message })
+      return r
+    }
+    try {
+      const aggregate = refused(publishAggregateManifest(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }), 'aggregate')
+      if (!aggregate.ok) return aggregate
+      const keys = this.#host.stagingKeys(this.#roots)
+      this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
+      tokenStoreWrites()
+      const ts = refused(publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys) }), 'token_store')
+      controllerWrites()
+      if (!ts.ok) return ts
+      return refused(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }), 'marker')
+    } catch (e) {
+      controllerWrites()
+      if (e instanceof Error && e.name === 'DirectoryWriteError') return err(cutoverError('internal_error', e.message))
+      throw e
+    }
   }
 
   #retryCommit(error: CutoverError): void {
@@ -274,7 +300,7 @@ export class Controller {
     if (this.#stage !== 'restoring') return
     const old = this.#host.world()
     const fresh = this.#host.spawnWorld()
-    const sink = this.#host.openSink(this.#cid, () => 'directory')
+    const dir = this.#host.openDirectory(this.#cid, () => 'directory')
     const touched: string[] = []
     const fail = (why: string): void => {
       // Abort the restore: every fresh participant a restore was sent to is resumed, then discarded;
@@ -287,15 +313,15 @@ export class Controller {
       this.#resumeAll('abort', old, null)
     }
     touched.push('policy_model')
-    const model = this.#emitResult('restore', 'policy_model', 'model.restore', fresh.model.restore(this.#cid, sink))
+    const model = this.#emitResult('restore', 'policy_model', 'model.restore', fresh.model.restore(this.#cid, dir))
     if (!model.ok) return fail(model.error.code)
     touched.push('agent')
-    const agent = this.#emitResult('restore', 'agent', 'agent.restore', fresh.agent.restore(this.#cid, sink))
+    const agent = this.#emitResult('restore', 'agent', 'agent.restore', fresh.agent.restore(this.#cid, dir))
     if (!agent.ok) return fail(agent.error.code)
     this.#records = agent.value.records_list
     for (const env of ENVS) {
       touched.push(`resources_${env}`)
-      const r = fresh.resources[env].restore(this.#cid, sink, this.#records)
+      const r = fresh.resources[env].restore(this.#cid, dir)
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
       if (!r.ok) return fail(r.error.code)
     }

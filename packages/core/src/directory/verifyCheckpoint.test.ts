@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { DirectoryWriteError } from './CheckpointDirectory.ts'
 import { encodeJsonFile, parseJsonFile } from './jsonFile.ts'
 import {
@@ -213,17 +214,49 @@ describe('verifyCheckpoint', () => {
     expect(codes).toContainEqual(['revision_mismatch', resourcesSnapshotPath('workplace', first)])
   })
 
-  it('[manifest-last] for every k, a crash on the k-th write is rejected, and a retry completes to a valid directory', () => {
+  it('[manifest-last] for every k, a crash on the k-th write keeps exactly the writes synced before it, is rejected, and a retry completes to a valid directory', () => {
     const sample = createSampleCheckpoint(5)
     const probe = new MemoryCheckpointDirectory()
-    expect(commitSampleCheckpoint(probe, digest, sample).ok).toBe(true)
+    // The commit's write/sync sequence: a crash loses what was written since the last sync.
+    const steps: (string | null)[] = []
+    const recorder: CheckpointDirectory = {
+      location: probe.location,
+      writeFile: (path, data) => {
+        steps.push(path)
+        probe.writeFile(path, data)
+      },
+      sync: () => {
+        steps.push(null)
+        probe.sync()
+      },
+      readFile: (path) => probe.readFile(path),
+      list: () => probe.list(),
+    }
+    expect(commitSampleCheckpoint(recorder, digest, sample).ok).toBe(true)
     const totalWrites = probe.writeCount
     expect(totalWrites).toBe(probe.list().length)
     const reference = probe.list().map((e) => [e.path, digest.sha256Hex(probe.readFile(e.path) as Uint8Array)])
+    const durableBeforeWrite = (k: number): Set<string> => {
+      const durable = new Set<string>()
+      let pending: string[] = []
+      let writes = 0
+      for (const step of steps) {
+        if (step === null) {
+          for (const p of pending) durable.add(p)
+          pending = []
+        } else if (++writes === k) break
+        else pending.push(step)
+      }
+      return durable
+    }
     for (let k = 1; k <= totalWrites; k++) {
       const crashing = new MemoryCheckpointDirectory({ failOnWrite: k })
       expect(() => commitSampleCheckpoint(crashing, digest, sample), `k=${k}`).toThrow(DirectoryWriteError)
-      expect(crashing.list().length, `k=${k}`).toBe(k - 1)
+      const durable = durableBeforeWrite(k)
+      // Earlier synced writes in place with their final bytes; unsynced ones and the k-th absent.
+      expect(crashing.list().map((e) => [e.path, digest.sha256Hex(crashing.readFile(e.path) as Uint8Array)]), `k=${k}`).toEqual(
+        reference.filter(([path]) => durable.has(path as string)),
+      )
       expect(verifyCheckpoint(crashing, digest).valid, `k=${k}`).toBe(false)
       const retry = crashing.reopen()
       const result = commitSampleCheckpoint(retry, digest, sample)

@@ -3,7 +3,6 @@ import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { AgentParticipant } from './AgentParticipant.ts'
 import type { CompletionReceipt } from './AgentParticipant.ts'
-import { directorySink } from './checkpointIo.ts'
 import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
 
 const id = (r: string, a = 0): ExecutionIdentity => ({ rollout_id: r, attempt_index: a })
@@ -163,8 +162,8 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     a.prepare('ck', 100)
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
     const order: string[] = []
-    const sink = { ...directorySink(dir, nodeDigest), write: (p: string, d: Uint8Array) => (order.push(p), dir.writeFile(p, d)) }
-    const r = a.commit('ck', sink)
+    const traced = { location: dir.location, writeFile: (p: string, d: Uint8Array) => (order.push(p), dir.writeFile(p, d)), sync: () => dir.sync(), readFile: (p: string) => dir.readFile(p), list: () => dir.list() }
+    const r = a.commit('ck', traced)
     expect(r.ok && r.value.records).toBe(2)
     expect(r.ok && r.value.continuation_roots.map((x) => x.capture_key)).toEqual(['r0'])
     expect(order).toEqual(['agent/r0.a0.json', 'agent/r1.a0.json', 'agent/manifest.json'])
@@ -177,9 +176,9 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     a.commitBoundary(id('r0'), g0, boundary(id('r0'), 1, 'c-1'))
     a.prepare('ck', 100)
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-    a.commit('ck', directorySink(dir, nodeDigest))
+    a.commit('ck', dir)
     const fresh = agent()
-    const r = fresh.restore('ck', directorySink(dir, nodeDigest))
+    const r = fresh.restore('ck', dir)
     expect(r.ok && r.value.continuations).toEqual(['r0.a1'])
     expect(fresh.fence.phase).toBe('restored_paused')
     expect(code(fresh.begin(id('r0', 1)))).toBe('agent_admission_closed')
@@ -194,9 +193,9 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     const live = agent()
     started(live, id('x'))
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-    expect(code(live.restore('ck', directorySink(dir, nodeDigest)))).toBe('agent_checkpoint_error')
+    expect(code(live.restore('ck', dir))).toBe('agent_checkpoint_error')
     const fresh = agent()
-    expect(code(fresh.restore('ck', directorySink(dir, nodeDigest)))).toBe('agent_checkpoint_error')
+    expect(code(fresh.restore('ck', dir))).toBe('agent_checkpoint_error')
     expect(fresh.continuations()).toEqual([])
   })
 
@@ -206,9 +205,9 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     a.commitBoundary(id('r0'), g0, boundary(id('r0'), 1, 'c-1'))
     a.prepare('ck', 100)
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-    a.commit('ck', directorySink(dir, nodeDigest))
+    a.commit('ck', dir)
     const fresh = agent()
-    fresh.restore('ck', directorySink(dir, nodeDigest))
+    fresh.restore('ck', dir)
     const d = fresh.discardContinuation('ck', id('r0', 1))
     expect(d.ok && d.value.discarded).toBe(true)
     fresh.resume('ck')

@@ -5,11 +5,15 @@ import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
-import type { CheckpointSink } from './checkpointIo.ts'
-import { asRecord, guardWrites, jsonBytes, readVerifiedJson } from './checkpointIo.ts'
+import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
+import type { AgentCommitResult } from '../directory/commitAgentNamespace.ts'
+import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
+import { loadAgentNamespace } from '../directory/loadAgentNamespace.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
-import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from './records.ts'
-import { captureKey, executionKey } from './records.ts'
+import { fencedCommit } from './fencedCommit.ts'
+import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
+import { executionKey } from './records.ts'
+import { TombstoneSet } from './TombstoneSet.ts'
 
 /** Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state). */
 export type ExecutionState = 'running' | 'park_requested' | 'parked' | 'completed' | 'retired'
@@ -62,7 +66,7 @@ export class AgentParticipant {
   #accepting = true
   readonly #executions = new Map<string, Execution>()
   readonly #generations = new Map<string, number>()
-  readonly #tombstones = new Set<string>()
+  readonly #tombstones = new TombstoneSet()
   readonly #acknowledged = new Map<string, CompletionReceipt>()
   /** Restored continuations: N+1 key → N's boundary; claimed by the first `/run` for the key. */
   readonly #continuations = new Map<string, AgentBoundaryRecord>()
@@ -81,12 +85,10 @@ export class AgentParticipant {
   get manifestDigest(): string | null {
     return this.#lastCommitDigest
   }
-  /** Fenced attempts, sorted (cached: views read this after every event). */
+  /** Fenced attempts, sorted. */
   tombstones(): readonly string[] {
-    if (this.#tombList === null || this.#tombList.length !== this.#tombstones.size) this.#tombList = [...this.#tombstones].sort()
-    return this.#tombList
+    return this.#tombstones.sorted()
   }
-  #tombList: string[] | null = null
   execution(id: ExecutionIdentity): Execution | undefined {
     return this.#executions.get(executionKey(id))
   }
@@ -194,8 +196,8 @@ export class AgentParticipant {
       this.#retireExecution(e)
       return ok(null)
     }
-    const rec = asRecord(result)
-    const identity = typeof rec?.['id'] === 'string' ? rec['id'] : this.#digest.sha256Hex(canonicalJson(result))
+    const named = result !== null && typeof result === 'object' && !Array.isArray(result) ? result['id'] : undefined
+    const identity = typeof named === 'string' ? named : this.#digest.sha256Hex(canonicalJson(result))
     e.state = 'completed'
     e.result = result
     e.receipt = {
@@ -346,60 +348,42 @@ export class AgentParticipant {
     return ok({ acknowledged: receipts, idempotent })
   }
 
-  /** `commit`: one file per parked-with-boundary record, manifest last; returns the continuation roots. */
-  commit(checkpointId: string, sink: CheckpointSink): Result<{ records: number; manifest_digest: string; continuation_roots: readonly ContinuationRoot[] }, CutoverError> {
-    return this.fence.run(checkpointId, FENCE_OPS.commit, () =>
-      guardWrites('agent_checkpoint_error', () => {
-        const records = [...this.#executions.values()]
-          .filter((e) => e.state === 'parked' && e.boundary !== null && e.atBoundary)
-          .map((e) => e.boundary as AgentBoundaryRecord)
-          .sort((a, b) => compareIds(a, b))
-        const files: { [name: string]: string } = {}
-        for (const r of records) {
-          const name = `${executionKey(r)}.json`
-          const bytes = jsonBytes(r)
-          sink.write(`agent/${name}`, bytes)
-          files[name] = sink.digest.sha256Hex(bytes)
-        }
-        const bytes = jsonBytes({ schema_version: 1, checkpoint_id: checkpointId, instance_name: this.instanceName, files })
-        sink.write('agent/manifest.json', bytes)
-        const digest = sink.digest.sha256Hex(bytes)
-        this.#lastCommitDigest = digest
-        return ok({ records: records.length, manifest_digest: digest, continuation_roots: continuationRoots(records) })
-      }),
-    )
+  /**
+   * `commit`: the parked-with-boundary records go to `D/agent` through the directory layer (one
+   * file per record, manifest last); returns the continuation roots the ledger commit needs.
+   */
+  commit(checkpointId: string, dir: CheckpointDirectory): Result<AgentCommitResult, CutoverError> {
+    return fencedCommit(this.fence, checkpointId, 'agent_checkpoint_error', () => {
+      const records: AgentBoundaryRecord[] = []
+      for (const e of this.#executions.values()) if (e.state === 'parked' && e.boundary !== null && e.atBoundary) records.push(e.boundary)
+      const committed = commitAgentNamespace(dir, this.#digest, { checkpoint_id: checkpointId, instance_name: this.instanceName, records })
+      if (committed.ok) this.#lastCommitDigest = committed.value.manifest_digest
+      return committed
+    })
   }
 
   /**
-   * `restore` into a fresh process: verify every record, then install each as the continuation of
-   * `(rollout, N+1)` and tombstone N. Nothing is installed unless everything verified.
+   * `restore` into a fresh process: the directory layer verifies the namespace (manifest, every
+   * digest, record schemas); then each record is installed as the continuation of
+   * `(rollout, N+1)` and N is tombstoned. Nothing is installed unless everything verified.
    */
-  restore(checkpointId: string, sink: CheckpointSink): Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError> {
+  restore(checkpointId: string, dir: CheckpointDirectory): Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError> {
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
       if (this.#served || this.#executions.size > 0) return err(cutoverError('agent_checkpoint_error', 'restore needs a fresh agent process (live executions)'))
-      const m = readVerifiedJson(sink, 'agent/manifest.json', null, 'agent_checkpoint_error')
-      if (!m.ok) return m
-      const manifest = asRecord(m.value)
-      const files = asRecord(manifest?.['files'])
-      if (manifest === undefined || files === undefined || manifest['schema_version'] !== 1) return err(cutoverError('agent_checkpoint_error', 'bad agent manifest'))
-      if (manifest['checkpoint_id'] !== checkpointId) return err(cutoverError('agent_checkpoint_error', `manifest is for ${String(manifest['checkpoint_id'])}`))
-      const records: AgentBoundaryRecord[] = []
-      for (const name of Object.keys(files).sort()) {
-        const r = readVerifiedJson(sink, `agent/${name}`, String(files[name]), 'agent_checkpoint_error')
-        if (!r.ok) return r
-        const rec = r.value as unknown as AgentBoundaryRecord
-        if (`${executionKey(rec)}.json` !== name) return err(cutoverError('agent_checkpoint_error', `record identity does not match file agent/${name}`))
-        records.push(rec)
-      }
+      const loaded = loadAgentNamespace(dir, this.#digest)
+      if (!loaded.ok) return loaded
+      const source = loaded.value.manifest.checkpoint_id
+      if (source !== checkpointId) return err(cutoverError('agent_checkpoint_error', `agent/manifest.json holds checkpoint ${source}, not ${checkpointId}`))
+      const records = loaded.value.records
       this.#accepting = false
       const installed: string[] = []
       for (const rec of records) {
         const next = { rollout_id: rec.rollout_id, attempt_index: rec.attempt_index + 1 }
         this.#continuations.set(executionKey(next), rec)
-        this.#tombstones.add(executionKey(rec))
+        this.#tombstones.add(rec)
         installed.push(executionKey(next))
       }
-      return ok({ records: records.length, source_checkpoint_id: checkpointId, continuations: installed, records_list: records })
+      return ok({ records: records.length, source_checkpoint_id: source, continuations: installed, records_list: records })
     })
   }
 
@@ -423,25 +407,4 @@ export class AgentParticipant {
     if (!check.ok) return check
     return ok({ discarded: this.#continuations.delete(executionKey(id)) })
   }
-}
-
-/** Continuation roots of records that name a committed model call, sorted by identity (§5.2). */
-export function continuationRoots(records: readonly AgentBoundaryRecord[]): readonly ContinuationRoot[] {
-  return records
-    .filter((r) => r.last_committed_model_call_id !== null)
-    .sort(compareIds)
-    .map((r) => ({
-      schema_version: 1 as const,
-      rollout_id: r.rollout_id,
-      attempt_index: r.attempt_index,
-      capture_key: captureKey(r),
-      last_committed_model_call_id: r.last_committed_model_call_id as string,
-      resource_state_revisions: r.resource_state_revisions,
-    }))
-}
-
-/** Orders identities by `(rollout_id, attempt_index)`. */
-export function compareIds(a: ExecutionIdentity, b: ExecutionIdentity): number {
-  if (a.rollout_id !== b.rollout_id) return a.rollout_id < b.rollout_id ? -1 : 1
-  return a.attempt_index - b.attempt_index
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
-import { directorySink } from './checkpointIo.ts'
 import { PolicyModel } from './PolicyModel.ts'
 import type { ContinuationRoot, ExecutionIdentity } from './records.ts'
 import { GenerationWorker, TokenStore } from './TokenStore.ts'
@@ -26,18 +25,18 @@ const root = (who: ExecutionIdentity, callId: string): ContinuationRoot => ({
   last_committed_model_call_id: callId,
   resource_state_revisions: {},
 })
-const sinkOf = () => directorySink(new MemoryCheckpointDirectory({ location: 'mem://ck' }), nodeDigest)
+const sinkOf = () => new MemoryCheckpointDirectory({ location: 'mem://ck' })
 
 describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   it('[model] prepare with nothing in flight goes accepting → paused and the fence to prepared', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const r = m.pause('ck', 100)
     expect(r.ok && r.value.state).toBe('paused')
     expect(m.fence.phase).toBe('prepared')
   })
 
   it('[model] prepare with calls in flight drains: accepting → draining → paused when the last finishes', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const a = m.admit(id('r0'))
     expect(m.pause('ck', 100).ok).toBe(true)
     expect(m.admission).toBe('draining')
@@ -49,7 +48,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] a new generation while draining or paused is refused checkpoint_parked before any state changes', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     m.admit(id('r0'))
     m.pause('ck', 100)
     expect(code(m.admit(id('r1')))).toBe('checkpoint_parked')
@@ -57,7 +56,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] resume reopens admission (paused → accepting) and retires the id', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     m.pause('ck', 100)
     expect(m.resume('ck').ok).toBe(true)
     expect(m.admission).toBe('accepting')
@@ -67,12 +66,12 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] an auxiliary instance refuses checkpoint operations with not_a_policy_instance', () => {
-    const m = new PolicyModel({ instanceRole: 'auxiliary' })
+    const m = new PolicyModel(nodeDigest, { instanceRole: 'auxiliary' })
     expect(code(m.pause('ck', 100))).toBe('not_a_policy_instance')
   })
 
   it('[model] abort_inflight tombstones the attempt; its calls are stale_attempt; commit waits (ledger_not_quiescent) until the task exits', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const a = m.admit(id('r0'))
     m.pause('ck', 100)
     const ab = m.abortInflight('ck', id('r0'))
@@ -87,7 +86,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] commit while not quiescent is ledger_not_quiescent', () => {
-    const m = new PolicyModel({ workers: 2 })
+    const m = new PolicyModel(nodeDigest, { workers: 2 })
     m.pause('ck', 100)
     m.workerAck(0)
     // worker 1 has not acknowledged: not paused; force the fence to prepared to reach the commit check
@@ -96,7 +95,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] commit copies lineage only for capture keys named by continuation roots', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const c0 = call(m, id('r0'))
     call(m, id('r1'))
     m.pause('ck', 100)
@@ -104,11 +103,11 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
     const r = m.commit('ck', sink, [root(id('r0'), c0)])
     expect(r.ok && r.value.rollouts).toBe(1)
     expect(r.ok && r.value.excluded_inactive).toBe(1)
-    expect(sink.list()).toEqual(['model-ledger/policy/manifest.json', 'model-ledger/policy/r0.lineage.jsonl'])
+    expect(sink.list().map((e) => e.path)).toEqual(['model-ledger/policy/manifest.json', 'model-ledger/policy/r0.lineage.jsonl'])
   })
 
   it('[model] a root naming a tombstoned attempt, a missing lineage or no matching row is ledger_mismatch', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const c0 = call(m, id('r0'))
     m.admit(id('r1'))
     m.pause('ck', 100)
@@ -123,12 +122,12 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] restore needs a fresh namespace: a process that served traffic is ledger_mismatch and stays restore_failed_paused', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const c0 = call(m, id('r0'))
     m.pause('ck', 100)
     const sink = sinkOf()
     m.commit('ck', sink, [root(id('r0'), c0)])
-    const used = new PolicyModel()
+    const used = new PolicyModel(nodeDigest)
     call(used, id('x'))
     expect(code(used.restore('ck', sink))).toBe('ledger_mismatch')
     expect(used.fence.phase).toBe('restore_failed_paused')
@@ -136,7 +135,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] restore boots paused, fences the source attempt and tombstones, and the relay links the first N+1 call exactly once', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const first = call(m, id('r0'))
     const last = call(m, id('r0'))
     m.admit(id('r1'))
@@ -146,7 +145,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
     m.status('ck', 1)
     const sink = sinkOf()
     expect(m.commit('ck', sink, [root(id('r0'), last)]).ok).toBe(true)
-    const fresh = new PolicyModel()
+    const fresh = new PolicyModel(nodeDigest)
     const r = fresh.restore('ck', sink)
     expect(r.ok).toBe(true)
     expect(fresh.admission).toBe('paused')
@@ -169,12 +168,12 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] a relay is consumed even when the first N+1 call is aborted: a retry does not relink', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const c = call(m, id('r0'))
     m.pause('ck', 100)
     const sink = sinkOf()
     m.commit('ck', sink, [root(id('r0'), c)])
-    const fresh = new PolicyModel()
+    const fresh = new PolicyModel(nodeDigest)
     fresh.restore('ck', sink)
     fresh.resume('ck')
     const a = fresh.admit(id('r0', 1))
@@ -185,17 +184,17 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] corrupt lineage is refused naming the file and nothing is installed', () => {
-    const m = new PolicyModel()
+    const m = new PolicyModel(nodeDigest)
     const c = call(m, id('r0'))
     m.pause('ck', 100)
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-    m.commit('ck', directorySink(dir, nodeDigest), [root(id('r0'), c)])
+    m.commit('ck', dir, [root(id('r0'), c)])
     const bytes = dir.readFile('model-ledger/policy/r0.lineage.jsonl') as Uint8Array
     const copy = bytes.slice()
     copy[5] = (copy[5] as number) ^ 1
     dir.writeFile('model-ledger/policy/r0.lineage.jsonl', copy)
-    const fresh = new PolicyModel()
-    const r = fresh.restore('ck', directorySink(dir, nodeDigest))
+    const fresh = new PolicyModel(nodeDigest)
+    const r = fresh.restore('ck', dir)
     expect(code(r)).toBe('ledger_mismatch')
     expect(!r.ok && r.error.message).toContain('model-ledger/policy/r0.lineage.jsonl')
     expect(fresh.ledgerRows()).toEqual([])
@@ -205,7 +204,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
 
 describe('multi-worker admission coordinator (PROTOCOL.md §4.6)', () => {
   it('[coordinator] paused only when every frozen worker acknowledged and summed in-flight is zero', () => {
-    const m = new PolicyModel({ workers: 2 })
+    const m = new PolicyModel(nodeDigest, { workers: 2 })
     const r = m.pause('ck', 100)
     expect(r.ok && r.value.state).toBe('draining')
     m.workerAck(0)
@@ -215,7 +214,7 @@ describe('multi-worker admission coordinator (PROTOCOL.md §4.6)', () => {
   })
 
   it('[coordinator] a worker that never acknowledges is missing_workers at the deadline, never an implicit zero', () => {
-    const m = new PolicyModel({ workers: 2 })
+    const m = new PolicyModel(nodeDigest, { workers: 2 })
     m.pause('ck', 100)
     m.workerAck(0)
     expect(m.status('ck', 50).ok).toBe(true)
@@ -223,14 +222,14 @@ describe('multi-worker admission coordinator (PROTOCOL.md §4.6)', () => {
   })
 
   it('[coordinator] close with a disconnected member is refused missing_workers and admission reopens', () => {
-    const m = new PolicyModel({ workers: 2 })
+    const m = new PolicyModel(nodeDigest, { workers: 2 })
     m.workerDisconnect(1)
     expect(code(m.pause('ck', 100))).toBe('missing_workers')
     expect(m.fence.phase).toBe('idle')
   })
 
   it('[coordinator] registration while not accepting is worker_registration_rejected; after resume it joins', () => {
-    const m = new PolicyModel({ workers: 2 })
+    const m = new PolicyModel(nodeDigest, { workers: 2 })
     m.pause('ck', 100)
     m.workerDisconnect(1)
     expect(code(m.workerRegister(1))).toBe('worker_registration_rejected')

@@ -1,15 +1,16 @@
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
-import type { JsonValue } from '../json.ts'
-import { canonicalJson } from '../json.ts'
+import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
+import { commitLedgerNamespace } from '../directory/commitLedgerNamespace.ts'
+import { loadLedgerNamespace } from '../directory/loadLedgerNamespace.ts'
+import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
-import type { CheckpointSink } from './checkpointIo.ts'
-import { asRecord, guardWrites, jsonBytes, readVerifiedJson } from './checkpointIo.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import { fencedCommit } from './fencedCommit.ts'
 import type { ContinuationRoot, ExecutionIdentity, LineageRow } from './records.ts'
-import { captureKey, executionKey } from './records.ts'
-import { utf8Decode } from './utf8.ts'
+import { captureKey, executionKey, parseKey } from './records.ts'
+import { TombstoneSet } from './TombstoneSet.ts'
 
 /** Admission limiter states (PROTOCOL.md §4.2). */
 export type AdmissionState = 'accepting' | 'draining' | 'paused' | 'restore_failed_paused'
@@ -83,6 +84,7 @@ interface Inflight {
 export class PolicyModel {
   readonly serverName: string
   readonly fence = new ControlFence()
+  readonly #digest: Digest
   readonly #role: 'policy' | 'auxiliary'
   readonly #workerCount: number
   #state: AdmissionState = 'accepting'
@@ -91,7 +93,7 @@ export class PolicyModel {
   /** True once any generation or lineage entered this process: restore needs a fresh namespace. */
   #served = false
   readonly #inflight = new Map<string, Inflight>()
-  readonly #tombstones = new Set<string>()
+  readonly #tombstones = new TombstoneSet()
   readonly #ledger = new Map<string, LineageRow[]>()
   /** Last committed call per execution key: later calls of an attempt link within it. */
   readonly #lastCall = new Map<string, LineageRow>()
@@ -105,7 +107,8 @@ export class PolicyModel {
   readonly #acked = new Set<number>()
   #lastCommitDigest: string | null = null
 
-  constructor(options: PolicyModelOptions = {}) {
+  constructor(digest: Digest, options: PolicyModelOptions = {}) {
+    this.#digest = digest
     this.serverName = options.serverName ?? 'policy'
     this.#role = options.instanceRole ?? 'policy'
     this.#workerCount = Math.max(1, options.workers ?? 1)
@@ -124,14 +127,12 @@ export class PolicyModel {
   get manifestDigest(): string | null {
     return this.#lastCommitDigest
   }
-  /** Fenced attempts, sorted (cached: views read this after every event). */
+  /** Fenced attempts, sorted. */
   tombstones(): readonly string[] {
-    if (this.#tombList === null || this.#tombList.length !== this.#tombstones.size) this.#tombList = [...this.#tombstones].sort()
-    return this.#tombList
+    return this.#tombstones.sorted()
   }
-  #tombList: string[] | null = null
   isTombstoned(id: ExecutionIdentity): boolean {
-    return this.#tombstones.has(executionKey(id))
+    return this.#tombstones.has(id)
   }
   /** Every lineage row, by capture key (for views and tests). */
   ledgerRows(): readonly LineageRow[] {
@@ -334,140 +335,74 @@ export class PolicyModel {
   }
 
   /**
-   * `model-checkpoint/commit`: requires paused and zero in flight (`ledger_not_quiescent`); copies
-   * the lineage of exactly the capture keys the agent continuation roots name, each root matching
-   * exactly one committed row (`ledger_mismatch` otherwise); manifest last.
+   * `model-checkpoint/commit`: requires paused and zero in flight (`ledger_not_quiescent`); the
+   * directory layer writes the lineage of exactly the capture keys the agent continuation roots
+   * name, each root matching exactly one committed row (`ledger_mismatch` otherwise); manifest last.
+   * Lineage the roots do not name is recorded as `excluded_inactive`.
    */
-  commit(checkpointId: string, sink: CheckpointSink, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
-    return this.fence.run(checkpointId, FENCE_OPS.commit, () =>
-      guardWrites('ledger_mismatch', () => {
-        if (this.#state !== 'paused' || this.#inflight.size > 0)
-          return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${this.#inflight.size} in flight`))
-        const ns = `model-ledger/${this.serverName}`
-        const sorted = [...roots].sort((a, b) => (a.capture_key < b.capture_key ? -1 : a.capture_key > b.capture_key ? 1 : 0))
-        const plan: { path: string; bytes: Uint8Array; ck: string; rows: number; root: ContinuationRoot; staging: string[] }[] = []
-        for (const root of sorted) {
-          const idKey = executionKey(root)
-          if (this.#tombstones.has(idKey)) return err(cutoverError('ledger_mismatch', `continuation root ${idKey} names a tombstoned attempt`))
-          const rows = this.#ledger.get(root.capture_key)
-          if (rows === undefined || rows.length === 0) return err(cutoverError('ledger_mismatch', `no lineage for continuation root ${root.capture_key}`))
-          const matches = rows.filter((r) => r.model_call_id === root.last_committed_model_call_id && r.failure_reason === null)
-          if (matches.length !== 1)
-            return err(cutoverError('ledger_mismatch', `root ${root.capture_key} must match exactly one committed row for ${root.last_committed_model_call_id}`))
-          const text = rows.map((r) => canonicalJson(r)).join('\n') + '\n'
-          plan.push({
-            path: `${ns}/${root.capture_key}.lineage.jsonl`,
-            bytes: jsonlBytes(text),
-            ck: root.capture_key,
-            rows: rows.length,
-            root,
-            staging: rows.map((r) => r.staging_key),
-          })
-        }
-        const named = new Set(plan.map((p) => p.ck))
-        const excludedInactive = [...this.#ledger.keys()].filter((k) => !named.has(k)).sort()
-        const rollouts: { [ck: string]: JsonValue } = {}
-        let rowCount = 0
-        const storageRefs: JsonValue[] = []
-        for (const p of plan) {
-          sink.write(p.path, p.bytes)
-          rowCount += p.rows
-          rollouts[p.ck] = { files: { [`${p.ck}.lineage.jsonl`]: sink.digest.sha256Hex(p.bytes) }, rows: p.rows, bytes: p.bytes.length }
-          for (const key of p.staging)
-            storageRefs.push({ capture_key: p.ck, boundary_model_call_id: p.root.last_committed_model_call_id, kind: 'token_capture_staging', key })
-        }
-        const tombstones = this.tombstones().map(parseKey)
-        const manifest = {
-          schema_version: 2,
-          checkpoint_id: checkpointId,
-          server_name: this.serverName,
-          rollouts,
-          tombstones,
-          source_attempts: sorted.map((r) => ({ rollout_id: r.rollout_id, attempt_index: r.attempt_index })),
-          excluded_inactive: excludedInactive.map((ck) => this.#identityOf(ck)).filter((x): x is ExecutionIdentity => x !== undefined),
-          continuation_roots: sorted.length,
-          continuation_roots_sha256: sink.digest.sha256Hex(canonicalJson(sorted)),
-          storage_references: storageRefs,
-        }
-        const bytes = jsonBytes(manifest)
-        sink.write(`${ns}/manifest.json`, bytes)
-        const digest = sink.digest.sha256Hex(bytes)
-        this.#lastCommitDigest = digest
-        return ok({ rollouts: plan.length, rows: rowCount, excluded_tombstoned: tombstones.length, excluded_inactive: excludedInactive.length, manifest_digest: digest })
-      }),
-    )
+  commit(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
+    return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', () => {
+      if (this.#state !== 'paused' || this.#inflight.size > 0)
+        return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${this.#inflight.size} in flight`))
+      const named = new Set(roots.map((r) => r.capture_key))
+      const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
+      const excluded: ExecutionIdentity[] = []
+      for (const [ck, rows] of this.#ledger) {
+        if (named.has(ck)) rollouts[ck] = rows
+        else if (rows[0] !== undefined) excluded.push({ rollout_id: rows[0].rollout_id, attempt_index: rows[0].attempt_index })
+      }
+      const tombstones = this.tombstones().map(parseKey)
+      const committed = commitLedgerNamespace(dir, this.#digest, {
+        server_name: this.serverName,
+        checkpoint_id: checkpointId,
+        rollouts,
+        tombstones,
+        source_attempts: roots.map((r) => ({ rollout_id: r.rollout_id, attempt_index: r.attempt_index })),
+        continuation_roots: roots,
+        excluded_inactive: excluded,
+      })
+      if (!committed.ok) return committed
+      this.#lastCommitDigest = committed.value.manifest_digest
+      return ok({ rollouts: committed.value.rollouts, rows: committed.value.rows, excluded_tombstoned: tombstones.length, excluded_inactive: excluded.length, manifest_digest: committed.value.manifest_digest })
+    })
   }
 
   /**
-   * `model-checkpoint/restore` into a fresh namespace: boots paused, verifies every digest before
-   * installing, installs the manifest's tombstones and every source attempt as fenced, and arms the
-   * restored-parent relay of each continued rollout. Failure → `restore_failed_paused`.
+   * `model-checkpoint/restore` into a fresh namespace: boots paused; the directory layer verifies
+   * the ledger (manifest, every digest, row schemas, no unlisted file) before anything is installed;
+   * then the manifest's tombstones and every source attempt are fenced, and the restored-parent
+   * relay of each continued rollout is armed. Failure → `restore_failed_paused`.
    */
-  restore(checkpointId: string, sink: CheckpointSink): Result<ModelRestoreResult, CutoverError> {
+  restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
     const role = this.#roleCheck()
     if (!role.ok) return role
     this.#state = this.#state === 'restore_failed_paused' ? 'paused' : this.#state === 'accepting' ? 'paused' : this.#state
     const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
       if (this.#served || this.#ledger.size > 0) return err(cutoverError('ledger_mismatch', 'restore needs a fresh ledger namespace; this process has served traffic'))
-      const ns = `model-ledger/${this.serverName}`
-      const m = readVerifiedJson(sink, `${ns}/manifest.json`, null, 'ledger_mismatch')
-      if (!m.ok) return m
-      const manifest = asRecord(m.value)
-      if (manifest === undefined || manifest['schema_version'] !== 2) return err(cutoverError('ledger_mismatch', 'unsupported ledger manifest'))
-      if (manifest['server_name'] !== this.serverName) return err(cutoverError('ledger_mismatch', `manifest names server ${String(manifest['server_name'])}`))
-      if (manifest['checkpoint_id'] !== checkpointId) return err(cutoverError('ledger_mismatch', `manifest is for checkpoint ${String(manifest['checkpoint_id'])}`))
-      const known = new Set<string>([`${ns}/manifest.json`])
-      const rollouts = asRecord(manifest['rollouts']) ?? {}
-      const refs = Array.isArray(manifest['storage_references']) ? manifest['storage_references'] : []
-      const staged: { ck: string; rows: LineageRow[]; boundary: string; id: ExecutionIdentity }[] = []
-      for (const ck of Object.keys(rollouts).sort()) {
-        const entry = asRecord(rollouts[ck])
-        const files = asRecord(entry?.['files'])
-        if (entry === undefined || files === undefined) return err(cutoverError('ledger_mismatch', `bad manifest entry ${ck}`))
-        const rows: LineageRow[] = []
-        for (const name of Object.keys(files)) {
-          const path = `${ns}/${name}`
-          known.add(path)
-          const bytes = sink.read(path)
-          if (bytes === undefined) return err(cutoverError('ledger_mismatch', `missing file ${path}`))
-          if (sink.digest.sha256Hex(bytes) !== files[name]) return err(cutoverError('ledger_mismatch', `digest mismatch for ${path}`))
-          for (const line of utf8Decode(bytes).split('\n')) if (line !== '') rows.push(JSON.parse(line) as LineageRow)
-        }
-        const first = rows[0]
-        if (first === undefined) return err(cutoverError('ledger_mismatch', `empty lineage for ${ck}`))
-        const ref = refs.find((x) => asRecord(x)?.['capture_key'] === ck)
-        staged.push({
-          ck,
-          rows,
-          boundary: String(asRecord(ref)?.['boundary_model_call_id'] ?? ''),
-          id: { rollout_id: first.rollout_id, attempt_index: first.attempt_index },
-        })
-      }
-      // Unexpected lineage files beside the manifest are a mixed namespace.
-      for (const path of sink.list()) if (path.startsWith(`${ns}/`) && !known.has(path)) return err(cutoverError('ledger_mismatch', `unexpected lineage file ${path}`))
-      // Everything verified: install.
+      const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
+      if (!loaded.ok) return loaded
+      const { manifest, rollouts } = loaded.value
+      if (manifest.checkpoint_id !== checkpointId) return err(cutoverError('ledger_mismatch', `manifest is for checkpoint ${manifest.checkpoint_id}`))
+      // Every reference of a capture key names the same boundary: its root's last committed call.
+      const boundaryOf = new Map(manifest.storage_references.map((r) => [r.capture_key, r.boundary_model_call_id]))
       let rowCount = 0
-      for (const s of staged) {
-        this.#ledger.set(s.ck, s.rows)
-        rowCount += s.rows.length
-        const boundaryRow = s.rows.find((r) => r.model_call_id === s.boundary)
-        const next = executionKey({ rollout_id: s.id.rollout_id, attempt_index: s.id.attempt_index + 1 })
-        this.#relay.set(next, { parent: s.boundary, cum_len: boundaryRow?.cum_len ?? 0 })
+      for (const ck of Object.keys(rollouts).sort()) {
+        const rows = rollouts[ck] as readonly LineageRow[]
+        const first = rows[0]
+        if (first === undefined) continue
+        this.#ledger.set(ck, [...rows])
+        rowCount += rows.length
+        const boundary = boundaryOf.get(ck) ?? ''
+        const boundaryRow = rows.find((r) => r.model_call_id === boundary)
+        const next = executionKey({ rollout_id: first.rollout_id, attempt_index: first.attempt_index + 1 })
+        this.#relay.set(next, { parent: boundary, cum_len: boundaryRow?.cum_len ?? 0 })
       }
-      const tombs = Array.isArray(manifest['tombstones']) ? manifest['tombstones'] : []
-      const sources = Array.isArray(manifest['source_attempts']) ? manifest['source_attempts'] : []
-      for (const t of [...tombs, ...sources]) {
-        const r = asRecord(t)
-        if (r !== undefined) this.#tombstones.add(executionKey({ rollout_id: String(r['rollout_id']), attempt_index: Number(r['attempt_index']) }))
-      }
-      const sourceKeys = sources.map((s) => {
-        const r = asRecord(s) ?? {}
-        return executionKey({ rollout_id: String(r['rollout_id']), attempt_index: Number(r['attempt_index']) })
-      })
+      for (const id of [...manifest.tombstones, ...manifest.source_attempts]) this.#tombstones.add(id)
+      const sourceKeys = manifest.source_attempts.map(executionKey)
       this.#sourceAttempts.push(...sourceKeys)
       const relays: { [key: string]: string } = {}
       for (const [k, v] of this.#relay) relays[k] = v.parent
-      return ok({ rollouts: staged.length, rows: rowCount, checkpoint_id: checkpointId, tombstones: this.tombstones(), source_attempts: sourceKeys, relays })
+      return ok({ rollouts: Object.keys(rollouts).length, rows: rowCount, checkpoint_id: checkpointId, tombstones: this.tombstones(), source_attempts: sourceKeys, relays })
     })
     if (!result.ok && this.fence.phase === 'restore_failed_paused') this.#state = 'restore_failed_paused'
     return result
@@ -485,26 +420,8 @@ export class PolicyModel {
     })
   }
 
-  #identityOf(ck: string): ExecutionIdentity | undefined {
-    const row = this.#ledger.get(ck)?.[0]
-    return row === undefined ? undefined : { rollout_id: row.rollout_id, attempt_index: row.attempt_index }
-  }
-
   /** Restored-parent relay entries: N+1 key → parent call, and whether it was consumed. */
   relays(): readonly { readonly key: string; readonly parent: string; readonly consumed: boolean }[] {
     return [...this.#relay.entries()].map(([key, v]) => ({ key, parent: v.parent, consumed: this.#relayConsumed.has(key) }))
   }
-}
-
-const jsonlBytes = (text: string): Uint8Array => {
-  // JSONL lines are canonical JSON (ASCII-escaped), so every char is one byte.
-  const out = new Uint8Array(text.length)
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i)
-  return out
-}
-
-/** `<rollout>.a<N>` → identity. */
-export function parseKey(key: string): ExecutionIdentity {
-  const at = key.lastIndexOf('.a')
-  return { rollout_id: key.slice(0, at), attempt_index: Number(key.slice(at + 2)) }
 }

@@ -3,8 +3,8 @@ import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { createBlackjackServer } from '../environments/blackjack/blackjackServer.ts'
 import { createCounterServer } from '../environments/counter/counterServer.ts'
 import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
+import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
-import { directorySink } from './checkpointIo.ts'
 import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
 import { ResourcesParticipant } from './ResourcesParticipant.ts'
 
@@ -35,8 +35,16 @@ function committed(): { dir: MemoryCheckpointDirectory; records: AgentBoundaryRe
   seeded(res, id('r1'), 9)
   res.prepare('ck', 100, 10)
   const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-  res.commit('ck', directorySink(dir, nodeDigest))
+  res.commit('ck', dir)
   return { dir, records: [record(id('r0'), 1), record(id('r1'), 0)] }
+}
+/** Restore after the agent committed `records` into the same D (the resources restore reconciles with them). */
+function restoreWith(res: ResourcesParticipant<unknown>, dir: MemoryCheckpointDirectory, records: readonly AgentBoundaryRecord[] | null) {
+  if (records !== null) {
+    const agent = commitAgentNamespace(dir, nodeDigest, { checkpoint_id: 'ck', instance_name: 'agent', records })
+    if (!agent.ok) throw new Error(agent.error.message)
+  }
+  return res.restore('ck', dir)
 }
 
 describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
@@ -158,7 +166,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
   it('[resources] restore activates the complete set under N+1 as checkpoint:<rollout>:a<N+1>, fences N, keeps revisions and receipts', () => {
     const { dir, records } = committed()
     const fresh = counter()
-    const r = fresh.restore('ck', directorySink(dir, nodeDigest), records)
+    const r = restoreWith(fresh, dir, records)
     expect(r.ok && r.value.activated).toEqual(['r0.a1', 'r1.a1'])
     expect(fresh.sessions().map((s) => s.session_id)).toEqual(['checkpoint:r0:a1', 'checkpoint:r1:a1'])
     expect(fresh.revisionOf(id('r0', 1))).toBe(1)
@@ -173,16 +181,16 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     const { dir, records } = committed()
     const used = counter()
     seeded(used, id('x'))
-    const r = used.restore('ck', directorySink(dir, nodeDigest), records)
+    const r = restoreWith(used, dir, records)
     expect(!r.ok && r.error.code).toBe('unsafe_resources_restore')
   })
 
   it('[resources] agent boundaries that disagree on a revision or the session set are resource_revision_mismatch; nothing activates', () => {
     const { dir, records } = committed()
     const fresh = counter()
-    const wrongRev = fresh.restore('ck', directorySink(dir, nodeDigest), [record(id('r0'), 2), records[1] as AgentBoundaryRecord])
+    const wrongRev = restoreWith(fresh, dir, [record(id('r0'), 2), records[1] as AgentBoundaryRecord])
     expect(!wrongRev.ok && wrongRev.error.code).toBe('resource_revision_mismatch')
-    const missing = fresh.restore('ck', directorySink(dir, nodeDigest), [records[0] as AgentBoundaryRecord])
+    const missing = restoreWith(fresh, committed().dir, [records[0] as AgentBoundaryRecord])
     expect(!missing.ok && missing.error.code).toBe('resource_revision_mismatch')
     expect(fresh.sessions()).toEqual([])
   })
@@ -193,7 +201,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     bytes[10] = (bytes[10] as number) ^ 1
     dir.writeFile('resources/counter/r1.a0.json', bytes)
     const fresh = counter()
-    const r = fresh.restore('ck', directorySink(dir, nodeDigest), records)
+    const r = restoreWith(fresh, dir, records)
     expect(!r.ok && r.error.code).toBe('resources_checkpoint_error')
     expect(!r.ok && r.error.message).toContain('resources/counter/r1.a0.json')
     expect(fresh.sessions()).toEqual([])
@@ -207,9 +215,9 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     live.handleRequest(post('/reset', reset, id('r0')))
     live.prepare('ck', 100, 0)
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-    live.commit('ck', directorySink(dir, nodeDigest))
+    live.commit('ck', dir)
     const fresh = mk()
-    fresh.restore('ck', directorySink(dir, nodeDigest), null)
+    restoreWith(fresh, dir, null)
     fresh.resume('ck')
     live.resume('ck')
     const a = live.handleRequest(post('/step', hit, id('r0')))
@@ -231,7 +239,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(fresh.accepting).toBe(false)
     const early = fresh.resume('ck')
     expect(!early.ok && early.error.code).toBe('invalid_phase')
-    expect(fresh.restore('ck', directorySink(dir, nodeDigest), records).ok).toBe(true)
+    expect(restoreWith(fresh, dir, records).ok).toBe(true)
     expect(fresh.resume('ck').ok).toBe(true)
     expect(fresh.accepting).toBe(true)
   })

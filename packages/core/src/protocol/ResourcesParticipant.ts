@@ -3,19 +3,24 @@ import { cutoverError } from '../contracts/errors.ts'
 import type { SessionState } from '../contracts/views.ts'
 import type { EnvironmentServer, EnvResponse } from '../environments/EnvironmentServer.ts'
 import type { ResourceMutationReceipt, ResourceSnapshot } from '../environments/ResourceSnapshot.ts'
-import { RESOURCE_SNAPSHOT_SCHEMA_VERSION, resourceSnapshotSchema } from '../environments/ResourceSnapshot.ts'
+import { RESOURCE_SNAPSHOT_SCHEMA_VERSION } from '../environments/ResourceSnapshot.ts'
 import { restoreCheckpointStates } from '../environments/restoreCheckpointStates.ts'
 import type { JsonValue } from '../json.ts'
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
-import type { CheckpointSink } from './checkpointIo.ts'
-import { asRecord, guardWrites, jsonBytes, readVerifiedJson } from './checkpointIo.ts'
+import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
+import type { ResourcesCommitResult } from '../directory/commitResourcesNamespace.ts'
+import { commitResourcesNamespace } from '../directory/commitResourcesNamespace.ts'
+import { loadReplacementSet } from '../directory/loadReplacementSet.ts'
+import { encodeUtf8 } from '../directory/utf8.ts'
+import { base64Encode } from './base64Encode.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
-import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
+import { fencedCommit } from './fencedCommit.ts'
+import type { ExecutionIdentity } from './records.ts'
 import { executionKey } from './records.ts'
-import { base64Encode, utf8Encode } from './utf8.ts'
+import { TombstoneSet } from './TombstoneSet.ts'
 
 /** A transport-neutral resources request (the HTTP layer maps headers onto these fields). */
 export interface ResourcesRequest {
@@ -60,6 +65,8 @@ interface SessionMeta {
   readonly receipts: Map<string, ResourceMutationReceipt>
   uncertain: boolean
   restored: boolean
+  /** The per-session mutation lock: virtual ms until which an in-flight handler holds it, or null. */
+  lockedUntil: number | null
 }
 
 /** One session row for views. */
@@ -90,7 +97,7 @@ export class ResourcesParticipant<TSession> {
   readonly #sessions = new Map<string, TSession>()
   readonly #bySession = new Map<string, SessionMeta>()
   readonly #byExecution = new Map<string, SessionMeta>()
-  readonly #tombstones = new Set<string>()
+  readonly #tombstones = new TombstoneSet()
   readonly #terminal = new Map<string, SessionMeta>()
   #prepared: ResourceSnapshot[] = []
   #lastCommitDigest: string | null = null
@@ -110,12 +117,10 @@ export class ResourcesParticipant<TSession> {
   get manifestDigest(): string | null {
     return this.#lastCommitDigest
   }
-  /** Fenced attempts, sorted (cached: views read this after every event). */
+  /** Fenced attempts, sorted. */
   tombstones(): readonly string[] {
-    if (this.#tombList === null || this.#tombList.length !== this.#tombstones.size) this.#tombList = [...this.#tombstones].sort()
-    return this.#tombList
+    return this.#tombstones.sorted()
   }
-  #tombList: string[] | null = null
   /** The live session of an execution (for views and equivalence). */
   sessionOf(id: ExecutionIdentity): TSession | undefined {
     const meta = this.#byExecution.get(executionKey(id))
@@ -171,7 +176,7 @@ export class ResourcesParticipant<TSession> {
       if (r.response.status >= 300 || r.session === undefined) return this.#plain(r.response, existing ?? null, sid)
       // Bind only after a successful start.
       this.#sessions.set(sid, r.session)
-      const meta: SessionMeta = existing ?? { id: req.identity, sessionId: sid, revision: 0, receipts: new Map(), uncertain: false, restored: false }
+      const meta: SessionMeta = existing ?? { id: req.identity, sessionId: sid, revision: 0, receipts: new Map(), uncertain: false, restored: false, lockedUntil: null }
       this.#byExecution.set(key, meta)
       this.#bySession.set(sid, meta)
       return { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: meta.revision, sessionId: sid, code: null, replayed: false, closed: false, session: r.session }
@@ -215,7 +220,7 @@ export class ResourcesParticipant<TSession> {
         input_digest: this.#inputDigest(req),
         status: r.response.status,
         headers: [['content-type', 'application/json']],
-        body_base64: base64Encode(utf8Encode(canonicalJson(r.response.body))),
+        body_base64: base64Encode(encodeUtf8(canonicalJson(r.response.body))),
         resulting_revision: meta.revision,
       })
     }
@@ -268,14 +273,47 @@ export class ResourcesParticipant<TSession> {
       state: this.#accepting ? 'accepting' : 'paused',
       admission_state: this.#accepting ? 'accepting' : 'paused',
       sessions: metas.length,
-      per_session: metas.map((m) => ({ rollout_id: m.id.rollout_id, attempt_index: m.id.attempt_index, revision: m.revision, locked: false })),
-      lock_entries: 0,
-      locked_sessions: 0,
+      per_session: metas.map((m) => ({ rollout_id: m.id.rollout_id, attempt_index: m.id.attempt_index, revision: m.revision, locked: m.lockedUntil !== null })),
+      lock_entries: metas.length,
+      locked_sessions: metas.filter((m) => m.lockedUntil !== null).length,
       tombstones: [...this.tombstones()],
       uncertain_sessions: metas.filter((m) => m.uncertain).map((m) => executionKey(m.id)),
       mutation_receipts: metas.reduce((n, m) => n + m.receipts.size, 0),
       prepared_inventory: this.#prepared.map((p) => ({ rollout_id: p.rollout_id, attempt_index: p.attempt_index, revision: p.state_revision })),
     })
+  }
+
+  /**
+   * A mutation handler of this session is still running and holds its lock until virtual time
+   * `until`. Requests run atomically in the simulator, so this is how a slow handler (a long tool
+   * call) is modelled; prepare and retire must take the lock within their deadline.
+   */
+  holdLock(id: ExecutionIdentity, until: number): boolean {
+    const meta = this.#byExecution.get(executionKey(id))
+    if (meta === undefined) return false
+    meta.lockedUntil = until
+    return true
+  }
+
+  /** The handler holding the session's lock finished. */
+  releaseLock(id: ExecutionIdentity): boolean {
+    const meta = this.#byExecution.get(executionKey(id))
+    if (meta === undefined || meta.lockedUntil === null) return false
+    meta.lockedUntil = null
+    return true
+  }
+
+  /**
+   * Takes a session's lock within the deadline (PROTOCOL.md §3.4 prepare/retire): a holder that
+   * finishes by the deadline hands the lock over (its mutation is part of what follows); one that
+   * runs past it is a lock timeout, `resources_checkpoint_error`.
+   */
+  #acquire(meta: SessionMeta, deadline: number | null, operation: string): Result<void, CutoverError> {
+    if (meta.lockedUntil === null) return ok(undefined)
+    if (deadline !== null && meta.lockedUntil > deadline)
+      return err(cutoverError('resources_checkpoint_error', `${operation}: lock of ${executionKey(meta.id)} is held until ${meta.lockedUntil}, past the deadline ${deadline}`))
+    meta.lockedUntil = null
+    return ok(undefined)
   }
 
   /** Marks a session uncertain (a handler that failed mid-response, injected by tests and faults). */
@@ -304,6 +342,8 @@ export class ResourcesParticipant<TSession> {
           return this.#reopen(err(cutoverError('resource_mutation_uncertain', `uncertain sessions must be retired first: ${uncertain.map((m) => executionKey(m.id)).join(', ')}`)))
         const snapshots: ResourceSnapshot[] = []
         for (const m of metas) {
+          const locked = this.#acquire(m, deadline, 'prepare')
+          if (!locked.ok) return this.#reopen(locked)
           const session = this.#sessions.get(m.sessionId)
           if (session === undefined) continue
           const state = this.env.codec.exportState(session)
@@ -330,14 +370,20 @@ export class ResourcesParticipant<TSession> {
     return r
   }
 
-  /** `retire` (preparing/prepared): tombstone first, drop the session, its revision and its snapshot. */
-  retire(checkpointId: string, id: ExecutionIdentity): Result<{ retired: true; dropped_snapshot: boolean }, CutoverError> {
+  /**
+   * `retire` (preparing/prepared): tombstone first, then take the session lock within the deadline
+   * (the operation's, else the checkpoint's; a timeout is `resources_checkpoint_error` and leaves
+   * the session in place), then drop the session, its revision and its snapshot.
+   */
+  retire(checkpointId: string, id: ExecutionIdentity, deadline?: number): Result<{ retired: true; dropped_snapshot: boolean }, CutoverError> {
     const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared'])
     if (!check.ok) return check
     const key = executionKey(id)
     this.#tombstones.add(key)
     const meta = this.#byExecution.get(key)
     if (meta !== undefined) {
+      const locked = this.#acquire(meta, deadline ?? this.fence.snapshot().deadline_ms, 'retire')
+      if (!locked.ok) return locked
       this.#byExecution.delete(key)
       this.#bySession.delete(meta.sessionId)
       this.#sessions.delete(meta.sessionId)
@@ -347,68 +393,30 @@ export class ResourcesParticipant<TSession> {
     return ok({ retired: true, dropped_snapshot: this.#prepared.length !== before })
   }
 
-  /** `commit`: one ResourceSnapshot file per session, manifest last. */
-  commit(checkpointId: string, sink: CheckpointSink): Result<{ sessions: number; manifest_digest: string }, CutoverError> {
-    return this.fence.run(checkpointId, FENCE_OPS.commit, () =>
-      guardWrites('resources_checkpoint_error', () => {
-        const ns = `resources/${this.serverName}`
-        const files: { [name: string]: string } = {}
-        for (const s of this.#prepared) {
-          const name = `${executionKey(s)}.json`
-          const bytes = jsonBytes(s)
-          sink.write(`${ns}/${name}`, bytes)
-          files[name] = sink.digest.sha256Hex(bytes)
-        }
-        const bytes = jsonBytes({ schema_version: 1, checkpoint_id: checkpointId, server_name: this.serverName, files })
-        sink.write(`${ns}/manifest.json`, bytes)
-        const digest = sink.digest.sha256Hex(bytes)
-        this.#lastCommitDigest = digest
-        return ok({ sessions: this.#prepared.length, manifest_digest: digest })
-      }),
-    )
+  /** `commit`: the prepared snapshots go to `D/resources/<server>` through the directory layer, manifest last. */
+  commit(checkpointId: string, dir: CheckpointDirectory): Result<ResourcesCommitResult, CutoverError> {
+    return fencedCommit(this.fence, checkpointId, 'resources_checkpoint_error', () => {
+      const committed = commitResourcesNamespace(dir, this.#digest, { server_name: this.serverName, checkpoint_id: checkpointId, snapshots: this.#prepared })
+      if (committed.ok) this.#lastCommitDigest = committed.value.manifest_digest
+      return committed
+    })
   }
 
   /**
-   * `restore` into a fresh process: verify every snapshot, reconcile with the agent boundaries
-   * (`resource_revision_mismatch`), decode the whole set, then activate all under N+1 at once
-   * (session ids `checkpoint:<rollout_id>:a<N+1>`) and tombstone N. Anything wrong activates nothing.
+   * `restore` into a fresh process: the directory layer loads the replacement set (namespace
+   * verified, reconciled with `D/agent`'s boundaries when present: `resource_revision_mismatch`);
+   * the whole set is decoded, then activated under N+1 at once (session ids
+   * `checkpoint:<rollout_id>:a<N+1>`) and N is tombstoned. Anything wrong activates nothing.
    */
-  restore(checkpointId: string, sink: CheckpointSink, agentRecords: readonly AgentBoundaryRecord[] | null): Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError> {
+  restore(checkpointId: string, dir: CheckpointDirectory): Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError> {
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
       if (this.#servedStateful || this.#servedUntracked || this.#byExecution.size > 0)
         return err(cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'))
-      const ns = `resources/${this.serverName}`
-      const m = readVerifiedJson(sink, `${ns}/manifest.json`, null, 'resources_checkpoint_error')
-      if (!m.ok) return m
-      const manifest = asRecord(m.value)
-      const files = asRecord(manifest?.['files'])
-      if (manifest === undefined || files === undefined || manifest['server_name'] !== this.serverName || manifest['checkpoint_id'] !== checkpointId)
-        return err(cutoverError('resources_checkpoint_error', `bad resources manifest ${ns}/manifest.json`))
-      const snapshots: ResourceSnapshot[] = []
-      for (const name of Object.keys(files).sort()) {
-        const r = readVerifiedJson(sink, `${ns}/${name}`, String(files[name]), 'resources_checkpoint_error')
-        if (!r.ok) return r
-        const parsed = resourceSnapshotSchema.safeParse(r.value)
-        if (!parsed.success) return err(cutoverError('resources_checkpoint_error', `invalid snapshot ${ns}/${name}`))
-        const snap = parsed.data as ResourceSnapshot
-        if (`${executionKey(snap)}.json` !== name) return err(cutoverError('resources_checkpoint_error', `snapshot identity does not match ${ns}/${name}`))
-        snapshots.push(snap)
-      }
-      if (agentRecords !== null) {
-        // Complete replacement set: exactly the agent boundaries that reference this server, same revisions.
-        const expected = new Map<string, number>()
-        for (const rec of agentRecords) {
-          const rev = rec.resource_state_revisions[this.serverName]
-          if (rev !== undefined) expected.set(executionKey(rec), rev)
-        }
-        if (expected.size !== snapshots.length)
-          return err(cutoverError('resource_revision_mismatch', `agent boundaries name ${expected.size} sessions of ${this.serverName}, snapshots hold ${snapshots.length}`))
-        for (const s of snapshots) {
-          const rev = expected.get(executionKey(s))
-          if (rev !== s.state_revision)
-            return err(cutoverError('resource_revision_mismatch', `${executionKey(s)}: agent boundary expects revision ${String(rev)}, snapshot has ${s.state_revision}`))
-        }
-      }
+      const set = loadReplacementSet(dir, this.#digest, this.serverName)
+      if (!set.ok) return set
+      if (set.value.source_checkpoint_id !== checkpointId)
+        return err(cutoverError('resources_checkpoint_error', `resources/${this.serverName} holds checkpoint ${set.value.source_checkpoint_id}, not ${checkpointId}`))
+      const snapshots = set.value.snapshots
       const decoded = restoreCheckpointStates(this.env.codec, snapshots)
       if (!decoded.ok) return decoded
       // Everything verified: swap the whole replacement set in at once.
@@ -417,11 +425,11 @@ export class ResourcesParticipant<TSession> {
         const snap = snapshots[i] as ResourceSnapshot
         const next: ExecutionIdentity = { rollout_id: restored.rollout_id, attempt_index: restored.attempt_index + 1 }
         const sid = `checkpoint:${next.rollout_id}:a${next.attempt_index}`
-        const meta: SessionMeta = { id: next, sessionId: sid, revision: restored.state_revision, receipts: new Map(snap.mutation_receipts.map((r) => [r.request_id, r])), uncertain: false, restored: true }
+        const meta: SessionMeta = { id: next, sessionId: sid, revision: restored.state_revision, receipts: new Map(snap.mutation_receipts.map((r) => [r.request_id, r])), uncertain: false, restored: true, lockedUntil: null }
         this.#sessions.set(sid, restored.session)
         this.#byExecution.set(executionKey(next), meta)
         this.#bySession.set(sid, meta)
-        this.#tombstones.add(executionKey(snap))
+        this.#tombstones.add(snap)
         activated.push(executionKey(next))
       }
       this.#accepting = false

@@ -9,6 +9,12 @@ export interface ExecutionIdentity {
 /** `<rollout_id>.a<attempt>`: the identity as a file stem and URL segment. */
 export const executionKey = (id: ExecutionIdentity): string => `${id.rollout_id}.a${id.attempt_index}`
 
+/** `<rollout_id>.a<attempt>` → identity (the inverse of `executionKey`). */
+export function parseKey(key: string): ExecutionIdentity {
+  const at = key.lastIndexOf('.a')
+  return { rollout_id: key.slice(0, at), attempt_index: Number(key.slice(at + 2)) }
+}
+
 /** Capture key: the rollout id for attempt 0, else `<rollout_id>-a<attempt>` (PROTOCOL.md §2.1). */
 export const captureKey = (id: ExecutionIdentity): string =>
   id.attempt_index === 0 ? id.rollout_id : `${id.rollout_id}-a${id.attempt_index}`

@@ -3,15 +3,14 @@ import type { TracePhase, TraceEvent } from '../contracts/trace.ts'
 import type { ParticipantView } from '../contracts/views.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
 import { Controller } from '../controller/Controller.ts'
-import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
+import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
 import type { EnvName } from '../environments/EnvironmentServer.ts'
 import type { WorkplaceExample } from '../environments/workplace/WorkplaceSession.ts'
 import type { JsonValue } from '../json.ts'
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 import type { CompletionReceipt } from '../protocol/AgentParticipant.ts'
-import type { CheckpointSink } from '../protocol/checkpointIo.ts'
 import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from '../protocol/records.ts'
 import { executionKey } from '../protocol/records.ts'
 import { GenerationWorker, TokenStore } from '../protocol/TokenStore.ts'
@@ -481,7 +480,8 @@ export class Simulator {
         sim.#afterControl(type, outcome)
       },
       schedule: (delay: number, run: () => void) => sim.#queue.push(sim.#now + delay, run),
-      openSink: (cid: string, writer: () => string) => sim.#sink(cid, writer),
+      openDirectory: (cid: string, writer: () => string) => sim.#directory(cid, writer),
+      digest: sim.#opts.digest,
       damage: (cid: string) => sim.#damage(cid),
       published: (cid: string, damaged: boolean) => {
         const dir = sim.#dirs.get(cid)
@@ -655,7 +655,8 @@ export class Simulator {
 
   // ---- directory ----
 
-  #sink(cid: string, writer: () => string): CheckpointSink {
+  /** Checkpoint `cid`'s directory with every write traced (and the injected crash fired on write k). */
+  #directory(cid: string, writer: () => string): CheckpointDirectory {
     let dir = this.#dirs.get(cid)
     if (dir === undefined) {
       dir = this.#opts.openDirectory(cid)
@@ -664,8 +665,8 @@ export class Simulator {
     const d = dir
     const crash = this.config.faults.find((f) => f.kind === 'crash_after_write')
     return {
-      digest: this.#opts.digest,
-      write: (path: string, data: Uint8Array) => {
+      location: d.location,
+      writeFile: (path: string, data: Uint8Array) => {
         this.#writes++
         // Participants write into D only inside a commit.
         const phase: TracePhase = 'commit'
@@ -677,8 +678,9 @@ export class Simulator {
         d.writeFile(path, data)
         this.emit(phase, writer(), 'directory', 'directory.write', { checkpoint_id: cid, path, bytes: data.length, crashed: false }, 'ok')
       },
-      read: (path: string) => d.readFile(path),
-      list: () => d.list().map((e) => e.path),
+      sync: () => d.sync(),
+      readFile: (path: string) => d.readFile(path),
+      list: () => d.list(),
     }
   }
 

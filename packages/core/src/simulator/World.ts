@@ -43,7 +43,7 @@ export function createWorld(generation: number, digest: Digest, envs: EnvFactory
   const mk = (name: EnvName): AnyResources => new ResourcesParticipant(envs(name), digest, { serverName: name })
   return {
     generation,
-    model: new PolicyModel({ serverName: 'policy', workers }),
+    model: new PolicyModel(digest, { serverName: 'policy', workers }),
     agent: new AgentParticipant(digest, 'agent'),
     resources: { blackjack: mk('blackjack'), counter: mk('counter'), workplace: mk('workplace') },
   }

@@ -6,8 +6,10 @@ export interface MemoryCheckpointDirectoryOptions {
   /** A readable name for messages. */
   readonly location?: string
   /**
-   * Fault `crash_after_write`: the k-th write (1-based) throws `DirectoryWriteError` and stores
-   * nothing, as a crash before the rename would; every later write throws too (the writer is dead).
+   * Fault `crash_after_write`: the writer process dies on its k-th write (1-based), which throws
+   * `DirectoryWriteError` and stores nothing; every later write throws too (the writer is dead).
+   * As on the real file system, writes not yet made durable by `sync()` die with it: the directory
+   * falls back to what the last `sync()` committed.
    */
   readonly failOnWrite?: number
   /** Initial content (e.g. a crashed directory's files, to retry over the same directory). */
@@ -17,12 +19,19 @@ export interface MemoryCheckpointDirectoryOptions {
 
 /**
  * The in-memory directory port (PRODUCT.md §2 "an in-memory implementation that can crash after
- * the k-th write"). Writes are atomic per file; `sync()` is counted so tests can check that a commit
- * syncs per namespace, not per file. Symlinks can be planted to test that readers refuse them.
+ * the k-th write"), with the real one's batched durability: a write is atomic per file and seen at
+ * once by this writer, but only `sync()` makes it durable, so a crash loses the writes since the
+ * last `sync()` (as `NodeCheckpointDirectory`'s never-renamed temp files are). `sync()` is counted
+ * so tests can check that a commit syncs per namespace, not per file. Symlinks can be planted to
+ * test that readers refuse them.
  */
 export class MemoryCheckpointDirectory implements CheckpointDirectory {
   readonly location: string
   readonly #files: Map<string, Uint8Array>
+  /** What survives a crash: the files as of the last `sync()`. */
+  readonly #durable: Map<string, Uint8Array>
+  /** Paths written since the last `sync()`. */
+  readonly #pending = new Set<string>()
   readonly #symlinks: Map<string, string>
   readonly #failOnWrite: number | undefined
   #writes = 0
@@ -32,6 +41,7 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
   constructor(options: MemoryCheckpointDirectoryOptions = {}) {
     this.location = options.location ?? 'memory:D'
     this.#files = new Map([...(options.files ?? new Map<string, Uint8Array>())].map(([p, b]) => [p, b.slice()]))
+    this.#durable = new Map(this.#files)
     this.#symlinks = new Map(options.symlinks ?? [])
     this.#failOnWrite = options.failOnWrite
   }
@@ -55,6 +65,7 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
     if (!isSafeRelativePath(path)) throw new DirectoryWriteError(path, `refusing unsafe path ${JSON.stringify(path)}`)
     this.#writes++
     if (this.#crashed || this.#writes === this.#failOnWrite) {
+      if (!this.#crashed) this.#dieWithPendingWrites()
       this.#crashed = true
       throw new DirectoryWriteError(path, `injected crash on write ${this.#writes} (${path})`)
     }
@@ -62,10 +73,31 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
       if (path === link || path.startsWith(`${link}/`)) throw new DirectoryWriteError(path, `refusing to write through symlink ${link}`)
     }
     this.#files.set(path, data.slice())
+    this.#pending.add(path)
   }
 
   sync(): void {
     this.#syncs++
+    for (const path of this.#pending) {
+      const data = this.#files.get(path)
+      if (data !== undefined) this.#durable.set(path, data)
+    }
+    this.#pending.clear()
+  }
+
+  /** Writes since the last `sync()` (lost if the writer crashes now). */
+  get pendingCount(): number {
+    return this.#pending.size
+  }
+
+  /** The crash: every write since the last `sync()` is lost; the durable files remain. */
+  #dieWithPendingWrites(): void {
+    for (const path of this.#pending) {
+      const durable = this.#durable.get(path)
+      if (durable === undefined) this.#files.delete(path)
+      else this.#files.set(path, durable)
+    }
+    this.#pending.clear()
   }
 
   readFile(path: string): Uint8Array | undefined {
@@ -81,8 +113,13 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
     return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   }
 
-  /** A fresh writer over the same files, without the fault: the "retry after the crash". */
+  /**
+   * A fresh writer over the same files, without the fault: the "retry after the crash" (it sees the
+   * durable files only, the crash having dropped the rest), or another reader of a live writer's D
+   * (which, like a new `NodeCheckpointDirectory`, first sees the writer's pending files flushed).
+   */
   reopen(options: { readonly failOnWrite?: number } = {}): MemoryCheckpointDirectory {
+    if (!this.#crashed) this.sync()
     return new MemoryCheckpointDirectory({
       location: this.location,
       files: this.#files,
@@ -96,22 +133,36 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
     const data = this.#files.get(path)
     if (data === undefined || data.length === 0) throw new Error(`no file to corrupt at ${path}`)
     const at = index % data.length
-    data[at] = (data[at] as number) ^ 0xff
+    const flipped = data.slice()
+    flipped[at] = (flipped[at] as number) ^ 0xff
+    this.#setOnDisk(path, flipped)
+  }
+
+  /** Test hooks change the "disk" itself: durable at once, whatever the writer has pending. */
+  #setOnDisk(path: string, data: Uint8Array | undefined): void {
+    this.#pending.delete(path)
+    if (data === undefined) {
+      this.#files.delete(path)
+      this.#durable.delete(path)
+    } else {
+      this.#files.set(path, data)
+      this.#durable.set(path, data)
+    }
   }
 
   /** Test hook: places raw bytes at a path, bypassing the writer (an unlisted or tampered file). */
   putRaw(path: string, data: Uint8Array): void {
-    this.#files.set(path, data.slice())
+    this.#setOnDisk(path, data.slice())
   }
 
   /** Test hook: removes a file (a lost write). */
   remove(path: string): void {
-    this.#files.delete(path)
+    this.#setOnDisk(path, undefined)
   }
 
   /** Test hook: plants a symlink at `path` (readers must refuse it, `list()` reports it). */
   putSymlink(path: string, target: string): void {
-    this.#files.delete(path)
+    this.#setOnDisk(path, undefined)
     this.#symlinks.set(path, target)
   }
 }

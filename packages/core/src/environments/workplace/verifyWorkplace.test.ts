@@ -1,0 +1,55 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { Cell, Row, Table } from './Table.ts'
+import { gradedTablesEqual } from './verifyWorkplace.ts'
+
+const RAW = new Set(['status', 'list_name', 'board'])
+/** The plain definition: lowercase every cell of both tables, then compare their JSON forms. */
+function naiveEqual(a: Table, b: Table): boolean {
+  const graded = (t: Table) =>
+    JSON.stringify({
+      columns: t.columns,
+      labels: t.labels,
+      rows: t.rows.map((r) =>
+        t.columns.map((c, i) => (RAW.has(c) ? (r[i] ?? null) : typeof r[i] === 'string' ? (r[i] as string).toLowerCase() : null)),
+      ),
+    })
+  return graded(a) === graded(b)
+}
+
+const cell: fc.Arbitrary<Cell> = fc.oneof(fc.constantFrom('a', 'A', 'b', 'Won', 'won', '1'), fc.constant(null), fc.integer({ min: 0, max: 2 }), fc.boolean(), fc.constant<Cell>([1]))
+const columns = ['name', 'status', 'email']
+
+/** A base table and two copy-on-write edits of it (shared rows, some replaced, some dropped, some added). */
+const edited = (base: Table) =>
+  fc.record({ drop: fc.array(fc.boolean(), { minLength: base.rows.length, maxLength: base.rows.length }), change: fc.array(fc.option(fc.tuple(fc.nat(2), cell)), { minLength: base.rows.length, maxLength: base.rows.length }), add: fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 2 }), relabel: fc.boolean() }).map(({ drop, change, add, relabel }): Table => {
+    const rows: Row[] = []
+    const labels: number[] = []
+    base.rows.forEach((r, i) => {
+      if (drop[i]) return
+      const c = change[i]
+      rows.push(c ? r.map((v, j) => (j === c[0] ? c[1] : v)) : r)
+      labels.push(base.labels[i] as number)
+    })
+    for (const r of add) {
+      rows.push(r)
+      labels.push(0)
+    }
+    return { columns: base.columns, labels: relabel ? rows.map((_, i) => i) : labels, rows }
+  })
+
+describe('gradedTablesEqual', () => {
+  it('[wa-verify] identity shortcuts give exactly the lowercased cell-by-cell comparison', () => {
+    const scenario = fc
+      .array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 5 })
+      .map((rows): Table => ({ columns, labels: rows.map((_, i) => i), rows }))
+      .chain((base) => fc.tuple(fc.constant(base), fc.oneof(fc.constant(base), edited(base)), fc.oneof(fc.constant(base), edited(base))))
+    fc.assert(
+      fc.property(scenario, ([, p, g]) => {
+        expect(gradedTablesEqual(p, g)).toBe(naiveEqual(p, g))
+        expect(gradedTablesEqual(g, p)).toBe(naiveEqual(g, p))
+      }),
+      { numRuns: 2000, seed: 7 },
+    )
+  })
+})
