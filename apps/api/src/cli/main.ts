@@ -50,16 +50,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return await command.run(rest, io)
 }
 
-const isEntry = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
-if (isEntry) {
+/** Runs the CLI for this process's arguments and sets its exit code (servers keep it alive). */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }
-  runCli(process.argv.slice(2), io).then(
-    (code) => {
-      if (code !== EXIT.ok || (process.argv[2] !== 'serve' && process.argv[2] !== 'gym')) process.exitCode = code
-    },
-    (error: unknown) => {
-      io.stderr(`cutover: ${error instanceof Error ? error.message : String(error)}\n`)
-      process.exitCode = EXIT.usage
-    },
-  )
+  try {
+    process.exitCode = await runCli(argv, io)
+  } catch (error) {
+    io.stderr(`cutover: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = EXIT.usage
+  }
 }
+
+const isEntry = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
+if (isEntry) await main()

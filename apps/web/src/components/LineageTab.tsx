@@ -52,17 +52,15 @@ export function LineageTab({ runId, step, onSeek }: { runId: string; step: numbe
       {shown.length === 0 ? (
         <Empty>{lineage.data.rollouts.length === 0 ? 'No rollout has started at this step.' : 'No rollout matches.'}</Empty>
       ) : (
-        <ul role="tree" aria-label="Rollout lineage" className="tree">
+        <ul aria-label="Rollout lineage" className="tree">
           {shown.map((rollout) => (
-            <li role="treeitem" aria-expanded="true" aria-selected="false" key={rollout.rollout_id} className="tree-rollout" data-rollout={rollout.rollout_id}>
+            <li key={rollout.rollout_id} className="tree-rollout" data-rollout={rollout.rollout_id}>
               <span className="tree-label">
                 <span className="mono strong">{rollout.rollout_id}</span> <span className="muted">{rollout.environment}</span>
               </span>
-              <ul role="group">
+              <ul>
                 {rollout.attempts.map((attempt) => (
                   <li
-                    role="treeitem"
-                    aria-selected="false"
                     key={attempt.attempt}
                     className={`tree-attempt attempt-${attempt.status}`}
                     data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`}
@@ -75,9 +73,9 @@ export function LineageTab({ runId, step, onSeek }: { runId: string; step: numbe
                       <span className={`attempt-chip attempt-${attempt.status}`}>{STATUS_NOTE[attempt.status]}</span>
                     </span>
                     {attempt.calls.length > 0 && (
-                      <ul role="group" className="tree-calls">
+                      <ul className="tree-calls">
                         {attempt.calls.map((call) => (
-                          <li role="treeitem" aria-selected="false" key={call.model_call_id} className={call.relay ? 'tree-call is-relay' : 'tree-call'}>
+                          <li key={call.model_call_id} className={call.relay ? 'tree-call is-relay' : 'tree-call'}>
                             <button type="button" className="link-button mono" onClick={() => onSeek(call.step)} title={`Go to step ${call.step}`}>
                               {call.model_call_id}
                             </button>

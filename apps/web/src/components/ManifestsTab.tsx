@@ -18,16 +18,16 @@ const FILE_STATUS: { readonly [S in CheckpointFileView['status']]: string } = {
 
 function Folder({ node, selected, onSelect, depth }: { node: FileTreeNode<CheckpointFileView>; selected: string | null; onSelect: (path: string) => void; depth: number }) {
   return (
-    <ul role={depth === 0 ? 'tree' : 'group'} aria-label={depth === 0 ? 'Checkpoint files' : undefined} className="tree file-tree">
+    <ul aria-label={depth === 0 ? 'Checkpoint files' : undefined} className="tree file-tree">
       {node.folders.map((folder) => (
-        <li role="treeitem" aria-expanded="true" aria-selected="false" key={folder.path}>
+        <li key={folder.path}>
           <span className="tree-label folder">{folder.name}/</span>
           <Folder node={folder} selected={selected} onSelect={onSelect} depth={depth + 1} />
         </li>
       ))}
       {node.files.map(({ name, file }) => (
-        <li role="treeitem" aria-selected={file.path === selected} key={file.path} className={`file status-${file.status}`}>
-          <button type="button" className={`file-button${file.path === selected ? ' is-selected' : ''}`} onClick={() => onSelect(file.path)}>
+        <li key={file.path} className={`file status-${file.status}`}>
+          <button type="button" aria-pressed={file.path === selected} className={`file-button${file.path === selected ? ' is-selected' : ''}`} onClick={() => onSelect(file.path)}>
             <span className="mono">{name}</span>
             <span className={`file-status status-${file.status}`}>{FILE_STATUS[file.status]}</span>
           </button>

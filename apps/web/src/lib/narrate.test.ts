@@ -12,12 +12,12 @@ describe('straggler narrative', () => {
 
   it('[narrative] explains a stale_attempt refusal of a delayed request', () => {
     const line = narrate(event({ phase: 'continue', from: 'rollout_r0', to: 'policy_model', type: 'model.request', outcome: 'stale_attempt', payload: { rollout_id: 'r0', attempt_index: 0 } }))
-    expect(line).toContain('A delayed request from the retired rollout r0 (attempt 0) reaches the policy model')
+    expect(line).toContain('A delayed request from the retired rollout r0 (attempt 0) reaches the policy model. The policy model refuses')
     expect(line).toContain('refuses model.request with stale_attempt')
   })
 
   it('[narrative] has a line for step 0 and for event types it does not know', () => {
     expect(narrate(null)).toMatch(/^Before the first message/)
-    expect(narrate(event({ type: 'x.new_thing', to: 'resources_workplace' }))).toBe('rollouts run: the controller → the workplace resources server: new thing for the rollout.')
+    expect(narrate(event({ type: 'x.new_thing', to: 'resources_workplace' }))).toBe('rollouts run: The controller → the workplace resources server: new thing for the rollout.')
   })
 })

@@ -149,7 +149,9 @@ export function narrate(event: TraceEvent | null): string {
   if (event.outcome !== 'ok') {
     const why = REFUSALS[event.outcome] ?? `it answers ${event.outcome}`
     const stale = /^rollout_/.test(event.from) ? `A delayed request from the retired ${about} reaches ${to}. ` : ''
-    return `${lead}: ${stale}${to} refuses ${event.type} with ${event.outcome} — ${why}.`
+    return `${lead}: ${stale}${capitalise(to)} refuses ${event.type} with ${event.outcome} — ${why}.`
   }
-  return `${lead}: ${sentence(event, from, to, about) ?? `${from} → ${to}: ${verb(event.type)}${about ? ` for ${about}` : ''}.`}`
+  return `${lead}: ${capitalise(sentence(event, from, to, about) ?? `${from} → ${to}: ${verb(event.type)} for ${about}.`)}`
 }
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

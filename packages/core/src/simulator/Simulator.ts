@@ -119,6 +119,8 @@ export class Simulator {
   readonly #workers: number
   readonly #missing = new Set<number>()
   readonly #unackedFault = new Set<string>()
+  /** The first checkpoint waits for an `unacked_result` rollout to complete. */
+  #checkpointDeferred = false
 
   constructor(config: RunConfig, opts: SimulatorOptions) {
     this.config = config
@@ -183,12 +185,32 @@ export class Simulator {
       this.#now = Math.max(this.#now, item.time)
       item.run()
       if (this.#controller.waiting) this.#controller.poke()
+      if (this.#checkpointDeferred && !this.#awaitingUnacked()) {
+        this.#checkpointDeferred = false
+        this.#queue.push(this.#now + 1, () => this.#beginCheckpoint())
+      }
       while (this.pending.length > 0) yield this.pending.shift() as TraceEvent
     }
   }
 
   #beginCheckpoint(): void {
+    if (this.#controller.attempts === 0 && this.#awaitingUnacked()) {
+      // unacked_result: the fault's rollout must hold a completed, unacknowledged result at
+      // prepare, whatever the seed; while it still runs, the first checkpoint waits for it.
+      this.#checkpointDeferred = true
+      return
+    }
+    this.#checkpointDeferred = false
     this.#controller.begin(`ck-${this.#controller.attempts + 1}`)
+  }
+
+  /** True while an `unacked_result` rollout has not finished yet. */
+  #awaitingUnacked(): boolean {
+    for (const id of this.#unackedFault) {
+      const r = this.#byId.get(id)
+      if (r !== undefined && (r.status === 'pending' || r.status === 'running' || r.status === 'parked')) return true
+    }
+    return false
   }
 
   // ---- events and views ----
