@@ -12,6 +12,7 @@ vi.mock('./api/client.ts', async (original) => ({ ...(await original<ClientModul
 // mermaid needs a real layout engine; the diagram itself is covered by the e2e suite
 vi.mock('./components/MermaidDiagram.tsx', () => ({
   MermaidDiagram: ({ source }: { source: string }) => <pre data-testid="sequence-diagram">{source}</pre>,
+  preloadMermaid: () => {},
 }))
 const { App } = await import('./App.tsx')
 const { ApiError } = await import('./api/client.ts')

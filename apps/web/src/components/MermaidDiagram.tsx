@@ -36,6 +36,11 @@ function loadMermaid() {
   return mermaidReady
 }
 
+/** Starts loading mermaid ahead of the first diagram (while its step is still being fetched). */
+export function preloadMermaid(): void {
+  void loadMermaid()
+}
+
 const HIGHLIGHT_CLASS = 'is-current'
 const FUTURE_CLASS = 'is-future'
 const SVG_NS = 'http://www.w3.org/2000/svg'

@@ -17,7 +17,7 @@ import { InvariantsTab } from './InvariantsTab.tsx'
 import { LineageTab } from './LineageTab.tsx'
 import { Loading } from './Loading.tsx'
 import { ManifestsTab } from './ManifestsTab.tsx'
-import { MermaidDiagram } from './MermaidDiagram.tsx'
+import { MermaidDiagram, preloadMermaid } from './MermaidDiagram.tsx'
 import { ParticipantCards } from './ParticipantCards.tsx'
 import { PhaseToggles } from './PhaseToggles.tsx'
 import { RunHeader } from './RunHeader.tsx'
@@ -47,6 +47,8 @@ export function RunInspector({
   aside?: (step: StepView | undefined) => ReactNode
 }) {
   const client = useQueryClient()
+  // the diagram library loads while the run and its first step are fetched, not after
+  useEffect(preloadMermaid, [])
   const run = useQuery(runQuery(runId))
   const [firstStepShown, setFirstStepShown] = useState(false)
   const trace = useRunTrace(runId, run.data, { defer: !firstStepShown })

@@ -22,8 +22,13 @@ export function SessionsTab({
   return (
     <div className="sessions-tab">
       <SessionsTable rows={rows} selected={selected} onSelect={onSelect} />
-      {selected ? (
+      {selected && rows.some((r) => r.key === selected) ? (
         <SessionDetail runId={runId} sessionKey={selected} step={step} onOpenTables={onOpenTables} />
+      ) : selected ? (
+        // a permalinked session may not exist yet at this step (attempt N+1 before restore)
+        <Empty>
+          Session <span className="mono">{selected}</span> does not exist at step {step}.
+        </Empty>
       ) : (
         <Empty>Select a session to see its state at this step beside its prepare snapshot.</Empty>
       )}

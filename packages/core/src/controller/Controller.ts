@@ -206,7 +206,9 @@ export class Controller {
     }
     for (const id of this.#retired) {
       const env = this.#envOf(id)
-      this.#emitResult('retire', `resources_${env}`, 'resources.retire', w.resources[env].retire(this.#cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', w.resources[env].retire(this.#cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      // A session lock not taken before the deadline: its state cannot leave the cut safely.
+      if (!r.ok) return this.abort(r.error.code)
     }
     this.#stage = 'committing'
     this.#host.schedule(1, () => this.commit())

@@ -110,6 +110,22 @@ describe('scenario presets', () => {
     expect(types(result, 'agent.prepare')[0]?.payload['result']).toMatchObject({ completed_unacknowledged: 1, ready_to_commit: false })
   })
 
+  it('[receipt-replay] the unacked_result fault takes effect for every seed: the checkpoint waits until the rollout completed', () => {
+    for (let seed = 0; seed < 100; seed++) {
+      const { result } = run('receipt-replay', String(seed * 104_729), 2 + (seed % 3))
+      const acks = types(result, 'agent.acknowledge').filter((e) => e.phase === 'prepare')
+      const first = acks[0]?.payload['receipts'] as { rollout_id: string }[] | undefined
+      const seen = { seed, batch: first?.map((x) => x.rollout_id), outcomes: acks.slice(0, 3).map((e) => [e.outcome, e.payload['idempotent']]), prepared: types(result, 'agent.prepare')[0]?.payload['result'] }
+      expect(seen).toMatchObject({
+        seed,
+        batch: expect.arrayContaining(['r0']),
+        outcomes: [['completed_execution_acknowledgement_error', 0], ['ok', 0], ['ok', 1]],
+        prepared: { ready_to_commit: false },
+      })
+      expect(result.outcome).toBe('completed')
+    }
+  })
+
   it('[restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
     const { result } = run('restore-race')
     const claims = types(result, 'run.dispatch').filter((e) => e.payload['rollout_id'] === 'r1' && e.payload['attempt_index'] === 1)

@@ -119,21 +119,40 @@ export class Recorder {
     else list.push(call)
   }
 
+  /** Rollout → attempts → model calls as known after `step` (calls binary-searched, never filtered). */
   lineage(step: number): LineageView {
+    if (this.#rolloutOrder.length !== this.attemptOrder.size) this.#rolloutOrder = [...this.attemptOrder.keys()].sort()
     const rollouts: LineageView['rollouts'][number][] = []
-    for (const rolloutId of [...this.attemptOrder.keys()].sort()) {
+    for (const rolloutId of this.#rolloutOrder) {
       const attempts: LineageView['rollouts'][number]['attempts'][number][] = []
       for (const attempt of this.attemptOrder.get(rolloutId) ?? []) {
         const key = `${rolloutId}.a${attempt}`
         const status = this.attemptStatus.get(key)?.at(step)
         if (status === undefined) continue
-        const calls = (this.calls.get(key) ?? []).filter((c) => c.step <= step)
-        attempts.push({ attempt, status, calls })
+        attempts.push({ attempt, status, calls: callsUpTo(this.calls.get(key) ?? NO_CALLS, step) })
       }
       if (attempts.length > 0) rollouts.push({ rollout_id: rolloutId, environment: this.rolloutEnv.get(rolloutId) ?? 'blackjack', attempts })
     }
     return { rollouts }
   }
+
+  #rolloutOrder: string[] = []
+}
+
+const NO_CALLS: readonly LineageCall[] = []
+
+/** The calls admitted by `step` (recorded in step order): the list itself when all of them are. */
+function callsUpTo(calls: readonly LineageCall[], step: number): readonly LineageCall[] {
+  const n = calls.length
+  if (n === 0 || (calls[n - 1] as LineageCall).step <= step) return calls
+  let lo = 0
+  let hi = n
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((calls[mid] as LineageCall).step <= step) lo = mid + 1
+    else hi = mid
+  }
+  return calls.slice(0, lo)
 }
 
 function sameParticipant(a: ParticipantView, b: ParticipantView): boolean {

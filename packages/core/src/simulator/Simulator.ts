@@ -173,24 +173,40 @@ export class Simulator {
 
   /** Runs to completion, yielding each event as soon as it is recorded. */
   *run(): Generator<TraceEvent, void> {
+    this.start()
+    while (this.advance()) while (this.pending.length > 0) yield this.pending.shift() as TraceEvent
+  }
+
+  /** Queues every rollout's dispatch (and the checkpoint); `advance` then works the agenda. */
+  start(): void {
     for (const r of this.#rollouts) {
       if (this.#opts.only !== undefined && !this.#opts.only.has(r.plan.rollout_id)) continue
       const start = (r.plan.index % 16) * 4
       this.#queue.push(start, () => this.#dispatch(r))
     }
     if (this.#opts.checkpoint) this.#queue.push(CHECKPOINT_AT_MS, () => this.#beginCheckpoint())
-    for (;;) {
-      const item = this.#queue.pop()
-      if (item === undefined) break
-      this.#now = Math.max(this.#now, item.time)
-      item.run()
-      if (this.#controller.waiting) this.#controller.poke()
-      if (this.#checkpointDeferred && !this.#awaitingUnacked()) {
-        this.#checkpointDeferred = false
-        this.#queue.push(this.#now + 1, () => this.#beginCheckpoint())
-      }
-      while (this.pending.length > 0) yield this.pending.shift() as TraceEvent
+  }
+
+  /**
+   * Runs one agenda item (a bounded piece of work, so a caller can interleave a run that records
+   * no events, like the equivalence baseline, with other work); false once the agenda is empty.
+   */
+  advance(): boolean {
+    const item = this.#queue.pop()
+    if (item === undefined) return false
+    this.#now = Math.max(this.#now, item.time)
+    item.run()
+    if (this.#controller.waiting) this.#controller.poke()
+    if (this.#checkpointDeferred && !this.#awaitingUnacked()) {
+      this.#checkpointDeferred = false
+      this.#queue.push(this.#now + 1, () => this.#beginCheckpoint())
     }
+    return true
+  }
+
+  /** Virtual time of the next agenda item, or undefined once the agenda is empty. */
+  get nextTime(): number | undefined {
+    return this.#queue.peekTime()
   }
 
   #beginCheckpoint(): void {

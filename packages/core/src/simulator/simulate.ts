@@ -1,6 +1,6 @@
 import type { RunConfig, RunConfigInput } from '../contracts/scenarios.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
-import type { InvariantFailure, InvariantMap, SessionDetailView, SessionRow, TablesView } from '../contracts/views.ts'
+import type { InvariantFailure, InvariantMap, LineageView, SessionDetailView, SessionRow, TablesView } from '../contracts/views.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
 import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
 import type { WorkplaceExample, WorkplaceSession } from '../environments/workplace/WorkplaceSession.ts'
@@ -15,9 +15,11 @@ import { InvariantChecker } from '../invariants/InvariantChecker.ts'
 import type { JsonValue } from '../json.ts'
 import { scenarioInfo } from '../scenarios/presets.ts'
 import type { SimulatedCheckpoint, SimulationDeps, SimulationResult } from './Simulation.ts'
+import type { RolloutOutcome } from './Simulator.ts'
 import { Simulator, outcomeKey } from './Simulator.ts'
-import type { Recorder } from './Recorder.ts'
+import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
+import { ChangedRowCounter } from './changedRows.ts'
 import { defaultEnvFactory } from './World.ts'
 
 /** Extra knobs for tests: deliberately broken participants and the Workplace environment. */
@@ -42,6 +44,8 @@ interface WorkplaceDeps {
   readonly server: () => EnvironmentServer<unknown>
   readonly examples: readonly WorkplaceExample[]
   readonly tables: (session: unknown, baseline: JsonValue | null, step: number, key: string) => TablesView | undefined
+  /** The codec's one-line summary (`N rows changed` against the base), counted without building the diff. */
+  readonly summary: (session: unknown) => string
 }
 
 // Parsing the base tables is the expensive part; one parse per data object serves every run.
@@ -57,6 +61,7 @@ function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts
   const base = parseWorkplaceBase(data, digest)
   const server = createWorkplaceServer(base)
   const codec = server.codec
+  const counter = new ChangedRowCounter(base.tables)
   const deps: WorkplaceDeps = {
     server: () => createWorkplaceServer(base) as unknown as EnvironmentServer<unknown>,
     examples: base.examples,
@@ -69,6 +74,10 @@ function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts
       }
       const tables = diffTables(before, current)
       return { step, session: key, baseline: baseline === null ? 'base' : 'prepare', tables, summary: diffSummary(tables) }
+    },
+    summary: (session) => {
+      const n = counter.count((session as WorkplaceSession).tables)
+      return `${n} row${n === 1 ? '' : 's'} changed`
     },
   }
   workplaceCache.set(data, deps)
@@ -84,6 +93,31 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   const envs = defaultEnvFactory(workplace?.server)
   const examples = workplace?.examples ?? []
   const sim = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(id), envs, workplaceExamples: examples, checkpoint: true, record: true, ...(options.test === undefined ? {} : { test: options.test }) })
+  // Equivalence: each continued rollout ends as the same rollout run without a checkpoint. Which
+  // rollouts continue is known only late, and rollouts are independent, so the baseline runs every
+  // rollout, a few agenda items per event in virtual-time step with the run: no single `next()`
+  // carries it (the API runs this generator in short slices on its event loop).
+  const baseline = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(`baseline-${id}`), envs, workplaceExamples: examples, checkpoint: false, record: false })
+  baseline.start()
+  let baselineOpen = true
+  // Outcome keys (an export + canonical JSON each) are computed as outcomes appear, one at a time.
+  const keys = new WeakMap<RolloutOutcome, string>()
+  const keyOf = (o: RolloutOutcome): string => {
+    let k = keys.get(o)
+    if (k === undefined) {
+      k = outcomeKey(o)
+      keys.set(o, k)
+    }
+    return k
+  }
+  const baselineOutcomes = baseline.outcomes.values()
+  let baselineKeyed = 0
+  const keyBaseline = () => {
+    for (; baselineKeyed < baseline.outcomes.size; baselineKeyed++) {
+      const next = baselineOutcomes.next()
+      if (next.done !== true) keyOf(next.value)
+    }
+  }
   const checker = new InvariantChecker()
   const invariantSteps = new StepHistory<readonly InvariantFailure[]>()
   let seen = 0
@@ -93,16 +127,23 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
       seen = checker.failures.length
       invariantSteps.set(event.step, [...checker.failures])
     }
+    if (event.type === 'run.complete') {
+      const rolloutId = String(event.payload['rollout_id'])
+      const outcome = sim.continued.has(rolloutId) ? sim.outcomes.get(rolloutId) : undefined
+      if (outcome !== undefined) keyOf(outcome)
+    }
+    for (let i = 0; baselineOpen && i < BASELINE_ITEMS_PER_EVENT && (baseline.nextTime ?? Infinity) <= sim.now; i++) baselineOpen = baseline.advance()
+    keyBaseline()
     yield event
   }
-  // Equivalence: each continued rollout ends as the same rollout run without a checkpoint.
-  const baseline = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(`baseline-${id}`), envs, workplaceExamples: examples, checkpoint: false, record: false, only: sim.continued })
-  for (const _ of baseline.run()) void _
+  // Normally the baseline has already finished (it runs no checkpoint, so it ends sooner).
+  while (baselineOpen) baselineOpen = baseline.advance()
+  keyBaseline()
   const total = sim.recorder.events.length
   for (const rolloutId of [...sim.continued].sort()) {
     const a = sim.outcomes.get(rolloutId)
     const b = baseline.outcomes.get(rolloutId)
-    if (a === undefined || b === undefined || outcomeKey(a) !== outcomeKey(b)) {
+    if (a === undefined || b === undefined || keyOf(a) !== keyOf(b)) {
       checker.fail('equivalence', total, `continued rollout ${rolloutId} ${a === undefined ? 'did not finish' : 'ended differently than without the checkpoint'}`)
       break
     }
@@ -110,6 +151,9 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   if (checker.failures.length !== seen) invariantSteps.set(total, [...checker.failures])
   return makeResult(config, sim, checker, invariantSteps, workplace)
 }
+
+/** Baseline agenda items run at most per yielded event (each is one model or env step). */
+const BASELINE_ITEMS_PER_EVENT = 4
 
 /** `simulate` run to the end. */
 export function runSimulation(config: RunConfig, deps: SimulationDeps, options: SimulateOptions = {}): SimulationResult {
@@ -130,17 +174,32 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     const map = Object.fromEntries(Object.keys(checker.map()).map((id) => [id, failed.has(id as InvariantFailure['id']) ? 'fail' : 'pass'])) as unknown as InvariantMap
     return { invariants: map, failures }
   }
-  // Summaries are derived on demand and cached per (immutable) session object.
+  // Summaries are derived on demand (only for rows a view returns) and cached per (immutable)
+  // session object; rows with their summary filled in are cached per record.
   const summaries = new WeakMap<object, string>()
-  const rowOf = (rec2: { row: SessionRow; session: unknown }): SessionRow => {
-    if (rec2.row.summary !== '' || rec2.session === undefined || rec2.session === null || typeof rec2.session !== 'object') return rec2.row
-    let text = summaries.get(rec2.session)
+  const rows = new WeakMap<SessionRecord, SessionRow>()
+  const summaryOf = (row: SessionRow, session: object): string => {
+    let text = summaries.get(session)
     if (text === undefined) {
-      text = sim.world.resources[rec2.row.environment].env.codec.describe(rec2.session)
-      summaries.set(rec2.session, text)
+      text = row.environment === 'workplace' && workplace !== undefined ? workplace.summary(session) : sim.world.resources[row.environment].env.codec.describe(session)
+      summaries.set(session, text)
     }
-    return { ...rec2.row, summary: text }
+    return text
   }
+  const rowOf = (record: SessionRecord): SessionRow => {
+    if (record.row.summary !== '' || record.session === undefined || record.session === null || typeof record.session !== 'object') return record.row
+    let row = rows.get(record)
+    if (row === undefined) {
+      row = { ...record.row, summary: summaryOf(record.row, record.session) }
+      rows.set(record, row)
+    }
+    return row
+  }
+  // Sessions in key order, sorted once: a view is then one binary search per session, no sort.
+  const sessionKeys = [...rec.sessions.keys()].sort()
+  const sessionHistories = sessionKeys.map((key) => rec.sessions.get(key) as StepHistory<SessionRecord>)
+  const sessionsCache = new StepCache<readonly SessionRow[]>()
+  const lineageCache = new StepCache<LineageView>()
   const checkpoints: SimulatedCheckpoint[] = sim.checkpoints.map((c) => ({ checkpoint_id: c.checkpoint_id, location: c.location, damaged: c.damaged }))
   const finalFailures = checker.failures
   return {
@@ -161,12 +220,14 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     },
     sessionsAt: (step) => {
       const s = clamp(step)
-      const out: SessionRow[] = []
-      for (const [, h] of rec.sessions) {
-        const v = h.at(s)
-        if (v !== undefined) out.push(rowOf(v))
-      }
-      return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      return sessionsCache.get(s, () => {
+        const out: SessionRow[] = []
+        for (const h of sessionHistories) {
+          const v = h.at(s)
+          if (v !== undefined) out.push(rowOf(v))
+        }
+        return out
+      })
     },
     invariantsAt,
     sessionDetail: (key, step): SessionDetailView | undefined => {
@@ -186,7 +247,24 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       if (h === undefined || h.session === undefined) return undefined
       return workplace.tables(h.session, preparedFor(rec, key, s), s, key)
     },
-    lineage: (step) => rec.lineage(clamp(step)),
+    lineage: (step) => {
+      const s = clamp(step)
+      return lineageCache.get(s, () => rec.lineage(s))
+    },
+  }
+}
+
+/** The last few views by step: a UI re-asking for the step it shows gets the same object back. */
+class StepCache<T> {
+  readonly #entries = new Map<number, T>()
+
+  get(step: number, make: () => T): T {
+    const hit = this.#entries.get(step)
+    if (hit !== undefined) return hit
+    const value = make()
+    if (this.#entries.size >= 16) this.#entries.delete(this.#entries.keys().next().value as number)
+    this.#entries.set(step, value)
+    return value
   }
 }
 

@@ -1,0 +1,111 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { RunView, TraceEvent } from '@cutover/core/contracts'
+import type * as Client from '../api/client.ts'
+import type { InspectorView } from '../router/route.ts'
+import { ALL_PASS, TRACE, stepView } from '../test/fixtures.ts'
+
+type ClientModule = typeof Client
+const apiFetch = vi.fn()
+vi.mock('../api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+vi.mock('./MermaidDiagram.tsx', () => ({
+  MermaidDiagram: ({ source }: { source: string }) => <pre data-testid="sequence-diagram">{source}</pre>,
+  preloadMermaid: () => {},
+}))
+const { RunInspector } = await import('./RunInspector.tsx')
+
+/** A stand-in EventSource the test pushes trace events through. */
+class FakeEventSource {
+  static CLOSED = 2
+  static current: FakeEventSource | null = null
+  readyState = 1
+  onerror: (() => void) | null = null
+  private readonly listeners = new Map<string, ((message: { data: string }) => void)[]>()
+  constructor(readonly url: string) {
+    FakeEventSource.current = this
+  }
+  addEventListener(type: string, listener: (message: { data: string }) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener])
+  }
+  emit(type: string, data: unknown) {
+    for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) })
+  }
+  close() {
+    this.readyState = 2
+  }
+}
+
+const RUNNING: RunView = {
+  id: 'live1',
+  scenario: 'happy-path',
+  seed: '0',
+  rollouts: 3,
+  deadline_ms: 100,
+  faults: [],
+  status: 'running',
+  created_at: '2026-01-01T00:00:00Z',
+  events: 0,
+  outcome: null,
+  checkpoints: [],
+  damaged: [],
+  invariants: ALL_PASS,
+  failures: [],
+}
+
+function Harness() {
+  const [view, setView] = useState<InspectorView>({ step: null, tab: 'sessions', session: null })
+  return <RunInspector runId="live1" view={view} onView={setView} />
+}
+
+const push = async (events: TraceEvent[]) => {
+  act(() => {
+    for (const event of events) FakeEventSource.current?.emit('trace', event)
+  })
+  // the stream is flushed into the cache every 200 ms
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(250)
+  })
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: true })
+  vi.stubGlobal('EventSource', FakeEventSource)
+  apiFetch.mockReset()
+  apiFetch.mockImplementation(async (path: string) => {
+    if (path === '/api/runs/live1') return RUNNING
+    const step = /\/steps\/(\d+)$/.exec(path)
+    if (step) return stepView(Number(step[1]))
+    throw new Error(`unexpected ${path}`)
+  })
+})
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+})
+
+describe('live runs', () => {
+  it('[freeze] the view follows the live edge until the user steps; then new events do not move it', async () => {
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <Harness />
+      </QueryClientProvider>,
+    )
+    await screen.findByText('● following live')
+    await push(TRACE.slice(0, 3))
+    expect((await screen.findByText('step 3 / 3')).textContent).toBe('step 3 / 3')
+
+    fireEvent.keyDown(document.body, { key: 'ArrowLeft' })
+    expect(await screen.findByText('step 2 / 3')).toBeTruthy()
+    await push(TRACE.slice(3, 6))
+    expect(await screen.findByText('step 2 / 6')).toBeTruthy()
+    const resume = screen.getByRole('button', { name: /frozen · 4 new → follow live/ })
+
+    fireEvent.click(resume)
+    expect(await screen.findByText('step 6 / 6')).toBeTruthy()
+    expect(screen.getByText('● following live')).toBeTruthy()
+  })
+})
