@@ -121,12 +121,15 @@ describe('NodeCheckpointDirectory', () => {
     expect(dir.stats.writes).toBe(50)
   })
 
-  it('[atomic] another directory opening in the same process sees a writer\'s pending files (they are flushed first)', () => {
+  it('[atomic] a write not yet made durable by sync() is invisible to another reader, as after a crash', () => {
     const root = tempRoot()
     const writer = new NodeCheckpointDirectory(root)
     writer.writeFile('agent/manifest.json', bytes('{}\n'))
-    const reader = new NodeCheckpointDirectory(root, { create: false })
-    expect(reader.readFile('agent/manifest.json')).toEqual(bytes('{}\n'))
+    const before = new NodeCheckpointDirectory(root, { create: false })
+    expect(before.readFile('agent/manifest.json')).toBeUndefined()
+    writer.sync()
+    const after = new NodeCheckpointDirectory(root, { create: false })
+    expect(after.readFile('agent/manifest.json')).toEqual(bytes('{}\n'))
     expect(readdirSync(join(root, 'agent'))).toEqual(['manifest.json'])
   })
 })

@@ -29,26 +29,6 @@ interface PendingWrite {
   readonly data: Uint8Array
 }
 
-/**
- * Every directory of this process holding pending writes. Another directory object opening (a
- * reader in the same process, e.g. restore or verify) first flushes them, and so does a normal
- * process exit, so a writer that forgot `sync()` is still seen whole by every later reader; only a
- * process that dies mid-commit leaves its pending writes as temp files, exactly as a real crash does.
- */
-const withPending = new Set<NodeCheckpointDirectory>()
-let exitHookInstalled = false
-
-function flushAllPending(): void {
-  for (const dir of [...withPending]) {
-    try {
-      dir.sync()
-    } catch {
-      // Its owner never asked for durability and will get no answer (e.g. its folder was removed
-      // meanwhile); the failure must not break the unrelated directory that triggered the flush.
-    }
-  }
-}
-
 /** How `sync()` makes the batch of temp files durable; `syncfs` falls back to per-file when unavailable. */
 let durability: 'syncfs' | 'per-file' = process.platform === 'linux' ? 'syncfs' : 'per-file'
 
@@ -89,11 +69,10 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
 
   /**
    * `root` is D, an absolute path. A writer creates it when missing (`create`, the default); a
-   * reader (`create: false`) throws when it is missing or not a directory. Opening flushes every
-   * other directory of this process that still holds pending writes, so the new one sees them.
+   * reader (`create: false`) throws when it is missing or not a directory. Writes another object
+   * has not yet made durable with `sync()` are invisible here, as they would be after a crash.
    */
   constructor(root: string, options: { readonly create?: boolean } = {}) {
-    flushAllPending()
     this.location = root
     this.#root = root
     if (options.create ?? true) mkdirSync(root, { recursive: true })
@@ -127,15 +106,9 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
     if (superseded !== undefined) rmSync(superseded.temp, { force: true })
     this.#pending.set(path, { temp, target: join(this.#root, path), folder, data: copy })
     this.#writes++
-    withPending.add(this)
-    if (!exitHookInstalled) {
-      exitHookInstalled = true
-      process.on('exit', () => flushAllPending())
-    }
   }
 
   sync(): void {
-    withPending.delete(this)
     const batch = [...this.#pending.values()]
     this.#pending.clear()
     try {

@@ -745,6 +745,8 @@ export class Simulator {
       damaged.push(path)
       this.emit('commit', 'directory', 'directory', 'fault.corrupt_file', { checkpoint_id: cid, path, offset: at }, 'ok')
     }
+    // The flipped bytes must reach the disk like any other write, or a later reader never sees them.
+    if (damaged.length > 0) dir.sync()
     return damaged
   }
 }
