@@ -123,7 +123,15 @@ export function ManifestsTab({ runId, status }: { runId: string; status: RunStat
             <ul className="problems">
               {current.problems.map((p, i) => (
                 <li key={i}>
-                  <code className="error-code">{p.code}</code> {p.path && <span className="mono">{p.path}</span>} {p.message}
+                  <code className="error-code">{p.code}</code>{' '}
+                  {p.path && current.files.some((f) => f.path === p.path) ? (
+                    <button type="button" className="link-button mono" onClick={() => setChosen({ cid: current.cid, path: p.path ?? '' })}>
+                      {p.path}
+                    </button>
+                  ) : (
+                    p.path && <span className="mono">{p.path}</span>
+                  )}{' '}
+                  <span className="muted">{p.message}</span>
                 </li>
               ))}
             </ul>

@@ -60,7 +60,8 @@ function applyHighlight(root: HTMLElement, index: number, scroll: boolean): void
   const texts = root.querySelectorAll<SVGTextElement>('text.messageText')
   texts.forEach((text, i) => {
     const current = i === index
-    const future = index >= 0 && i > index
+    // index -1 is step 0 (before the first message): everything in the window is still to come
+    const future = i > index
     const arrow = arrowOf(text)
     text.classList.toggle(HIGHLIGHT_CLASS, current)
     text.classList.toggle(FUTURE_CLASS, future)

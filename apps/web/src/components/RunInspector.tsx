@@ -169,7 +169,7 @@ export function RunInspector({
         </div>
         <aside className="cards-pane">
           {aside?.(data)}
-          {data ? <ParticipantCards participants={data.participants} /> : <Loading what="participants" />}
+          {data ? <ParticipantCards participants={data.participants} /> : stepView.status === 'error' ? null : <Loading what="participants" />}
         </aside>
       </div>
       <ExportBar run={run.data} events={events} mermaid={data?.mermaid ?? null} step={step} />

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useMutation, useQuery } from '@tanstack/react-query'
-import type { RunView, StepView } from '@cutover/core/contracts'
-import { createRun, runsQuery } from '../api/queries.ts'
+import type { RunView, ScenarioInfo, StepView } from '@cutover/core/contracts'
+import { createRun, runsQuery, scenariosQuery } from '../api/queries.ts'
 import { ErrorNotice } from '../components/ErrorNotice.tsx'
 import { Loading } from '../components/Loading.tsx'
 import { RunInspector } from '../components/RunInspector.tsx'
@@ -11,8 +11,13 @@ import type { InspectorView } from '../router/route.ts'
 
 const SCENARIO = 'straggler-retirement'
 
-/** A run of the preset with its own defaults (no custom faults), which the demo may reuse. */
-const reusable = (run: RunView) => run.scenario === SCENARIO && run.status !== 'failed' && run.faults.length > 0
+/** A run of the preset exactly as configured (fleet size, deadline, faults), which the demo may reuse. */
+const reusable = (run: RunView, preset: ScenarioInfo) =>
+  run.scenario === SCENARIO &&
+  run.status !== 'failed' &&
+  run.rollouts === preset.config.rollouts &&
+  run.deadline_ms === preset.config.deadline_ms &&
+  JSON.stringify(run.faults) === JSON.stringify(preset.faults)
 
 /**
  * `/demo/straggler`: a `straggler-retirement` run (an existing one, or a new one) in the
@@ -21,18 +26,21 @@ const reusable = (run: RunView) => run.scenario === SCENARIO && run.status !== '
  */
 export function StragglerDemoPage({ run, view }: { run: string | null; view: InspectorView }) {
   const runs = useQuery({ ...runsQuery(), enabled: run === null })
+  const preset = useQuery({ ...scenariosQuery(), enabled: run === null }).data?.scenarios.find((s) => s.name === SCENARIO)
   const create = useMutation({ mutationFn: () => createRun({ scenario: SCENARIO }) })
   const { mutate, status: createStatus } = create
 
   useEffect(() => {
-    if (run !== null || runs.status !== 'success') return
-    const existing = runs.data.runs.find(reusable)
+    if (run !== null || runs.status !== 'success' || preset === undefined) return
+    // newest first, so the demo shows the most recent matching run
+    const existing = [...runs.data.runs].sort((a, b) => b.created_at.localeCompare(a.created_at)).find((r) => reusable(r, preset))
     if (existing) {
-      go({ page: 'straggler', run: existing.id, ...view }, { replace: true })
+      // a finished run opens at its start, ready to be stepped through with its narrative
+      go({ page: 'straggler', run: existing.id, ...view, step: view.step ?? (existing.status === 'complete' ? 0 : null) }, { replace: true })
       return
     }
     if (createStatus === 'idle') mutate(undefined, { onSuccess: (created) => go({ page: 'straggler', run: created.id, ...view }, { replace: true }) })
-  }, [run, runs.status, runs.data, createStatus, mutate, view])
+  }, [run, runs.status, runs.data, preset, createStatus, mutate, view])
 
   let body
   if (run !== null) {

@@ -175,8 +175,8 @@ describe('renderSequenceDiagram', () => {
 
   it('[render-window] defaults to a window around the highlight, or the last steps', () => {
     const events = Array.from({ length: 3_000 }, (_, i) => traceEvent(i + 1))
-    expect(renderSequenceDiagram(events, { highlight: 1_000 }).window).toEqual({ from: 900, to: 1_099 })
-    expect(renderSequenceDiagram(events).window).toEqual({ from: 2_801, to: 3_000 })
+    expect(renderSequenceDiagram(events, { highlight: 1_000 }).window).toEqual({ from: 940, to: 1_059 })
+    expect(renderSequenceDiagram(events).window).toEqual({ from: 2_881, to: 3_000 })
   })
 
   it('[render-cap] maxEvents narrows the window around the highlight', () => {
@@ -260,7 +260,7 @@ describe('renderSequenceDiagram', () => {
 
   it('[render-window] a window or cap that is not a number falls back to the defaults', () => {
     const events = Array.from({ length: 3_000 }, (_, i) => traceEvent(i + 1))
-    expect(renderSequenceDiagram(events, { highlight: 1_000, window: { from: Number.NaN, to: 5 }, maxEvents: Number.NaN }).window).toEqual({ from: 900, to: 1_099 })
+    expect(renderSequenceDiagram(events, { highlight: 1_000, window: { from: Number.NaN, to: 5 }, maxEvents: Number.NaN }).window).toEqual({ from: 940, to: 1_059 })
   })
 
   it('[render-empty] a trace without events is a valid one-note diagram', () => {

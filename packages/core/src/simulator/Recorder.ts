@@ -52,7 +52,8 @@ export interface LineageCall {
   readonly step: number
 }
 
-type AttemptStatus = LineageView['rollouts'][number]['attempts'][number]['status']
+type LineageRollout = LineageView['rollouts'][number]
+type AttemptStatus = LineageRollout['attempts'][number]['status']
 
 /**
  * Everything the views need, recorded as the run goes: the events, and per participant / session
@@ -71,6 +72,8 @@ export class Recorder {
   readonly attemptStatus = new Map<string, StepHistory<AttemptStatus>>()
   readonly rolloutEnv = new Map<string, EnvName>()
   readonly attemptOrder = new Map<string, number[]>()
+  /** Session records not yet summarised (the run drains it event by event, see `simulate`). */
+  readonly unsummarised: SessionRecord[] = []
 
   get step(): number {
     return this.events.length
@@ -96,6 +99,7 @@ export class Recorder {
       this.sessionEnv.set(key, env)
     }
     h.set(this.step, record)
+    if (record.row.summary === '') this.unsummarised.push(record)
   }
 
   attempt(rolloutId: string, attempt: number, env: EnvName, status: AttemptStatus): void {
@@ -119,21 +123,22 @@ export class Recorder {
     else list.push(call)
   }
 
-  /** Rollout → attempts → model calls as known after `step` (calls binary-searched, never filtered). */
-  lineage(step: number): LineageView {
+  /** Rollout ids with an attempt, sorted. */
+  rolloutIds(): readonly string[] {
     if (this.#rolloutOrder.length !== this.attemptOrder.size) this.#rolloutOrder = [...this.attemptOrder.keys()].sort()
-    const rollouts: LineageView['rollouts'][number][] = []
-    for (const rolloutId of this.#rolloutOrder) {
-      const attempts: LineageView['rollouts'][number]['attempts'][number][] = []
-      for (const attempt of this.attemptOrder.get(rolloutId) ?? []) {
-        const key = `${rolloutId}.a${attempt}`
-        const status = this.attemptStatus.get(key)?.at(step)
-        if (status === undefined) continue
-        attempts.push({ attempt, status, calls: callsUpTo(this.calls.get(key) ?? NO_CALLS, step) })
-      }
-      if (attempts.length > 0) rollouts.push({ rollout_id: rolloutId, environment: this.rolloutEnv.get(rolloutId) ?? 'blackjack', attempts })
+    return this.#rolloutOrder
+  }
+
+  /** One rollout's lineage entry after `step`; undefined before its first attempt. */
+  lineageOf(rolloutId: string, step: number): LineageRollout | undefined {
+    const attempts: LineageRollout['attempts'][number][] = []
+    for (const attempt of this.attemptOrder.get(rolloutId) ?? []) {
+      const key = `${rolloutId}.a${attempt}`
+      const status = this.attemptStatus.get(key)?.at(step)
+      if (status === undefined) continue
+      attempts.push({ attempt, status, calls: callsUpTo(this.calls.get(key) ?? NO_CALLS, step) })
     }
-    return { rollouts }
+    return attempts.length === 0 ? undefined : { rollout_id: rolloutId, environment: this.rolloutEnv.get(rolloutId) ?? 'blackjack', attempts }
   }
 
   #rolloutOrder: string[] = []

@@ -20,6 +20,7 @@ import { Simulator, outcomeKey } from './Simulator.ts'
 import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
 import { ChangedRowCounter } from './changedRows.ts'
+import { LineageIndex } from './LineageIndex.ts'
 import { defaultEnvFactory } from './World.ts'
 
 /** Extra knobs for tests: deliberately broken participants and the Workplace environment. */
@@ -62,18 +63,32 @@ function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts
   const server = createWorkplaceServer(base)
   const codec = server.codec
   const counter = new ChangedRowCounter(base.tables)
+  const diffs = new WeakMap<object, WeakMap<object, Pick<TablesView, 'tables' | 'summary'>>>()
   const deps: WorkplaceDeps = {
     server: () => createWorkplaceServer(base) as unknown as EnvironmentServer<unknown>,
     examples: base.examples,
     tables: (session, baseline, step, key) => {
-      const current = sessionTables(base, session as WorkplaceSession)
-      let before: { readonly [name: string]: Table } = base.tables
-      if (baseline !== null) {
-        const restored = codec.restoreState(baseline)
-        if (restored.ok) before = sessionTables(base, restored.value)
+      // Sessions and prepare snapshots are immutable: one diff per (session, snapshot) pair.
+      // (A primitive snapshot cannot restore, so it diffs against the base like no snapshot.)
+      const against: object = baseline !== null && typeof baseline === 'object' ? baseline : base
+      let perSession = diffs.get(session as object)
+      if (perSession === undefined) {
+        perSession = new WeakMap()
+        diffs.set(session as object, perSession)
       }
-      const tables = diffTables(before, current)
-      return { step, session: key, baseline: baseline === null ? 'base' : 'prepare', tables, summary: diffSummary(tables) }
+      let diff = perSession.get(against)
+      if (diff === undefined) {
+        const current = sessionTables(base, session as WorkplaceSession)
+        let before: { readonly [name: string]: Table } = base.tables
+        if (baseline !== null) {
+          const restored = codec.restoreState(baseline)
+          if (restored.ok) before = sessionTables(base, restored.value)
+        }
+        const tables = diffTables(before, current)
+        diff = { tables, summary: diffSummary(tables) }
+        perSession.set(against, diff)
+      }
+      return { step, session: key, baseline: baseline === null ? 'base' : 'prepare', tables: diff.tables, summary: diff.summary }
     },
     summary: (session) => {
       const n = counter.count((session as WorkplaceSession).tables)
@@ -118,6 +133,7 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
       if (next.done !== true) keyOf(next.value)
     }
   }
+  const rowOf = sessionRows(sim, workplace)
   const checker = new InvariantChecker()
   const invariantSteps = new StepHistory<readonly InvariantFailure[]>()
   let seen = 0
@@ -134,6 +150,10 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
     }
     for (let i = 0; baselineOpen && i < BASELINE_ITEMS_PER_EVENT && (baseline.nextTime ?? Infinity) <= sim.now; i++) baselineOpen = baseline.advance()
     keyBaseline()
+    // Summaries as sessions change (cheap: Workplace tables are counted once each), so no view
+    // ever pays for all of them at once.
+    for (const record of sim.recorder.unsummarised) rowOf(record)
+    sim.recorder.unsummarised.length = 0
     yield event
   }
   // Normally the baseline has already finished (it runs no checkpoint, so it ends sooner).
@@ -149,7 +169,7 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
     }
   }
   if (checker.failures.length !== seen) invariantSteps.set(total, [...checker.failures])
-  return makeResult(config, sim, checker, invariantSteps, workplace)
+  return makeResult(config, sim, checker, invariantSteps, workplace, rowOf)
 }
 
 /** Baseline agenda items run at most per yielded event (each is one model or env step). */
@@ -164,7 +184,7 @@ export function runSimulation(config: RunConfig, deps: SimulationDeps, options: 
   }
 }
 
-function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker, invariantSteps: StepHistory<readonly InvariantFailure[]>, workplace: WorkplaceDeps | undefined): SimulationResult {
+function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker, invariantSteps: StepHistory<readonly InvariantFailure[]>, workplace: WorkplaceDeps | undefined, rowOf: (record: SessionRecord) => SessionRow): SimulationResult {
   const rec: Recorder = sim.recorder
   const events = rec.events
   const clamp = (step: number) => Math.max(0, Math.min(events.length, Math.floor(step)))
@@ -174,32 +194,13 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     const map = Object.fromEntries(Object.keys(checker.map()).map((id) => [id, failed.has(id as InvariantFailure['id']) ? 'fail' : 'pass'])) as unknown as InvariantMap
     return { invariants: map, failures }
   }
-  // Summaries are derived on demand (only for rows a view returns) and cached per (immutable)
-  // session object; rows with their summary filled in are cached per record.
-  const summaries = new WeakMap<object, string>()
-  const rows = new WeakMap<SessionRecord, SessionRow>()
-  const summaryOf = (row: SessionRow, session: object): string => {
-    let text = summaries.get(session)
-    if (text === undefined) {
-      text = row.environment === 'workplace' && workplace !== undefined ? workplace.summary(session) : sim.world.resources[row.environment].env.codec.describe(session)
-      summaries.set(session, text)
-    }
-    return text
-  }
-  const rowOf = (record: SessionRecord): SessionRow => {
-    if (record.row.summary !== '' || record.session === undefined || record.session === null || typeof record.session !== 'object') return record.row
-    let row = rows.get(record)
-    if (row === undefined) {
-      row = { ...record.row, summary: summaryOf(record.row, record.session) }
-      rows.set(record, row)
-    }
-    return row
-  }
   // Sessions in key order, sorted once: a view is then one binary search per session, no sort.
   const sessionKeys = [...rec.sessions.keys()].sort()
   const sessionHistories = sessionKeys.map((key) => rec.sessions.get(key) as StepHistory<SessionRecord>)
   const sessionsCache = new StepCache<readonly SessionRow[]>()
   const lineageCache = new StepCache<LineageView>()
+  // Built on the first lineage view (not in the generator's last slice).
+  let lineage: LineageIndex | undefined
   const checkpoints: SimulatedCheckpoint[] = sim.checkpoints.map((c) => ({ checkpoint_id: c.checkpoint_id, location: c.location, damaged: c.damaged }))
   const finalFailures = checker.failures
   return {
@@ -249,8 +250,34 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     },
     lineage: (step) => {
       const s = clamp(step)
-      return lineageCache.get(s, () => rec.lineage(s))
+      return lineageCache.get(s, () => (lineage ??= new LineageIndex(rec)).at(s))
     },
+  }
+}
+
+/**
+ * A session record's row with its one-line summary filled in, cached per record and per (immutable)
+ * session object.
+ */
+function sessionRows(sim: Simulator, workplace: WorkplaceDeps | undefined): (record: SessionRecord) => SessionRow {
+  const summaries = new WeakMap<object, string>()
+  const rows = new WeakMap<SessionRecord, SessionRow>()
+  const summaryOf = (row: SessionRow, session: object): string => {
+    let text = summaries.get(session)
+    if (text === undefined) {
+      text = row.environment === 'workplace' && workplace !== undefined ? workplace.summary(session) : sim.world.resources[row.environment].env.codec.describe(session)
+      summaries.set(session, text)
+    }
+    return text
+  }
+  return (record) => {
+    if (record.row.summary !== '' || record.session === undefined || record.session === null || typeof record.session !== 'object') return record.row
+    let row = rows.get(record)
+    if (row === undefined) {
+      row = { ...record.row, summary: summaryOf(record.row, record.session) }
+      rows.set(record, row)
+    }
+    return row
   }
 }
 

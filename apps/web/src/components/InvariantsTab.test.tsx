@@ -1,0 +1,28 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { ALL_PASS } from '../test/fixtures.ts'
+import { InvariantsTab } from './InvariantsTab.tsx'
+
+afterEach(cleanup)
+
+describe('invariants tab', () => {
+  it('[invariants] a failure at this step names its first failing step and seeks there', () => {
+    const onSeek = vi.fn()
+    const failure = { id: 'manifest-last' as const, step: 117, message: 'checkpoint.json written before the aggregate manifest' }
+    render(<InvariantsTab invariants={{ ...ALL_PASS, 'manifest-last': 'fail' }} failures={[failure]} runFailures={[failure]} step={130} onSeek={onSeek} />)
+    const row = screen.getByText('manifest-last').closest('li') as HTMLElement
+    expect(row.getAttribute('data-status')).toBe('fail')
+    expect(row.textContent).toContain('checkpoint.json written before the aggregate manifest')
+    fireEvent.click(screen.getByRole('button', { name: 'first failing step 117 →' }))
+    expect(onSeek).toHaveBeenCalledWith(117)
+    expect(document.querySelectorAll('[data-status="pass"]')).toHaveLength(6)
+  })
+
+  it('[invariants] before its failing step an invariant passes, with a link to where it will fail', () => {
+    const onSeek = vi.fn()
+    render(<InvariantsTab invariants={ALL_PASS} failures={[]} runFailures={[{ id: 'equivalence', step: 222, message: 'r2 differs' }]} step={40} onSeek={onSeek} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Go to step 222 →' }))
+    expect(onSeek).toHaveBeenCalledWith(222)
+  })
+})
