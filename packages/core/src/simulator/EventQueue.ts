@@ -10,11 +10,6 @@ export class EventQueue {
     return this.#heap.length
   }
 
-  /** Time of the earliest item, or undefined when empty. */
-  peekTime(): number | undefined {
-    return this.#heap[0]?.time
-  }
-
   push(time: number, run: () => void): void {
     const h = this.#heap
     h.push({ time, seq: this.#seq++, run })

@@ -204,11 +204,6 @@ export class Simulator {
     return true
   }
 
-  /** Virtual time of the next agenda item, or undefined once the agenda is empty. */
-  get nextTime(): number | undefined {
-    return this.#queue.peekTime()
-  }
-
   #beginCheckpoint(): void {
     if (this.#controller.attempts === 0 && this.#awaitingUnacked()) {
       // unacked_result: the fault's rollout must hold a completed, unacknowledged result at

@@ -8,7 +8,7 @@ import { sessionTables } from '../environments/workplace/WorkplaceSession.ts'
 import type { WorkplaceData } from '../environments/workplace/WorkplaceData.ts'
 import { parseWorkplaceBase } from '../environments/workplace/WorkplaceData.ts'
 import { createWorkplaceServer } from '../environments/workplace/workplaceServer.ts'
-import { diffSummary, diffTables } from '../environments/workplace/diffTables.ts'
+import { diffSummary } from '../environments/workplace/diffTables.ts'
 import type { Table } from '../environments/workplace/Table.ts'
 import type { Digest } from '../ports.ts'
 import { InvariantChecker } from '../invariants/InvariantChecker.ts'
@@ -21,6 +21,7 @@ import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
 import { ChangedRowCounter } from './changedRows.ts'
 import { LineageIndex } from './LineageIndex.ts'
+import { diffSessionTables } from './diffSessionTables.ts'
 import { defaultEnvFactory } from './World.ts'
 
 /** Extra knobs for tests: deliberately broken participants and the Workplace environment. */
@@ -84,7 +85,7 @@ function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts
           const restored = codec.restoreState(baseline)
           if (restored.ok) before = sessionTables(base, restored.value)
         }
-        const tables = diffTables(before, current)
+        const tables = diffSessionTables(before, current)
         diff = { tables, summary: diffSummary(tables) }
         perSession.set(against, diff)
       }
@@ -108,13 +109,36 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   const envs = defaultEnvFactory(workplace?.server)
   const examples = workplace?.examples ?? []
   const sim = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(id), envs, workplaceExamples: examples, checkpoint: true, record: true, ...(options.test === undefined ? {} : { test: options.test }) })
-  // Equivalence: each continued rollout ends as the same rollout run without a checkpoint. Which
-  // rollouts continue is known only late, and rollouts are independent, so the baseline runs every
-  // rollout, a few agenda items per event in virtual-time step with the run: no single `next()`
-  // carries it (the API runs this generator in short slices on its event loop).
-  const baseline = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(`baseline-${id}`), envs, workplaceExamples: examples, checkpoint: false, record: false })
-  baseline.start()
-  let baselineOpen = true
+  // Equivalence: each continued rollout ends as the same rollout run without a checkpoint. The
+  // baseline runs only the continued rollouts (rollouts are independent), started once a restore
+  // has dispatched them and worked a few agenda items per event while the run continues: no single
+  // `next()` carries it (the API runs this generator in short slices on its event loop). A later
+  // restore that continues more rollouts starts another baseline for just those.
+  const baselines: { readonly sim: Simulator; readonly outcomes: Iterator<RolloutOutcome>; keyed: number }[] = []
+  const baselineOf = new Map<string, Simulator>()
+  let continuedSeen = 0
+  const startBaseline = () => {
+    const ids = [...sim.continued].filter((id) => !baselineOf.has(id))
+    if (ids.length === 0) return
+    const b = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(`baseline-${id}`), envs, workplaceExamples: examples, checkpoint: false, record: false, only: new Set(ids) })
+    b.start()
+    for (const id of ids) baselineOf.set(id, b)
+    // A Map iterator sees entries added later, as long as it is never read past the end.
+    baselines.push({ sim: b, outcomes: b.outcomes.values(), keyed: 0 })
+  }
+  /** Runs up to `budget` baseline agenda items, keying each outcome as it appears. */
+  const advanceBaselines = (budget: number) => {
+    while (budget > 0 && baselines.length > 0) {
+      const b = baselines[0] as (typeof baselines)[number]
+      const more = b.sim.advance()
+      for (; b.keyed < b.sim.outcomes.size; b.keyed++) {
+        const next = b.outcomes.next()
+        if (next.done !== true) keyOf(next.value)
+      }
+      if (more) budget--
+      else baselines.shift()
+    }
+  }
   // Outcome keys (an export + canonical JSON each) are computed as outcomes appear, one at a time.
   const keys = new WeakMap<RolloutOutcome, string>()
   const keyOf = (o: RolloutOutcome): string => {
@@ -124,14 +148,6 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
       keys.set(o, k)
     }
     return k
-  }
-  const baselineOutcomes = baseline.outcomes.values()
-  let baselineKeyed = 0
-  const keyBaseline = () => {
-    for (; baselineKeyed < baseline.outcomes.size; baselineKeyed++) {
-      const next = baselineOutcomes.next()
-      if (next.done !== true) keyOf(next.value)
-    }
   }
   const rowOf = sessionRows(sim, workplace)
   const checker = new InvariantChecker()
@@ -148,21 +164,23 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
       const outcome = sim.continued.has(rolloutId) ? sim.outcomes.get(rolloutId) : undefined
       if (outcome !== undefined) keyOf(outcome)
     }
-    for (let i = 0; baselineOpen && i < BASELINE_ITEMS_PER_EVENT && (baseline.nextTime ?? Infinity) <= sim.now; i++) baselineOpen = baseline.advance()
-    keyBaseline()
+    // A restore dispatches its continued rollouts over several events: start once the set holds still.
+    if (sim.continued.size !== continuedSeen) continuedSeen = sim.continued.size
+    else if (baselineOf.size < continuedSeen) startBaseline()
+    advanceBaselines(BASELINE_ITEMS_PER_EVENT)
     // Summaries as sessions change (cheap: Workplace tables are counted once each), so no view
     // ever pays for all of them at once.
     for (const record of sim.recorder.unsummarised) rowOf(record)
     sim.recorder.unsummarised.length = 0
     yield event
   }
-  // Normally the baseline has already finished (it runs no checkpoint, so it ends sooner).
-  while (baselineOpen) baselineOpen = baseline.advance()
-  keyBaseline()
+  // Normally the baselines have finished by now (the run goes on long after its restore).
+  startBaseline()
+  advanceBaselines(Infinity)
   const total = sim.recorder.events.length
   for (const rolloutId of [...sim.continued].sort()) {
     const a = sim.outcomes.get(rolloutId)
-    const b = baseline.outcomes.get(rolloutId)
+    const b = baselineOf.get(rolloutId)?.outcomes.get(rolloutId)
     if (a === undefined || b === undefined || keyOf(a) !== keyOf(b)) {
       checker.fail('equivalence', total, `continued rollout ${rolloutId} ${a === undefined ? 'did not finish' : 'ended differently than without the checkpoint'}`)
       break

@@ -12,6 +12,7 @@ import { createWorkplaceServer } from '../environments/workplace/workplaceServer
 import { PyRandom } from '../rng/PyRandom.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { changedRows } from './changedRows.ts'
+import { diffSessionTables } from './diffSessionTables.ts'
 import type { Recorder } from './Recorder.ts'
 import { resolveRunConfig, runSimulation } from './simulate.ts'
 import type { SimulatorOptions } from './Simulator.ts'
@@ -167,15 +168,17 @@ describe('changedRows', () => {
     }
   }
 
-  it('[summary] counts exactly the rows diffTables reports added, removed or changed', () => {
+  it('[summary] counts exactly the rows diffTables reports added, removed or changed, and the Tables diff equals diffTables', () => {
     for (let seed = 0; seed < 300; seed++) {
       const rng = PyRandom.fromSeed(BigInt(seed))
       const size = rng.randbelow(8)
       const before: Table = { columns, labels: Array.from({ length: size }, (_, i) => (rng.randbelow(4) === 0 ? 0 : i)), rows: Array.from({ length: size }, (_, i) => [String(i), `n${i}`, i * 10]) }
       let current = before
       for (let k = rng.randbelow(4); k >= 0; k--) current = edit(current, rng)
-      const { added, removed, changed } = diffSummary(diffTables({ t: before }, { t: current }))
+      const reference = diffTables({ t: before }, { t: current })
+      const { added, removed, changed } = diffSummary(reference)
       expect(changedRows(before, current)).toBe(added + removed + changed)
+      expect(diffSessionTables({ t: before }, { t: current })).toEqual(reference)
     }
   })
 })
