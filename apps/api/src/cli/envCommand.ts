@@ -11,6 +11,8 @@ import {
 } from '@cutover/core'
 import type { CheckpointCodec, JsonValue, ResourceSnapshot } from '@cutover/core'
 import { loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
+import { EXIT, UsageError } from './io.ts'
+import { parseArgs, wantsHelp } from './parseArgs.ts'
 
 /** What `cutover env` touches: its output streams and files it is asked to read. */
 export interface EnvCommandIo {
@@ -48,35 +50,14 @@ JSON output:
 
 Exit status: 0 success; 2 usage or input error (one line on stderr).`
 
-class EnvUsageError extends Error {}
-
 const fail = (message: string): never => {
-  throw new EnvUsageError(message)
+  throw new UsageError(message)
 }
 
-/** Parses `--flag value` pairs and `--json`; rejects unknown flags and repeated ones. */
-function parseFlags(
-  argv: readonly string[],
-  allowed: readonly string[],
-): { values: Map<string, string>; json: boolean } {
-  const values = new Map<string, string>()
-  let json = false
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string
-    if (arg === '--json') {
-      json = true
-      continue
-    }
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!allowed.includes(name))
-      fail(arg.startsWith('-') ? `unknown option ${name}` : `unexpected argument ${arg}`)
-    if (values.has(name)) fail(`${name} given twice`)
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined) fail(`${name} needs a value`)
-    values.set(name, value as string)
-  }
-  return { values, json }
+/** What one environment run prints: the `--json` object, or the human lines. */
+interface EnvRun {
+  readonly result: Record<string, JsonValue>
+  readonly human: string
 }
 
 const INTEGER = /^-?\d+$/
@@ -113,12 +94,7 @@ function snapshotOf<S>(
 const parseHand = (fmt: JsonValue | undefined): string[] =>
   typeof fmt === 'string' && fmt.length > 2 ? fmt.slice(1, -1).split(', ') : []
 
-function runBlackjack(argv: readonly string[]): {
-  json: boolean
-  result: Record<string, JsonValue>
-  human: string
-} {
-  const { values, json } = parseFlags(argv, ['--seed', '--actions'])
+function runBlackjack(values: ReadonlyMap<string, string>): EnvRun {
   const seedText = values.get('--seed') ?? fail('--seed N is required')
   if (!/^\d+$/.test(seedText)) fail(`--seed: '${seedText}' is not a non-negative integer`)
   const actions = (values.get('--actions') ?? '')
@@ -182,18 +158,12 @@ function runBlackjack(argv: readonly string[]): {
       : `hand in progress: ${session ? server.codec.describe(session) : ''}`,
   )
   return {
-    json,
     result: { observations, player, dealer, result, snapshot: snapshot as unknown as JsonValue },
     human: lines.join('\n\n'),
   }
 }
 
-function runCounter(argv: readonly string[]): {
-  json: boolean
-  result: Record<string, JsonValue>
-  human: string
-} {
-  const { values, json } = parseFlags(argv, ['--initial', '--increments'])
+function runCounter(values: ReadonlyMap<string, string>): EnvRun {
   const initialText = values.get('--initial') ?? fail('--initial N is required')
   const [initial] = parseIntList(initialText, '--initial')
   const increments = parseIntList(values.get('--increments'), '--increments')
@@ -205,7 +175,6 @@ function runCounter(argv: readonly string[]): {
   const count = (got.response.body as { count: number }).count
   const snapshot = snapshotOf(server.codec, got.session, increments.length)
   return {
-    json,
     result: { count, snapshot: snapshot as unknown as JsonValue },
     human: `count ${count}`,
   }
@@ -243,11 +212,7 @@ function readCallList(
   })
 }
 
-function runWorkplace(
-  argv: readonly string[],
-  io: EnvCommandIo,
-): { json: boolean; result: Record<string, JsonValue>; human: string } {
-  const { values, json } = parseFlags(argv, ['--calls', '--ground-truth'])
+function runWorkplace(values: ReadonlyMap<string, string>, io: EnvCommandIo): EnvRun {
   const calls = readCallList(
     io,
     values.get('--calls') ?? fail('--calls FILE is required'),
@@ -292,7 +257,14 @@ function runWorkplace(
     result['reward'] = reward
     lines.push(`reward: ${reward}`)
   }
-  return { json, result, human: lines.join('\n') }
+  return { result, human: lines.join('\n') }
+}
+
+/** Each environment: the options it takes and how it runs (every one also takes `--json`). */
+const ENVIRONMENTS: Readonly<Record<string, { readonly values: readonly string[]; readonly run: (values: ReadonlyMap<string, string>, io: EnvCommandIo) => EnvRun }>> = {
+  blackjack: { values: ['--seed', '--actions'], run: runBlackjack },
+  counter: { values: ['--initial', '--increments'], run: runCounter },
+  workplace: { values: ['--calls', '--ground-truth'], run: runWorkplace },
 }
 
 /**
@@ -301,31 +273,21 @@ function runWorkplace(
  */
 export function runEnvCommand(argv: string[], io: EnvCommandIo): number {
   const [env, ...rest] = argv
-  if (
-    env === undefined ||
-    env === '--help' ||
-    env === '-h' ||
-    rest.includes('--help') ||
-    rest.includes('-h')
-  ) {
+  if (env === undefined || wantsHelp(argv)) {
     io.stdout(`${ENV_HELP}\n`)
-    return env === undefined ? 2 : 0
+    return env === undefined ? EXIT.usage : EXIT.ok
   }
   try {
-    const run =
-      env === 'blackjack'
-        ? runBlackjack(rest)
-        : env === 'counter'
-          ? runCounter(rest)
-          : env === 'workplace'
-            ? runWorkplace(rest, io)
-            : fail(`unknown environment '${env}' (blackjack, counter, workplace)`)
-    io.stdout(run.json ? `${JSON.stringify(run.result)}\n` : `${run.human}\n`)
-    return 0
+    const environment = Object.hasOwn(ENVIRONMENTS, env) ? ENVIRONMENTS[env] : undefined
+    if (environment === undefined) return fail(`unknown environment '${env}' (blackjack, counter, workplace)`)
+    const { values, switches } = parseArgs(rest, { values: environment.values, switches: ['--json'] })
+    const run = environment.run(values, io)
+    io.stdout(switches.has('--json') ? `${JSON.stringify(run.result)}\n` : `${run.human}\n`)
+    return EXIT.ok
   } catch (e) {
-    if (e instanceof EnvUsageError) {
+    if (e instanceof UsageError) {
       io.stderr(`cutover env: ${e.message.split('\n')[0]}\n`)
-      return 2
+      return EXIT.usage
     }
     throw e
   }

@@ -30,7 +30,7 @@ describe('cutover gym', () => {
       [[], /name an environment/],
       [['poker'], /unknown environment 'poker'/],
       [['counter', '--port', '70000'], /--port takes an integer/],
-      [['counter', '--port'], /--port takes an integer/],
+      [['counter', '--port'], /--port needs a value/],
       [['counter', '--verbose'], /unknown option --verbose/],
       [['counter', 'blackjack'], /unexpected argument blackjack/],
       [['counter', '--restore-expected'], /needs CUTOVER_CONTROL_TOKEN/],

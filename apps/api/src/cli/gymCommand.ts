@@ -8,7 +8,8 @@ import { createGymSubApp } from '../gym/mountGym.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import { closeOnSignals } from '../server.ts'
 import type { CliIo } from './io.ts'
-import { EXIT } from './io.ts'
+import { EXIT, UsageError } from './io.ts'
+import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 export const GYM_HELP = `usage: cutover gym ENV [--port N] [--restore-expected]
 
@@ -26,36 +27,29 @@ behind Authorization: Bearer <token>. checkpoint_dir must lie inside the data di
 
 const ENVS: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
 
-/** Parses `cutover gym` arguments; a string is the usage error. */
-function parseArgs(argv: readonly string[]): { env: EnvName; port: number; restoreExpected: boolean } | string {
-  let env: EnvName | undefined
-  let port = 8000
-  let restoreExpected = false
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? ''
-    if (arg === '--restore-expected') restoreExpected = true
-    else if (arg === '--port' || arg.startsWith('--port=')) {
-      const value = arg === '--port' ? argv[++i] : arg.slice('--port='.length)
-      if (value === undefined || !/^[0-9]{1,5}$/.test(value) || Number(value) > 65535) return `--port takes an integer from 0 to 65535, got ${value ?? 'nothing'}`
-      port = Number(value)
-    } else if (arg.startsWith('-')) return `unknown option ${arg}`
-    else if (env !== undefined) return `unexpected argument ${arg}`
-    else if ((ENVS as readonly string[]).includes(arg)) env = arg as EnvName
-    else return `unknown environment '${arg}' (one of ${ENVS.join(', ')})`
-  }
-  if (env === undefined) return `name an environment: ${ENVS.join(', ')}`
-  return { env, port, restoreExpected }
+/** Parses `cutover gym` arguments; throws `UsageError` (one line, exit 2). */
+function parseGymArgs(argv: readonly string[]): { env: EnvName; port: number; restoreExpected: boolean } {
+  const { values, switches, positionals } = parseArgs(argv, { values: ['--port'], switches: ['--restore-expected'], positionals: 1 })
+  const env = positionals[0]
+  if (env === undefined) throw new UsageError(`name an environment: ${ENVS.join(', ')}`)
+  if (!(ENVS as readonly string[]).includes(env)) throw new UsageError(`unknown environment '${env}' (one of ${ENVS.join(', ')})`)
+  const portText = values.get('--port')
+  const port = portText === undefined ? 8000 : parseIntegerOption('--port', portText, 0, 65535)
+  return { env: env as EnvName, port, restoreExpected: switches.has('--restore-expected') }
 }
 
 /** `cutover gym ENV`: one environment as its own resources server. Resolves once it listens. */
 export async function runGymCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (wantsHelp(argv)) {
     io.stdout(`${GYM_HELP}\n`)
     return EXIT.ok
   }
-  const args = parseArgs(argv)
-  if (typeof args === 'string') {
-    io.stderr(`cutover gym: ${args}\n`)
+  let args: ReturnType<typeof parseGymArgs>
+  try {
+    args = parseGymArgs(argv)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.stderr(`cutover gym: ${error.message}\n`)
     return EXIT.usage
   }
   const token = process.env.CUTOVER_CONTROL_TOKEN

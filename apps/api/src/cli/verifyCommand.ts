@@ -3,7 +3,8 @@ import { resolve } from 'node:path'
 import { verifyCheckpoint } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import type { CliIo } from './io.ts'
-import { EXIT } from './io.ts'
+import { EXIT, UsageError } from './io.ts'
+import { parseArgs, wantsHelp } from './parseArgs.ts'
 
 export const VERIFY_HELP = `usage: cutover verify DIR [--json]
 
@@ -25,26 +26,23 @@ Exit status: 0 valid; 1 invalid (each problem listed); 2 usage error or DIR miss
 
 /** `cutover verify DIR [--json]` (CONTRACTS.md §6). `argv` holds the arguments after `verify`. */
 export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (wantsHelp(argv)) {
     io.stdout(`${VERIFY_HELP}\n`)
     return EXIT.ok
   }
-  let json = false
-  const positional: string[] = []
-  for (const arg of argv) {
-    if (arg === '--json') json = true
-    else if (arg.startsWith('-') && arg !== '-') {
-      io.stderr(`cutover verify: unknown option ${arg} (see cutover verify --help)\n`)
-      return EXIT.usage
-    } else positional.push(arg)
-  }
-  const [target, extra] = positional
-  if (target === undefined) {
-    io.stderr('cutover verify: missing DIR (usage: cutover verify DIR [--json])\n')
+  let target: string | undefined
+  let json: boolean
+  try {
+    const { switches, positionals } = parseArgs(argv, { switches: ['--json'], positionals: 1 })
+    target = positionals[0]
+    json = switches.has('--json')
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.stderr(`cutover verify: ${error.message} (see cutover verify --help)\n`)
     return EXIT.usage
   }
-  if (extra !== undefined) {
-    io.stderr(`cutover verify: unexpected argument ${extra} (one DIR only)\n`)
+  if (target === undefined) {
+    io.stderr('cutover verify: missing DIR (usage: cutover verify DIR [--json])\n')
     return EXIT.usage
   }
   let root = resolve(target)

@@ -64,22 +64,7 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
   })
   app.use('*', limitBody(API_BODY_LIMIT))
 
-  app.get('/capabilities', (c) => {
-    const fence = participant.fence.snapshot()
-    return c.json({
-      component: 'resources_servers',
-      name: participant.serverName,
-      schema_version: 1,
-      admission_states: ['accepting', 'paused'],
-      checkpoint_mode: participant.env.codec.enabled ? 'export_restore' : 'stateless',
-      concurrency_contract: 'serialized_per_session',
-      multi_process: { mode: 'single_worker', num_workers: 1 },
-      features: ['resources-checkpoint'],
-      phase: fence.phase,
-      active_checkpoint_id: fence.active_checkpoint_id,
-      deadline_ts: fence.deadline_ms === null ? null : fence.deadline_ms / 1000,
-    })
-  })
+  app.get('/capabilities', (c) => c.json(participant.capabilities() as object))
 
   app.post('/resources-checkpoint/prepare', async (c) => {
     const body = await readValidJson(c, operationBody, 'prepare body')

@@ -27,6 +27,19 @@ function parseStep(c: Context, raw: string | undefined, total: number): number |
   return step
 }
 
+/** A session route's `:id`, `:session` and `?step=` resolved (in that order of checks), or the error response. */
+async function requireSessionAt(c: Context, runs: RunManager): Promise<{ result: SimulationResult; key: string; step: number } | Response> {
+  const query = validate(stepOnlyQuery, c.req.query(), 'query')
+  if (!query.ok) return cutoverErrorResponse(c, query.error)
+  const key = validate(sessionKeyParam, c.req.param('session'), 'session')
+  if (!key.ok) return cutoverErrorResponse(c, key.error)
+  const result = await requireResult(c, runs)
+  if (result instanceof Response) return result
+  const step = parseStep(c, query.value.step, result.events.length)
+  if (typeof step !== 'number') return step
+  return { result, key: key.value, step }
+}
+
 /**
  * Views of one run at one step (PRODUCT.md §3): the step view with its diagram window, one session
  * beside its prepare snapshot, a Workplace session's tables with their diff, and the lineage.
@@ -64,33 +77,23 @@ export function runViewRoutes(runs: RunManager): Hono {
   })
 
   app.get('/runs/:id/sessions/:session', async (c) => {
-    const query = validate(stepOnlyQuery, c.req.query(), 'query')
-    if (!query.ok) return cutoverErrorResponse(c, query.error)
-    const key = validate(sessionKeyParam, c.req.param('session'), 'session')
-    if (!key.ok) return cutoverErrorResponse(c, key.error)
-    const result = await requireResult(c, runs)
-    if (result instanceof Response) return result
-    const step = parseStep(c, query.value.step, result.events.length)
-    if (typeof step !== 'number') return step
-    const detail = result.sessionDetail(key.value, step)
-    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key.value} at step ${step}`)
+    const at = await requireSessionAt(c, runs)
+    if (at instanceof Response) return at
+    const { result, key, step } = at
+    const detail = result.sessionDetail(key, step)
+    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
     return c.json(detail satisfies SessionDetailView)
   })
 
   app.get('/runs/:id/sessions/:session/tables', async (c) => {
-    const query = validate(stepOnlyQuery, c.req.query(), 'query')
-    if (!query.ok) return cutoverErrorResponse(c, query.error)
-    const key = validate(sessionKeyParam, c.req.param('session'), 'session')
-    if (!key.ok) return cutoverErrorResponse(c, key.error)
-    const result = await requireResult(c, runs)
-    if (result instanceof Response) return result
-    const step = parseStep(c, query.value.step, result.events.length)
-    if (typeof step !== 'number') return step
-    const tables = result.tables(key.value, step)
+    const at = await requireSessionAt(c, runs)
+    if (at instanceof Response) return at
+    const { result, key, step } = at
+    const tables = result.tables(key, step)
     if (tables !== undefined) return c.json(tables satisfies TablesView)
-    const detail = result.sessionDetail(key.value, step)
-    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key.value} at step ${step}`)
-    return errorResponse(c, 'session_not_found', `session ${key.value} is a ${detail.session.environment} session: only Workplace sessions have tables`)
+    const detail = result.sessionDetail(key, step)
+    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
+    return errorResponse(c, 'session_not_found', `session ${key} is a ${detail.session.environment} session: only Workplace sessions have tables`)
   })
 
   app.get('/runs/:id/lineage', async (c) => {

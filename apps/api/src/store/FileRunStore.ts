@@ -4,8 +4,8 @@ import type { CheckpointDirectory } from '@cutover/core'
 import { err, isSafeRelativePath, ok } from '@cutover/core'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
+import { writeFileAtomic } from '@cutover/core/adapters'
 import { describeIssues } from '../http/jsonBody.ts'
-import { atomicWriteFile } from './atomicWriteFile.ts'
 import type { RunStore, UnreadableRun } from './RunStore.ts'
 import { storedRunViewSchema } from './runViewSchema.ts'
 
@@ -51,11 +51,11 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
     },
     writeRun(view) {
       mkdirSync(runDir(view.id), { recursive: true })
-      atomicWriteFile(join(runDir(view.id), 'run.json'), `${JSON.stringify(view, null, 2)}\n`)
+      writeFileAtomic(join(runDir(view.id), 'run.json'), `${JSON.stringify(view, null, 2)}\n`)
     },
     writeTrace(runId, events) {
       mkdirSync(runDir(runId), { recursive: true })
-      atomicWriteFile(join(runDir(runId), 'trace.json'), `${JSON.stringify(events)}\n`)
+      writeFileAtomic(join(runDir(runId), 'trace.json'), `${JSON.stringify(events)}\n`)
     },
     hasTrace(runId) {
       return existsSync(join(runDir(runId), 'trace.json'))

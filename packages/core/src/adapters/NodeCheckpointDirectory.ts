@@ -2,7 +2,6 @@ import {
   closeSync,
   constants,
   fdatasyncSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -10,13 +9,13 @@ import {
   readSync,
   renameSync,
   rmSync,
-  writeSync,
 } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import type { CheckpointDirectory, DirectoryEntry } from '../directory/CheckpointDirectory.ts'
 import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
 import { isSafeRelativePath } from '../directory/safePath.ts'
+import { fsyncFolder, writeAll } from './writeFileAtomic.ts'
 
 /** Prefix of in-flight temp files; a crash can leave some behind, and verify then reports them. */
 const TEMP_PREFIX = '.cutover-tmp-'
@@ -91,8 +90,7 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
     try {
       const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644)
       try {
-        let offset = 0
-        while (offset < copy.length) offset += writeSync(fd, copy, offset, copy.length - offset)
+        writeAll(fd, copy)
       } finally {
         closeSync(fd)
       }
@@ -120,13 +118,8 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
         }
       }
       for (const folder of [...this.#touched].sort()) {
-        const fd = openSync(folder, constants.O_RDONLY | constants.O_DIRECTORY)
-        try {
-          fsyncSync(fd)
-          this.#folderSyncs++
-        } finally {
-          closeSync(fd)
-        }
+        fsyncFolder(folder)
+        this.#folderSyncs++
       }
       this.#touched.clear()
     } catch (e) {

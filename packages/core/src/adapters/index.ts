@@ -2,3 +2,4 @@
 export { nodeDigest } from './nodeDigest.ts'
 export { NodeCheckpointDirectory } from './NodeCheckpointDirectory.ts'
 export { loadNodeWorkplaceData, WORKPLACE_VENDOR_DIR } from './nodeWorkplaceData.ts'
+export { writeFileAtomic } from './writeFileAtomic.ts'

@@ -4,9 +4,10 @@ import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
-import { compareIdentity, continuationRootsOf } from './continuationRoots.ts'
+import { continuationRootsOf } from './continuationRoots.ts'
+import { executionFiles } from './executionFiles.ts'
 import { encodeJsonFile } from './jsonFile.ts'
-import { AGENT_SCHEMA_VERSION, agentManifestPath, agentRecordPath, executionFileName } from './layout.ts'
+import { AGENT_SCHEMA_VERSION, agentManifestPath, agentRecordPath } from './layout.ts'
 import { loadAgentNamespace } from './loadAgentNamespace.ts'
 import type { AgentManifest } from './manifests.ts'
 import { describeZodError } from './manifests.ts'
@@ -15,7 +16,6 @@ import { refusal } from './problems.ts'
 import { agentBoundaryRecordSchema } from './recordSchemas.ts'
 import { hasControlCharacter } from './safePath.ts'
 import { encodeUtf8 } from './utf8.ts'
-import type { PendingFile } from './writeNamespace.ts'
 import { writeNamespace } from './writeNamespace.ts'
 
 export interface AgentCommitInput {
@@ -51,18 +51,17 @@ export function commitAgentNamespace(
   if (nameBytes < 1 || nameBytes > 512 || hasControlCharacter(input.instance_name)) {
     return err(refusal(code, `invalid instance name ${JSON.stringify(input.instance_name)}`))
   }
-  const records = [...input.records].sort(compareIdentity)
-  const files: Record<string, string> = {}
-  const dataFiles: PendingFile[] = []
-  for (const record of records) {
-    const checked = agentBoundaryRecordSchema.safeParse(record)
-    if (!checked.success) return err(refusal(code, `record ${executionFileName(record)}: ${describeZodError(checked.error)}`))
-    const name = executionFileName(record)
-    if (files[name] !== undefined) return err(refusal(code, `two boundary records for execution ${name}`))
-    const bytes = encodeJsonFile(record)
-    files[name] = digest.sha256Hex(bytes)
-    dataFiles.push({ path: agentRecordPath(record), bytes })
-  }
+  const encoded = executionFiles(input.records, digest, {
+    invalid: (record) => {
+      const checked = agentBoundaryRecordSchema.safeParse(record)
+      return checked.success ? undefined : describeZodError(checked.error)
+    },
+    pathOf: agentRecordPath,
+    noun: 'record',
+    duplicate: 'two boundary records for execution',
+  })
+  if (!encoded.ok) return err(refusal(code, encoded.error))
+  const { items: records, files, dataFiles } = encoded.value
   const manifest: AgentManifest = {
     schema_version: AGENT_SCHEMA_VERSION,
     checkpoint_id: input.checkpoint_id,
@@ -75,10 +74,7 @@ export function commitAgentNamespace(
     manifestPath: agentManifestPath(),
     manifestBytes: encodeJsonFile(manifest),
     dataFiles,
-    loadExisting: () => {
-      const loaded = loadAgentNamespace(dir, digest)
-      return loaded.ok ? ok({ checkpoint_id: loaded.value.manifest.checkpoint_id }) : loaded
-    },
+    loadExisting: () => loadAgentNamespace(dir, digest),
   })
   if (!written.ok) return written
   return ok({

@@ -142,10 +142,7 @@ export function commitLedgerNamespace(
     manifestPath: ledgerManifestPath(input.server_name),
     manifestBytes: encodeJsonFile(manifest),
     dataFiles,
-    loadExisting: () => {
-      const loaded = loadLedgerNamespace(dir, digest, input.server_name)
-      return loaded.ok ? ok({ checkpoint_id: loaded.value.manifest.checkpoint_id }) : loaded
-    },
+    loadExisting: () => loadLedgerNamespace(dir, digest, input.server_name),
   })
   if (!written.ok) return written
   return ok({

@@ -3,16 +3,15 @@ import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
-import { compareIdentity } from './continuationRoots.ts'
+import { executionFiles } from './executionFiles.ts'
 import { encodeJsonFile } from './jsonFile.ts'
-import { ID_PATTERN, RESOURCES_MANIFEST_SCHEMA_VERSION, executionFileName, resourcesManifestPath, resourcesSnapshotPath } from './layout.ts'
+import { ID_PATTERN, RESOURCES_MANIFEST_SCHEMA_VERSION, resourcesManifestPath, resourcesSnapshotPath } from './layout.ts'
 import { loadResourcesNamespace } from './loadResourcesNamespace.ts'
 import type { ResourcesManifest } from './manifests.ts'
 import type { DirectoryCommitError } from './problems.ts'
 import { refusal } from './problems.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
 import { checkSnapshotForWrite } from './snapshotEnvelope.ts'
-import type { PendingFile } from './writeNamespace.ts'
 import { writeNamespace } from './writeNamespace.ts'
 
 export interface ResourcesCommitInput {
@@ -41,18 +40,14 @@ export function commitResourcesNamespace(
   if (!ID_PATTERN.test(input.server_name)) return err(refusal(code, `invalid server name ${JSON.stringify(input.server_name)}`))
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal(code, idProblem))
-  const snapshots = [...input.snapshots].sort(compareIdentity)
-  const files: Record<string, string> = {}
-  const dataFiles: PendingFile[] = []
-  for (const snapshot of snapshots) {
-    const invalid = checkSnapshotForWrite(snapshot)
-    if (invalid !== undefined) return err(refusal(code, `snapshot ${executionFileName(snapshot)}: ${invalid}`))
-    const name = executionFileName(snapshot)
-    if (files[name] !== undefined) return err(refusal(code, `two snapshots for session ${name}`))
-    const bytes = encodeJsonFile(snapshot)
-    files[name] = digest.sha256Hex(bytes)
-    dataFiles.push({ path: resourcesSnapshotPath(input.server_name, snapshot), bytes })
-  }
+  const encoded = executionFiles(input.snapshots, digest, {
+    invalid: checkSnapshotForWrite,
+    pathOf: (snapshot) => resourcesSnapshotPath(input.server_name, snapshot),
+    noun: 'snapshot',
+    duplicate: 'two snapshots for session',
+  })
+  if (!encoded.ok) return err(refusal(code, encoded.error))
+  const { items: snapshots, files, dataFiles } = encoded.value
   const manifest: ResourcesManifest = {
     schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION,
     checkpoint_id: input.checkpoint_id,
@@ -65,10 +60,7 @@ export function commitResourcesNamespace(
     manifestPath: resourcesManifestPath(input.server_name),
     manifestBytes: encodeJsonFile(manifest),
     dataFiles,
-    loadExisting: () => {
-      const loaded = loadResourcesNamespace(dir, digest, input.server_name)
-      return loaded.ok ? ok({ checkpoint_id: loaded.value.manifest.checkpoint_id }) : loaded
-    },
+    loadExisting: () => loadResourcesNamespace(dir, digest, input.server_name),
   })
   if (!written.ok) return written
   return ok({ sessions: snapshots.length, manifest_digest: written.value.manifest_digest })

@@ -8,7 +8,8 @@ import {
   RESOURCES_MANIFEST_SCHEMA_VERSION,
   TOKEN_STORE_SCHEMA_VERSION,
 } from './layout.ts'
-import { executionIdentitySchema, jsonValueSchema } from './recordSchemas.ts'
+import { jsonValueSchema } from '../jsonValueSchema.ts'
+import { executionIdentitySchema } from './recordSchemas.ts'
 
 /** Manifest shapes of every namespace of D (CONTRACTS.md §5, PROTOCOL.md §5), with their schemas. */
 

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../contracts/errors.ts'
+import type { Result } from '../result.ts'
 import type { DirectoryView } from './DirectoryView.ts'
 import { continuationRootsDigest, continuationRootsOf } from './continuationRoots.ts'
 import { agentDir, agentManifestPath, ledgerManifestPath, resourcesManifestPath } from './layout.ts'
@@ -9,7 +10,7 @@ import { loadLedgerFromView } from './loadLedgerNamespace.ts'
 import type { LoadedResourcesNamespace } from './loadResourcesNamespace.ts'
 import { loadResourcesFromView } from './loadResourcesNamespace.ts'
 import type { ParticipantKind } from './manifests.ts'
-import type { CheckpointProblem } from './problems.ts'
+import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { problem } from './problems.ts'
 import { reconcileReplacementSet } from './reconcileReplacementSet.ts'
 
@@ -65,6 +66,20 @@ export function loadParticipantNamespaces(
       note(code, [problem('incomplete_set', path, `holds checkpoint ${id}, not ${checkpoint_id}`)])
     }
   }
+  /** A verified namespace counts its files and must hold this checkpoint; a failed load counts its problems. */
+  const accept = <T extends { readonly file_digests: Readonly<Record<string, string>>; readonly manifest: { readonly checkpoint_id: string } }>(
+    loaded: Result<T, NamespaceLoadError>,
+    code: ErrorCode,
+    manifestPath: string,
+  ): T | undefined => {
+    if (!loaded.ok) {
+      note(loaded.error.code, loaded.error.problems)
+      return undefined
+    }
+    Object.assign(file_digests, loaded.value.file_digests)
+    sameCheckpoint(code, manifestPath, loaded.value.manifest.checkpoint_id)
+    return loaded.value
+  }
   let agents = 0
   for (const owner of owners) {
     switch (owner.kind) {
@@ -74,33 +89,17 @@ export function loadParticipantNamespaces(
           note('agent_checkpoint_error', [problem('schema_error', agentDir(), 'agent schema 1 holds one agent instance')])
           break
         }
-        const loaded = loadAgentFromView(view)
-        if (!loaded.ok) note(loaded.error.code, loaded.error.problems)
-        else {
-          agent = loaded.value
-          Object.assign(file_digests, loaded.value.file_digests)
-          sameCheckpoint('agent_checkpoint_error', agentManifestPath(), loaded.value.manifest.checkpoint_id)
-        }
+        agent = accept(loadAgentFromView(view), 'agent_checkpoint_error', agentManifestPath())
         break
       }
       case 'policy_model': {
-        const loaded = loadLedgerFromView(view, owner.name)
-        if (!loaded.ok) note(loaded.error.code, loaded.error.problems)
-        else {
-          ledgers.set(owner.name, loaded.value)
-          Object.assign(file_digests, loaded.value.file_digests)
-          sameCheckpoint('ledger_mismatch', ledgerManifestPath(owner.name), loaded.value.manifest.checkpoint_id)
-        }
+        const loaded = accept(loadLedgerFromView(view, owner.name), 'ledger_mismatch', ledgerManifestPath(owner.name))
+        if (loaded !== undefined) ledgers.set(owner.name, loaded)
         break
       }
       case 'resources': {
-        const loaded = loadResourcesFromView(view, owner.name)
-        if (!loaded.ok) note(loaded.error.code, loaded.error.problems)
-        else {
-          resources.set(owner.name, loaded.value)
-          Object.assign(file_digests, loaded.value.file_digests)
-          sameCheckpoint('resources_checkpoint_error', resourcesManifestPath(owner.name), loaded.value.manifest.checkpoint_id)
-        }
+        const loaded = accept(loadResourcesFromView(view, owner.name), 'resources_checkpoint_error', resourcesManifestPath(owner.name))
+        if (loaded !== undefined) resources.set(owner.name, loaded)
         break
       }
     }

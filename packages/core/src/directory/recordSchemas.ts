@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { JsonValue } from '../json.ts'
+import { jsonValueSchema } from '../jsonValueSchema.ts'
 import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity, LineageRow } from '../protocol/records.ts'
 import { ID_PATTERN } from './layout.ts'
 
@@ -7,17 +7,6 @@ import { ID_PATTERN } from './layout.ts'
  * Runtime schemas for the protocol records as they sit on disk. Kept beside the directory (their
  * only reader) rather than in protocol/records.ts so the record types stay dependency-free.
  */
-
-export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.null(),
-    z.boolean(),
-    z.number(),
-    z.string(),
-    z.array(jsonValueSchema),
-    z.record(z.string(), jsonValueSchema),
-  ]),
-)
 
 const rolloutId = z.string().regex(ID_PATTERN)
 const attempt = z.number().int().nonnegative()

@@ -12,8 +12,8 @@ export interface PendingFile {
   readonly bytes: Uint8Array
 }
 
-/** What an existing namespace manifest turned out to be when it was loaded and verified. */
-export type ExistingNamespace = Result<{ readonly checkpoint_id: string }, DirectoryCommitError>
+/** An existing namespace as its loader returns it once loaded and verified (only its manifest's checkpoint id matters here). */
+export type ExistingNamespace = Result<{ readonly manifest: { readonly checkpoint_id: string } }, DirectoryCommitError>
 
 /**
  * The manifest-last write of one namespace (PROTOCOL.md §5): data files, `sync()`, manifest,
@@ -39,11 +39,11 @@ export function writeNamespace(
   if (existingBytes !== undefined) {
     const existing = args.loadExisting()
     if (!existing.ok) return err(directoryError(args.code, existing.error.problems))
-    if (existing.value.checkpoint_id !== args.checkpoint_id) {
+    if (existing.value.manifest.checkpoint_id !== args.checkpoint_id) {
       return err(
         refusal(
           args.code,
-          `${args.manifestPath} already holds checkpoint ${existing.value.checkpoint_id}; a namespace with a manifest is immutable`,
+          `${args.manifestPath} already holds checkpoint ${existing.value.manifest.checkpoint_id}; a namespace with a manifest is immutable`,
         ),
       )
     }

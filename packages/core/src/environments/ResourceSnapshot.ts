@@ -1,19 +1,8 @@
 import { z } from 'zod'
-import type { JsonValue } from '../json.ts'
+import { jsonValueSchema } from '../jsonValueSchema.ts'
 
 /** The ResourceSnapshot schema version Cutover writes (v2 carries mutation receipts, PROTOCOL.md §5.3). */
 export const RESOURCE_SNAPSHOT_SCHEMA_VERSION = 2
-
-const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.null(),
-    z.boolean(),
-    z.number(),
-    z.string(),
-    z.array(jsonValueSchema),
-    z.record(z.string(), jsonValueSchema),
-  ]),
-)
 
 /** PROTOCOL.md §5.3 `ResourceMutationReceipt`: the recorded outcome of one fenced mutation. */
 export const resourceMutationReceiptSchema = z.object({

@@ -251,7 +251,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     res.prepare('ck', 100, 0)
     const s = res.status('ck')
     expect(s.ok && s.value).toMatchObject({ state: 'paused', sessions: 1, prepared_inventory: [{ rollout_id: 'r0', attempt_index: 0, revision: 0 }] })
-    expect(res.capabilities()).toMatchObject({ checkpoint_mode: 'export_restore', phase: 'prepared', active_checkpoint_id: 'ck' })
+    expect(res.capabilities()).toMatchObject({ checkpoint_mode: 'export_restore', features: ['resources-checkpoint'], phase: 'prepared', active_checkpoint_id: 'ck', deadline_ts: 0.1 })
   })
 
   it('[resources] prepare takes each session lock within the deadline: a holder done by then hands over, one running past it is resources_checkpoint_error', () => {

@@ -247,7 +247,10 @@ export class ResourcesParticipant<TSession> {
     return { status: response.status, body: response.body, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: sid, code: null, replayed: false, closed: false }
   }
 
-  /** Discovery (`GET /ng-control/v1/capabilities`), merged with the fence snapshot. */
+  /**
+   * Discovery (`GET /ng-control/v1/capabilities`, PROTOCOL.md §3.1), merged with the fence
+   * snapshot; `deadline_ts` in Unix-epoch seconds as on the wire.
+   */
   capabilities(): JsonValue {
     const f = this.fence.snapshot()
     return {
@@ -258,9 +261,10 @@ export class ResourcesParticipant<TSession> {
       checkpoint_mode: this.env.codec.enabled ? 'export_restore' : 'stateless',
       concurrency_contract: 'serialized_per_session',
       multi_process: { mode: 'single_worker', num_workers: 1 },
+      features: ['resources-checkpoint'],
       phase: f.phase,
       active_checkpoint_id: f.active_checkpoint_id,
-      deadline_ts: f.deadline_ms,
+      deadline_ts: f.deadline_ms === null ? null : f.deadline_ms / 1000,
     }
   }
 

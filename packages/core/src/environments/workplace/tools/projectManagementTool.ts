@@ -9,6 +9,8 @@ import { nextPaddedId } from './idAllocation.ts'
 
 const LISTS = ['Backlog', 'In Progress', 'In Review', 'Completed']
 const BOARDS = ['Back end', 'Front end', 'Design']
+/** A task's fields: the parameters of search_tasks and create_task, in their Python signature order. */
+const TASK_FIELDS = ['task_name', 'assigned_to_email', 'list_name', 'due_date', 'board'] as const
 const BAD_ASSIGNEE = 'Assignee email not valid. Please choose from the list of team members.'
 const BAD_LIST =
   "List not valid. Please choose from: 'Backlog', 'In Progress', 'In Review', 'Completed'."
@@ -54,16 +56,9 @@ export const projectManagementTools: readonly ToolDef[] = [
   tool(
     'project_management_search_tasks',
     'ProjectManagementTool.search_tasks',
-    [
-      ['task_name', null],
-      ['assigned_to_email', null],
-      ['list_name', null],
-      ['due_date', null],
-      ['board', null],
-    ],
+    TASK_FIELDS.map((k) => [k, null] as const),
     (env, a) => {
-      const keys = ['task_name', 'assigned_to_email', 'list_name', 'due_date', 'board']
-      if (!keys.some((k) => truthy(a[k]))) return 'No search parameters provided.'
+      if (!TASK_FIELDS.some((k) => truthy(a[k]))) return 'No search parameters provided.'
       const email = a['assigned_to_email']
       if (truthy(email) && typeof email !== 'string')
         throw new PyError(
@@ -90,20 +85,9 @@ export const projectManagementTools: readonly ToolDef[] = [
   tool(
     'project_management_create_task',
     'ProjectManagementTool.create_task',
-    [
-      ['task_name', null],
-      ['assigned_to_email', null],
-      ['list_name', null],
-      ['due_date', null],
-      ['board', null],
-    ],
+    TASK_FIELDS.map((k) => [k, null] as const),
     (env, a) => {
-      if (
-        !['task_name', 'assigned_to_email', 'list_name', 'due_date', 'board'].every((k) =>
-          truthy(a[k]),
-        )
-      )
-        return 'Missing task details.'
+      if (!TASK_FIELDS.every((k) => truthy(a[k]))) return 'Missing task details.'
       const t = env.tables.project_tasks
       const email = pyLower(a['assigned_to_email'])
       if (!assignees(t).has(email)) return BAD_ASSIGNEE
