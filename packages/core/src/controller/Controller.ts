@@ -27,6 +27,25 @@ export interface ControllerTestOptions {
   readonly aggregateBeforeResources?: boolean
 }
 
+/**
+ * A checkpoint directory whose writes are staged and performed one at a time: a participant's
+ * commit runs to its end against it, then the controller performs (and traces) each staged write
+ * or sync in its own step, so no single step of the host writes a whole namespace. Reads and
+ * listings see staged writes (the host performs them first).
+ */
+export interface SteppedDirectory extends CheckpointDirectory {
+  /** Performs the oldest staged write or sync; false when nothing is staged. */
+  flushOne(): boolean
+  /**
+   * The message of a staged write the port refused when it was performed (the writer's later
+   * staged writes are dropped, as a dead writer's would be); cleared by reading it.
+   */
+  takeFailure(): string | undefined
+}
+
+/** A piece of controller work the host runs one bounded step per agenda item, before any other item. */
+export type ControllerTask = Iterator<void, void>
+
 /** What the controller needs from the world around it (the simulator provides it). */
 export interface ControllerHost {
   now(): number
@@ -36,8 +55,14 @@ export interface ControllerHost {
   adoptWorld(world: World): void
   emit(phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string): void
   schedule(delayMs: number, run: () => void): void
-  /** Checkpoint `id`'s directory (writes traced); `writer` names the participant that writes. */
-  openDirectory(checkpointId: string, writer: () => string): CheckpointDirectory
+  /**
+   * Runs `task` one step per agenda item, at the current virtual time and before any other item
+   * (tasks run in the order given), so a long piece of controller work never blocks the host's
+   * consumer yet nothing interleaves with it: the trace is the one a single item would produce.
+   */
+  runTask(task: ControllerTask): void
+  /** Checkpoint `id`'s directory (writes staged, then performed and traced one per step); `writer` names the participant that writes. */
+  openDirectory(checkpointId: string, writer: () => string): SteppedDirectory
   /** The hashing port the controller's own directory writes (aggregate, token store, marker) use. */
   readonly digest: Digest
   /** Applies `corrupt_file` faults to a committed directory; returns damaged paths. */
@@ -80,6 +105,8 @@ export class Controller {
   #records: readonly AgentBoundaryRecord[] = []
   #roots: readonly ContinuationRoot[] = []
   #results: { [key: string]: JsonValue } = {}
+  /** True while the resources export runs as a task (the drain wait is over; no more pokes). */
+  #exporting = false
   /** Number of checkpoints attempted; the second one is the retaken checkpoint after an abort. */
   attempts = 0
   readonly #maxAttempts: number
@@ -99,7 +126,7 @@ export class Controller {
   }
   /** True while the controller waits for the fleet to drain (the host pokes it after each event). */
   get waiting(): boolean {
-    return this.#stage === 'preparing' || this.#stage === 'retiring'
+    return (this.#stage === 'preparing' || this.#stage === 'retiring') && !this.#exporting
   }
 
   #emitResult<T>(phase: TracePhase, to: string, type: string, r: Result<T, CutoverError>, payload: { [key: string]: JsonValue } = {}): Result<T, CutoverError> {
@@ -158,7 +185,8 @@ export class Controller {
     if (!paused || !agentReady.ok || !agentReady.value.ready_to_commit) return
     this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(this.#cid, this.#host.now()))
     this.#emitResult('prepare', 'agent', 'agent.status', agentReady)
-    this.#prepareResources()
+    this.#exporting = true
+    this.#host.runTask(this.#prepareResources())
   }
 
   #onDeadline(cid: string): void {
@@ -197,18 +225,25 @@ export class Controller {
     }
   }
 
-  #prepareResources(): void {
+  /** Each environment's export (and each straggler's retirement) is one step. */
+  *#prepareResources(): Generator<void, void> {
     const w = this.#host.world()
-    for (const env of ENVS) {
-      const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now()))
-      if (!r.ok) return this.abort(r.error.code)
-      this.#results[`prepare:resources_${env}`] = toJson(r.value)
-    }
-    for (const id of this.#retired) {
-      const env = this.#envOf(id)
-      const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', w.resources[env].retire(this.#cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
-      // A session lock not taken before the deadline: its state cannot leave the cut safely.
-      if (!r.ok) return this.abort(r.error.code)
+    try {
+      for (const env of ENVS) {
+        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now()))
+        if (!r.ok) return this.abort(r.error.code)
+        this.#results[`prepare:resources_${env}`] = toJson(r.value)
+        yield
+      }
+      for (const id of this.#retired) {
+        const env = this.#envOf(id)
+        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', w.resources[env].retire(this.#cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+        // A session lock not taken before the deadline: its state cannot leave the cut safely.
+        if (!r.ok) return this.abort(r.error.code)
+        yield
+      }
+    } finally {
+      this.#exporting = false
     }
     this.#stage = 'committing'
     this.#host.schedule(1, () => this.commit())
@@ -223,20 +258,50 @@ export class Controller {
   /** Commit: agents → model (with continuation roots) → resources → aggregate → token store → marker. */
   commit(): void {
     if (this.#stage !== 'committing') return
+    this.#host.runTask(this.#commit())
+  }
+
+  /** Performs the directory's staged writes, one per step (each is traced as it happens). */
+  *#flush(dir: SteppedDirectory): Generator<void, void> {
+    while (dir.flushOne()) yield
+  }
+
+  /** `r`, unless performing its staged writes failed: then the write failure (a failed commit). */
+  #written<T>(dir: SteppedDirectory, r: Result<T, CutoverError>): Result<T, CutoverError> {
+    const failure = dir.takeFailure()
+    return failure === undefined ? r : err(cutoverError('internal_error', `directory write failed: ${failure}`))
+  }
+
+  /**
+   * One participant call per step, then its staged writes one per step, then its answer: the
+   * trace order is the protocol's (participant files, manifest, then the participant's reply).
+   */
+  *#commit(): Generator<void, void> {
+    if (this.#stage !== 'committing') return
     this.#commitAttempts++
+    const attempt = this.#commitAttempts
     const w = this.#host.world()
     let writer = 'controller'
     const dir = this.#host.openDirectory(this.#cid, () => writer)
-    const step = <T>(who: string, to: string, type: string, run: () => Result<T, CutoverError>): Result<T, CutoverError> => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this
+    function* step<T>(who: string, to: string, type: string, run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
       writer = who
-      const r = this.#emitResult('commit', to, type, run(), { attempt: this.#commitAttempts })
-      writer = 'controller'
-      return r
+      let r: Result<T, CutoverError>
+      try {
+        r = run()
+      } finally {
+        writer = 'controller'
+      }
+      yield* self.#flush(dir)
+      const answered = self.#emitResult('commit', to, type, self.#written(dir, r), { attempt })
+      yield
+      return answered
     }
-    const agent = step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
+    const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
     if (!agent.ok) return this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
-    const model = step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, dir, this.#roots))
+    const model = yield* step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, dir, this.#roots))
     if (!model.ok) return this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
@@ -248,14 +313,16 @@ export class Controller {
       // The broken controller writes an aggregate itself, bypassing the directory layer (which
       // would refuse it: the agent's boundaries name resources that have not committed yet).
       dir.writeFile(AGGREGATE_MANIFEST_PATH, encodeJsonFile({ schema_version: 1, checkpoint_id: this.#cid, premature: true }))
+      yield* this.#flush(dir)
+      dir.takeFailure()
     }
     for (const env of ENVS) {
-      const r = step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
+      const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
       if (!r.ok) return this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
       participants.push({ participant_id: `resources_${env}`, name: env, base_url: `sim://${env}`, kind: 'resources', capabilities: { checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session' } })
     }
-    const published = this.#publish(dir, participants, () => (writer = 'token_store'), () => (writer = 'controller'))
+    const published = yield* this.#publish(dir, participants, (who) => (writer = who))
     if (!published.ok) return this.#retryCommit(published.error)
     this.#records = []
     const damaged = this.#host.damage(this.#cid)
@@ -266,29 +333,37 @@ export class Controller {
 
   /**
    * Aggregate → token store → `checkpoint.json`, each through the directory layer (which verifies
-   * every namespace before sealing it). A crashed write is thrown by the port: a failed commit.
+   * every namespace before sealing it), each its own step. A crashed write is thrown by the port:
+   * a failed commit. Staged writes are performed before anything is logged about the call.
    */
-  #publish(dir: CheckpointDirectory, participants: readonly AggregateParticipant[], tokenStoreWrites: () => void, controllerWrites: () => void): Result<unknown, CutoverError> {
+  *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Generator<void, Result<unknown, CutoverError>> {
     const digest = this.#host.digest
-    const refused = <T>(r: Result<T, CutoverError>, what: string): Result<T, CutoverError> => {
-      if (!r.ok) this.#host.log('commit', 'controller.publish_refused', { checkpoint_id: this.#cid, manifest: what, code: r.error.code, message: r.error.message })
+    const call = function* <T>(self: Controller, who: string, what: string, run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
+      writes(who)
+      let r: Result<T, CutoverError>
+      try {
+        r = run()
+      } catch (e) {
+        writes('controller')
+        yield* self.#flush(dir)
+        if (e instanceof Error && e.name === 'DirectoryWriteError') return err(cutoverError('internal_error', e.message))
+        throw e
+      }
+      writes('controller')
+      yield* self.#flush(dir)
+      r = self.#written(dir, r)
+      if (!r.ok) self.#host.log('commit', 'controller.publish_refused', { checkpoint_id: self.#cid, manifest: what, code: r.error.code, message: r.error.message })
+      yield
       return r
     }
-    try {
-      const aggregate = refused(publishAggregateManifest(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }), 'aggregate')
-      if (!aggregate.ok) return aggregate
-      const keys = this.#host.stagingKeys(this.#roots)
-      this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
-      tokenStoreWrites()
-      const ts = refused(publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys) }), 'token_store')
-      controllerWrites()
-      if (!ts.ok) return ts
-      return refused(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }), 'marker')
-    } catch (e) {
-      controllerWrites()
-      if (e instanceof Error && e.name === 'DirectoryWriteError') return err(cutoverError('internal_error', e.message))
-      throw e
-    }
+    const aggregate = yield* call(this, 'controller', 'aggregate', () => publishAggregateManifest(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }))
+    if (!aggregate.ok) return aggregate
+    const keys = this.#host.stagingKeys(this.#roots)
+    this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
+    yield
+    const ts = yield* call(this, 'token_store', 'token_store', () => publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys) }))
+    if (!ts.ok) return ts
+    return yield* call(this, 'controller', 'marker', () => publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }))
   }
 
   #retryCommit(error: CutoverError): void {
@@ -300,36 +375,48 @@ export class Controller {
   /** Restore under N+1 into fresh participant instances (paused), then resume. */
   restore(): void {
     if (this.#stage !== 'restoring') return
+    this.#host.runTask(this.#restore())
+  }
+
+  /** One participant's restore per step (each reads and verifies its namespace). */
+  *#restore(): Generator<void, void> {
+    if (this.#stage !== 'restoring') return
     const old = this.#host.world()
     const fresh = this.#host.spawnWorld()
     const dir = this.#host.openDirectory(this.#cid, () => 'directory')
     const touched: string[] = []
-    const fail = (why: string): void => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this
+    function* fail(why: string): Generator<void, void> {
       // Abort the restore: every fresh participant a restore was sent to is resumed, then discarded;
       // the original processes (still committed_paused) resume and the checkpoint is retaken later.
-      this.#stage = 'aborted'
+      self.#stage = 'aborted'
       // Dependency order even here (model, resources, then agent); resume on an untouched idle
       // participant is harmless, and it keeps every resume round ordered.
-      if (touched.length > 0) for (const p of ['policy_model', ...ENVS.map((e) => `resources_${e}`), 'agent']) this.#resumeOne('abort', fresh, p)
-      this.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: this.#cid, reason: why })
-      this.#resumeAll('abort', old, null)
+      if (touched.length > 0) for (const p of ['policy_model', ...ENVS.map((e) => `resources_${e}`), 'agent']) self.#resumeOne('abort', fresh, p)
+      self.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: self.#cid, reason: why })
+      yield* self.#resumeAll('abort', old, null)
     }
     touched.push('policy_model')
     const model = this.#emitResult('restore', 'policy_model', 'model.restore', fresh.model.restore(this.#cid, dir))
-    if (!model.ok) return fail(model.error.code)
+    if (!model.ok) return yield* fail(model.error.code)
+    yield
     touched.push('agent')
     const agent = this.#emitResult('restore', 'agent', 'agent.restore', fresh.agent.restore(this.#cid, dir))
-    if (!agent.ok) return fail(agent.error.code)
+    if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
+    yield
     for (const env of ENVS) {
       touched.push(`resources_${env}`)
       const r = fresh.resources[env].restore(this.#cid, dir)
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
-      if (!r.ok) return fail(r.error.code)
+      if (!r.ok) return yield* fail(r.error.code)
+      yield
     }
     this.#host.adoptWorld(fresh)
     this.#stage = 'resuming'
-    this.#host.schedule(5, () => this.#resumeAll('resume', fresh, this.#records))
+    const records = this.#records
+    this.#host.schedule(5, () => this.#host.runTask(this.#resumeAll('resume', fresh, records)))
   }
 
   #resumeOne(phase: TracePhase, w: World, participant: string): void {
@@ -341,11 +428,14 @@ export class Controller {
     }
   }
 
-  /** Resume: dependencies (policy model, resources) before agents, then dispatch. */
-  #resumeAll(phase: TracePhase, w: World, restored: readonly AgentBoundaryRecord[] | null): void {
+  /** Resume: dependencies (policy model, resources) before agents, then dispatch; one participant per step. */
+  *#resumeAll(phase: TracePhase, w: World, restored: readonly AgentBoundaryRecord[] | null): Generator<void, void> {
     const deps = ['policy_model', ...ENVS.map((e) => `resources_${e}`)]
     const order = this.#test.resumeAgentsFirst === true ? ['agent', ...deps] : [...deps, 'agent']
-    for (const p of order) this.#resumeOne(phase, w, p)
+    for (const p of order) {
+      this.#resumeOne(phase, w, p)
+      yield
+    }
     const retired = this.#retired
     if (this.#stage !== 'aborted') this.#stage = 'done'
     this.#host.afterResume(restored, retired)
@@ -357,7 +447,9 @@ export class Controller {
     this.#stage = 'aborted'
     this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
     this.#host.rejoinWorkers('abort')
-    this.#resumeAll('abort', w, null)
+    // Synchronous: an abort is a handful of calls, and its callers expect the fleet resumed on return.
+    const resume = this.#resumeAll('abort', w, null)
+    while (resume.next().done !== true);
   }
 
   /** Whether the controller may retake a checkpoint after an abort. */

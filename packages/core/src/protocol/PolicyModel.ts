@@ -225,6 +225,11 @@ export class PolicyModel {
     return true
   }
 
+  /** True while `ticket` is in flight (admitted, neither completed nor exited). */
+  isInflight(ticket: string): boolean {
+    return this.#inflight.has(ticket)
+  }
+
   /** Tickets in flight for one identity. */
   ticketsOf(id: ExecutionIdentity): readonly string[] {
     const key = executionKey(id)

@@ -126,6 +126,10 @@ export class ResourcesParticipant<TSession> {
     const meta = this.#byExecution.get(executionKey(id))
     return meta === undefined ? undefined : this.#sessions.get(meta.sessionId)
   }
+  /** The session id an execution is bound to, or null. */
+  sessionIdOf(id: ExecutionIdentity): string | null {
+    return this.#byExecution.get(executionKey(id))?.sessionId ?? null
+  }
   revisionOf(id: ExecutionIdentity): number | null {
     return this.#byExecution.get(executionKey(id))?.revision ?? null
   }

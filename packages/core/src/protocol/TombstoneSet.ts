@@ -8,14 +8,16 @@ import { executionKey } from './records.ts'
  */
 export class TombstoneSet {
   readonly #keys = new Set<string>()
-  #sorted: readonly string[] | null = null
+  #sorted: readonly string[] = []
+  /** Keys added since `#sorted` was built: merged in on the next read (adds and reads alternate, so re-sorting everything each time was quadratic). */
+  #added: string[] = []
 
   /** Fences an attempt (idempotent). */
   add(id: ExecutionIdentity | string): void {
     const key = typeof id === 'string' ? id : executionKey(id)
     if (this.#keys.has(key)) return
     this.#keys.add(key)
-    this.#sorted = null
+    this.#added.push(key)
   }
   has(id: ExecutionIdentity | string): boolean {
     return this.#keys.has(typeof id === 'string' ? id : executionKey(id))
@@ -25,7 +27,20 @@ export class TombstoneSet {
   }
   /** Execution keys, sorted (the same array until the set changes). */
   sorted(): readonly string[] {
-    if (this.#sorted === null) this.#sorted = [...this.#keys].sort()
+    if (this.#added.length > 0) {
+      // A new array (views keep the old one), merged from two sorted runs; keys are unique.
+      const added = this.#added.sort()
+      this.#added = []
+      const old = this.#sorted
+      const out: string[] = new Array<string>(old.length + added.length)
+      let i = 0
+      let j = 0
+      let k = 0
+      while (i < old.length && j < added.length) out[k++] = (old[i] as string) < (added[j] as string) ? (old[i++] as string) : (added[j++] as string)
+      while (i < old.length) out[k++] = old[i++] as string
+      while (j < added.length) out[k++] = added[j++] as string
+      this.#sorted = out
+    }
     return this.#sorted
   }
 }

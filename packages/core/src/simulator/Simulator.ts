@@ -1,7 +1,7 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
 import type { TracePhase, TraceEvent } from '../contracts/trace.ts'
 import type { ParticipantView } from '../contracts/views.ts'
-import type { ControllerTestOptions } from '../controller/Controller.ts'
+import type { ControllerTask, ControllerTestOptions, SteppedDirectory } from '../controller/Controller.ts'
 import { Controller } from '../controller/Controller.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
@@ -62,7 +62,8 @@ interface RolloutRt {
   waiting: (() => void) | null
   /** The world generation the execution lives in (a replaced world's callbacks are dead). */
   world: number
-  readonly rng: PyRandom
+  /** Seeded on its first draw: seeding is costly and a baseline run touches few rollouts. */
+  rng: PyRandom | null
   receipt: CompletionReceipt | null
   lastSession: unknown
   continued: boolean
@@ -103,6 +104,8 @@ export class Simulator {
   readonly pending: TraceEvent[] = []
   readonly #opts: SimulatorOptions
   readonly #queue = new EventQueue()
+  /** Work that runs one step per agenda item, at the current time, before the queue (in order). */
+  readonly #tasks: ControllerTask[] = []
   readonly #tokenStore = new TokenStore()
   readonly #gen = new GenerationWorker(this.#tokenStore)
   readonly #rollouts: RolloutRt[]
@@ -138,7 +141,7 @@ export class Simulator {
       revision: 0,
       waiting: null,
       world: 0,
-      rng: PyRandom.fromSeed(plan.seed + 7n),
+      rng: null,
       receipt: null,
       lastSession: undefined,
       continued: false,
@@ -192,10 +195,17 @@ export class Simulator {
    * no events, like the equivalence baseline, with other work); false once the agenda is empty.
    */
   advance(): boolean {
-    const item = this.#queue.pop()
-    if (item === undefined) return false
-    this.#now = Math.max(this.#now, item.time)
-    item.run()
+    const task = this.#tasks[0]
+    if (task !== undefined) {
+      // A task's steps share its virtual time and nothing else runs between them, so the trace
+      // is the one the whole task would produce as a single item.
+      if (task.next().done === true) this.#tasks.shift()
+    } else {
+      const item = this.#queue.pop()
+      if (item === undefined) return false
+      this.#now = Math.max(this.#now, item.time)
+      item.run()
+    }
     if (this.#controller.waiting) this.#controller.poke()
     if (this.#checkpointDeferred && !this.#awaitingUnacked()) {
       this.#checkpointDeferred = false
@@ -297,7 +307,7 @@ export class Simulator {
     return { rollout_id: r.plan.rollout_id, attempt_index: r.attempt }
   }
   #draw(r: RolloutRt, min: number, span: number): number {
-    return min + r.rng.randbelow(span)
+    return min + (r.rng ??= PyRandom.fromSeed(r.plan.seed + 7n)).randbelow(span)
   }
   #alive(r: RolloutRt, world: number, attempt: number): boolean {
     return r.world === world && r.attempt === attempt && this.#world.generation === world && r.status !== 'retired'
@@ -422,7 +432,7 @@ export class Simulator {
   }
 
   #generated(r: RolloutRt, world: World, ticket: string, callId: string, parent: string | null, relay: boolean, prevLen: number, decision: Decision): void {
-    if (world.model.ticketsOf(this.#id(r)).indexOf(ticket) < 0) return // task already exited (aborted)
+    if (!world.model.isInflight(ticket)) return // task already exited (aborted); the ticket was admitted for this attempt
     const coords = this.#gen.stage(callId, prevLen, decision.text)
     const phase = this.#rolloutPhase()
     this.emit(phase, 'policy_model', 'generation_worker', 'generation.stage', { ...this.#ids(r), model_call_id: callId }, 'ok')
@@ -513,6 +523,9 @@ export class Simulator {
         sim.#afterControl(type, outcome)
       },
       schedule: (delay: number, run: () => void) => sim.#queue.push(sim.#now + delay, run),
+      runTask: (task: ControllerTask) => {
+        sim.#tasks.push(task)
+      },
       openDirectory: (cid: string, writer: () => string) => sim.#directory(cid, writer),
       digest: sim.#opts.digest,
       damage: (cid: string) => sim.#damage(cid),
@@ -565,7 +578,7 @@ export class Simulator {
           const key = executionKey(snap)
           if (!this.recorder.prepared.has(key)) this.recorder.prepared.set(key, { step: this.recorder.step, state: snap.state })
           const r = this.#byId.get(snap.rollout_id)
-          if (r !== undefined && r.attempt === snap.attempt_index) this.#sessionRecord(r, 'exported', this.#world.resources[env].sessionOf(snap), snap.state_revision, null)
+          if (r !== undefined && r.attempt === snap.attempt_index) this.#sessionRecord(r, 'exported', this.#world.resources[env].sessionOf(snap), snap.state_revision, this.#world.resources[env].sessionIdOf(snap))
         }
       }
     }
@@ -614,6 +627,11 @@ export class Simulator {
       return
     }
     this.#phase = 'continue'
+    this.#tasks.push(this.#continueRestored(restored, retired))
+  }
+
+  /** Dispatches every restored continuation (and the rest), one rollout per step. */
+  *#continueRestored(restored: readonly AgentBoundaryRecord[], retired: readonly ExecutionIdentity[]): Generator<void, void> {
     const byRollout = new Map(restored.map((rec) => [rec.rollout_id, rec]))
     for (const r of this.#rollouts) {
       const rec = byRollout.get(r.plan.rollout_id)
@@ -627,13 +645,20 @@ export class Simulator {
         const dup = this.config.faults.some((f) => f.kind === 'duplicate_claim' && this.#rolloutId(f.rollout) === r.plan.rollout_id)
         this.#dispatch(r)
         if (dup) this.#dispatch(r)
+        yield
       } else if (r.status === 'pending') {
         const w = r.waiting
         r.waiting = null
-        if (w !== null) w()
+        if (w !== null) {
+          w()
+          yield
+        }
       }
     }
-    for (const id of retired) this.#redispatch(id)
+    for (const id of retired) {
+      this.#redispatch(id)
+      yield
+    }
     this.#staleRequests()
   }
 
@@ -688,8 +713,12 @@ export class Simulator {
 
   // ---- directory ----
 
-  /** Checkpoint `cid`'s directory with every write traced (and the injected crash fired on write k). */
-  #directory(cid: string, writer: () => string): CheckpointDirectory {
+  /**
+   * Checkpoint `cid`'s directory: writes (and syncs) are staged, then performed and traced one per
+   * `flushOne`, with the writer named when the write was made. The injected crash fires on write k
+   * when it is made (the writer sees the throw); its trace event follows the writes staged before it.
+   */
+  #directory(cid: string, writer: () => string): SteppedDirectory {
     let dir = this.#dirs.get(cid)
     if (dir === undefined) {
       dir = this.#opts.openDirectory(cid)
@@ -697,23 +726,75 @@ export class Simulator {
     }
     const d = dir
     const crash = this.config.faults.find((f) => f.kind === 'crash_after_write')
+    // Participants write into D only inside a commit.
+    const phase: TracePhase = 'commit'
+    type Staged = { readonly kind: 'write'; readonly path: string; readonly data: Uint8Array; readonly writer: string } | { readonly kind: 'crash'; readonly path: string; readonly bytes: number; readonly writer: string } | { readonly kind: 'sync' }
+    const staged: Staged[] = []
+    let head = 0
+    let failure: string | undefined
+    /** Staged content by path, so reads see the writer's own writes before they are performed. */
+    const pending = new Map<string, Uint8Array>()
+    const flushOne = (): boolean => {
+      const op = staged[head]
+      if (op === undefined) return false
+      head++
+      if (head === staged.length) {
+        staged.length = 0
+        head = 0
+      }
+      if (op.kind === 'sync') d.sync()
+      else if (op.kind === 'crash') this.emit(phase, op.writer, 'directory', 'directory.write', { checkpoint_id: cid, path: op.path, bytes: op.bytes, crashed: true }, 'internal_error')
+      else {
+        if (pending.get(op.path) === op.data) pending.delete(op.path)
+        try {
+          d.writeFile(op.path, op.data)
+        } catch (e) {
+          // The port refused the write (a real disk error): the writer is dead, its later writes never happen.
+          if (!(e instanceof Error && e.name === 'DirectoryWriteError')) throw e
+          failure = e.message
+          staged.length = 0
+          head = 0
+          pending.clear()
+          this.emit(phase, op.writer, 'directory', 'directory.write', { checkpoint_id: cid, path: op.path, bytes: op.data.length, crashed: true }, 'internal_error')
+          return true
+        }
+        this.emit(phase, op.writer, 'directory', 'directory.write', { checkpoint_id: cid, path: op.path, bytes: op.data.length, crashed: false }, 'ok')
+      }
+      return true
+    }
+    const flushAll = () => {
+      while (flushOne());
+    }
     return {
       location: d.location,
       writeFile: (path: string, data: Uint8Array) => {
         this.#writes++
-        // Participants write into D only inside a commit.
-        const phase: TracePhase = 'commit'
         if (crash !== undefined && crash.kind === 'crash_after_write' && !this.#crashFired && this.#writes === crash.k) {
           this.#crashFired = true
-          this.emit(phase, writer(), 'directory', 'directory.write', { checkpoint_id: cid, path, bytes: data.length, crashed: true }, 'internal_error')
+          staged.push({ kind: 'crash', path, bytes: data.length, writer: writer() })
           throw new DirectoryWriteError(path, `injected crash on write ${crash.k} (${path})`)
         }
-        d.writeFile(path, data)
-        this.emit(phase, writer(), 'directory', 'directory.write', { checkpoint_id: cid, path, bytes: data.length, crashed: false }, 'ok')
+        // The port's writers may reuse their buffer: stage the bytes as they are now.
+        const copy = data.slice()
+        staged.push({ kind: 'write', path, data: copy, writer: writer() })
+        pending.set(path, copy)
       },
-      sync: () => d.sync(),
-      readFile: (path: string) => d.readFile(path),
-      list: () => d.list(),
+      sync: () => {
+        if (staged.length > head) staged.push({ kind: 'sync' })
+        else d.sync()
+      },
+      readFile: (path: string) => pending.get(path) ?? d.readFile(path),
+      list: () => {
+        // Rare (verification reads after every write is performed): perform the staged writes first.
+        flushAll()
+        return d.list()
+      },
+      flushOne,
+      takeFailure: () => {
+        const f = failure
+        failure = undefined
+        return f
+      },
     }
   }
 
