@@ -8,7 +8,7 @@ import { sessionTables } from '../environments/workplace/WorkplaceSession.ts'
 import type { WorkplaceData } from '../environments/workplace/WorkplaceData.ts'
 import { parseWorkplaceBase } from '../environments/workplace/WorkplaceData.ts'
 import { createWorkplaceServer } from '../environments/workplace/workplaceServer.ts'
-import { diffSummary } from '../environments/workplace/diffTables.ts'
+import { diffSummary, diffTables } from '../environments/workplace/diffTables.ts'
 import type { Table } from '../environments/workplace/Table.ts'
 import type { Digest } from '../ports.ts'
 import { InvariantChecker } from '../invariants/InvariantChecker.ts'
@@ -21,7 +21,6 @@ import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
 import { ChangedRowCounter } from './changedRows.ts'
 import { LineageIndex } from './LineageIndex.ts'
-import { diffSessionTables } from './diffSessionTables.ts'
 import { defaultEnvFactory } from './World.ts'
 
 /** Extra knobs for tests: deliberately broken participants and the Workplace environment. */
@@ -85,7 +84,7 @@ function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts
           const restored = codec.restoreState(baseline)
           if (restored.ok) before = sessionTables(base, restored.value)
         }
-        const tables = diffSessionTables(before, current)
+        const tables = diffTables(before, current)
         diff = { tables, summary: diffSummary(tables) }
         perSession.set(against, diff)
       }
