@@ -29,6 +29,17 @@ function started(a: AgentParticipant, who: ExecutionIdentity, withBoundary = tru
   return g
 }
 
+/** A checkpoint `ck` holding r0 attempt 0 parked on its first boundary (model call `c-1`). */
+function committedBoundaryOfR0(): MemoryCheckpointDirectory {
+  const a = agent()
+  const g0 = started(a, id('r0'))
+  a.commitBoundary(id('r0'), g0, boundary(id('r0'), 1, 'c-1'))
+  a.prepare('ck', 100)
+  const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
+  a.commit('ck', dir)
+  return dir
+}
+
 describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
   it('[agent] begin creates a Running execution with generation 1', () => {
     const a = agent()
@@ -171,12 +182,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
   })
 
   it('[agent] restore installs continuations under N+1, fences N, and a second claimant is duplicate_execution', () => {
-    const a = agent()
-    const g0 = started(a, id('r0'))
-    a.commitBoundary(id('r0'), g0, boundary(id('r0'), 1, 'c-1'))
-    a.prepare('ck', 100)
-    const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-    a.commit('ck', dir)
+    const dir = committedBoundaryOfR0()
     const fresh = agent()
     const r = fresh.restore('ck', dir)
     expect(r.ok && r.value.continuations).toEqual(['r0.a1'])
@@ -200,12 +206,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
   })
 
   it('[agent] discarding a restored continuation (restored_paused only) lets the replacement restart from its input', () => {
-    const a = agent()
-    const g0 = started(a, id('r0'))
-    a.commitBoundary(id('r0'), g0, boundary(id('r0'), 1, 'c-1'))
-    a.prepare('ck', 100)
-    const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
-    a.commit('ck', dir)
+    const dir = committedBoundaryOfR0()
     const fresh = agent()
     fresh.restore('ck', dir)
     const d = fresh.discardContinuation('ck', id('r0', 1))

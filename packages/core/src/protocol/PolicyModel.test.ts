@@ -27,6 +27,16 @@ const root = (who: ExecutionIdentity, callId: string): ContinuationRoot => ({
 })
 const sinkOf = () => new MemoryCheckpointDirectory({ location: 'mem://ck' })
 
+/** A checkpoint `ck` whose ledger holds one committed call of r0 attempt 0. */
+function committedLedgerOfR0(): { dir: MemoryCheckpointDirectory; call: string } {
+  const m = new PolicyModel(nodeDigest)
+  const c = call(m, id('r0'))
+  m.pause('ck', 100)
+  const dir = sinkOf()
+  m.commit('ck', dir, [root(id('r0'), c)])
+  return { dir, call: c }
+}
+
 describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   it('[model] prepare with nothing in flight goes accepting → paused and the fence to prepared', () => {
     const m = new PolicyModel(nodeDigest)
@@ -122,11 +132,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] restore needs a fresh namespace: a process that served traffic is ledger_mismatch and stays restore_failed_paused', () => {
-    const m = new PolicyModel(nodeDigest)
-    const c0 = call(m, id('r0'))
-    m.pause('ck', 100)
-    const sink = sinkOf()
-    m.commit('ck', sink, [root(id('r0'), c0)])
+    const { dir: sink } = committedLedgerOfR0()
     const used = new PolicyModel(nodeDigest)
     call(used, id('x'))
     expect(code(used.restore('ck', sink))).toBe('ledger_mismatch')
@@ -168,11 +174,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 
   it('[model] a relay is consumed even when the first N+1 call is aborted: a retry does not relink', () => {
-    const m = new PolicyModel(nodeDigest)
-    const c = call(m, id('r0'))
-    m.pause('ck', 100)
-    const sink = sinkOf()
-    m.commit('ck', sink, [root(id('r0'), c)])
+    const { dir: sink, call: c } = committedLedgerOfR0()
     const fresh = new PolicyModel(nodeDigest)
     fresh.restore('ck', sink)
     fresh.resume('ck')
