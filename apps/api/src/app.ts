@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, EnvName, ResourcesParticipant } from '@cutover/core'
-import { demoTrace, renderSequenceDiagram } from '@cutover/core'
+import { ENV_NAMES, demoTrace, renderSequenceDiagram } from '@cutover/core'
 import { API_BODY_LIMIT, limitBody } from './http/bodyLimits.ts'
 import { errorResponse } from './http/errorResponse.ts'
 import { createGymSubApp } from './gym/mountGym.ts'
@@ -61,7 +61,7 @@ export function createApiApp(deps: AppDeps): ApiApp {
   app.route('/api', runViewRoutes(runs))
   app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))
 
-  for (const env of ['blackjack', 'counter', 'workplace'] as const) {
+  for (const env of ENV_NAMES) {
     const participant = deps.gym[env]
     if (participant === undefined) continue
     const mountPath = `/gym/${env}`

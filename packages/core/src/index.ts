@@ -7,10 +7,19 @@ export type { JsonValue } from './json.ts'
 export type { Digest, Clock } from './ports.ts'
 export { DirectoryWriteError } from './directory/CheckpointDirectory.ts'
 export type { CheckpointDirectory, DirectoryEntry } from './directory/CheckpointDirectory.ts'
-export { resourceSnapshotSchema, resourceMutationReceiptSchema, RESOURCE_SNAPSHOT_SCHEMA_VERSION } from './environments/ResourceSnapshot.ts'
-export type { ResourceSnapshot, ResourceMutationReceipt } from './environments/ResourceSnapshot.ts'
-export { executionKey, captureKey, parseKey } from './protocol/records.ts'
-export type { ExecutionIdentity, AgentBoundaryRecord, LineageRow, ContinuationRoot } from './protocol/records.ts'
+// records: identities, keys, record types and their schemas (records/)
+export { resourceSnapshotSchema, resourceMutationReceiptSchema, RESOURCE_SNAPSHOT_SCHEMA_VERSION } from './records/ResourceSnapshot.ts'
+export type { ResourceSnapshot, ResourceMutationReceipt } from './records/ResourceSnapshot.ts'
+export { executionKey, captureKey, parseKey, executionIdentitySchema } from './records/ExecutionIdentity.ts'
+export type { ExecutionIdentity } from './records/ExecutionIdentity.ts'
+export { agentBoundaryRecordSchema } from './records/AgentBoundaryRecord.ts'
+export type { AgentBoundaryRecord } from './records/AgentBoundaryRecord.ts'
+export { lineageRowSchema } from './records/LineageRow.ts'
+export type { LineageRow } from './records/LineageRow.ts'
+export { continuationRootSchema } from './records/ContinuationRoot.ts'
+export type { ContinuationRoot } from './records/ContinuationRoot.ts'
+export { ENV_NAMES } from './contracts/environments.ts'
+export type { EnvName } from './contracts/environments.ts'
 export type { SimulationDeps, SimulatedCheckpoint, SimulationResult } from './simulator/Simulation.ts'
 // checkpoint directory D (directory/README.md)
 export {
@@ -20,7 +29,6 @@ export {
   MODEL_LEDGER_DIR,
   POLICY_SERVER_NAME,
   RESOURCES_DIR,
-  RESOURCES_SERVER_NAMES,
   TOKEN_STORE_MANIFEST_PATH,
   agentManifestPath,
   agentRecordPath,
@@ -50,7 +58,6 @@ export type {
   StorageReference,
   TokenStoreManifest,
 } from './directory/manifests.ts'
-export { agentBoundaryRecordSchema, continuationRootSchema, executionIdentitySchema, lineageRowSchema } from './directory/recordSchemas.ts'
 export { PROBLEM_CODES } from './directory/problems.ts'
 export type { CheckpointProblem, DirectoryCommitError, NamespaceLoadError, ProblemCode, VerifyReport } from './directory/problems.ts'
 export { continuationRootsDigest, continuationRootsOf } from './directory/continuationRoots.ts'
@@ -84,7 +91,7 @@ export { demoTrace } from './render/demoTrace.ts'
 // environments and their checkpoint codecs (environments/, rng/)
 export { PyRandom } from './rng/PyRandom.ts'
 export type { PyRandomState } from './rng/PyRandom.ts'
-export type { EnvName, EnvResponse, RouteKind, EnvironmentServer, EnvHandleResult, CheckpointCodec } from './environments/EnvironmentServer.ts'
+export type { EnvResponse, RouteKind, EnvironmentServer, EnvHandleResult, CheckpointCodec } from './environments/EnvironmentServer.ts'
 export { restoreCheckpointStates } from './environments/restoreCheckpointStates.ts'
 export type { RestoredSession } from './environments/restoreCheckpointStates.ts'
 export { checkpointRouteKind } from './environments/checkpointRouteKind.ts'

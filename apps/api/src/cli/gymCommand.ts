@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { EnvName } from '@cutover/core'
+import { ENV_NAMES } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createParticipants } from '../gym/defaultEnvironments.ts'
 import { createGymSubApp } from '../gym/mountGym.ts'
@@ -25,14 +26,13 @@ behind Authorization: Bearer <token>. checkpoint_dir must lie inside the data di
 
   --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`
 
-const ENVS: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
 
 /** Parses `cutover gym` arguments; throws `UsageError` (one line, exit 2). */
 function parseGymArgs(argv: readonly string[]): { env: EnvName; port: number; restoreExpected: boolean } {
   const { values, switches, positionals } = parseArgs(argv, { values: ['--port'], switches: ['--restore-expected'], positionals: 1 })
   const env = positionals[0]
-  if (env === undefined) throw new UsageError(`name an environment: ${ENVS.join(', ')}`)
-  if (!(ENVS as readonly string[]).includes(env)) throw new UsageError(`unknown environment '${env}' (one of ${ENVS.join(', ')})`)
+  if (env === undefined) throw new UsageError(`name an environment: ${ENV_NAMES.join(', ')}`)
+  if (!(ENV_NAMES as readonly string[]).includes(env)) throw new UsageError(`unknown environment '${env}' (one of ${ENV_NAMES.join(', ')})`)
   const portText = values.get('--port')
   const port = portText === undefined ? 8000 : parseIntegerOption('--port', portText, 0, 65535)
   return { env: env as EnvName, port, restoreExpected: switches.has('--restore-expected') }

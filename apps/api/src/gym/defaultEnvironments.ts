@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Digest, EnvName, EnvironmentServer } from '@cutover/core'
-import { ResourcesParticipant, createBlackjackServer, createCounterServer, createWorkplaceServer, parseWorkplaceBase } from '@cutover/core'
+import { ENV_NAMES, ResourcesParticipant, createBlackjackServer, createCounterServer, createWorkplaceServer, parseWorkplaceBase } from '@cutover/core'
 import { loadNodeWorkplaceData } from '@cutover/core/adapters'
 
 /** A fresh 128-bit seed from crypto: the reference's unseeded `random.Random()` draws from urandom. */
@@ -33,7 +33,7 @@ export function createParticipants(
   options: { readonly restoreExpected?: boolean; readonly seedForUnseededReset?: () => bigint; readonly only?: EnvName } = {},
 ): { [K in EnvName]?: ResourcesParticipant<unknown> } {
   const out: { [K in EnvName]?: ResourcesParticipant<unknown> } = {}
-  for (const env of ['blackjack', 'counter', 'workplace'] as const) {
+  for (const env of ENV_NAMES) {
     if (options.only !== undefined && options.only !== env) continue
     const server = createEnvironmentServer(env, digest, options.seedForUnseededReset)
     out[env] = new ResourcesParticipant(server, digest, { restoreExpected: options.restoreExpected ?? false })

@@ -1,3 +1,4 @@
+import { ENV_NAMES } from '@cutover/core/contracts'
 import type { InvariantMap, SessionRow, StepView, TableView, TraceEvent } from '@cutover/core/contracts'
 
 /** Every invariant passing. */
@@ -11,7 +12,6 @@ export const ALL_PASS: InvariantMap = {
   equivalence: 'pass',
 }
 
-const ENVIRONMENTS = ['blackjack', 'counter', 'workplace'] as const
 
 /** `count` session rows dealt round-robin across the environments, as the API lists them. */
 export function sessionRows(count: number): SessionRow[] {
@@ -22,7 +22,7 @@ export function sessionRows(count: number): SessionRow[] {
       key: `${rollout}.a0`,
       rollout_id: rollout,
       attempt: 0,
-      environment: ENVIRONMENTS[i % 3] ?? 'counter',
+      environment: ENV_NAMES[i % ENV_NAMES.length] ?? 'counter',
       state: i % 7 === 0 ? 'retired' : 'bound',
       revision: i % 5,
       session_id: `s${i}`,

@@ -1,6 +1,8 @@
 /** The shapes shared by core, the API and the web app. The only module apps/web imports from core. */
 export { ERROR_CODES, cutoverError } from './errors.ts'
 export type { ErrorCode, ErrorBody, CutoverError } from './errors.ts'
+export { ENV_NAMES } from './environments.ts'
+export type { EnvName } from './environments.ts'
 export { TRACE_PHASES } from './trace.ts'
 export type { TracePhase, ParticipantId, TraceEvent } from './trace.ts'
 export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS } from './scenarios.ts'

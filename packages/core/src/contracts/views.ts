@@ -1,3 +1,4 @@
+import type { EnvName } from './environments.ts'
 import type { JsonValue } from '../json.ts'
 import type { Fault, ScenarioName } from './scenarios.ts'
 import type { ParticipantId, TraceEvent } from './trace.ts'
@@ -69,7 +70,7 @@ export interface SessionRow {
   readonly key: string
   readonly rollout_id: string
   readonly attempt: number
-  readonly environment: 'blackjack' | 'counter' | 'workplace'
+  readonly environment: EnvName
   readonly state: SessionState
   readonly revision: number | null
   readonly session_id: string | null
@@ -130,7 +131,7 @@ export interface TablesView {
 export interface LineageView {
   readonly rollouts: readonly {
     readonly rollout_id: string
-    readonly environment: 'blackjack' | 'counter' | 'workplace'
+    readonly environment: EnvName
     readonly attempts: readonly {
       readonly attempt: number
       readonly status: 'running' | 'completed' | 'continued' | 'retired' | 'fenced'

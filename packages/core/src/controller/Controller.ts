@@ -1,7 +1,8 @@
+import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { TracePhase } from '../contracts/trace.ts'
-import type { EnvName } from '../environments/EnvironmentServer.ts'
+import type { EnvName } from '../contracts/environments.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
@@ -11,13 +12,13 @@ import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts
 import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
 import type { JsonValue } from '../json.ts'
 import type { Digest } from '../ports.ts'
-import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from '../protocol/records.ts'
-import { executionKey, parseKey } from '../protocol/records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
+import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
+import { executionKey, parseKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err } from '../result.ts'
-import type { World } from '../simulator/World.ts'
-
-const ENVS: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
+import type { Fleet } from './Fleet.ts'
 
 /** Test-only switches that break the protocol on purpose, so invariants can be seen to fail. */
 export interface ControllerTestOptions {
@@ -49,10 +50,12 @@ export type ControllerTask = Iterator<void, void>
 /** What the controller needs from the world around it (the simulator provides it). */
 export interface ControllerHost {
   now(): number
-  world(): World
-  /** Replaces the live processes with fresh ones (process replacement before restore). */
-  spawnWorld(): World
-  adoptWorld(world: World): void
+  /** The live participant processes. */
+  fleet(): Fleet
+  /** Fresh participant processes (process replacement before restore). */
+  spawnFleet(): Fleet
+  /** The fresh processes restored: they become the live fleet. */
+  adoptFleet(fleet: Fleet): void
   emit(phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string): void
   schedule(delayMs: number, run: () => void): void
   /**
@@ -65,19 +68,14 @@ export interface ControllerHost {
   openDirectory(checkpointId: string, writer: () => string): SteppedDirectory
   /** The hashing port the controller's own directory writes (aggregate, token store, marker) use. */
   readonly digest: Digest
-  /** Applies `corrupt_file` faults to a committed directory; returns damaged paths. */
-  damage(checkpointId: string): readonly string[]
-  /** Called when the checkpoint committed (published) or was damaged. */
-  published(checkpointId: string, damaged: boolean): void
+  /** Called when the checkpoint committed (published). */
+  published(checkpointId: string): void
   freezeDispatch(): void
   /** After resume: continue parked / restored executions and dispatch the rest. */
   afterResume(restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]): void
   /** Receipts of completed, unacknowledged results (the framework flushes them before prepare). */
   unacknowledged(): readonly JsonValue[]
   acknowledge(receipts: readonly JsonValue[], label: string): Result<unknown, CutoverError>
-  missingWorkers(): readonly number[]
-  /** The worker that dropped rejoins (two-worker-admission). */
-  rejoinWorkers(phase: TracePhase): void
   liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
   stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
   tokenSnapshot(keys: readonly string[]): JsonValue
@@ -149,17 +147,16 @@ export class Controller {
     const now = this.#host.now()
     this.#deadline = now + this.#deadlineMs
     this.#host.freezeDispatch()
-    const w = this.#host.world()
+    const w = this.#host.fleet()
     const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', w.agent.prepare(cid, this.#deadline), { deadline_ms: this.#deadline })
     if (!agent.ok) return this.abort('prepare failed')
     const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', w.model.pause(cid, this.#deadline), { deadline_ms: this.#deadline })
     if (!pause.ok) return this.abort('model pause failed')
     if (w.model.workerCount > 1) {
-      const missing = new Set(this.#host.missingWorkers())
       for (let k = 0; k < w.model.workerCount; k++) {
         this.#host.emit('prepare', 'policy_model', `model_worker_${k}`, 'model.worker_close', { checkpoint_id: cid, worker: k }, 'ok')
-        if (missing.has(k)) continue
         const ack = w.model.workerAck(k)
+        if (ack === undefined) continue // the worker is gone: no acknowledgement ever comes
         this.#host.emit('prepare', `model_worker_${k}`, 'policy_model', 'model.worker_ack', { checkpoint_id: cid, worker: k }, ack.ok ? 'ok' : ack.error.code)
       }
     }
@@ -170,7 +167,7 @@ export class Controller {
   /** Re-checks readiness; the host calls this after every event while the controller waits. */
   poke(): void {
     if (!this.waiting) return
-    const w = this.#host.world()
+    const w = this.#host.fleet()
     const unacked = this.#host.unacknowledged()
     if (unacked.length > 0 && this.#stage === 'preparing') {
       // SC step 2: completed results are acknowledged to Gym before the cut can be ready.
@@ -191,7 +188,7 @@ export class Controller {
 
   #onDeadline(cid: string): void {
     if (this.#cid !== cid || !this.waiting || this.#stage === 'retiring') return
-    const w = this.#host.world()
+    const w = this.#host.fleet()
     const status = this.#emitResult('prepare', 'agent', 'agent.status', w.agent.status(cid))
     const model = this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(cid, this.#host.now()))
     if (!model.ok) return this.abort(model.error.code)
@@ -211,25 +208,19 @@ export class Controller {
     for (const key of stragglers) {
       const id = parseKey(key)
       this.#retired.push(id)
-      const tickets = w.model.ticketsOf(id)
       this.#emitResult('retire', 'policy_model', 'model.abort_inflight', w.model.abortInflight(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
       this.#emitResult('retire', 'agent', 'agent.retire', w.agent.retire(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      // The cancelled request tasks exit a moment later (the fleet reports it); only then can the
+      // model commit, which the host's next poke sees.
       this.#host.log('retire', 'rollout.retired', { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
-      // The cancelled request tasks exit a moment later; only then can the model commit.
-      this.#host.schedule(1, () => {
-        for (const t of tickets) {
-          if (w.model.taskExit(t)) this.#host.emit('retire', 'generation_worker', 'policy_model', 'model.task_exit', { rollout_id: id.rollout_id, attempt_index: id.attempt_index, ticket: t }, 'ok')
-        }
-        this.poke()
-      })
     }
   }
 
   /** Each environment's export (and each straggler's retirement) is one step. */
   *#prepareResources(): Generator<void, void> {
-    const w = this.#host.world()
+    const w = this.#host.fleet()
     try {
-      for (const env of ENVS) {
+      for (const env of ENV_NAMES) {
         const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now()))
         if (!r.ok) return this.abort(r.error.code)
         this.#results[`prepare:resources_${env}`] = toJson(r.value)
@@ -252,7 +243,7 @@ export class Controller {
   /** Rollouts are dealt round-robin, so the index names the environment (CONTRACTS.md §1). */
   #envOf(id: ExecutionIdentity): EnvName {
     const index = Number(/\d+$/.exec(id.rollout_id)?.[0] ?? '0')
-    return ENVS[index % 3] as EnvName
+    return ENV_NAMES[index % ENV_NAMES.length] as EnvName
   }
 
   /** Commit: agents → model (with continuation roots) → resources → aggregate → token store → marker. */
@@ -280,7 +271,7 @@ export class Controller {
     if (this.#stage !== 'committing') return
     this.#commitAttempts++
     const attempt = this.#commitAttempts
-    const w = this.#host.world()
+    const w = this.#host.fleet()
     let writer = 'controller'
     const dir = this.#host.openDirectory(this.#cid, () => writer)
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -316,7 +307,7 @@ export class Controller {
       yield* this.#flush(dir)
       dir.takeFailure()
     }
-    for (const env of ENVS) {
+    for (const env of ENV_NAMES) {
       const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
       if (!r.ok) return this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
@@ -325,8 +316,7 @@ export class Controller {
     const published = yield* this.#publish(dir, participants, (who) => (writer = who))
     if (!published.ok) return this.#retryCommit(published.error)
     this.#records = []
-    const damaged = this.#host.damage(this.#cid)
-    this.#host.published(this.#cid, damaged.length > 0)
+    this.#host.published(this.#cid)
     this.#stage = 'restoring'
     this.#host.schedule(5, () => this.restore())
   }
@@ -381,8 +371,8 @@ export class Controller {
   /** One participant's restore per step (each reads and verifies its namespace). */
   *#restore(): Generator<void, void> {
     if (this.#stage !== 'restoring') return
-    const old = this.#host.world()
-    const fresh = this.#host.spawnWorld()
+    const old = this.#host.fleet()
+    const fresh = this.#host.spawnFleet()
     const dir = this.#host.openDirectory(this.#cid, () => 'directory')
     const touched: string[] = []
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -393,7 +383,7 @@ export class Controller {
       self.#stage = 'aborted'
       // Dependency order even here (model, resources, then agent); resume on an untouched idle
       // participant is harmless, and it keeps every resume round ordered.
-      if (touched.length > 0) for (const p of ['policy_model', ...ENVS.map((e) => `resources_${e}`), 'agent']) self.#resumeOne('abort', fresh, p)
+      if (touched.length > 0) for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent']) self.#resumeOne('abort', fresh, p)
       self.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: self.#cid, reason: why })
       yield* self.#resumeAll('abort', old, null)
     }
@@ -406,20 +396,20 @@ export class Controller {
     if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
     yield
-    for (const env of ENVS) {
+    for (const env of ENV_NAMES) {
       touched.push(`resources_${env}`)
       const r = fresh.resources[env].restore(this.#cid, dir)
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
       if (!r.ok) return yield* fail(r.error.code)
       yield
     }
-    this.#host.adoptWorld(fresh)
+    this.#host.adoptFleet(fresh)
     this.#stage = 'resuming'
     const records = this.#records
     this.#host.schedule(5, () => this.#host.runTask(this.#resumeAll('resume', fresh, records)))
   }
 
-  #resumeOne(phase: TracePhase, w: World, participant: string): void {
+  #resumeOne(phase: TracePhase, w: Fleet, participant: string): void {
     if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', w.model.resume(this.#cid))
     else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', w.agent.resume(this.#cid))
     else {
@@ -429,8 +419,8 @@ export class Controller {
   }
 
   /** Resume: dependencies (policy model, resources) before agents, then dispatch; one participant per step. */
-  *#resumeAll(phase: TracePhase, w: World, restored: readonly AgentBoundaryRecord[] | null): Generator<void, void> {
-    const deps = ['policy_model', ...ENVS.map((e) => `resources_${e}`)]
+  *#resumeAll(phase: TracePhase, w: Fleet, restored: readonly AgentBoundaryRecord[] | null): Generator<void, void> {
+    const deps = ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`)]
     const order = this.#test.resumeAgentsFirst === true ? ['agent', ...deps] : [...deps, 'agent']
     for (const p of order) {
       this.#resumeOne(phase, w, p)
@@ -443,10 +433,9 @@ export class Controller {
 
   /** Abort: resume every participant (an `invalid_phase` answer means already accepting), unfreeze. */
   abort(reason: string): void {
-    const w = this.#host.world()
+    const w = this.#host.fleet()
     this.#stage = 'aborted'
     this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
-    this.#host.rejoinWorkers('abort')
     // Synchronous: an abort is a handful of calls, and its callers expect the fleet resumed on return.
     const resume = this.#resumeAll('abort', w, null)
     while (resume.next().done !== true);

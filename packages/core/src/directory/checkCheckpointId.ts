@@ -1,4 +1,4 @@
-import { ID_PATTERN } from './layout.ts'
+import { ID_PATTERN } from '../records/idPattern.ts'
 
 /** A message when `id` is not a valid checkpoint id (1–128 chars, PROTOCOL.md §2.2), else undefined. */
 export function checkCheckpointId(id: string): string | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
-import type { LineageRow } from '../protocol/records.ts'
+import type { LineageRow } from '../records/LineageRow.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { commitAgentNamespace } from './commitAgentNamespace.ts'
 import { commitLedgerNamespace } from './commitLedgerNamespace.ts'

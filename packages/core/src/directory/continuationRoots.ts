@@ -1,7 +1,9 @@
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
-import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from '../protocol/records.ts'
-import { captureKey } from '../protocol/records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
+import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
+import { captureKey } from '../records/ExecutionIdentity.ts'
 
 /** Orders identities by rollout id, then attempt: the order of every identity list in D. */
 export const compareIdentity = (a: ExecutionIdentity, b: ExecutionIdentity): number =>

@@ -1,5 +1,5 @@
 import type { Digest } from '../ports.ts'
-import type { ExecutionIdentity } from '../protocol/records.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { compareIdentity } from './continuationRoots.ts'

@@ -1,5 +1,5 @@
-import type { ExecutionIdentity } from '../protocol/records.ts'
-import { executionKey } from '../protocol/records.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
+import { executionKey } from '../records/ExecutionIdentity.ts'
 
 /**
  * The fixed layout of a checkpoint directory D (CONTRACTS.md §5). Every path is relative to D and
@@ -25,12 +25,8 @@ export const AGGREGATE_SCHEMA_VERSION = 1
 export const TOKEN_STORE_SCHEMA_VERSION = 1
 export const MARKER_SCHEMA_VERSION = 1
 
-/** The resources server names of the simulated fleet and the policy model's (CONTRACTS.md §5). */
-export const RESOURCES_SERVER_NAMES = ['blackjack', 'counter', 'workplace'] as const
+/** The policy model's server name (CONTRACTS.md §5); the resources servers are named by `ENV_NAMES`. */
 export const POLICY_SERVER_NAME = 'policy'
-
-/** `^[A-Za-z0-9][A-Za-z0-9._-]*$`: rollout ids, server names, checkpoint ids (PROTOCOL.md §2). */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
 /** `<rollout_id>.a<attempt>.json`: the file of one execution in the agent and resources namespaces. */
 export const executionFileName = (id: ExecutionIdentity): string => `${executionKey(id)}.json`

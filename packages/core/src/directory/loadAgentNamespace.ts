@@ -1,4 +1,4 @@
-import type { AgentBoundaryRecord } from '../protocol/records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
@@ -11,7 +11,7 @@ import { agentManifestSchema } from './manifests.ts'
 import { checkListedFiles, parseRecordFile, readManifest } from './namespaceChecks.ts'
 import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { directoryError, problem } from './problems.ts'
-import { agentBoundaryRecordSchema } from './recordSchemas.ts'
+import { agentBoundaryRecordSchema } from '../records/AgentBoundaryRecord.ts'
 
 /** A verified agent namespace (schema 1). */
 export interface LoadedAgentNamespace {

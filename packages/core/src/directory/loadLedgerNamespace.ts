@@ -1,6 +1,6 @@
 import type { Digest } from '../ports.ts'
-import type { LineageRow } from '../protocol/records.ts'
-import { captureKey } from '../protocol/records.ts'
+import type { LineageRow } from '../records/LineageRow.ts'
+import { captureKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
@@ -13,7 +13,7 @@ import { describeZodError, ledgerManifestSchema } from './manifests.ts'
 import { checkListedFiles, readManifest } from './namespaceChecks.ts'
 import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { directoryError, problem } from './problems.ts'
-import { lineageRowSchema } from './recordSchemas.ts'
+import { lineageRowSchema } from '../records/LineageRow.ts'
 
 /** A verified model-ledger namespace (schema 2). */
 export interface LoadedLedgerNamespace {

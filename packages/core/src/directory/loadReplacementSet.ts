@@ -1,4 +1,4 @@
-import type { ResourceSnapshot } from '../environments/ResourceSnapshot.ts'
+import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
 import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'

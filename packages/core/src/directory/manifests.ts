@@ -1,15 +1,8 @@
 import { z } from 'zod'
-import {
-  AGENT_SCHEMA_VERSION,
-  AGGREGATE_SCHEMA_VERSION,
-  ID_PATTERN,
-  LEDGER_SCHEMA_VERSION,
-  MARKER_SCHEMA_VERSION,
-  RESOURCES_MANIFEST_SCHEMA_VERSION,
-  TOKEN_STORE_SCHEMA_VERSION,
-} from './layout.ts'
+import { AGENT_SCHEMA_VERSION, AGGREGATE_SCHEMA_VERSION, LEDGER_SCHEMA_VERSION, MARKER_SCHEMA_VERSION, RESOURCES_MANIFEST_SCHEMA_VERSION, TOKEN_STORE_SCHEMA_VERSION } from './layout.ts'
+import { ID_PATTERN } from '../records/idPattern.ts'
 import { jsonValueSchema } from '../jsonValueSchema.ts'
-import { executionIdentitySchema } from './recordSchemas.ts'
+import { executionIdentitySchema } from '../records/ExecutionIdentity.ts'
 
 /** Manifest shapes of every namespace of D (CONTRACTS.md §5, PROTOCOL.md §5), with their schemas. */
 

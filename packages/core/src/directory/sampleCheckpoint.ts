@@ -1,16 +1,18 @@
-import type { ResourceSnapshot } from '../environments/ResourceSnapshot.ts'
-import { RESOURCE_SNAPSHOT_SCHEMA_VERSION } from '../environments/ResourceSnapshot.ts'
+import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
+import { RESOURCE_SNAPSHOT_SCHEMA_VERSION } from '../records/ResourceSnapshot.ts'
 import type { JsonValue } from '../json.ts'
 import type { Digest } from '../ports.ts'
-import type { AgentBoundaryRecord, LineageRow } from '../protocol/records.ts'
-import { captureKey } from '../protocol/records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
+import type { LineageRow } from '../records/LineageRow.ts'
+import { captureKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { ok } from '../result.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { commitAgentNamespace } from './commitAgentNamespace.ts'
 import { commitLedgerNamespace } from './commitLedgerNamespace.ts'
 import { commitResourcesNamespace } from './commitResourcesNamespace.ts'
-import { POLICY_SERVER_NAME, RESOURCES_SERVER_NAMES } from './layout.ts'
+import { POLICY_SERVER_NAME } from './layout.ts'
+import { ENV_NAMES } from '../contracts/environments.ts'
 import type { AggregateParticipant } from './manifests.ts'
 import type { DirectoryCommitError } from './problems.ts'
 import { publishAggregateManifest } from './publishAggregateManifest.ts'
@@ -39,7 +41,7 @@ export function createSampleCheckpoint(rollouts: number, options: { checkpoint_i
   const lineage: Record<string, LineageRow[]> = {}
   for (let i = 0; i < rollouts; i++) {
     const rollout_id = `r${String(i).padStart(width, '0')}`
-    const server = RESOURCES_SERVER_NAMES[i % RESOURCES_SERVER_NAMES.length] as string
+    const server = ENV_NAMES[i % ENV_NAMES.length] as string
     const revision = 1 + (i % 4)
     const id = { rollout_id, attempt_index: attempt }
     const calls = 1 + (i % 3)
@@ -91,7 +93,7 @@ export function createSampleCheckpoint(rollouts: number, options: { checkpoint_i
   const participants: AggregateParticipant[] = [
     { participant_id: 'agent', name: 'agent', base_url: 'sim://agent', kind: 'agent', capabilities: {} },
     { participant_id: 'policy_model', name: POLICY_SERVER_NAME, base_url: 'sim://policy', kind: 'policy_model', capabilities: {} },
-    ...RESOURCES_SERVER_NAMES.map(
+    ...ENV_NAMES.map(
       (name): AggregateParticipant => ({ participant_id: `resources_${name}`, name, base_url: `sim://${name}`, kind: 'resources', capabilities: {} }),
     ),
   ]
@@ -123,7 +125,7 @@ export function commitSampleCheckpoint(
     'commit:agent': agent.value.manifest_digest,
     'commit:policy_model': ledger.value.manifest_digest,
   }
-  for (const server of RESOURCES_SERVER_NAMES) {
+  for (const server of ENV_NAMES) {
     const committed = commitResourcesNamespace(dir, digest, { server_name: server, checkpoint_id, snapshots: sample.snapshots[server] ?? [] })
     if (!committed.ok) return committed
     results[`commit:resources_${server}`] = committed.value.manifest_digest

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ResourceSnapshot } from '../environments/ResourceSnapshot.ts'
-import { resourceSnapshotSchema } from '../environments/ResourceSnapshot.ts'
+import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
+import { resourceSnapshotSchema } from '../records/ResourceSnapshot.ts'
 import type { JsonValue } from '../json.ts'
 import { describeZodError } from './manifests.ts'
 

@@ -4,16 +4,7 @@ import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { DirectoryWriteError } from './CheckpointDirectory.ts'
 import { encodeJsonFile, parseJsonFile } from './jsonFile.ts'
-import {
-  AGGREGATE_MANIFEST_PATH,
-  CHECKPOINT_MARKER_PATH,
-  TOKEN_STORE_MANIFEST_PATH,
-  agentManifestPath,
-  agentRecordPath,
-  ledgerManifestPath,
-  resourcesManifestPath,
-  resourcesSnapshotPath,
-} from './layout.ts'
+import { AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, TOKEN_STORE_MANIFEST_PATH, agentManifestPath, agentRecordPath, ledgerManifestPath, resourcesManifestPath, resourcesSnapshotPath } from './layout.ts'
 import { listNamespaceFiles } from './listNamespaceFiles.ts'
 import { loadAgentNamespace } from './loadAgentNamespace.ts'
 import { loadAggregateManifest } from './loadAggregateManifest.ts'

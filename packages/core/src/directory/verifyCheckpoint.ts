@@ -2,15 +2,7 @@ import type { Digest } from '../ports.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import type { DirectoryView } from './DirectoryView.ts'
-import {
-  AGENT_DIR,
-  AGGREGATE_MANIFEST_PATH,
-  CHECKPOINT_MARKER_PATH,
-  MODEL_LEDGER_DIR,
-  PARTICIPANT_NAMESPACES,
-  RESOURCES_DIR,
-  TOKEN_STORE_MANIFEST_PATH,
-} from './layout.ts'
+import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MODEL_LEDGER_DIR, PARTICIPANT_NAMESPACES, RESOURCES_DIR, TOKEN_STORE_MANIFEST_PATH } from './layout.ts'
 import { checkAggregateFiles } from './loadAggregateManifest.ts'
 import { aggregateManifestSchema, checkpointMarkerSchema, tokenStoreManifestSchema } from './manifests.ts'
 import { readManifest } from './namespaceChecks.ts'

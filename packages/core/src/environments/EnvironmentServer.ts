@@ -1,9 +1,8 @@
+import type { EnvName } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import type { JsonValue } from '../json.ts'
 import type { Result } from '../result.ts'
 
-/** The three environments Cutover models (CONTRACTS.md §5 resources server names). */
-export type EnvName = 'blackjack' | 'counter' | 'workplace'
 
 /** A reference server's HTTP answer: status and JSON body, exactly as NeMo Gym would send it. */
 export interface EnvResponse {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { counterCodec } from './counter/counterServer.ts'
 import { restoreCheckpointStates } from './restoreCheckpointStates.ts'
-import type { ResourceSnapshot } from './ResourceSnapshot.ts'
-import { resourceSnapshotSchema } from './ResourceSnapshot.ts'
+import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
+import { resourceSnapshotSchema } from '../records/ResourceSnapshot.ts'
 import { jsonSafeCopy } from './gymnasium/jsonSafeCopy.ts'
 
 const snap = (rollout_id: string, state: ResourceSnapshot['state']): ResourceSnapshot => ({

@@ -3,7 +3,7 @@ import { cutoverError } from '../contracts/errors.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { CheckpointCodec } from './EnvironmentServer.ts'
-import type { ResourceSnapshot } from './ResourceSnapshot.ts'
+import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
 
 /** One restored session, still keyed by the snapshot identity it came from. */
 export interface RestoredSession<TSession> {

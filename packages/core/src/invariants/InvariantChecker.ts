@@ -1,3 +1,4 @@
+import { ENV_NAMES } from '../contracts/environments.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
 import type { InvariantFailure, InvariantId, InvariantMap } from '../contracts/views.ts'
 import { INVARIANT_IDS } from '../contracts/views.ts'
@@ -10,7 +11,7 @@ const TOKEN_STORE = 'token-store/manifest.json'
 const MARKER = 'checkpoint.json'
 /** Event types by which an attempt writes state somewhere (admission, custody, mutation, boundary). */
 const WRITE_TYPES = new Set(['model.request', 'model.response', 'generation.stage', 'token.stage', 'env.start', 'env.request', 'env.verify', 'agent.boundary', 'run.dispatch'])
-const RESUME_DEPENDENCIES = ['policy_model', 'resources_blackjack', 'resources_counter', 'resources_workplace']
+const RESUME_DEPENDENCIES = ['policy_model', ...ENV_NAMES.map((env) => `resources_${env}`)]
 
 interface DirState {
   readonly manifests: Set<string>
@@ -77,7 +78,7 @@ export class InvariantChecker {
       return
     }
     if (path === AGGREGATE) {
-      const needed = ['agent', 'model-ledger/policy', 'resources/blackjack', 'resources/counter', 'resources/workplace']
+      const needed = ['agent', 'model-ledger/policy', ...ENV_NAMES.map((env) => `resources/${env}`)]
       const missing = needed.filter((n) => !d.manifests.has(n))
       if (missing.length > 0) return this.fail('manifest-last', e.step, `aggregate manifest written before ${missing.join(', ')} manifests in ${cid}`)
       d.aggregate = true

@@ -3,7 +3,8 @@ import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { AgentParticipant } from './AgentParticipant.ts'
 import type { CompletionReceipt } from './AgentParticipant.ts'
-import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 
 const id = (r: string, a = 0): ExecutionIdentity => ({ rollout_id: r, attempt_index: a })
 const code = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code)

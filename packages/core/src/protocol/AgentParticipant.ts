@@ -11,8 +11,9 @@ import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
 import { loadAgentNamespace } from '../directory/loadAgentNamespace.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
-import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
-import { executionKey } from './records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
+import { executionKey } from '../records/ExecutionIdentity.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
 /** Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state). */

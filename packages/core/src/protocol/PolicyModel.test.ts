@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { PolicyModel } from './PolicyModel.ts'
-import type { ContinuationRoot, ExecutionIdentity } from './records.ts'
+import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { GenerationWorker, TokenStore } from './TokenStore.ts'
 
 const id = (r: string, a = 0): ExecutionIdentity => ({ rollout_id: r, attempt_index: a })

@@ -8,8 +8,10 @@ import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
-import type { ContinuationRoot, ExecutionIdentity, LineageRow } from './records.ts'
-import { captureKey, executionKey, parseKey } from './records.ts'
+import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
+import type { LineageRow } from '../records/LineageRow.ts'
+import { captureKey, executionKey, parseKey } from '../records/ExecutionIdentity.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
 /** Admission limiter states (PROTOCOL.md §4.2). */

@@ -5,7 +5,8 @@ import { createCounterServer } from '../environments/counter/counterServer.ts'
 import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
 import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
-import type { AgentBoundaryRecord, ExecutionIdentity } from './records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { ResourcesParticipant } from './ResourcesParticipant.ts'
 
 const id = (r: string, a = 0): ExecutionIdentity => ({ rollout_id: r, attempt_index: a })

@@ -1,5 +1,5 @@
-import type { ExecutionIdentity } from './records.ts'
-import { executionKey } from './records.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
+import { executionKey } from '../records/ExecutionIdentity.ts'
 
 /**
  * The fenced attempts of one participant (PROTOCOL.md §3.1 "tombstones"): execution keys that may

@@ -1,3 +1,4 @@
+import { ENV_NAMES } from '../contracts/environments.ts'
 import type { JsonValue } from '../json.ts'
 import type { TraceEvent, TracePhase } from '../contracts/trace.ts'
 
@@ -20,7 +21,6 @@ export function traceEvent(step: number, fields: Partial<Omit<TraceEvent, 'step'
 }
 
 const CYCLE: readonly TracePhase[] = ['run', 'prepare', 'retire', 'commit', 'restore', 'resume', 'continue']
-const ENVS = ['blackjack', 'counter', 'workplace'] as const
 
 /**
  * A synthetic trace shaped like a 1,000-rollout run: `total` events in long phase runs, every
@@ -32,7 +32,7 @@ export function largeTrace(total: number, rollouts = 1_000): TraceEvent[] {
   for (let step = 1; step <= total; step++) {
     const r = (step * 7) % rollouts
     const id = `r${String(r).padStart(3, '0')}`
-    const env = ENVS[r % 3] as string
+    const env = ENV_NAMES[r % ENV_NAMES.length] as string
     const phase = CYCLE[Math.min(CYCLE.length - 1, Math.floor((step - 1) / runLength))] as TracePhase
     const payload: { [key: string]: JsonValue } = {
       rollout_id: id,

@@ -1,5 +1,5 @@
 import type { TraceEvent } from '../contracts/trace.ts'
-import type { EnvName } from '../environments/EnvironmentServer.ts'
+import type { EnvName } from '../contracts/environments.ts'
 import type { JsonValue } from '../json.ts'
 import type { LineageView, ParticipantView, SessionRow } from '../contracts/views.ts'
 

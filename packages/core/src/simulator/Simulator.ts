@@ -1,18 +1,23 @@
+import { ENV_NAMES } from '../contracts/environments.ts'
 import type { RunConfig } from '../contracts/scenarios.ts'
 import type { TracePhase, TraceEvent } from '../contracts/trace.ts'
 import type { ParticipantView } from '../contracts/views.ts'
 import type { ControllerTask, ControllerTestOptions, SteppedDirectory } from '../controller/Controller.ts'
+import type { Fleet } from '../controller/Fleet.ts'
+import { simulatedFleet } from './simulatedFleet.ts'
 import { Controller } from '../controller/Controller.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
-import type { EnvName } from '../environments/EnvironmentServer.ts'
+import type { EnvName } from '../contracts/environments.ts'
 import type { WorkplaceExample } from '../environments/workplace/WorkplaceSession.ts'
 import type { JsonValue } from '../json.ts'
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 import type { CompletionReceipt } from '../protocol/AgentParticipant.ts'
-import type { AgentBoundaryRecord, ContinuationRoot, ExecutionIdentity } from '../protocol/records.ts'
-import { executionKey } from '../protocol/records.ts'
+import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
+import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
+import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
+import { executionKey } from '../records/ExecutionIdentity.ts'
 import { GenerationWorker, TokenStore } from '../protocol/TokenStore.ts'
 import { PyRandom } from '../rng/PyRandom.ts'
 import type { Result } from '../result.ts'
@@ -113,6 +118,9 @@ export class Simulator {
   readonly #controller: Controller
   readonly #dirs = new Map<string, CheckpointDirectory>()
   #world: World
+  #fleet: Fleet
+  /** The world behind each fleet the controller was handed (a spawned one is adopted by identity). */
+  readonly #worlds = new WeakMap<Fleet, World>()
   #now = 0
   #phase: TracePhase = 'run'
   #frozen = false
@@ -153,6 +161,7 @@ export class Simulator {
     for (const w of mw) this.#missing.add(w)
     if (opts.checkpoint) for (const f of config.faults) if (f.kind === 'unacked_result') this.#unackedFault.add(this.#rolloutId(f.rollout))
     this.#world = createWorld(0, opts.digest, opts.envs, this.#workers)
+    this.#fleet = this.#fleetOf(this.#world)
     this.#controller = new Controller(this.#host(), config.deadline_ms, opts.test ?? {})
   }
 
@@ -514,9 +523,9 @@ export class Simulator {
     const sim = this
     return {
       now: () => sim.#now,
-      world: () => sim.#world,
-      spawnWorld: () => createWorld(++sim.#worldCount, sim.#opts.digest, sim.#opts.envs, sim.#workers),
-      adoptWorld: (w: World) => sim.#adopt(w),
+      fleet: () => sim.#fleet,
+      spawnFleet: () => sim.#fleetOf(createWorld(++sim.#worldCount, sim.#opts.digest, sim.#opts.envs, sim.#workers)),
+      adoptFleet: (f: Fleet) => sim.#adopt(f),
       emit: (phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string) => {
         sim.#phase = phase
         sim.emit(phase, from, to, type, payload, outcome)
@@ -528,8 +537,8 @@ export class Simulator {
       },
       openDirectory: (cid: string, writer: () => string) => sim.#directory(cid, writer),
       digest: sim.#opts.digest,
-      damage: (cid: string) => sim.#damage(cid),
-      published: (cid: string, damaged: boolean) => {
+      published: (cid: string) => {
+        const damaged = sim.#damage(cid).length > 0
         const dir = sim.#dirs.get(cid)
         if (dir !== undefined) sim.checkpoints.push({ checkpoint_id: cid, location: dir.location, damaged })
       },
@@ -539,8 +548,6 @@ export class Simulator {
       afterResume: (restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]) => sim.#afterResume(restored, retired),
       unacknowledged: () => sim.#rollouts.filter((r) => r.status === 'completed' && r.receipt !== null).map((r) => r.receipt as unknown as JsonValue),
       acknowledge: (receipts: readonly JsonValue[], _label: string) => sim.#acknowledgeAtPrepare(receipts),
-      missingWorkers: () => [...sim.#missing],
-      rejoinWorkers: (phase: TracePhase) => sim.#rejoin(phase),
       liveMembership: () =>
         sim.#rollouts
           .filter((r) => r.status === 'parked' || r.status === 'running' || r.status === 'completed')
@@ -558,6 +565,8 @@ export class Simulator {
       log: (phase: TracePhase, type: string, payload: { [key: string]: JsonValue }) => {
         sim.#phase = phase
         sim.emit(phase, 'controller', 'controller', type, payload, 'ok')
+        // missing_worker: the dropped worker's replacement tries to rejoin as soon as the checkpoint aborts.
+        if (type === 'controller.abort') sim.#rejoin(phase)
         if (type === 'rollout.retired') {
           const r = sim.#byId.get(String(payload['rollout_id']))
           if (r !== undefined) {
@@ -573,7 +582,7 @@ export class Simulator {
     if (outcome !== 'ok') return
     if (type === 'resources.prepare' && this.#opts.record) {
       // Capture the prepare snapshot of every exported session for the Sessions/Tables diff.
-      for (const env of ['blackjack', 'counter', 'workplace'] as const) {
+      for (const env of ENV_NAMES) {
         for (const snap of this.#world.resources[env].preparedSnapshots()) {
           const key = executionKey(snap)
           if (!this.recorder.prepared.has(key)) this.recorder.prepared.set(key, { step: this.recorder.step, state: snap.state })
@@ -602,8 +611,24 @@ export class Simulator {
     return this.#acknowledge(receipts, 'prepare')
   }
 
-  #adopt(w: World): void {
+  #fleetOf(world: World): Fleet {
+    const fleet = simulatedFleet(world, {
+      isMissingWorker: (k) => this.#missing.has(k),
+      later: (delay, run) => this.#queue.push(this.#now + delay, run),
+      taskExited: (id, ticket) => {
+        this.#phase = 'retire'
+        this.emit('retire', 'generation_worker', 'policy_model', 'model.task_exit', { rollout_id: id.rollout_id, attempt_index: id.attempt_index, ticket }, 'ok')
+      },
+    })
+    this.#worlds.set(fleet, world)
+    return fleet
+  }
+
+  #adopt(f: Fleet): void {
+    const w = this.#worlds.get(f)
+    if (w === undefined) throw new Error('adoptFleet: not a fleet this simulator spawned')
     this.#world = w
+    this.#fleet = f
     // Every execution of the old world is gone with its process; parked ones continue under N+1.
     for (const r of this.#rollouts) if (r.status === 'parked' || r.status === 'running') r.waiting = null
   }

@@ -1,9 +1,9 @@
-import type { EnvName } from '../environments/EnvironmentServer.ts'
+import { ENV_NAMES } from '../contracts/environments.ts'
+import type { EnvName } from '../contracts/environments.ts'
 import type { WorkplaceExample } from '../environments/workplace/WorkplaceSession.ts'
 import type { JsonValue } from '../json.ts'
 
 /** The environments in dealing order (CONTRACTS.md §1). */
-export const ENV_ORDER: readonly EnvName[] = ['blackjack', 'counter', 'workplace']
 
 /** One rollout of a run: its id, environment, task row and seed. */
 export interface RolloutPlan {
@@ -32,7 +32,7 @@ export function planRollouts(runSeed: bigint, count: number): readonly RolloutPl
   return ids.map((rollout_id, index) => ({
     index,
     rollout_id,
-    env: ENV_ORDER[index % 3] as EnvName,
+    env: ENV_NAMES[index % ENV_NAMES.length] as EnvName,
     task: Math.floor(index / 3) % 5,
     seed: runSeed * 1_000_003n + BigInt(index),
   }))

@@ -1,6 +1,7 @@
 import { createBlackjackServer } from '../environments/blackjack/blackjackServer.ts'
 import { createCounterServer } from '../environments/counter/counterServer.ts'
-import type { EnvironmentServer, EnvName } from '../environments/EnvironmentServer.ts'
+import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
+import type { EnvName } from '../contracts/environments.ts'
 import type { Digest } from '../ports.ts'
 import { AgentParticipant } from '../protocol/AgentParticipant.ts'
 import { PolicyModel } from '../protocol/PolicyModel.ts'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { jsonValueSchema } from '../jsonValueSchema.ts'
+import { ID_PATTERN } from './idPattern.ts'
 
 /** The ResourceSnapshot schema version Cutover writes (v2 carries mutation receipts, PROTOCOL.md §5.3). */
 export const RESOURCE_SNAPSHOT_SCHEMA_VERSION = 2
@@ -23,7 +24,7 @@ export type ResourceMutationReceipt = z.infer<typeof resourceMutationReceiptSche
  */
 export const resourceSnapshotSchema = z.object({
   schema_version: z.literal(RESOURCE_SNAPSHOT_SCHEMA_VERSION),
-  rollout_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
+  rollout_id: z.string().regex(ID_PATTERN),
   attempt_index: z.number().int().nonnegative(),
   state_revision: z.number().int().nonnegative(),
   state: jsonValueSchema,
