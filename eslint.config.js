@@ -1,8 +1,10 @@
-// ESLint flat config. The purity fence keeps core deterministic; the boundary fence keeps the web
-// app talking to core through its contracts only (HOUSE_STYLE.md §B2).
+// ESLint flat config. The purity fence keeps core deterministic; the layer fence keeps core's
+// folders importing in one direction only (packages/core/README.md); the boundary fence keeps the
+// web app talking to core through its contracts only (HOUSE_STYLE.md §B2).
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
+import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 
 const coreDomain = ['packages/core/src/**/*.ts']
 const coreEdges = ['packages/core/src/adapters/**', 'packages/core/src/testing/**', 'packages/core/src/**/*.test.ts']
@@ -43,6 +45,37 @@ export const purityRules = {
   ],
 }
 
+/**
+ * Core's layers, bottom first: a folder imports only from folders below it (and the foundation:
+ * contracts/, rng/ and the root files json, result, ports, assert, jsonValueSchema). The view
+ * builders (invariants, render, scenarios) read contracts only and sit just below the simulator.
+ */
+export const CORE_LAYERS = [['records'], ['environments'], ['directory'], ['protocol'], ['controller'], ['invariants', 'render', 'scenarios'], ['simulator']]
+const CORE_FOUNDATION = ['contracts', 'rng']
+const CORE_ROOT_FILES = ['json.ts', 'result.ts', 'ports.ts', 'assert.ts', 'jsonValueSchema.ts']
+const core = (path) => `./packages/core/src/${path}`
+
+/** `import-x/no-restricted-paths` zones: each layer may not import any folder above or beside it. */
+function coreLayerZones() {
+  const all = CORE_LAYERS.flat()
+  const zones = []
+  CORE_LAYERS.forEach((layer, i) => {
+    const above = CORE_LAYERS.slice(i).flat()
+    for (const folder of layer) {
+      const from = above.filter((f) => f !== folder)
+      if (from.length > 0) zones.push({ target: core(folder), from: from.map(core), message: `core layers import downward only: ${folder}/ sits below ${from.join(', ')} (packages/core/README.md)` })
+    }
+  })
+  for (const target of [...CORE_FOUNDATION.map(core), ...CORE_ROOT_FILES.map(core)])
+    zones.push({ target, from: all.map(core), message: 'the foundation (contracts, rng, root files) imports no core layer' })
+  return zones
+}
+
+export const layerRules = {
+  'import-x/no-restricted-paths': ['error', { zones: coreLayerZones() }],
+  'import-x/no-cycle': ['error', { ignoreExternal: true }],
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.cutover/**', 'vendor/**', 'e2e/test-results/**', '.ci-out/**', 'packages/core/lint-fixtures/**'] },
   js.configs.recommended,
@@ -56,6 +89,14 @@ export default tseslint.config(
     },
   },
   { files: coreDomain, ignores: coreEdges, rules: purityRules },
+  {
+    // The lint fixtures are ignored by `eslint .` and linted on purpose by scripts/lintFence.test.ts.
+    files: [...coreDomain, 'packages/core/lint-fixtures/**/*.ts'],
+    ignores: coreEdges,
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver()], 'import-x/extensions': ['.ts'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] } },
+    rules: layerRules,
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}', 'e2e/**/*.ts'],
     rules: {

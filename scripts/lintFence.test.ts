@@ -25,3 +25,33 @@ describe('core purity fence', () => {
     expect(rules.filter((r) => r?.startsWith('no-restricted'))).toEqual([])
   })
 })
+
+describe('core layer fence', () => {
+  const upward = readFileSync(new URL('../packages/core/lint-fixtures/upward.ts', import.meta.url), 'utf8')
+
+  it('[layers] rejects an upward import between core folders (protocol/ importing simulator/)', async () => {
+    const eslint = new ESLint({ cwd: repo })
+    const [result] = await eslint.lintText(upward, { filePath: `${repo}packages/core/src/protocol/upward.ts` })
+    const messages = result?.messages ?? []
+    expect(messages.map((m) => m.ruleId)).toContain('import-x/no-restricted-paths')
+    expect(messages.find((m) => m.ruleId === 'import-x/no-restricted-paths')?.message).toContain('core layers import downward only')
+  })
+
+  it('[layers] allows the same import from the simulator, the top layer', async () => {
+    const eslint = new ESLint({ cwd: repo })
+    const [result] = await eslint.lintText(upward, { filePath: `${repo}packages/core/src/simulator/upward.ts` })
+    expect(result?.messages.map((m) => m.ruleId)).not.toContain('import-x/no-restricted-paths')
+  })
+
+  it('[layers] rejects the foundation (contracts/) importing a layer', async () => {
+    const eslint = new ESLint({ cwd: repo })
+    const [result] = await eslint.lintText("import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'\nexport type Id = ExecutionIdentity\n", { filePath: `${repo}packages/core/src/contracts/upward.ts` })
+    expect(result?.messages.map((m) => m.ruleId)).toContain('import-x/no-restricted-paths')
+  })
+
+  it('[layers] rejects an import cycle between core files', async () => {
+    const eslint = new ESLint({ cwd: repo, ignore: false })
+    const results = await eslint.lintFiles([`${repo}packages/core/lint-fixtures/cycle/first.ts`, `${repo}packages/core/lint-fixtures/cycle/second.ts`])
+    for (const r of results) expect(r.messages.map((m) => m.ruleId)).toContain('import-x/no-cycle')
+  })
+})
