@@ -27,7 +27,8 @@ describe('core purity fence', () => {
 })
 
 describe('core layer fence', () => {
-  const upward = readFileSync(new URL('../packages/core/lint-fixtures/upward.ts', import.meta.url), 'utf8')
+  // A deliberate upward import: linted as a file of protocol/, it reaches up into the simulator.
+  const upward = "import { Simulator } from '../simulator/Simulator.ts'\nexport const engine = Simulator\n"
 
   it('[layers] rejects an upward import between core folders (protocol/ importing simulator/)', async () => {
     const eslint = new ESLint({ cwd: repo })

@@ -7,7 +7,8 @@ import { createWorkplaceServer } from '../environments/workplace/workplaceServer
 import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { resolveRunConfig } from './simulate.ts'
-import { Simulator, outcomeKey } from './Simulator.ts'
+import { outcomeKey } from './RolloutOutcome.ts'
+import { Simulator } from './Simulator.ts'
 import { defaultEnvFactory } from './World.ts'
 
 const base = parseWorkplaceBase(loadNodeWorkplaceData(), nodeDigest)

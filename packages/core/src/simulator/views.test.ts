@@ -14,8 +14,9 @@ import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.
 import { changedRows } from './changedRows.ts'
 import type { Recorder } from './Recorder.ts'
 import { resolveRunConfig, runSimulation } from './simulate.ts'
-import type { SimulatorOptions } from './Simulator.ts'
-import { Simulator, outcomeKey } from './Simulator.ts'
+import type { SimulatorOptions } from './SimulatorOptions.ts'
+import { outcomeKey } from './RolloutOutcome.ts'
+import { Simulator } from './Simulator.ts'
 import { defaultEnvFactory } from './World.ts'
 
 const data = loadNodeWorkplaceData()

@@ -1,0 +1,122 @@
+import type { RunConfig } from '../contracts/scenarios.ts'
+import { presetModelWorkers } from '../scenarios/presets.ts'
+
+/** A `stale_request` fault: a delayed attempt-N request reaching `participant` after restore. */
+export interface StaleRequest {
+  readonly rolloutId: string
+  readonly participant: 'policy_model' | 'agent' | 'resources'
+}
+
+/** A `corrupt_file` fault: flip a byte in file `index` (sorted) of `namespace` after publication. */
+export interface Corruption {
+  readonly namespace: 'resources' | 'agent' | 'model-ledger'
+  readonly index: number
+}
+
+/**
+ * The run's faults (`config.faults`, CONTRACTS.md §3), read once into the questions the engine
+ * asks: how many model workers and which never answer, a rollout's extra latency, whether a
+ * rollout's result is held back unacknowledged or claimed twice, the stale requests to replay,
+ * the files to corrupt, and whether a directory write is the one that crashes. Rollouts named by
+ * index resolve to their ids here. A baseline run (no checkpoint) sees only the worker layout.
+ */
+export class FaultPlan {
+  /** Policy model workers (the preset's minimum, or enough to hold every `missing_worker`). */
+  readonly modelWorkers: number
+  readonly staleRequests: readonly StaleRequest[]
+  readonly corruptions: readonly Corruption[]
+  readonly #missing = new Set<number>()
+  readonly #straggling = new Map<string, number>()
+  readonly #unacked = new Set<string>()
+  readonly #duplicateClaims = new Set<string>()
+  readonly #crashOnWrite: number | undefined
+  #writes = 0
+  #crashFired = false
+
+  constructor(config: RunConfig, rolloutIds: readonly string[], checkpoint: boolean) {
+    const id = (ref: string | number): string => (typeof ref === 'number' ? (rolloutIds[ref] ?? `r${ref}`) : ref)
+    const stale: StaleRequest[] = []
+    const corruptions: Corruption[] = []
+    const missing: number[] = []
+    let crash: number | undefined
+    for (const f of config.faults) {
+      switch (f.kind) {
+        case 'missing_worker':
+          missing.push(f.worker)
+          break
+        case 'straggler':
+          if (checkpoint) this.#straggling.set(id(f.rollout), (this.#straggling.get(id(f.rollout)) ?? 0) + f.extra_ms)
+          break
+        case 'unacked_result':
+          if (checkpoint) this.#unacked.add(id(f.rollout))
+          break
+        case 'duplicate_claim':
+          this.#duplicateClaims.add(id(f.rollout))
+          break
+        case 'stale_request':
+          stale.push({ rolloutId: id(f.rollout), participant: f.participant })
+          break
+        case 'corrupt_file':
+          corruptions.push({ namespace: f.namespace, index: f.index })
+          break
+        case 'crash_after_write':
+          crash ??= f.k
+          break
+      }
+    }
+    const minWorkers = presetModelWorkers(config.scenario)
+    this.modelWorkers = minWorkers > 1 || missing.length > 0 ? Math.max(2, minWorkers, ...missing.map((w) => w + 1)) : 1
+    for (const w of missing) this.#missing.add(w)
+    this.staleRequests = stale
+    this.corruptions = corruptions
+    this.#crashOnWrite = crash
+  }
+
+  /** True for a worker that dropped and never acknowledges (until it rejoins). */
+  isMissingWorker(worker: number): boolean {
+    return this.#missing.has(worker)
+  }
+
+  /** The missing workers, in order. */
+  missingWorkers(): readonly number[] {
+    return [...this.#missing].sort()
+  }
+
+  /** A missing worker's replacement registered: it is no longer missing. */
+  rejoined(worker: number): void {
+    this.#missing.delete(worker)
+  }
+
+  /** Extra model latency of a rollout's model calls (`straggler`: attempt 0 only). */
+  extraLatency(rolloutId: string, attempt: number): number {
+    return attempt === 0 ? (this.#straggling.get(rolloutId) ?? 0) : 0
+  }
+
+  /** The rollouts whose result must still be unacknowledged when the first checkpoint prepares. */
+  get unackedRollouts(): ReadonlySet<string> {
+    return this.#unacked
+  }
+
+  /** The receipt replay ran (once): no result is held back any more. */
+  unackedReplayed(): void {
+    this.#unacked.clear()
+  }
+
+  /** True when a restored continuation of `rolloutId` is claimed twice (`duplicate_claim`). */
+  claimsTwice(rolloutId: string): boolean {
+    return this.#duplicateClaims.has(rolloutId)
+  }
+
+  /** Counts one directory write; true for the one `crash_after_write` kills (it fires once). */
+  crashesOnWrite(): boolean {
+    this.#writes++
+    if (this.#crashOnWrite === undefined || this.#crashFired || this.#writes !== this.#crashOnWrite) return false
+    this.#crashFired = true
+    return true
+  }
+
+  /** The write number the crash fires on (for its message). */
+  get crashWrite(): number | undefined {
+    return this.#crashOnWrite
+  }
+}
