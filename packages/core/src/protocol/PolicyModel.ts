@@ -11,8 +11,10 @@ import { fencedCommit } from './fencedCommit.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { LineageRow } from '../records/LineageRow.ts'
-import { captureKey, executionKey, parseKey } from '../records/ExecutionIdentity.ts'
+import { executionKey, parseKey } from '../records/ExecutionIdentity.ts'
+import { LineageLedger } from './LineageLedger.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
+import { WorkerCoordinator } from './WorkerCoordinator.ts'
 
 /** Admission limiter states (PROTOCOL.md §4.2). */
 export type AdmissionState = 'accepting' | 'draining' | 'paused' | 'restore_failed_paused'
@@ -88,7 +90,6 @@ export class PolicyModel {
   readonly fence = new ControlFence()
   readonly #digest: Digest
   readonly #role: 'policy' | 'auxiliary'
-  readonly #workerCount: number
   #state: AdmissionState = 'accepting'
   #nextCall = 1
   #nextTicket = 1
@@ -96,25 +97,16 @@ export class PolicyModel {
   #served = false
   readonly #inflight = new Map<string, Inflight>()
   readonly #tombstones = new TombstoneSet()
-  readonly #ledger = new Map<string, LineageRow[]>()
-  /** Last committed call per execution key: later calls of an attempt link within it. */
-  readonly #lastCall = new Map<string, LineageRow>()
-  /** N+1 execution key → N's verified last committed call; consumed by the first call (relay). */
-  readonly #relay = new Map<string, { readonly parent: string; readonly cum_len: number }>()
-  readonly #relayConsumed = new Set<string>()
+  readonly #ledger = new LineageLedger()
   readonly #sourceAttempts: string[] = []
-  // coordinator (§4.6)
-  readonly #connected = new Set<number>()
-  #frozen: readonly number[] | null = null
-  readonly #acked = new Set<number>()
+  readonly #workers: WorkerCoordinator
   #lastCommitDigest: string | null = null
 
   constructor(digest: Digest, options: PolicyModelOptions = {}) {
     this.#digest = digest
     this.serverName = options.serverName ?? 'policy'
     this.#role = options.instanceRole ?? 'policy'
-    this.#workerCount = Math.max(1, options.workers ?? 1)
-    for (let k = 0; k < this.#workerCount; k++) this.#connected.add(k)
+    this.#workers = new WorkerCoordinator(options.workers ?? 1)
   }
 
   get admission(): AdmissionState {
@@ -124,7 +116,7 @@ export class PolicyModel {
     return this.#inflight.size
   }
   get workerCount(): number {
-    return this.#workerCount
+    return this.#workers.count
   }
   get manifestDigest(): string | null {
     return this.#lastCommitDigest
@@ -138,9 +130,7 @@ export class PolicyModel {
   }
   /** Every lineage row, by capture key (for views and tests). */
   ledgerRows(): readonly LineageRow[] {
-    const out: LineageRow[] = []
-    for (const key of [...this.#ledger.keys()].sort()) out.push(...(this.#ledger.get(key) ?? []))
-    return out
+    return this.#ledger.rows()
   }
 
   #roleCheck(): Result<void, CutoverError> {
@@ -155,31 +145,15 @@ export class PolicyModel {
     const key = executionKey(id)
     if (this.#tombstones.has(key)) return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
     if (this.#state !== 'accepting') return err(cutoverError('checkpoint_parked', `policy admission is ${this.#state}; retry after resume`))
-    if (this.#workerCount > 1 && !this.#connected.has(worker)) return err(cutoverError('checkpoint_parked', `worker ${worker} is not connected`))
+    if (this.#workers.managed && !this.#workers.isConnected(worker)) return err(cutoverError('checkpoint_parked', `worker ${worker} is not connected`))
     this.#served = true
-    const last = this.#lastCall.get(key)
-    let parent: string | null = null
-    let prevLen = 0
-    let relay = false
-    if (last !== undefined) {
-      parent = last.model_call_id
-      prevLen = last.cum_len
-    } else {
-      const source = this.#relay.get(key)
-      if (source !== undefined && !this.#relayConsumed.has(key)) {
-        // The cross-attempt link is consumed exactly once: the first call of N+1 only.
-        this.#relayConsumed.add(key)
-        parent = source.parent
-        prevLen = source.cum_len
-        relay = true
-      }
-    }
+    const link = this.#ledger.link(id)
     const admission: ModelAdmission = {
       ticket: `t${this.#nextTicket++}`,
       model_call_id: `${this.serverName}-call-${String(this.#nextCall++).padStart(6, '0')}`,
-      parent_call_id: parent,
-      relay,
-      prev_len: prevLen,
+      parent_call_id: link.parent,
+      relay: link.relay,
+      prev_len: link.prevLen,
       worker,
     }
     this.#inflight.set(admission.ticket, { id, admission, cancelled: false })
@@ -210,11 +184,7 @@ export class PolicyModel {
       admitted_at: now,
       failure_reason: null,
     }
-    const ck = captureKey(entry.id)
-    const rows = this.#ledger.get(ck)
-    if (rows === undefined) this.#ledger.set(ck, [row])
-    else rows.push(row)
-    this.#lastCall.set(executionKey(entry.id), row)
+    this.#ledger.record(entry.id, row)
     return ok(row)
   }
 
@@ -243,16 +213,13 @@ export class PolicyModel {
   }
 
   #drained(): boolean {
-    if (this.#inflight.size > 0) return false
-    if (this.#workerCount === 1) return true
-    const members = this.#frozen ?? []
-    return members.every((w) => this.#acked.has(w))
+    return this.#inflight.size === 0 && this.#workers.allAcknowledged()
   }
 
   #report(): AdmissionReport {
     return {
       state: this.#state,
-      workers: { acknowledged: this.#workerCount === 1 ? 1 : this.#acked.size, expected: this.#workerCount },
+      workers: { acknowledged: this.#workers.acknowledged, expected: this.#workers.count },
       inflight_total: this.#inflight.size,
       inflight: [...this.#inflight.values()].map((v) => ({ rollout_id: v.id.rollout_id, attempt_index: v.id.attempt_index })),
     }
@@ -262,23 +229,22 @@ export class PolicyModel {
 
   /** A worker acknowledges the closed state (with its in-flight counters folded into ours). */
   workerAck(worker: number): Result<void, CutoverError> {
-    if (this.#frozen === null || !this.#frozen.includes(worker))
-      return err(cutoverError('worker_registration_rejected', `worker ${worker} is not a frozen member`))
-    this.#acked.add(worker)
+    const acked = this.#workers.ack(worker)
+    if (!acked.ok) return acked
     this.#afterInflightChange()
     return ok(undefined)
   }
 
   /** A worker process drops (its in-flight is lost with it; it never acks). */
   workerDisconnect(worker: number): void {
-    this.#connected.delete(worker)
+    this.#workers.disconnect(worker)
   }
 
   /** A (replacement) worker registers: refused while admission is not accepting. */
   workerRegister(worker: number): Result<void, CutoverError> {
     if (this.#state !== 'accepting')
       return err(cutoverError('worker_registration_rejected', `worker ${worker} cannot join while admission is ${this.#state}`))
-    this.#connected.add(worker)
+    this.#workers.register(worker)
     return ok(undefined)
   }
 
@@ -292,16 +258,9 @@ export class PolicyModel {
       checkpointId,
       FENCE_OPS.prepare,
       () => {
-        if (this.#workerCount > 1) {
-          // Close freezes the exact connected membership; a missing member is never an implicit zero.
-          const members = [...this.#connected].sort((a, b) => a - b)
-          if (members.length !== this.#workerCount) {
-            const missing: number[] = []
-            for (let k = 0; k < this.#workerCount; k++) if (!this.#connected.has(k)) missing.push(k)
-            return err(cutoverError('missing_workers', `workers ${missing.join(', ')} are not connected`))
-          }
-          this.#frozen = members
-          this.#acked.clear()
+        if (this.#workers.managed) {
+          const closed = this.#workers.close()
+          if (!closed.ok) return closed
         }
         this.#state = this.#drained() ? 'paused' : 'draining'
         if (this.#state === 'paused') this.fence.markPrepared(checkpointId)
@@ -319,8 +278,8 @@ export class PolicyModel {
     const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restored_paused', 'restore_failed_paused'])
     if (!check.ok) return check
     if (this.#state === 'paused') this.fence.markPrepared(checkpointId)
-    else if (this.#workerCount > 1 && this.fence.remaining(now) === 0) {
-      const missing = (this.#frozen ?? []).filter((w) => !this.#acked.has(w))
+    else if (this.#workers.managed && this.fence.remaining(now) === 0) {
+      const missing = this.#workers.unacknowledged()
       if (missing.length > 0) return err(cutoverError('missing_workers', `workers ${missing.join(', ')} did not acknowledge the close`))
     }
     return ok(this.#report())
@@ -354,7 +313,7 @@ export class PolicyModel {
       const named = new Set(roots.map((r) => r.capture_key))
       const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
       const excluded: ExecutionIdentity[] = []
-      for (const [ck, rows] of this.#ledger) {
+      for (const [ck, rows] of this.#ledger.byCapture()) {
         if (named.has(ck)) rollouts[ck] = rows
         else if (rows[0] !== undefined) excluded.push({ rollout_id: rows[0].rollout_id, attempt_index: rows[0].attempt_index })
       }
@@ -395,20 +354,14 @@ export class PolicyModel {
       let rowCount = 0
       for (const ck of Object.keys(rollouts).sort()) {
         const rows = rollouts[ck] as readonly LineageRow[]
-        const first = rows[0]
-        if (first === undefined) continue
-        this.#ledger.set(ck, [...rows])
+        if (rows.length === 0) continue
+        this.#ledger.restore(ck, rows, boundaryOf.get(ck) ?? '')
         rowCount += rows.length
-        const boundary = boundaryOf.get(ck) ?? ''
-        const boundaryRow = rows.find((r) => r.model_call_id === boundary)
-        const next = executionKey({ rollout_id: first.rollout_id, attempt_index: first.attempt_index + 1 })
-        this.#relay.set(next, { parent: boundary, cum_len: boundaryRow?.cum_len ?? 0 })
       }
       for (const id of [...manifest.tombstones, ...manifest.source_attempts]) this.#tombstones.add(id)
       const sourceKeys = manifest.source_attempts.map(executionKey)
       this.#sourceAttempts.push(...sourceKeys)
-      const relays: { [key: string]: string } = {}
-      for (const [k, v] of this.#relay) relays[k] = v.parent
+      const relays = this.#ledger.relayParents()
       return ok({ rollouts: Object.keys(rollouts).length, rows: rowCount, checkpoint_id: checkpointId, tombstones: this.tombstones(), source_attempts: sourceKeys, relays })
     })
     if (!result.ok && this.fence.phase === 'restore_failed_paused') this.#state = 'restore_failed_paused'
@@ -421,14 +374,13 @@ export class PolicyModel {
     if (!role.ok) return role
     return this.fence.run(checkpointId, FENCE_OPS.modelResume, () => {
       this.#state = 'accepting'
-      this.#frozen = null
-      this.#acked.clear()
-      return ok({ state: 'accepting' as const, workers: this.#connected.size })
+      this.#workers.reopen()
+      return ok({ state: 'accepting' as const, workers: this.#workers.connectedCount })
     })
   }
 
   /** Restored-parent relay entries: N+1 key → parent call, and whether it was consumed. */
   relays(): readonly { readonly key: string; readonly parent: string; readonly consumed: boolean }[] {
-    return [...this.#relay.entries()].map(([key, v]) => ({ key, parent: v.parent, consumed: this.#relayConsumed.has(key) }))
+    return this.#ledger.relays()
   }
 }
