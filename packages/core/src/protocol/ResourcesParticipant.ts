@@ -2,7 +2,7 @@ import type { CutoverError, ErrorCode } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { SessionState } from '../contracts/views.ts'
 import type { EnvironmentServer, EnvResponse } from '../environments/EnvironmentServer.ts'
-import type { ResourceMutationReceipt, ResourceSnapshot } from '../records/ResourceSnapshot.ts'
+import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
 import { RESOURCE_SNAPSHOT_SCHEMA_VERSION } from '../records/ResourceSnapshot.ts'
 import { restoreCheckpointStates } from '../environments/restoreCheckpointStates.ts'
 import type { JsonValue } from '../json.ts'
@@ -20,6 +20,8 @@ import { ControlFence, FENCE_OPS } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
+import type { SessionMeta } from './SessionTable.ts'
+import { SessionTable } from './SessionTable.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
 /** A transport-neutral resources request (the HTTP layer maps headers onto these fields). */
@@ -58,17 +60,6 @@ export interface ResourcesResponse {
 /** Mutation receipts kept per session (PROTOCOL.md §8: 1 024 per session). */
 export const RECEIPT_CAPACITY = 1024
 
-interface SessionMeta {
-  readonly id: ExecutionIdentity
-  readonly sessionId: string
-  revision: number
-  readonly receipts: Map<string, ResourceMutationReceipt>
-  uncertain: boolean
-  restored: boolean
-  /** The per-session mutation lock: virtual ms until which an in-flight handler holds it, or null. */
-  lockedUntil: number | null
-}
-
 /** One session row for views. */
 export interface ResourcesSessionInfo {
   readonly key: string
@@ -94,11 +85,8 @@ export class ResourcesParticipant<TSession> {
   #servedUntracked = false
   #servedStateful = false
   #nextSession = 1
-  readonly #sessions = new Map<string, TSession>()
-  readonly #bySession = new Map<string, SessionMeta>()
-  readonly #byExecution = new Map<string, SessionMeta>()
+  readonly #sessions = new SessionTable<TSession>()
   readonly #tombstones = new TombstoneSet()
-  readonly #terminal = new Map<string, SessionMeta>()
   #prepared: ResourceSnapshot[] = []
   #lastCommitDigest: string | null = null
   #restoreExpected: boolean
@@ -123,15 +111,15 @@ export class ResourcesParticipant<TSession> {
   }
   /** The live session of an execution (for views and equivalence). */
   sessionOf(id: ExecutionIdentity): TSession | undefined {
-    const meta = this.#byExecution.get(executionKey(id))
-    return meta === undefined ? undefined : this.#sessions.get(meta.sessionId)
+    const meta = this.#sessions.bound(executionKey(id))
+    return meta === undefined ? undefined : this.#sessions.state(meta.sessionId)
   }
   /** The session id an execution is bound to, or null. */
   sessionIdOf(id: ExecutionIdentity): string | null {
-    return this.#byExecution.get(executionKey(id))?.sessionId ?? null
+    return this.#sessions.bound(executionKey(id))?.sessionId ?? null
   }
   revisionOf(id: ExecutionIdentity): number | null {
-    return this.#byExecution.get(executionKey(id))?.revision ?? null
+    return this.#sessions.bound(executionKey(id))?.revision ?? null
   }
   /** Snapshots captured by the last prepare. */
   preparedSnapshots(): readonly ResourceSnapshot[] {
@@ -139,7 +127,7 @@ export class ResourcesParticipant<TSession> {
   }
   sessions(): readonly ResourcesSessionInfo[] {
     const out: ResourcesSessionInfo[] = []
-    for (const m of this.#byExecution.values())
+    for (const m of this.#sessions.boundSessions())
       out.push({ key: executionKey(m.id), rollout_id: m.id.rollout_id, attempt: m.id.attempt_index, state: m.uncertain ? 'uncertain' : m.restored ? 'restored' : this.#accepting ? 'bound' : 'exported', revision: m.revision, session_id: m.sessionId })
     return out
   }
@@ -156,7 +144,7 @@ export class ResourcesParticipant<TSession> {
   handleRequest(req: ResourcesRequest): ResourcesResponse {
     const kind = this.env.routeKind(req.path, req.method)
     if (kind === 'untracked') {
-      const r = this.env.handle(req.path, req.body, req.sessionId === undefined ? undefined : this.#sessions.get(req.sessionId))
+      const r = this.env.handle(req.path, req.body, req.sessionId === undefined ? undefined : this.#sessions.state(req.sessionId))
       return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: req.sessionId ?? null, code: null, replayed: false, closed: false }
     }
     if (req.identity !== undefined && this.#tombstones.has(executionKey(req.identity)))
@@ -166,28 +154,25 @@ export class ResourcesParticipant<TSession> {
       // Stateful traffic without identity is allowed while accepting but poisons prepare.
       this.#servedUntracked = true
       const sid = req.sessionId ?? `s${this.#nextSession++}`
-      const r = this.env.handle(req.path, req.body, this.#sessions.get(sid))
-      if (r.session === undefined) this.#sessions.delete(sid)
-      else this.#sessions.set(sid, r.session)
+      const r = this.env.handle(req.path, req.body, this.#sessions.state(sid))
+      this.#sessions.setState(sid, r.session)
       return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: sid, code: null, replayed: false, closed: r.closed === true }
     }
     const key = executionKey(req.identity)
     this.#servedStateful = true
     if (kind === 'start') {
-      const existing = this.#byExecution.get(key)
+      const existing = this.#sessions.bound(key)
       const sid = existing?.sessionId ?? req.sessionId ?? `s${this.#nextSession++}`
-      const r = this.env.handle(req.path, req.body, this.#sessions.get(sid))
+      const r = this.env.handle(req.path, req.body, this.#sessions.state(sid))
       if (r.response.status >= 300 || r.session === undefined) return this.#plain(r.response, existing ?? null, sid)
       // Bind only after a successful start.
-      this.#sessions.set(sid, r.session)
       const meta: SessionMeta = existing ?? { id: req.identity, sessionId: sid, revision: 0, receipts: new Map(), uncertain: false, restored: false, lockedUntil: null }
-      this.#byExecution.set(key, meta)
-      this.#bySession.set(sid, meta)
+      this.#sessions.bind(key, meta, r.session)
       return { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: meta.revision, sessionId: sid, code: null, replayed: false, closed: false, session: r.session }
     }
-    const meta = this.#byExecution.get(key)
+    const meta = this.#sessions.bound(key)
     if (meta === undefined) {
-      const done = this.#terminal.get(key)
+      const done = this.#sessions.terminal(key)
       if (done !== undefined && req.requestId !== undefined) {
         const replay = this.#replay(done, req)
         if (replay !== null) return replay
@@ -206,7 +191,7 @@ export class ResourcesParticipant<TSession> {
     const before = meta.revision
     let r
     try {
-      r = this.env.handle(req.path, req.body, this.#sessions.get(meta.sessionId))
+      r = this.env.handle(req.path, req.body, this.#sessions.state(meta.sessionId))
     } catch (e) {
       // A raising handler leaves the session in an unknown state.
       meta.uncertain = true
@@ -215,7 +200,7 @@ export class ResourcesParticipant<TSession> {
     const success = r.response.status < 400
     if (success) meta.revision = before + 1
     const closed = r.closed === true || (kind === 'terminal' && success)
-    if (r.session !== undefined) this.#sessions.set(meta.sessionId, r.session)
+    if (r.session !== undefined) this.#sessions.setState(meta.sessionId, r.session)
     const response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
     if (req.requestId !== undefined && success) {
       meta.receipts.set(req.requestId, {
@@ -229,11 +214,8 @@ export class ResourcesParticipant<TSession> {
       })
     }
     if (closed) {
-      // Terminal: pop both maps; receipts stay answerable.
-      this.#byExecution.delete(key)
-      this.#bySession.delete(meta.sessionId)
-      this.#sessions.delete(meta.sessionId)
-      this.#terminal.set(key, meta)
+      // Terminal: unbound and dropped; receipts stay answerable.
+      this.#sessions.close(key)
     }
     return response
   }
@@ -276,7 +258,7 @@ export class ResourcesParticipant<TSession> {
   status(checkpointId: string): Result<JsonValue, CutoverError> {
     const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restored_paused'])
     if (!check.ok) return check
-    const metas = [...this.#byExecution.values()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
+    const metas = [...this.#sessions.boundSessions()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
     return ok({
       state: this.#accepting ? 'accepting' : 'paused',
       admission_state: this.#accepting ? 'accepting' : 'paused',
@@ -297,7 +279,7 @@ export class ResourcesParticipant<TSession> {
    * call) is modelled; prepare and retire must take the lock within their deadline.
    */
   holdLock(id: ExecutionIdentity, until: number): boolean {
-    const meta = this.#byExecution.get(executionKey(id))
+    const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined) return false
     meta.lockedUntil = until
     return true
@@ -305,7 +287,7 @@ export class ResourcesParticipant<TSession> {
 
   /** The handler holding the session's lock finished. */
   releaseLock(id: ExecutionIdentity): boolean {
-    const meta = this.#byExecution.get(executionKey(id))
+    const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined || meta.lockedUntil === null) return false
     meta.lockedUntil = null
     return true
@@ -326,7 +308,7 @@ export class ResourcesParticipant<TSession> {
 
   /** Marks a session uncertain (a handler that failed mid-response, injected by tests and faults). */
   markUncertain(id: ExecutionIdentity): boolean {
-    const meta = this.#byExecution.get(executionKey(id))
+    const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined) return false
     meta.uncertain = true
     return true
@@ -344,7 +326,7 @@ export class ResourcesParticipant<TSession> {
         this.#accepting = false
         if (this.#servedUntracked) return this.#reopen(err(cutoverError('resources_checkpoint_error', 'stateful traffic without execution identity was served; refusing to omit live state')))
         if (!this.env.codec.enabled) return this.#reopen(err(cutoverError('resources_checkpoint_error', `${this.serverName} has not opted in to checkpoint state`)))
-        const metas = [...this.#byExecution.values()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
+        const metas = [...this.#sessions.boundSessions()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
         const uncertain = metas.filter((m) => m.uncertain)
         if (uncertain.length > 0)
           return this.#reopen(err(cutoverError('resource_mutation_uncertain', `uncertain sessions must be retired first: ${uncertain.map((m) => executionKey(m.id)).join(', ')}`)))
@@ -352,7 +334,7 @@ export class ResourcesParticipant<TSession> {
         for (const m of metas) {
           const locked = this.#acquire(m, deadline, 'prepare')
           if (!locked.ok) return this.#reopen(locked)
-          const session = this.#sessions.get(m.sessionId)
+          const session = this.#sessions.state(m.sessionId)
           if (session === undefined) continue
           const state = this.env.codec.exportState(session)
           if (!state.ok) return this.#reopen(err(cutoverError('resources_checkpoint_error', `export of ${executionKey(m.id)} failed: ${state.error.message}`)))
@@ -388,13 +370,11 @@ export class ResourcesParticipant<TSession> {
     if (!check.ok) return check
     const key = executionKey(id)
     this.#tombstones.add(key)
-    const meta = this.#byExecution.get(key)
+    const meta = this.#sessions.bound(key)
     if (meta !== undefined) {
       const locked = this.#acquire(meta, deadline ?? this.fence.snapshot().deadline_ms, 'retire')
       if (!locked.ok) return locked
-      this.#byExecution.delete(key)
-      this.#bySession.delete(meta.sessionId)
-      this.#sessions.delete(meta.sessionId)
+      this.#sessions.release(key)
     }
     const before = this.#prepared.length
     this.#prepared = this.#prepared.filter((s) => !(s.rollout_id === id.rollout_id && s.attempt_index === id.attempt_index))
@@ -418,7 +398,7 @@ export class ResourcesParticipant<TSession> {
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError> {
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
-      if (this.#servedStateful || this.#servedUntracked || this.#byExecution.size > 0)
+      if (this.#servedStateful || this.#servedUntracked || this.#sessions.boundCount > 0)
         return err(cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'))
       const set = loadReplacementSet(dir, this.#digest, this.serverName)
       if (!set.ok) return set
@@ -434,9 +414,7 @@ export class ResourcesParticipant<TSession> {
         const next: ExecutionIdentity = { rollout_id: restored.rollout_id, attempt_index: restored.attempt_index + 1 }
         const sid = `checkpoint:${next.rollout_id}:a${next.attempt_index}`
         const meta: SessionMeta = { id: next, sessionId: sid, revision: restored.state_revision, receipts: new Map(snap.mutation_receipts.map((r) => [r.request_id, r])), uncertain: false, restored: true, lockedUntil: null }
-        this.#sessions.set(sid, restored.session)
-        this.#byExecution.set(executionKey(next), meta)
-        this.#bySession.set(sid, meta)
+        this.#sessions.bind(executionKey(next), meta, restored.session)
         this.#tombstones.add(snap)
         activated.push(executionKey(next))
       }
@@ -452,7 +430,7 @@ export class ResourcesParticipant<TSession> {
     return this.fence.run(checkpointId, FENCE_OPS.resourcesResume, () => {
       this.#accepting = true
       this.#restoreExpected = false
-      for (const m of this.#byExecution.values()) m.restored = false
+      for (const m of this.#sessions.boundSessions()) m.restored = false
       return ok({ state: 'accepting' as const })
     })
   }
