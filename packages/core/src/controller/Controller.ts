@@ -1,3 +1,6 @@
+// Over the ~400-line guide: the controller is one transaction (PROTOCOL.md §3.5–3.7) whose prepare,
+// retire, commit, restore, resume and abort read and write the same in-progress state; the fleet it
+// drives is Fleet.ts.
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'

@@ -1,3 +1,6 @@
+// Over the ~400-line guide: the agent participant is one state machine (PROTOCOL.md §3.3, §4.3)
+// whose execution-level API and control routes share its executions, tombstones and fence; a split
+// would hand that state across files.
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { JsonValue } from '../json.ts'

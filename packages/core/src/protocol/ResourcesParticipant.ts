@@ -1,3 +1,6 @@
+// Over the ~400-line guide: the resources participant's data plane (binding, revisions, receipts,
+// locks) and its control routes guard the same sessions under one fence (PROTOCOL.md §3.4, §4.4);
+// the session bookkeeping itself lives in SessionTable.
 import type { CutoverError, ErrorCode } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { SessionState } from '../contracts/views.ts'

@@ -1,3 +1,5 @@
+// Over the ~400-line guide: one reference case per Workplace tool, kept together so the tool
+// catalogue and its expected answers read side by side.
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../../adapters/nodeDigest.ts'
 import { loadNodeWorkplaceData } from '../../adapters/nodeWorkplaceData.ts'
