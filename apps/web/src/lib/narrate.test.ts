@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { TraceEvent } from '@cutover/core/contracts'
+import type { TraceEvent, TraceMessage } from '@cutover/core/contracts'
 import { narrate } from './narrate.ts'
 
-const event = (over: Partial<TraceEvent>): TraceEvent => ({ step: 1, time_ms: 0, phase: 'run', from: 'controller', to: 'agent', type: 'run.dispatch', payload: {}, outcome: 'ok', ...over })
+/** A hand-made event (its payload holds only what the sentence reads; its type may be unknown). */
+const event = (over: Partial<TraceMessage>): TraceEvent => ({ step: 1, time_ms: 0, phase: 'run', from: 'controller', to: 'agent', type: 'run.dispatch', payload: {}, outcome: 'ok', ...over }) as TraceEvent
 
 describe('straggler narrative', () => {
   it('[narrative] tells the retirement of a straggler in words', () => {

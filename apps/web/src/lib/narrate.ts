@@ -131,9 +131,24 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'controller.abort':
     case 'controller.restore_abandoned':
       return `The controller abandons the checkpoint: ${str(p['reason']) ?? 'see the payload'}.`
+    case 'model.worker_close':
+    case 'model.worker_ack':
+    case 'model.worker_register':
+    case 'agent.prepare_deadline':
+    case 'fault.corrupt_file':
+    case 'controller.publish_refused':
+      return undefined // the generic line says it
     default:
-      return undefined
+      return unknownType(event)
   }
+}
+
+/**
+ * The end of the exhaustive switch: the compiler proves every catalogued type has a case; at run
+ * time a type the catalogue does not know (a newer server's) gets the generic line.
+ */
+function unknownType(_event: never): undefined {
+  return undefined
 }
 
 /**

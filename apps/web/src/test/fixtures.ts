@@ -31,7 +31,7 @@ export function sessionRows(count: number): SessionRow[] {
   })
 }
 
-/** A small trace: two run events, a prepare, a retire, a commit and a restore. */
+/** A small trace: two run events, a prepare, a retire, a commit and a restore (hand-made: empty payloads). */
 export const TRACE: TraceEvent[] = (
   [
     ['run', 'controller', 'agent', 'run.dispatch'],
@@ -42,7 +42,7 @@ export const TRACE: TraceEvent[] = (
     ['commit', 'controller', 'directory', 'directory.write'],
     ['restore', 'controller', 'agent', 'agent.restore'],
   ] as const
-).map(([phase, from, to, type], i) => ({ step: i + 1, time_ms: i * 10, phase, from, to, type, payload: {}, outcome: 'ok' }))
+).map(([phase, from, to, type], i) => ({ step: i + 1, time_ms: i * 10, phase, from, to, type, payload: {}, outcome: 'ok' }) as TraceEvent)
 
 /** A StepView over TRACE at `step`, with a diagram of the whole trace and `step` highlighted. */
 export function stepView(step: number): StepView {

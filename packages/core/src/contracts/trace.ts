@@ -1,4 +1,6 @@
 import type { JsonValue } from '../json.ts'
+import type { EnvName } from './environments.ts'
+import type { ErrorCode } from './errors.ts'
 
 /** Phases a trace event belongs to (CONTRACTS.md §2). */
 export const TRACE_PHASES = ['run', 'prepare', 'retire', 'commit', 'restore', 'resume', 'continue', 'abort'] as const
@@ -10,8 +12,145 @@ export type TracePhase = (typeof TRACE_PHASES)[number]
  */
 export type ParticipantId = string
 
-/** One message between participants, numbered from 1 (CONTRACTS.md §2). */
-export interface TraceEvent {
+/** Every event type the simulator emits, once (the prose catalogue is simulator/EVENTS.md). */
+export const TRACE_EVENT_TYPES = [
+  // data plane (rollouts)
+  'run.dispatch',
+  'env.start',
+  'agent.boundary',
+  'model.request',
+  'generation.stage',
+  'token.stage',
+  'generation.coordinates',
+  'model.response',
+  'env.request',
+  'env.verify',
+  'run.complete',
+  'agent.acknowledge',
+  // control plane
+  'agent.prepare',
+  'model.pause',
+  'model.worker_close',
+  'model.worker_ack',
+  'model.worker_register',
+  'model.status',
+  'agent.status',
+  'agent.prepare_deadline',
+  'model.abort_inflight',
+  'agent.retire',
+  'rollout.retired',
+  'model.task_exit',
+  'resources.prepare',
+  'resources.retire',
+  'agent.commit',
+  'model.commit',
+  'resources.commit',
+  'token_store.snapshot',
+  'directory.write',
+  'fault.corrupt_file',
+  'model.restore',
+  'agent.restore',
+  'resources.restore',
+  'model.resume',
+  'resources.resume',
+  'agent.resume',
+  'controller.abort',
+  'controller.publish_refused',
+  'controller.restore_abandoned',
+] as const
+export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number]
+
+/** An execution identity in a payload. */
+type Ids = { readonly rollout_id: string; readonly attempt_index: number }
+/** A controller → participant control call: the participant's answer when `ok`, its message when refused. */
+type Control = { readonly checkpoint_id: string; readonly result?: JsonValue; readonly message?: string }
+/** A delayed request of an old attempt (`stale_request`). */
+type Stale = { readonly delayed?: true }
+
+/** The declared fields of each event type's payload (simulator/EVENTS.md describes them). */
+type PayloadFields = {
+  'run.dispatch': Ids & Stale & { readonly environment: EnvName; readonly continued: boolean; readonly generation: number | null }
+  'env.start': Ids & { readonly path: string; readonly session_id: string | null; readonly revision: number | null; readonly status: number }
+  'agent.boundary': Ids & { readonly boundary_index: number; readonly last_committed_model_call_id: string | null; readonly resource_state_revisions: { readonly [env: string]: number }; readonly parked: boolean }
+  'model.request': Ids & Stale & { readonly model_call_id: string | null; readonly parent_call_id: string | null; readonly relay: boolean; readonly turn?: number }
+  'generation.stage': Ids & { readonly model_call_id: string }
+  'token.stage': Ids & { readonly model_call_id: string; readonly staging_key: string; readonly delta_len: number }
+  'generation.coordinates': Ids & { readonly model_call_id: string; readonly staging_key: string; readonly prev_len: number; readonly delta_len: number; readonly cum_len: number }
+  'model.response': Ids & { readonly model_call_id: string; readonly parent_call_id: string | null; readonly relay: boolean; readonly text: string }
+  'env.request': Ids & Stale & { readonly path: string; readonly request_id: string; readonly revision_before: number | null; readonly revision: number | null; readonly status: number; readonly replayed: boolean; readonly success: boolean }
+  'env.verify': Ids & { readonly path: string; readonly reward: number; readonly revision_before: number | null; readonly revision: number | null; readonly success: boolean }
+  'run.complete': Ids & { readonly reward: number; readonly receipt: JsonValue }
+  'agent.acknowledge': { readonly receipts: JsonValue[]; readonly idempotent: number }
+  'agent.prepare': Control & { readonly deadline_ms: number }
+  'model.pause': Control & { readonly deadline_ms: number }
+  'model.worker_close': { readonly checkpoint_id: string; readonly worker: number }
+  'model.worker_ack': { readonly checkpoint_id: string; readonly worker: number }
+  'model.worker_register': { readonly worker: number }
+  'model.status': Control
+  'agent.status': Control
+  'agent.prepare_deadline': Control
+  'model.abort_inflight': Control & Ids
+  'agent.retire': Control & Ids
+  'rollout.retired': Ids
+  'model.task_exit': Ids & { readonly ticket: string }
+  'resources.prepare': Control
+  'resources.retire': Control & Ids
+  'agent.commit': Control & { readonly attempt: number }
+  'model.commit': Control & { readonly attempt: number }
+  'resources.commit': Control & { readonly attempt: number }
+  'token_store.snapshot': { readonly checkpoint_id: string; readonly staging_keys: number }
+  'directory.write': { readonly checkpoint_id: string; readonly path: string; readonly bytes: number; readonly crashed: boolean }
+  'fault.corrupt_file': { readonly checkpoint_id: string; readonly path: string; readonly offset: number }
+  'model.restore': Control
+  'agent.restore': Control
+  'resources.restore': Control & { readonly expected: number; readonly activated: number }
+  'model.resume': Control
+  'resources.resume': Control
+  'agent.resume': Control
+  'controller.abort': { readonly checkpoint_id: string; readonly reason: string }
+  'controller.publish_refused': { readonly checkpoint_id: string; readonly manifest: string; readonly code: string; readonly message: string }
+  'controller.restore_abandoned': { readonly checkpoint_id: string; readonly reason: string }
+}
+
+/**
+ * The payload of each event type: its declared fields, and JSON like any payload (so a generic
+ * reader, such as a message label, can still look a field up by name).
+ */
+export type TracePayloads = { [T in keyof PayloadFields]: PayloadFields[T] & { readonly [key: string]: JsonValue } }
+
+// Every listed type has a payload and every payload a listed type (a compile-time check).
+const typesHavePayloads: [Exclude<TraceEventType, keyof TracePayloads>, Exclude<keyof TracePayloads, TraceEventType>] extends [never, never] ? true : false = true
+void typesHavePayloads
+
+/** Event types whose payload is a control call's answer (`checkpoint_id`, `result` or `message`). */
+export type ControlEventType = { [T in TraceEventType]: PayloadFields[T] extends Control ? T : never }[TraceEventType]
+
+/** What a control event carries besides the call's `checkpoint_id` and its `result` / `message`. */
+export type ControlFields<T extends ControlEventType> = Omit<PayloadFields[T], keyof Control>
+
+/** `ok`, or the protocol error code the receiver answered with. */
+export type TraceOutcome = 'ok' | ErrorCode
+
+/** One message of type `T` between participants, numbered from 1 (CONTRACTS.md §2). */
+export interface TraceEventOf<T extends TraceEventType> {
+  readonly step: number
+  readonly time_ms: number
+  readonly phase: TracePhase
+  readonly from: ParticipantId
+  readonly to: ParticipantId
+  readonly type: T
+  readonly payload: TracePayloads[T]
+  readonly outcome: TraceOutcome
+}
+
+/** One message between participants: a union over the event types, so `type` narrows `payload`. */
+export type TraceEvent = { [T in TraceEventType]: TraceEventOf<T> }[TraceEventType]
+
+/**
+ * Any message a sequence diagram can draw: the shape of a `TraceEvent` without the catalogue, so
+ * the renderers draw a hand-made or bad trace instead of refusing it.
+ */
+export interface TraceMessage {
   readonly step: number
   readonly time_ms: number
   readonly phase: TracePhase
@@ -19,6 +158,5 @@ export interface TraceEvent {
   readonly to: ParticipantId
   readonly type: string
   readonly payload: { readonly [key: string]: JsonValue }
-  /** `ok`, or the protocol error code the receiver answered with. */
   readonly outcome: string
 }

@@ -4,7 +4,7 @@
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
-import type { TracePhase } from '../contracts/trace.ts'
+import type { ControlEventType, ControlFields, TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
 import type { EnvName } from '../contracts/environments.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
@@ -47,6 +47,9 @@ export interface SteppedDirectory extends CheckpointDirectory {
   takeFailure(): string | undefined
 }
 
+/** The events the controller logs about itself. */
+export type ControllerLogType = 'rollout.retired' | 'controller.abort' | 'controller.publish_refused' | 'controller.restore_abandoned'
+
 /** A piece of controller work the host runs one bounded step per agenda item, before any other item. */
 export type ControllerTask = Iterator<void, void>
 
@@ -59,7 +62,7 @@ export interface ControllerHost {
   spawnFleet(): Fleet
   /** The fresh processes restored: they become the live fleet. */
   adoptFleet(fleet: Fleet): void
-  emit(phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string): void
+  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void
   schedule(delayMs: number, run: () => void): void
   /**
    * Runs `task` one step per agenda item, at the current virtual time and before any other item
@@ -82,7 +85,8 @@ export interface ControllerHost {
   liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
   stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
   tokenSnapshot(keys: readonly string[]): JsonValue
-  log(phase: TracePhase, type: string, payload: { [key: string]: JsonValue }): void
+  /** The controller's own notes (`controller → controller`, always `ok`). */
+  log<T extends ControllerLogType>(phase: TracePhase, type: T, payload: TracePayloads[T]): void
 }
 
 type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'resuming' | 'done' | 'aborted'
@@ -130,12 +134,12 @@ export class Controller {
     return (this.#stage === 'preparing' || this.#stage === 'retiring') && !this.#exporting
   }
 
-  #emitResult<T>(phase: TracePhase, to: string, type: string, r: Result<T, CutoverError>, payload: { [key: string]: JsonValue } = {}): Result<T, CutoverError> {
-    const extra: { [key: string]: JsonValue } = { checkpoint_id: this.#cid, ...payload }
+  #emitResult<T, E extends ControlEventType>(phase: TracePhase, to: string, type: E, r: Result<T, CutoverError>, ...[payload]: {} extends ControlFields<E> ? [ControlFields<E>?] : [ControlFields<E>]): Result<T, CutoverError> {
+    const extra: { [key: string]: JsonValue } = { checkpoint_id: this.#cid, ...(payload as { [key: string]: JsonValue } | undefined) }
     if (r.ok) {
       if (r.value !== undefined && r.value !== null && typeof r.value === 'object') extra['result'] = toJson(r.value)
     } else extra['message'] = r.error.message
-    this.#host.emit(phase, 'controller', to, type, extra, r.ok ? 'ok' : r.error.code)
+    this.#host.emit(phase, 'controller', to, type, extra as TracePayloads[E], r.ok ? 'ok' : r.error.code)
     return r
   }
 
@@ -279,7 +283,7 @@ export class Controller {
     const dir = this.#host.openDirectory(this.#cid, () => writer)
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* step<T>(who: string, to: string, type: string, run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
+    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
       writer = who
       let r: Result<T, CutoverError>
       try {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
-import type { TraceEvent } from '../contracts/trace.ts'
+import type { TraceEvent, TraceEventType, TraceOutcome } from '../contracts/trace.ts'
+import type { JsonValue } from '../json.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
 import { resolveRunConfig, runSimulation } from '../simulator/simulate.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
@@ -12,7 +13,8 @@ const deps = { digest: nodeDigest, workplace, openDirectory: (id: string) => new
 const broken = (test: ControllerTestOptions) => runSimulation(resolveRunConfig({ scenario: 'happy-path', rollouts: 6 }), deps, { test })
 
 let step = 0
-const ev = (type: string, from: string, to: string, payload: TraceEvent['payload'], outcome = 'ok', phase: TraceEvent['phase'] = 'run'): TraceEvent => ({ step: ++step, time_ms: 0, phase, from, to, type, payload, outcome })
+/** A hand-made event: its payload holds only the fields the invariant under test reads. */
+const ev = (type: TraceEventType, from: string, to: string, payload: { [key: string]: JsonValue }, outcome: TraceOutcome = 'ok', phase: TraceEvent['phase'] = 'run'): TraceEvent => ({ step: ++step, time_ms: 0, phase, from, to, type, payload, outcome }) as TraceEvent
 
 describe('invariants catch a broken participant at the right step', () => {
   it('[invariants] resume-order fails at the agent.resume that comes before the model and resources', () => {

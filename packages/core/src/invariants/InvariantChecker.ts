@@ -3,14 +3,13 @@ import type { TraceEvent } from '../contracts/trace.ts'
 import type { InvariantFailure, InvariantId, InvariantMap } from '../contracts/views.ts'
 import { INVARIANT_IDS } from '../contracts/views.ts'
 import type { JsonValue } from '../json.ts'
+import { writesAttemptState } from './writesAttemptState.ts'
 
 const NAMESPACE_MANIFEST = /^(model-ledger\/[^/]+|agent|resources\/[^/]+)\/manifest\.json$/
 const NAMESPACE_FILE = /^(model-ledger\/[^/]+|agent|resources\/[^/]+)\//
 const AGGREGATE = 'nemo_gym_checkpoint_manifest.json'
 const TOKEN_STORE = 'token-store/manifest.json'
 const MARKER = 'checkpoint.json'
-/** Event types by which an attempt writes state somewhere (admission, custody, mutation, boundary). */
-const WRITE_TYPES = new Set(['model.request', 'model.response', 'generation.stage', 'token.stage', 'env.start', 'env.request', 'env.verify', 'agent.boundary', 'run.dispatch'])
 const RESUME_DEPENDENCIES = ['policy_model', ...ENV_NAMES.map((env) => `resources_${env}`)]
 
 interface DirState {
@@ -128,7 +127,7 @@ export class InvariantChecker {
       for (const k of this.#restoreFenced) this.#fenced.add(k)
       this.#restoreFenced.clear()
     }
-    if (key !== null && e.outcome === 'ok' && WRITE_TYPES.has(e.type) && (this.#fenced.has(key) || this.#restoreFenced.has(key)))
+    if (key !== null && e.outcome === 'ok' && writesAttemptState(e.type) && (this.#fenced.has(key) || this.#restoreFenced.has(key)))
       this.fail('fenced-attempt-silent', e.step, `fenced attempt ${key} wrote (${e.type} to ${e.to} accepted)`)
   }
 

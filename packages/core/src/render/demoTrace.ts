@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json.ts'
-import type { ParticipantId, TraceEvent, TracePhase } from '../contracts/trace.ts'
+import type { ParticipantId, TraceMessage, TracePhase } from '../contracts/trace.ts'
 
 const CHECKPOINT_ID = 'ckpt-000001'
 const DIR = '/checkpoints/ckpt-000001'
@@ -42,7 +42,7 @@ const ROWS: readonly Row[] = [
  * walking skeleton's `/api/demo` draws before the simulator exists, and a readable fixture for
  * the renderer's tests.
  */
-export function demoTrace(): readonly TraceEvent[] {
+export function demoTrace(): readonly TraceMessage[] {
   return ROWS.map(([time_ms, phase, from, to, type, payload, outcome = 'ok'], i) => ({
     step: i + 1,
     time_ms,

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json.ts'
-import type { TraceEvent } from '../contracts/trace.ts'
+import type { TraceMessage } from '../contracts/trace.ts'
 import { diagramParticipant } from './diagramParticipant.ts'
 import { sanitizeLabel } from './sanitizeLabel.ts'
 
@@ -11,7 +11,7 @@ const PATH_KEYS = ['path', 'file', 'checkpoint_dir'] as const
  * `rollout_<id>` participant stands for) and the path the message touches. Payload strings are
  * cut short so one message never dominates the diagram.
  */
-export function messageLabel(event: TraceEvent): string {
+export function messageLabel(event: TraceMessage): string {
   const parts = [sanitizeLabel(event.type, 48) || 'message']
   if (event.outcome !== 'ok') parts.push(`✗ ${sanitizeLabel(event.outcome, 40)}`)
   const session = sessionHint(event)
@@ -21,7 +21,7 @@ export function messageLabel(event: TraceEvent): string {
   return parts.join(' ')
 }
 
-function sessionHint(event: TraceEvent): string {
+function sessionHint(event: TraceMessage): string {
   const rollout = text(event.payload['rollout_id']) ?? rolloutOf(event.from) ?? rolloutOf(event.to)
   if (rollout === undefined) return ''
   const attempt = event.payload['attempt_index'] ?? event.payload['attempt']
@@ -29,7 +29,7 @@ function sessionHint(event: TraceEvent): string {
   return `${sanitizeLabel(rollout, 24)}${suffix}`
 }
 
-function pathHint(payload: TraceEvent['payload']): string {
+function pathHint(payload: TraceMessage['payload']): string {
   for (const key of PATH_KEYS) {
     const value = text(payload[key])
     if (value !== undefined && value !== '') return sanitizeLabel(value, 48, 'end')

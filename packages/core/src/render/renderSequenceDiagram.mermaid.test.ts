@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type mermaidApi from 'mermaid'
-import type { TraceEvent } from '../contracts/trace.ts'
+import type { TraceMessage } from '../contracts/trace.ts'
 import { TRACE_PHASES } from '../contracts/trace.ts'
 import { demoTrace } from './demoTrace.ts'
 import { renderSequenceDiagram } from './renderSequenceDiagram.ts'
@@ -68,7 +68,7 @@ describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
 
   it('[render-mermaid] hostile payload strings parse and arrive as exactly the text they were', async () => {
     const check = async (hostile: string) => {
-      const events: TraceEvent[] = [
+      const events: TraceMessage[] = [
         traceEvent(1, { type: hostile, outcome: hostile, payload: { rollout_id: hostile, path: hostile } }),
         traceEvent(2, { from: `rollout_${hostile}`, to: hostile, type: 'x', payload: {} }),
         traceEvent(3, { phase: 'commit', type: 'directory.write', payload: { path: hostile } }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import type { TraceEvent } from '../contracts/trace.ts'
+import type { TraceMessage } from '../contracts/trace.ts'
 import { demoTrace } from './demoTrace.ts'
 import {
   HIGHLIGHT_COLOUR,
@@ -129,7 +129,7 @@ describe('renderSequenceDiagram', () => {
       const at = all.indexOf(marked[0] as string)
       expect(all[at - 1]).toBe(`rect ${HIGHLIGHT_COLOUR}`)
       expect(all[at + 1]).toBe('end')
-      expect(marked[0]).toContain(`: ▶ ${(events[step - 1] as TraceEvent).type}`)
+      expect(marked[0]).toContain(`: ▶ ${(events[step - 1] as TraceMessage).type}`)
       // Every event still drawn exactly once, in step order.
       expect(messages(all.join('\n'))).toHaveLength(events.length)
     }
@@ -242,8 +242,8 @@ describe('renderSequenceDiagram', () => {
 
   it('[render-sanitise] a phase outside the contract cannot inject lines either', () => {
     for (const phase of ['constructor', 'toString', 'x\nend', 'a;b']) {
-      const events = [traceEvent(1, { phase: phase as TraceEvent['phase'] })]
-      for (const collapsed of [[], [phase as TraceEvent['phase']]]) {
+      const events = [traceEvent(1, { phase: phase as TraceMessage['phase'] })]
+      for (const collapsed of [[], [phase as TraceMessage['phase']]]) {
         const all = lines(renderSequenceDiagram(events, { collapsed }).source)
         expect(all[3]).toBe(`rect ${PHASE_COLOURS.run}`)
         expect(all).toHaveLength(collapsed.length === 0 ? 7 : 6)

@@ -1,4 +1,4 @@
-import type { TraceEvent, TracePhase } from '../contracts/trace.ts'
+import type { TraceMessage, TracePhase } from '../contracts/trace.ts'
 import { DEFAULT_WINDOW_SIZE, diagramWindow, type StepWindow } from './diagramWindow.ts'
 import {
   ROLLOUTS_ID,
@@ -66,7 +66,7 @@ export const PHASE_COLOURS: { readonly [P in TracePhase]: string } = {
  * of source — by narrowing it around the highlighted step (or its last step); the result says
  * which steps were drawn. Pure: the same events and options give the same text.
  */
-export function renderSequenceDiagram(events: readonly TraceEvent[], options: SequenceDiagramOptions = {}): SequenceDiagram {
+export function renderSequenceDiagram(events: readonly TraceMessage[], options: SequenceDiagramOptions = {}): SequenceDiagram {
   const last = events[events.length - 1]?.step ?? 0
   if (last === 0) return { source: emptyDiagram(), window: { from: 0, to: 0 } }
 
@@ -94,7 +94,7 @@ export function renderSequenceDiagram(events: readonly TraceEvent[], options: Se
   const labelOf = (k: number): string => {
     let label = labels.get(k)
     if (label === undefined) {
-      label = messageLabel(events[k] as TraceEvent)
+      label = messageLabel(events[k] as TraceMessage)
       labels.set(k, label)
     }
     return label
@@ -142,7 +142,7 @@ class Lines {
 }
 
 function render(
-  events: readonly TraceEvent[],
+  events: readonly TraceMessage[],
   lo: number,
   hi: number,
   options: SequenceDiagramOptions,
@@ -154,7 +154,7 @@ function render(
   out.push('sequenceDiagram', ...ids.declarations)
   const span = ids.span
   const message = (k: number, prefix: string): string => {
-    const event = events[k] as TraceEvent
+    const event = events[k] as TraceMessage
     const arrow = event.outcome === 'ok' ? '->>' : '-x'
     return `${ids.of(event.from)}${arrow}${ids.of(event.to)}: ${prefix}${labelOf(k)}`
   }
@@ -166,15 +166,15 @@ function render(
 
   let i = lo
   while (i < hi) {
-    const phase = (events[i] as TraceEvent).phase
+    const phase = (events[i] as TraceMessage).phase
     let end = i + 1
-    while (end < hi && (events[end] as TraceEvent).phase === phase) end++
+    while (end < hi && (events[end] as TraceMessage).phase === phase) end++
     out.push(`rect ${phaseColour(phase)}`)
     if (collapsed.has(phase)) {
       // The highlighted message stays visible inside a folded phase, between two summaries.
       let runStart = i
       for (let k = i; k < end; k++) {
-        if ((events[k] as TraceEvent).step !== highlight) continue
+        if ((events[k] as TraceMessage).step !== highlight) continue
         if (k > runStart) out.push(summary(span, phase, events, runStart, k))
         highlighted(k)
         runStart = k + 1
@@ -183,7 +183,7 @@ function render(
     } else {
       out.push(`Note over ${span}: ${sanitizeLabel(phase, 24)}`)
       for (let k = i; k < end && !out.full; k++) {
-        if ((events[k] as TraceEvent).step === highlight) highlighted(k)
+        if ((events[k] as TraceMessage).step === highlight) highlighted(k)
         else out.push(message(k, ''))
       }
     }
@@ -198,9 +198,9 @@ function render(
   return out.lines.join('\n')
 }
 
-function summary(span: string, phase: TracePhase, events: readonly TraceEvent[], from: number, to: number): string {
+function summary(span: string, phase: TracePhase, events: readonly TraceMessage[], from: number, to: number): string {
   let errors = 0
-  for (let k = from; k < to; k++) if ((events[k] as TraceEvent).outcome !== 'ok') errors++
+  for (let k = from; k < to; k++) if ((events[k] as TraceMessage).outcome !== 'ok') errors++
   const tail = errors > 0 ? `, ${count(errors, 'error')}` : ''
   return `Note over ${span}: ${sanitizeLabel(phase, 24)}: ${count(to - from, 'message')}${tail}`
 }
@@ -212,7 +212,7 @@ interface ParticipantIds {
   of(participant: string): string
 }
 
-function participantIds(events: readonly TraceEvent[], lo: number, hi: number): ParticipantIds {
+function participantIds(events: readonly TraceMessage[], lo: number, hi: number): ParticipantIds {
   const seen = new Map<string, DiagramParticipant>()
   const rollouts = new Set<string>()
   const note = (participant: string): void => {
@@ -222,7 +222,7 @@ function participantIds(events: readonly TraceEvent[], lo: number, hi: number): 
     if (info.rollout !== null) rollouts.add(info.rollout)
   }
   for (let k = lo; k < hi; k++) {
-    const event = events[k] as TraceEvent
+    const event = events[k] as TraceMessage
     note(event.from)
     note(event.to)
   }
@@ -256,19 +256,19 @@ function participantIds(events: readonly TraceEvent[], lo: number, hi: number): 
 }
 
 /** First index whose step is ≥ `step` (events are in step order). */
-function lowerBound(events: readonly TraceEvent[], step: number): number {
+function lowerBound(events: readonly TraceMessage[], step: number): number {
   let lo = 0
   let hi = events.length
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if ((events[mid] as TraceEvent).step < step) lo = mid + 1
+    if ((events[mid] as TraceMessage).step < step) lo = mid + 1
     else hi = mid
   }
   return lo
 }
 
-function stepAt(events: readonly TraceEvent[], index: number): number {
-  return (events[index] as TraceEvent).step
+function stepAt(events: readonly TraceMessage[], index: number): number {
+  return (events[index] as TraceMessage).step
 }
 
 /** `1,204 messages`, `1 error`: digits grouped by hand, since locale formatting is not pure. */

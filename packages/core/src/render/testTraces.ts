@@ -1,12 +1,12 @@
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { JsonValue } from '../json.ts'
-import type { TraceEvent, TracePhase } from '../contracts/trace.ts'
+import type { TraceMessage, TracePhase } from '../contracts/trace.ts'
 
 // Builders shared by the renderer's tests. Kept out of `*.test.ts` so two test files can use them;
 // pure, so it may live in the domain folder.
 
 /** An event with defaults for everything a test does not care about. */
-export function traceEvent(step: number, fields: Partial<Omit<TraceEvent, 'step'>> = {}): TraceEvent {
+export function traceEvent(step: number, fields: Partial<Omit<TraceMessage, 'step'>> = {}): TraceMessage {
   return {
     step,
     time_ms: step * 10,
@@ -26,8 +26,8 @@ const CYCLE: readonly TracePhase[] = ['run', 'prepare', 'retire', 'commit', 'res
  * A synthetic trace shaped like a 1,000-rollout run: `total` events in long phase runs, every
  * message naming a rollout and a long path, one in 97 refused. Deterministic.
  */
-export function largeTrace(total: number, rollouts = 1_000): TraceEvent[] {
-  const events: TraceEvent[] = []
+export function largeTrace(total: number, rollouts = 1_000): TraceMessage[] {
+  const events: TraceMessage[] = []
   const runLength = Math.ceil(total / CYCLE.length)
   for (let step = 1; step <= total; step++) {
     const r = (step * 7) % rollouts

@@ -1,9 +1,8 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
-import type { TracePhase } from '../contracts/trace.ts'
+import type { TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
 import type { Controller, ControllerTask } from '../controller/Controller.ts'
 import type { Fleet } from '../controller/Fleet.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
-import type { JsonValue } from '../json.ts'
 import type { TokenStore } from '../protocol/TokenStore.ts'
 import type { FaultPlan } from './FaultPlan.ts'
 import type { Recorder } from './Recorder.ts'
@@ -44,7 +43,7 @@ export interface Engine {
   /** Runs `task` one step per agenda item, before any other item. */
   runTask(task: ControllerTask): void
   /** Records one trace event (when recording) and refreshes the cards of the participants it touches. */
-  emit(phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string): void
+  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void
   /** Queues the next checkpoint attempt `delayMs` from now. */
   scheduleCheckpoint(delayMs: number): void
 }

@@ -233,7 +233,7 @@ export class RolloutDriver {
   #id(r: RolloutRt): ExecutionIdentity {
     return { rollout_id: r.plan.rollout_id, attempt_index: r.attempt }
   }
-  #ids(r: RolloutRt): { [key: string]: JsonValue } {
+  #ids(r: RolloutRt): { rollout_id: string; attempt_index: number } {
     return { rollout_id: r.plan.rollout_id, attempt_index: r.attempt }
   }
   #draw(r: RolloutRt, min: number, span: number): number {
@@ -462,7 +462,7 @@ export class RolloutDriver {
       if (r === undefined) continue
       const stale: ExecutionIdentity = { rollout_id: r.plan.rollout_id, attempt_index: Math.max(0, r.attempt - 1) }
       const from = `rollout_${r.plan.rollout_id}`
-      const payload = { rollout_id: stale.rollout_id, attempt_index: stale.attempt_index, delayed: true }
+      const payload = { rollout_id: stale.rollout_id, attempt_index: stale.attempt_index, delayed: true as const }
       e.at(3, () => {
         if (f.participant === 'policy_model') {
           const a = e.world.model.admit(stale)

@@ -1,11 +1,10 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
-import type { TracePhase, TraceEvent } from '../contracts/trace.ts'
+import type { TraceEvent, TraceEventOf, TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
 import type { ParticipantView } from '../contracts/views.ts'
 import type { ControllerTask } from '../controller/Controller.ts'
 import { Controller } from '../controller/Controller.ts'
 import type { Fleet } from '../controller/Fleet.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
-import type { JsonValue } from '../json.ts'
 import { TokenStore } from '../protocol/TokenStore.ts'
 import type { Engine } from './Engine.ts'
 import { EventQueue } from './EventQueue.ts'
@@ -146,9 +145,9 @@ export class Simulator implements Engine {
     this.at(delayMs, () => this.#beginCheckpoint())
   }
 
-  emit(phase: TracePhase, from: string, to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string): void {
+  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void {
     if (!this.options.record) return
-    const event: TraceEvent = { step: this.recorder.events.length + 1, time_ms: this.#now, phase, from, to, type, payload, outcome }
+    const event = { step: this.recorder.events.length + 1, time_ms: this.#now, phase, from, to, type, payload, outcome } as TraceEventOf<T> as TraceEvent
     this.recorder.events.push(event)
     this.pending.push(event)
     this.#refreshParticipant(from)

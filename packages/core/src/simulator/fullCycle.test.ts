@@ -1,3 +1,4 @@
+import type { TraceEventType } from '../contracts/trace.ts'
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
@@ -39,7 +40,7 @@ describe('full cycle over all three environments (in memory)', () => {
     const baseline = sim(seed, false).s
     const types = s.recorder.events.map((e) => e.type)
     // the phases in order
-    const first = (t: string) => types.indexOf(t)
+    const first = (t: TraceEventType) => types.indexOf(t)
     expect(first('agent.prepare')).toBeLessThan(first('model.pause'))
     expect(first('model.pause')).toBeLessThan(first('resources.prepare'))
     expect(first('model.abort_inflight')).toBeGreaterThan(first('model.pause'))
