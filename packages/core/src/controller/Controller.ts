@@ -134,7 +134,7 @@ export class Controller {
     return (this.#stage === 'preparing' || this.#stage === 'retiring') && !this.#exporting
   }
 
-  #emitResult<T, E extends ControlEventType>(phase: TracePhase, to: string, type: E, r: Result<T, CutoverError>, ...[payload]: {} extends ControlFields<E> ? [ControlFields<E>?] : [ControlFields<E>]): Result<T, CutoverError> {
+  #emitResult<T, E extends ControlEventType>(phase: TracePhase, to: string, type: E, r: Result<T, CutoverError>, ...[payload]: Partial<ControlFields<E>> extends ControlFields<E> ? [ControlFields<E>?] : [ControlFields<E>]): Result<T, CutoverError> {
     const extra: { [key: string]: JsonValue } = { checkpoint_id: this.#cid, ...(payload as { [key: string]: JsonValue } | undefined) }
     if (r.ok) {
       if (r.value !== undefined && r.value !== null && typeof r.value === 'object') extra['result'] = toJson(r.value)
