@@ -1,32 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
-import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
 import { SCENARIO_NAMES } from '../contracts/scenarios.ts'
 import type { ScenarioName } from '../contracts/scenarios.ts'
 import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
-import { resolveRunConfig, runSimulation } from '../simulator/simulate.ts'
-import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import type { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import { runScenarioInMemory } from '../testing/runScenarioInMemory.ts'
 import { SCENARIOS } from './presets.ts'
 
-const workplace = loadNodeWorkplaceData()
-
-export function run(scenario: ScenarioName, seed = '0', rollouts?: number) {
-  const dirs = new Map<string, MemoryCheckpointDirectory>()
-  const deps = {
-    digest: nodeDigest,
-    workplace,
-    openDirectory: (id: string) => {
-      let d = dirs.get(id)
-      if (d === undefined) {
-        d = new MemoryCheckpointDirectory({ location: `mem://${id}` })
-        dirs.set(id, d)
-      }
-      return d
-    },
-  }
-  const result = runSimulation(resolveRunConfig({ scenario, seed, ...(rollouts === undefined ? {} : { rollouts }) }), deps)
-  return { result, dirs }
-}
+const run = (scenario: ScenarioName, seed = '0', rollouts?: number) => runScenarioInMemory(scenario, seed, rollouts)
 
 const types = (r: ReturnType<typeof run>['result'], type: string, outcome?: string) => r.events.filter((e) => e.type === type && (outcome === undefined || e.outcome === outcome))
 

@@ -5,15 +5,12 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { nodeDigest } from '../adapters/nodeDigest.ts'
-import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
 import { SCENARIO_NAMES } from '../contracts/scenarios.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
-import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
-import { resolveRunConfig, runSimulation } from './simulate.ts'
+import type { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import { runScenarioInMemory } from '../testing/runScenarioInMemory.ts'
 
 const FIXTURE = new URL('./fixtures/goldenDigests.json', import.meta.url)
-const workplace = loadNodeWorkplaceData()
 
 interface Case {
   readonly name: string
@@ -31,21 +28,7 @@ const cases: Case[] = [
 ]
 
 function digestsOf(c: Case): { trace: string; directories: string; views: string; events: number; checkpoints: string } {
-  const dirs = new Map<string, MemoryCheckpointDirectory>()
-  const deps = {
-    digest: nodeDigest,
-    workplace,
-    openDirectory: (id: string) => {
-      let d = dirs.get(id)
-      if (d === undefined) {
-        d = new MemoryCheckpointDirectory({ location: `mem://${id}` })
-        dirs.set(id, d)
-      }
-      return d
-    },
-  }
-  const config = resolveRunConfig({ scenario: c.scenario, seed: c.seed, ...(c.rollouts === undefined ? {} : { rollouts: c.rollouts }) })
-  const result = runSimulation(config, deps, c.test === undefined ? {} : { test: c.test })
+  const { result, dirs } = runScenarioInMemory(c.scenario, c.seed, c.rollouts, c.test === undefined ? {} : { test: c.test })
   const trace = createHash('sha256').update(JSON.stringify(result.events)).digest('hex')
   const h = createHash('sha256')
   for (const id of [...dirs.keys()].sort()) {
