@@ -1,3 +1,4 @@
+import { ENV_NAMES } from '../contracts/environments.ts'
 import { createBlackjackServer } from '../environments/blackjack/blackjackServer.ts'
 import { createCounterServer } from '../environments/counter/counterServer.ts'
 import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
@@ -46,6 +47,6 @@ export function createWorld(generation: number, digest: Digest, envs: EnvFactory
     generation,
     model: new PolicyModel(digest, { serverName: 'policy', workers }),
     agent: new AgentParticipant(digest, 'agent'),
-    resources: { blackjack: mk('blackjack'), counter: mk('counter'), workplace: mk('workplace') },
+    resources: Object.fromEntries(ENV_NAMES.map((name) => [name, mk(name)])) as { [K in EnvName]: AnyResources },
   }
 }
