@@ -21,7 +21,7 @@ import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey, parseKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err } from '../result.ts'
-import type { Fleet } from './Fleet.ts'
+import type { Fleet, Reply } from './Fleet.ts'
 
 /** Test-only switches that break the protocol on purpose, so invariants can be seen to fail. */
 export interface ControllerTestOptions {
@@ -50,8 +50,19 @@ export interface SteppedDirectory extends CheckpointDirectory {
 /** The events the controller logs about itself. */
 export type ControllerLogType = 'rollout.retired' | 'controller.abort' | 'controller.publish_refused' | 'controller.restore_abandoned'
 
+/**
+ * What a piece of controller work yields: `undefined` ends one bounded step; a promise is a fleet
+ * answer still to come (an HTTP fleet), and the host resumes the work once it settles.
+ */
+export type ControllerWait = PromiseLike<unknown> | undefined
+
 /** A piece of controller work the host runs one bounded step per agenda item, before any other item. */
-export type ControllerTask = Iterator<void, void>
+export type ControllerTask = Iterator<ControllerWait, void>
+
+/** Controller work that may wait for the fleet. */
+type Work<T = void> = Generator<ControllerWait, T>
+
+const isPending = <T>(reply: Reply<T>): reply is PromiseLike<Result<T, CutoverError>> => typeof (reply as { then?: unknown }).then === 'function'
 
 /** What the controller needs from the world around it (the simulator provides it). */
 export interface ControllerHost {
@@ -143,8 +154,52 @@ export class Controller {
     return r
   }
 
+  /** A fleet answer: at once when the fleet answers at once, else after waiting for it. */
+  *#ask<T>(reply: Reply<T>): Work<Result<T, CutoverError>> {
+    if (!isPending(reply)) return reply
+    let answer: Result<T, CutoverError> | undefined
+    yield reply.then((r) => {
+      answer = r
+    })
+    return answer as Result<T, CutoverError>
+  }
+
+  /** `work` with its step ends dropped: it runs as one step (it still waits for the fleet). */
+  *#atOnce<T>(work: Work<T>): Work<T> {
+    for (;;) {
+      const next = work.next()
+      if (next.done === true) return next.value
+      if (next.value !== undefined) yield next.value
+    }
+  }
+
+  /**
+   * Runs `work` now, to its end when the fleet answers at once; if it must wait for an answer, the
+   * rest of it continues as a task of the host once the answer is in.
+   */
+  #runNow(work: Work): void {
+    for (;;) {
+      const next = work.next()
+      if (next.done === true) return
+      if (next.value !== undefined) {
+        const pending = next.value
+        this.#host.runTask(
+          (function* (): Work {
+            yield pending
+            yield* work
+          })(),
+        )
+        return
+      }
+    }
+  }
+
   /** Starts checkpoint `cid`: freeze dispatch, flush acknowledgements, park agents, pause the model. */
   begin(cid: string): void {
+    this.#runNow(this.#begin(cid))
+  }
+
+  *#begin(cid: string): Work {
     this.attempts++
     this.#cid = cid
     this.#stage = 'preparing'
@@ -155,68 +210,74 @@ export class Controller {
     this.#deadline = now + this.#deadlineMs
     this.#host.freezeDispatch()
     const w = this.#host.fleet()
-    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', w.agent.prepare(cid, this.#deadline), { deadline_ms: this.#deadline })
-    if (!agent.ok) return this.abort('prepare failed')
-    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', w.model.pause(cid, this.#deadline), { deadline_ms: this.#deadline })
-    if (!pause.ok) return this.abort('model pause failed')
+    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', yield* this.#ask(w.agent.prepare(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    if (!agent.ok) return yield* this.#abort('prepare failed')
+    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', yield* this.#ask(w.model.pause(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    if (!pause.ok) return yield* this.#abort('model pause failed')
     if (w.model.workerCount > 1) {
       for (let k = 0; k < w.model.workerCount; k++) {
         this.#host.emit('prepare', 'policy_model', `model_worker_${k}`, 'model.worker_close', { checkpoint_id: cid, worker: k }, 'ok')
-        const ack = w.model.workerAck(k)
-        if (ack === undefined) continue // the worker is gone: no acknowledgement ever comes
+        const reply = w.model.workerAck(k)
+        if (reply === undefined) continue // the worker is gone: no acknowledgement ever comes
+        const ack = yield* this.#ask(reply)
         this.#host.emit('prepare', `model_worker_${k}`, 'policy_model', 'model.worker_ack', { checkpoint_id: cid, worker: k }, ack.ok ? 'ok' : ack.error.code)
       }
     }
-    this.#host.schedule(this.#deadlineMs, () => this.#onDeadline(cid))
-    this.poke()
+    this.#host.schedule(this.#deadlineMs, () => this.#runNow(this.#onDeadline(cid)))
+    yield* this.#poke()
   }
 
   /** Re-checks readiness; the host calls this after every event while the controller waits. */
   poke(): void {
     if (!this.waiting) return
+    this.#runNow(this.#poke())
+  }
+
+  *#poke(): Work {
+    if (!this.waiting) return
     const w = this.#host.fleet()
     const unacked = this.#host.unacknowledged()
     if (unacked.length > 0 && this.#stage === 'preparing') {
       // SC step 2: completed results are acknowledged to Gym before the cut can be ready.
-      const status = w.agent.status(this.#cid)
+      const status = yield* this.#ask(w.agent.status(this.#cid))
       if (status.ok && status.value.completed_unacknowledged > 0) {
         this.#emitResult('prepare', 'agent', 'agent.status', status)
         this.#host.acknowledge(unacked, 'prepare')
       }
     }
     const paused = w.model.admission === 'paused'
-    const agentReady = w.agent.status(this.#cid)
+    const agentReady = yield* this.#ask(w.agent.status(this.#cid))
     if (!paused || !agentReady.ok || !agentReady.value.ready_to_commit) return
-    this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(this.#cid, this.#host.now()))
+    this.#emitResult('prepare', 'policy_model', 'model.status', yield* this.#ask(w.model.status(this.#cid, this.#host.now())))
     this.#emitResult('prepare', 'agent', 'agent.status', agentReady)
     this.#exporting = true
     this.#host.runTask(this.#prepareResources())
   }
 
-  #onDeadline(cid: string): void {
+  *#onDeadline(cid: string): Work {
     if (this.#cid !== cid || !this.waiting || this.#stage === 'retiring') return
     const w = this.#host.fleet()
-    const status = this.#emitResult('prepare', 'agent', 'agent.status', w.agent.status(cid))
-    const model = this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(cid, this.#host.now()))
-    if (!model.ok) return this.abort(model.error.code)
-    if (!status.ok) return this.abort(status.error.code)
+    const status = this.#emitResult('prepare', 'agent', 'agent.status', yield* this.#ask(w.agent.status(cid)))
+    const model = this.#emitResult('prepare', 'policy_model', 'model.status', yield* this.#ask(w.model.status(cid, this.#host.now())))
+    if (!model.ok) return yield* this.#abort(model.error.code)
+    if (!status.ok) return yield* this.#abort(status.error.code)
     const blocking = status.value.blocking_attempts
     const inflight = model.value.inflight.map((i) => executionKey(i))
     const stragglers = [...new Set([...blocking, ...inflight])].sort()
     if (stragglers.length === 0) {
       if (status.value.completed_unacknowledged > 0) {
-        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', w.agent.prepareDeadline(cid))
-        return this.abort('agent_prepare_incomplete')
+        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', yield* this.#ask(w.agent.prepareDeadline(cid)))
+        return yield* this.#abort('agent_prepare_incomplete')
       }
-      return this.poke()
+      return yield* this.#poke()
     }
     // Sacrifice the stragglers instead of failing the checkpoint (PROTOCOL.md §6.1).
     this.#stage = 'retiring'
     for (const key of stragglers) {
       const id = parseKey(key)
       this.#retired.push(id)
-      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', w.model.abortInflight(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
-      this.#emitResult('retire', 'agent', 'agent.retire', w.agent.retire(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', yield* this.#ask(w.model.abortInflight(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult('retire', 'agent', 'agent.retire', yield* this.#ask(w.agent.retire(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
       // The cancelled request tasks exit a moment later (the fleet reports it); only then can the
       // model commit, which the host's next poke sees.
       this.#host.log('retire', 'rollout.retired', { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
@@ -224,20 +285,20 @@ export class Controller {
   }
 
   /** Each environment's export (and each straggler's retirement) is one step. */
-  *#prepareResources(): Generator<void, void> {
+  *#prepareResources(): Work {
     const w = this.#host.fleet()
     try {
       for (const env of ENV_NAMES) {
-        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now()))
-        if (!r.ok) return this.abort(r.error.code)
+        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', yield* this.#ask(w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now())))
+        if (!r.ok) return yield* this.#abort(r.error.code)
         this.#results[`prepare:resources_${env}`] = toJson(r.value)
         yield
       }
       for (const id of this.#retired) {
         const env = this.#envOf(id)
-        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', w.resources[env].retire(this.#cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', yield* this.#ask(w.resources[env].retire(this.#cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
         // A session lock not taken before the deadline: its state cannot leave the cut safely.
-        if (!r.ok) return this.abort(r.error.code)
+        if (!r.ok) return yield* this.#abort(r.error.code)
         yield
       }
     } finally {
@@ -260,7 +321,7 @@ export class Controller {
   }
 
   /** Performs the directory's staged writes, one per step (each is traced as it happens). */
-  *#flush(dir: SteppedDirectory): Generator<void, void> {
+  *#flush(dir: SteppedDirectory): Work {
     while (dir.flushOne()) yield
   }
 
@@ -274,7 +335,7 @@ export class Controller {
    * One participant call per step, then its staged writes one per step, then its answer: the
    * trace order is the protocol's (participant files, manifest, then the participant's reply).
    */
-  *#commit(): Generator<void, void> {
+  *#commit(): Work {
     if (this.#stage !== 'committing') return
     this.#commitAttempts++
     const attempt = this.#commitAttempts
@@ -283,24 +344,25 @@ export class Controller {
     const dir = this.#host.openDirectory(this.#cid, () => writer)
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
+    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Reply<T>): Work<Result<T, CutoverError>> {
       writer = who
-      let r: Result<T, CutoverError>
+      let reply: Reply<T>
       try {
-        r = run()
+        reply = run()
       } finally {
         writer = 'controller'
       }
+      const r = yield* self.#ask(reply)
       yield* self.#flush(dir)
       const answered = self.#emitResult('commit', to, type, self.#written(dir, r), { attempt })
       yield
       return answered
     }
     const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
-    if (!agent.ok) return this.#retryCommit(agent.error)
+    if (!agent.ok) return yield* this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
     const model = yield* step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, dir, this.#roots))
-    if (!model.ok) return this.#retryCommit(model.error)
+    if (!model.ok) return yield* this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
     const participants: AggregateParticipant[] = [
@@ -316,12 +378,12 @@ export class Controller {
     }
     for (const env of ENV_NAMES) {
       const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
-      if (!r.ok) return this.#retryCommit(r.error)
+      if (!r.ok) return yield* this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
       participants.push({ participant_id: `resources_${env}`, name: env, base_url: `sim://${env}`, kind: 'resources', capabilities: { checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session' } })
     }
     const published = yield* this.#publish(dir, participants, (who) => (writer = who))
-    if (!published.ok) return this.#retryCommit(published.error)
+    if (!published.ok) return yield* this.#retryCommit(published.error)
     this.#records = []
     this.#host.published(this.#cid)
     this.#stage = 'restoring'
@@ -333,9 +395,9 @@ export class Controller {
    * every namespace before sealing it), each its own step. A crashed write is thrown by the port:
    * a failed commit. Staged writes are performed before anything is logged about the call.
    */
-  *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Generator<void, Result<unknown, CutoverError>> {
+  *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Work<Result<unknown, CutoverError>> {
     const digest = this.#host.digest
-    const call = function* <T>(self: Controller, who: string, what: string, run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
+    const call = function* <T>(self: Controller, who: string, what: string, run: () => Result<T, CutoverError>): Work<Result<T, CutoverError>> {
       writes(who)
       let r: Result<T, CutoverError>
       try {
@@ -363,8 +425,8 @@ export class Controller {
     return yield* call(this, 'controller', 'marker', () => publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }))
   }
 
-  #retryCommit(error: CutoverError): void {
-    if (this.#commitAttempts >= 3) return this.abort(`commit failed: ${error.code}`)
+  *#retryCommit(error: CutoverError): Work {
+    if (this.#commitAttempts >= 3) return yield* this.#abort(`commit failed: ${error.code}`)
     // The crashed commit is retried over the same directory; finished participants replay their results.
     this.#host.schedule(2, () => this.commit())
   }
@@ -376,7 +438,7 @@ export class Controller {
   }
 
   /** One participant's restore per step (each reads and verifies its namespace). */
-  *#restore(): Generator<void, void> {
+  *#restore(): Work {
     if (this.#stage !== 'restoring') return
     const old = this.#host.fleet()
     const fresh = this.#host.spawnFleet()
@@ -384,28 +446,28 @@ export class Controller {
     const touched: string[] = []
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* fail(why: string): Generator<void, void> {
+    function* fail(why: string): Work {
       // Abort the restore: every fresh participant a restore was sent to is resumed, then discarded;
       // the original processes (still committed_paused) resume and the checkpoint is retaken later.
       self.#stage = 'aborted'
       // Dependency order even here (model, resources, then agent); resume on an untouched idle
       // participant is harmless, and it keeps every resume round ordered.
-      if (touched.length > 0) for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent']) self.#resumeOne('abort', fresh, p)
+      if (touched.length > 0) for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent']) yield* self.#resumeOne('abort', fresh, p)
       self.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: self.#cid, reason: why })
       yield* self.#resumeAll('abort', old, null)
     }
     touched.push('policy_model')
-    const model = this.#emitResult('restore', 'policy_model', 'model.restore', fresh.model.restore(this.#cid, dir))
+    const model = this.#emitResult('restore', 'policy_model', 'model.restore', yield* this.#ask(fresh.model.restore(this.#cid, dir)))
     if (!model.ok) return yield* fail(model.error.code)
     yield
     touched.push('agent')
-    const agent = this.#emitResult('restore', 'agent', 'agent.restore', fresh.agent.restore(this.#cid, dir))
+    const agent = this.#emitResult('restore', 'agent', 'agent.restore', yield* this.#ask(fresh.agent.restore(this.#cid, dir)))
     if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
     yield
     for (const env of ENV_NAMES) {
       touched.push(`resources_${env}`)
-      const r = fresh.resources[env].restore(this.#cid, dir)
+      const r = yield* this.#ask(fresh.resources[env].restore(this.#cid, dir))
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
       if (!r.ok) return yield* fail(r.error.code)
       yield
@@ -416,21 +478,21 @@ export class Controller {
     this.#host.schedule(5, () => this.#host.runTask(this.#resumeAll('resume', fresh, records)))
   }
 
-  #resumeOne(phase: TracePhase, w: Fleet, participant: string): void {
-    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', w.model.resume(this.#cid))
-    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', w.agent.resume(this.#cid))
+  *#resumeOne(phase: TracePhase, w: Fleet, participant: string): Work {
+    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', yield* this.#ask(w.model.resume(this.#cid)))
+    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', yield* this.#ask(w.agent.resume(this.#cid)))
     else {
       const env = participant.slice('resources_'.length) as EnvName
-      this.#emitResult(phase, participant, 'resources.resume', w.resources[env].resume(this.#cid))
+      this.#emitResult(phase, participant, 'resources.resume', yield* this.#ask(w.resources[env].resume(this.#cid)))
     }
   }
 
   /** Resume: dependencies (policy model, resources) before agents, then dispatch; one participant per step. */
-  *#resumeAll(phase: TracePhase, w: Fleet, restored: readonly AgentBoundaryRecord[] | null): Generator<void, void> {
+  *#resumeAll(phase: TracePhase, w: Fleet, restored: readonly AgentBoundaryRecord[] | null): Work {
     const deps = ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`)]
     const order = this.#test.resumeAgentsFirst === true ? ['agent', ...deps] : [...deps, 'agent']
     for (const p of order) {
-      this.#resumeOne(phase, w, p)
+      yield* this.#resumeOne(phase, w, p)
       yield
     }
     const retired = this.#retired
@@ -440,12 +502,15 @@ export class Controller {
 
   /** Abort: resume every participant (an `invalid_phase` answer means already accepting), unfreeze. */
   abort(reason: string): void {
+    this.#runNow(this.#abort(reason))
+  }
+
+  *#abort(reason: string): Work {
     const w = this.#host.fleet()
     this.#stage = 'aborted'
     this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
-    // Synchronous: an abort is a handful of calls, and its callers expect the fleet resumed on return.
-    const resume = this.#resumeAll('abort', w, null)
-    while (resume.next().done !== true);
+    // One step: an abort is a handful of calls, and its callers expect the fleet resumed when it ends.
+    yield* this.#atOnce(this.#resumeAll('abort', w, null))
   }
 
   /** Whether the controller may retake a checkpoint after an abort. */

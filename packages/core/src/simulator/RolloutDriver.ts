@@ -180,7 +180,7 @@ export class RolloutDriver {
   }
 
   /** Dispatches every restored continuation (and the rest), one rollout per step. */
-  *continueRestored(restored: readonly AgentBoundaryRecord[], retired: readonly ExecutionIdentity[]): Generator<void, void> {
+  *continueRestored(restored: readonly AgentBoundaryRecord[], retired: readonly ExecutionIdentity[]): Generator<undefined, void> {
     const { world, faults, recorder } = this.#engine
     const byRollout = new Map(restored.map((rec) => [rec.rollout_id, rec]))
     for (const r of this.#rollouts) {
