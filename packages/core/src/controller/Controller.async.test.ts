@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { TraceEventType } from '../contracts/trace.ts'
 import type { JsonValue } from '../json.ts'
 import { ok } from '../result.ts'
-import type { ControllerHost, ControllerTask } from './Controller.ts'
+import type { ControllerHost, ControllerTask } from './ControllerHost.ts'
 import { Controller } from './Controller.ts'
 import type { Fleet } from './Fleet.ts'
 

@@ -1,12 +1,11 @@
 // Over the ~400-line guide: the controller is one transaction (PROTOCOL.md §3.5–3.7) whose prepare,
-// retire, commit, restore, resume and abort read and write the same in-progress state; the fleet it
-// drives is Fleet.ts.
+// retire, commit, restore, resume and abort read and write the same in-progress state; its host is
+// ControllerHost.ts, the fleet it drives Fleet.ts, the waiting helpers controllerWork.ts.
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
-import type { ControlEventType, ControlFields, TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
+import type { ControlEventType, ControlFields, TracePayloads, TracePhase } from '../contracts/trace.ts'
 import type { EnvName } from '../contracts/environments.ts'
-import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
 import type { AggregateParticipant } from '../directory/manifests.ts'
@@ -14,13 +13,15 @@ import { publishAggregateManifest } from '../directory/publishAggregateManifest.
 import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts'
 import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
 import type { JsonValue } from '../json.ts'
-import type { Digest } from '../ports.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey, parseKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err } from '../result.ts'
+import type { ControllerHost, SteppedDirectory } from './ControllerHost.ts'
+import type { Work } from './controllerWork.ts'
+import { ask, atOnce, runNow } from './controllerWork.ts'
 import type { Fleet, Reply } from './Fleet.ts'
 
 /** Test-only switches that break the protocol on purpose, so invariants can be seen to fail. */
@@ -29,75 +30,6 @@ export interface ControllerTestOptions {
   readonly resumeAgentsFirst?: boolean
   /** Publish the aggregate manifest before the resources commit (breaks `manifest-last`). */
   readonly aggregateBeforeResources?: boolean
-}
-
-/**
- * A checkpoint directory whose writes are staged and performed one at a time: a participant's
- * commit runs to its end against it, then the controller performs (and traces) each staged write
- * or sync in its own step, so no single step of the host writes a whole namespace. Reads and
- * listings see staged writes (the host performs them first).
- */
-export interface SteppedDirectory extends CheckpointDirectory {
-  /** Performs the oldest staged write or sync; false when nothing is staged. */
-  flushOne(): boolean
-  /**
-   * The message of a staged write the port refused when it was performed (the writer's later
-   * staged writes are dropped, as a dead writer's would be); cleared by reading it.
-   */
-  takeFailure(): string | undefined
-}
-
-/** The events the controller logs about itself. */
-export type ControllerLogType = 'rollout.retired' | 'controller.abort' | 'controller.publish_refused' | 'controller.restore_abandoned'
-
-/**
- * What a piece of controller work yields: `undefined` ends one bounded step; a promise is a fleet
- * answer still to come (an HTTP fleet), and the host resumes the work once it settles.
- */
-export type ControllerWait = PromiseLike<unknown> | undefined
-
-/** A piece of controller work the host runs one bounded step per agenda item, before any other item. */
-export type ControllerTask = Iterator<ControllerWait, void>
-
-/** Controller work that may wait for the fleet. */
-type Work<T = void> = Generator<ControllerWait, T>
-
-const isPending = <T>(reply: Reply<T>): reply is PromiseLike<Result<T, CutoverError>> => typeof (reply as { then?: unknown }).then === 'function'
-
-/** What the controller needs from the world around it (the simulator provides it). */
-export interface ControllerHost {
-  now(): number
-  /** The live participant processes. */
-  fleet(): Fleet
-  /** Fresh participant processes (process replacement before restore). */
-  spawnFleet(): Fleet
-  /** The fresh processes restored: they become the live fleet. */
-  adoptFleet(fleet: Fleet): void
-  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void
-  schedule(delayMs: number, run: () => void): void
-  /**
-   * Runs `task` one step per agenda item, at the current virtual time and before any other item
-   * (tasks run in the order given), so a long piece of controller work never blocks the host's
-   * consumer yet nothing interleaves with it: the trace is the one a single item would produce.
-   */
-  runTask(task: ControllerTask): void
-  /** Checkpoint `id`'s directory (writes staged, then performed and traced one per step); `writer` names the participant that writes. */
-  openDirectory(checkpointId: string, writer: () => string): SteppedDirectory
-  /** The hashing port the controller's own directory writes (aggregate, token store, marker) use. */
-  readonly digest: Digest
-  /** Called when the checkpoint committed (published). */
-  published(checkpointId: string): void
-  freezeDispatch(): void
-  /** After resume: continue parked / restored executions and dispatch the rest. */
-  afterResume(restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]): void
-  /** Receipts of completed, unacknowledged results (the framework flushes them before prepare). */
-  unacknowledged(): readonly JsonValue[]
-  acknowledge(receipts: readonly JsonValue[], label: string): Result<unknown, CutoverError>
-  liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
-  stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
-  tokenSnapshot(keys: readonly string[]): JsonValue
-  /** The controller's own notes (`controller → controller`, always `ok`). */
-  log<T extends ControllerLogType>(phase: TracePhase, type: T, payload: TracePayloads[T]): void
 }
 
 type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'resuming' | 'done' | 'aborted'
@@ -154,44 +86,9 @@ export class Controller {
     return r
   }
 
-  /** A fleet answer: at once when the fleet answers at once, else after waiting for it. */
-  *#ask<T>(reply: Reply<T>): Work<Result<T, CutoverError>> {
-    if (!isPending(reply)) return reply
-    let answer: Result<T, CutoverError> | undefined
-    yield reply.then((r) => {
-      answer = r
-    })
-    return answer as Result<T, CutoverError>
-  }
-
-  /** `work` with its step ends dropped: it runs as one step (it still waits for the fleet). */
-  *#atOnce<T>(work: Work<T>): Work<T> {
-    for (;;) {
-      const next = work.next()
-      if (next.done === true) return next.value
-      if (next.value !== undefined) yield next.value
-    }
-  }
-
-  /**
-   * Runs `work` now, to its end when the fleet answers at once; if it must wait for an answer, the
-   * rest of it continues as a task of the host once the answer is in.
-   */
+  /** Runs `work` now (see `runNow`): to its end when the fleet answers at once. */
   #runNow(work: Work): void {
-    for (;;) {
-      const next = work.next()
-      if (next.done === true) return
-      if (next.value !== undefined) {
-        const pending = next.value
-        this.#host.runTask(
-          (function* (): Work {
-            yield pending
-            yield* work
-          })(),
-        )
-        return
-      }
-    }
+    runNow(work, (task) => this.#host.runTask(task))
   }
 
   /** Starts checkpoint `cid`: freeze dispatch, flush acknowledgements, park agents, pause the model. */
@@ -210,16 +107,16 @@ export class Controller {
     this.#deadline = now + this.#deadlineMs
     this.#host.freezeDispatch()
     const w = this.#host.fleet()
-    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', yield* this.#ask(w.agent.prepare(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', yield* ask(w.agent.prepare(cid, this.#deadline)), { deadline_ms: this.#deadline })
     if (!agent.ok) return yield* this.#abort('prepare failed')
-    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', yield* this.#ask(w.model.pause(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', yield* ask(w.model.pause(cid, this.#deadline)), { deadline_ms: this.#deadline })
     if (!pause.ok) return yield* this.#abort('model pause failed')
     if (w.model.workerCount > 1) {
       for (let k = 0; k < w.model.workerCount; k++) {
         this.#host.emit('prepare', 'policy_model', `model_worker_${k}`, 'model.worker_close', { checkpoint_id: cid, worker: k }, 'ok')
         const reply = w.model.workerAck(k)
         if (reply === undefined) continue // the worker is gone: no acknowledgement ever comes
-        const ack = yield* this.#ask(reply)
+        const ack = yield* ask(reply)
         this.#host.emit('prepare', `model_worker_${k}`, 'policy_model', 'model.worker_ack', { checkpoint_id: cid, worker: k }, ack.ok ? 'ok' : ack.error.code)
       }
     }
@@ -239,16 +136,16 @@ export class Controller {
     const unacked = this.#host.unacknowledged()
     if (unacked.length > 0 && this.#stage === 'preparing') {
       // SC step 2: completed results are acknowledged to Gym before the cut can be ready.
-      const status = yield* this.#ask(w.agent.status(this.#cid))
+      const status = yield* ask(w.agent.status(this.#cid))
       if (status.ok && status.value.completed_unacknowledged > 0) {
         this.#emitResult('prepare', 'agent', 'agent.status', status)
         this.#host.acknowledge(unacked, 'prepare')
       }
     }
     const paused = w.model.admission === 'paused'
-    const agentReady = yield* this.#ask(w.agent.status(this.#cid))
+    const agentReady = yield* ask(w.agent.status(this.#cid))
     if (!paused || !agentReady.ok || !agentReady.value.ready_to_commit) return
-    this.#emitResult('prepare', 'policy_model', 'model.status', yield* this.#ask(w.model.status(this.#cid, this.#host.now())))
+    this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(this.#cid, this.#host.now())))
     this.#emitResult('prepare', 'agent', 'agent.status', agentReady)
     this.#exporting = true
     this.#host.runTask(this.#prepareResources())
@@ -257,8 +154,8 @@ export class Controller {
   *#onDeadline(cid: string): Work {
     if (this.#cid !== cid || !this.waiting || this.#stage === 'retiring') return
     const w = this.#host.fleet()
-    const status = this.#emitResult('prepare', 'agent', 'agent.status', yield* this.#ask(w.agent.status(cid)))
-    const model = this.#emitResult('prepare', 'policy_model', 'model.status', yield* this.#ask(w.model.status(cid, this.#host.now())))
+    const status = this.#emitResult('prepare', 'agent', 'agent.status', yield* ask(w.agent.status(cid)))
+    const model = this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(cid, this.#host.now())))
     if (!model.ok) return yield* this.#abort(model.error.code)
     if (!status.ok) return yield* this.#abort(status.error.code)
     const blocking = status.value.blocking_attempts
@@ -266,7 +163,7 @@ export class Controller {
     const stragglers = [...new Set([...blocking, ...inflight])].sort()
     if (stragglers.length === 0) {
       if (status.value.completed_unacknowledged > 0) {
-        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', yield* this.#ask(w.agent.prepareDeadline(cid)))
+        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', yield* ask(w.agent.prepareDeadline(cid)))
         return yield* this.#abort('agent_prepare_incomplete')
       }
       return yield* this.#poke()
@@ -276,8 +173,8 @@ export class Controller {
     for (const key of stragglers) {
       const id = parseKey(key)
       this.#retired.push(id)
-      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', yield* this.#ask(w.model.abortInflight(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
-      this.#emitResult('retire', 'agent', 'agent.retire', yield* this.#ask(w.agent.retire(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', yield* ask(w.model.abortInflight(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult('retire', 'agent', 'agent.retire', yield* ask(w.agent.retire(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
       // The cancelled request tasks exit a moment later (the fleet reports it); only then can the
       // model commit, which the host's next poke sees.
       this.#host.log('retire', 'rollout.retired', { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
@@ -289,14 +186,14 @@ export class Controller {
     const w = this.#host.fleet()
     try {
       for (const env of ENV_NAMES) {
-        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', yield* this.#ask(w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now())))
+        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', yield* ask(w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now())))
         if (!r.ok) return yield* this.#abort(r.error.code)
         this.#results[`prepare:resources_${env}`] = toJson(r.value)
         yield
       }
       for (const id of this.#retired) {
         const env = this.#envOf(id)
-        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', yield* this.#ask(w.resources[env].retire(this.#cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', yield* ask(w.resources[env].retire(this.#cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
         // A session lock not taken before the deadline: its state cannot leave the cut safely.
         if (!r.ok) return yield* this.#abort(r.error.code)
         yield
@@ -352,7 +249,7 @@ export class Controller {
       } finally {
         writer = 'controller'
       }
-      const r = yield* self.#ask(reply)
+      const r = yield* ask(reply)
       yield* self.#flush(dir)
       const answered = self.#emitResult('commit', to, type, self.#written(dir, r), { attempt })
       yield
@@ -457,17 +354,17 @@ export class Controller {
       yield* self.#resumeAll('abort', old, null)
     }
     touched.push('policy_model')
-    const model = this.#emitResult('restore', 'policy_model', 'model.restore', yield* this.#ask(fresh.model.restore(this.#cid, dir)))
+    const model = this.#emitResult('restore', 'policy_model', 'model.restore', yield* ask(fresh.model.restore(this.#cid, dir)))
     if (!model.ok) return yield* fail(model.error.code)
     yield
     touched.push('agent')
-    const agent = this.#emitResult('restore', 'agent', 'agent.restore', yield* this.#ask(fresh.agent.restore(this.#cid, dir)))
+    const agent = this.#emitResult('restore', 'agent', 'agent.restore', yield* ask(fresh.agent.restore(this.#cid, dir)))
     if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
     yield
     for (const env of ENV_NAMES) {
       touched.push(`resources_${env}`)
-      const r = yield* this.#ask(fresh.resources[env].restore(this.#cid, dir))
+      const r = yield* ask(fresh.resources[env].restore(this.#cid, dir))
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
       if (!r.ok) return yield* fail(r.error.code)
       yield
@@ -479,11 +376,11 @@ export class Controller {
   }
 
   *#resumeOne(phase: TracePhase, w: Fleet, participant: string): Work {
-    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', yield* this.#ask(w.model.resume(this.#cid)))
-    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', yield* this.#ask(w.agent.resume(this.#cid)))
+    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', yield* ask(w.model.resume(this.#cid)))
+    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', yield* ask(w.agent.resume(this.#cid)))
     else {
       const env = participant.slice('resources_'.length) as EnvName
-      this.#emitResult(phase, participant, 'resources.resume', yield* this.#ask(w.resources[env].resume(this.#cid)))
+      this.#emitResult(phase, participant, 'resources.resume', yield* ask(w.resources[env].resume(this.#cid)))
     }
   }
 
@@ -510,7 +407,7 @@ export class Controller {
     this.#stage = 'aborted'
     this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
     // One step: an abort is a handful of calls, and its callers expect the fleet resumed when it ends.
-    yield* this.#atOnce(this.#resumeAll('abort', w, null))
+    yield* atOnce(this.#resumeAll('abort', w, null))
   }
 
   /** Whether the controller may retake a checkpoint after an abort. */

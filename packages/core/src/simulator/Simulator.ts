@@ -1,7 +1,7 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
 import type { TraceEvent, TraceEventOf, TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
 import type { ParticipantView } from '../contracts/views.ts'
-import type { ControllerTask } from '../controller/Controller.ts'
+import type { ControllerTask } from '../controller/ControllerHost.ts'
 import { Controller } from '../controller/Controller.ts'
 import type { Fleet } from '../controller/Fleet.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
