@@ -43,4 +43,9 @@ export const ERROR_STATUS: { readonly [K in ErrorCode]: number } = {
   file_not_found: 404,
   path_escape: 400,
   internal_error: 500,
+  host_not_allowed: 421,
+  cross_origin_refused: 403,
+  too_many_runs: 429,
+  too_many_streams: 429,
+  data_dir_full: 507,
 }

@@ -50,6 +50,12 @@ export const ERROR_CODES = [
   'file_not_found',
   'path_escape',
   'internal_error',
+  // API security refusals (CONTRACTS.md §8)
+  'host_not_allowed',
+  'cross_origin_refused',
+  'too_many_runs',
+  'too_many_streams',
+  'data_dir_full',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]
