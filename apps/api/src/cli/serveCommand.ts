@@ -19,7 +19,7 @@ With CUTOVER_CONTROL_TOKEN set, each environment's control routes are mounted un
 /gym/<env>/ng-control/v1/ behind Authorization: Bearer <token>.
 
 Limits: CUTOVER_MAX_SIMULATIONS (simulations at once; default the CPU cores), CUTOVER_MAX_QUEUED_RUNS
-(16), CUTOVER_MAX_RUNS (runs the data directory holds; 500), CUTOVER_MAX_STREAMS_PER_RUN (16).`
+(16), CUTOVER_MAX_RUNS (runs the data directory holds; 500), CUTOVER_MAX_STREAMS_PER_RUN (32).`
 
 /** `cutover serve`: the same as `npm start`. Resolves once the server listens. */
 export async function runServeCommand(argv: readonly string[], io: CliIo): Promise<number> {

@@ -15,7 +15,7 @@ export interface RunLimits {
 }
 
 /** The defaults: one simulation per core, a short queue, a data directory of a few hundred runs. */
-export const defaultRunLimits = (): RunLimits => ({ simulations: Math.max(1, availableParallelism()), queued: 16, runs: 500, streamsPerRun: 16 })
+export const defaultRunLimits = (): RunLimits => ({ simulations: Math.max(1, availableParallelism()), queued: 16, runs: 500, streamsPerRun: 32 })
 
 /** Each limit's environment variable, and whether 0 is allowed. */
 const VARIABLES: readonly (readonly [keyof RunLimits, string, number])[] = [

@@ -98,4 +98,4 @@ export const createRun = (config: RunConfigInput) =>
   apiFetch<RunView>('/api/runs', { method: 'POST', body: JSON.stringify(config), headers: { 'content-type': 'application/json' } })
 
 /** `DELETE /api/runs/:id`. */
-export const deleteRun = (id: string) => apiFetch<unknown>(run(id), { method: 'DELETE' })
+export const deleteRun = (id: string) => apiFetch<unknown>(run(id), { method: 'DELETE', headers: { 'content-type': 'application/json' } })
