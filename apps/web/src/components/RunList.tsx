@@ -63,7 +63,7 @@ function RunRow({ run }: { run: RunView }) {
       <td className="num">{run.rollouts}</td>
       <td className="num">{run.events}</td>
       <td>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={run.status} queuePosition={run.queue_position} />
       </td>
       <td>
         <InvariantSummary run={run} />
