@@ -65,14 +65,15 @@ describe('the local server refuses foreign hosts and cross-site state changes (r
 
   it('[security] a cross-site text/plain POST (no preflight needed) is 403 cross_origin_refused and creates nothing', async () => {
     const before = await runIds()
-    for (const headers of [
+    const cases: Record<string, string>[] = [
       { 'content-type': 'text/plain', origin: 'https://evil.example.com' },
       { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example.com' },
       { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.com' },
       { 'content-type': 'multipart/form-data; boundary=x', origin: 'null' },
       { 'content-type': 'text/plain' },
       {},
-    ]) {
+    ]
+    for (const headers of cases) {
       const r = await rawRequest(base, 'POST', '/api/runs', headers, RUN)
       expect(r.status, JSON.stringify(headers)).toBe(403)
       expect(r.json()).toMatchObject({ error: { code: 'cross_origin_refused' } })
