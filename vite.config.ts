@@ -13,9 +13,18 @@ const API = 'http://127.0.0.1:8787'
 const toApi = {
   target: API,
   changeOrigin: true,
-  configure: (proxy: { on(event: 'proxyReq', listener: (req: { setHeader(name: string, value: string): void }, incoming: { headers: Record<string, string | string[] | undefined> }) => void): void }) =>
+  configure: (proxy: {
+    on(
+      event: 'proxyReq',
+      listener: (
+        req: { setHeader(name: string, value: string): void },
+        incoming: { headers: Record<string, string | string[] | undefined> },
+      ) => void,
+    ): void
+  }) =>
     proxy.on('proxyReq', (req, incoming) => {
-      if (incoming.headers.origin === `http://${String(incoming.headers.host)}`) req.setHeader('origin', API)
+      if (incoming.headers.origin === `http://${String(incoming.headers.host)}`)
+        req.setHeader('origin', API)
     }),
 }
 

@@ -12,16 +12,23 @@ const hostName = (host: string): string => {
 
 /** Splits a `Host` header into name and port (80 when absent); undefined when it is not one. */
 function parseHostHeader(header: string): { name: string; port: number } | undefined {
-  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/.exec(header.trim().toLowerCase())
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/.exec(
+    header.trim().toLowerCase(),
+  )
   if (match === null || match[1] === undefined) return undefined
   return { name: match[1], port: match[2] === undefined ? 80 : Number(match[2]) }
 }
 
 /** The names the server answers to: the loopback names and the address it is bound to. */
-export const allowedHostNames = (boundHost: string): ReadonlySet<string> => new Set([...LOOPBACK_NAMES, hostName(boundHost)])
+export const allowedHostNames = (boundHost: string): ReadonlySet<string> =>
+  new Set([...LOOPBACK_NAMES, hostName(boundHost)])
 
 /** True when `header` names one of `names` with the server's port. */
-export function isAllowedHost(header: string | null, names: ReadonlySet<string>, port: number): boolean {
+export function isAllowedHost(
+  header: string | null,
+  names: ReadonlySet<string>,
+  port: number,
+): boolean {
   const parsed = header === null ? undefined : parseHostHeader(header)
   return parsed !== undefined && parsed.port === port && names.has(parsed.name)
 }
@@ -42,11 +49,18 @@ export function guardHost<TArgs extends unknown[]>(
     const host = request.headers.get('host')
     if (isAllowedHost(host, names, port())) return fetch(request, ...rest)
     const body: ErrorBody = {
-      error: { code: 'host_not_allowed', message: `Host ${JSON.stringify(host ?? '')} is not this server; use http://127.0.0.1:${port()} (or localhost)` },
+      error: {
+        code: 'host_not_allowed',
+        message: `Host ${JSON.stringify(host ?? '')} is not this server; use http://127.0.0.1:${port()} (or localhost)`,
+      },
     }
-    return Response.json(body, { status: ERROR_STATUS.host_not_allowed, headers: { 'x-content-type-options': 'nosniff' } })
+    return Response.json(body, {
+      status: ERROR_STATUS.host_not_allowed,
+      headers: { 'x-content-type-options': 'nosniff' },
+    })
   }
 }
 
 /** True for an address that only this machine can reach: 127.0.0.0/8, `::1`, `localhost`. */
-export const isLoopbackHost = (host: string): boolean => /^(127(\.[0-9]{1,3}){3}|::1|\[::1\]|localhost)$/i.test(host.trim())
+export const isLoopbackHost = (host: string): boolean =>
+  /^(127(\.[0-9]{1,3}){3}|::1|\[::1\]|localhost)$/i.test(host.trim())

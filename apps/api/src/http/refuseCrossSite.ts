@@ -5,7 +5,8 @@ import { errorResponse } from './errorResponse.ts'
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** True for `application/json`, with or without parameters (`; charset=utf-8`). */
-const isJson = (contentType: string | undefined): boolean => contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
+const isJson = (contentType: string | undefined): boolean =>
+  contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
 
 /**
  * Refuses cross-site state changes under `/api/` (CONTRACTS.md §8): a POST, PUT, PATCH or DELETE
@@ -19,10 +20,18 @@ export const refuseCrossSite = (): MiddlewareHandler => async (c, next) => {
   const origin = c.req.header('origin')
   const own = new URL(c.req.url).origin
   if (origin !== undefined && origin !== own) {
-    return errorResponse(c, 'cross_origin_refused', `${c.req.method} from origin ${JSON.stringify(origin)} refused: only pages served by ${own} may change state`)
+    return errorResponse(
+      c,
+      'cross_origin_refused',
+      `${c.req.method} from origin ${JSON.stringify(origin)} refused: only pages served by ${own} may change state`,
+    )
   }
   if (!isJson(c.req.header('content-type'))) {
-    return errorResponse(c, 'cross_origin_refused', `${c.req.method} ${c.req.path} refused: state-changing requests must send Content-Type: application/json`)
+    return errorResponse(
+      c,
+      'cross_origin_refused',
+      `${c.req.method} ${c.req.path} refused: state-changing requests must send Content-Type: application/json`,
+    )
   }
   return next()
 }

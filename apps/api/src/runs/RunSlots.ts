@@ -36,8 +36,10 @@ interface Waiter {
 
 /** A counting semaphore with a FIFO queue; `limit` and `queueLimit` are positive/non-negative integers. */
 export function createRunSlots(limit: number, queueLimit: number): RunSlots {
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`simulation slots must be a positive integer, got ${limit}`)
-  if (!Number.isInteger(queueLimit) || queueLimit < 0) throw new Error(`queue length must be a non-negative integer, got ${queueLimit}`)
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(`simulation slots must be a positive integer, got ${limit}`)
+  if (!Number.isInteger(queueLimit) || queueLimit < 0)
+    throw new Error(`queue length must be a non-negative integer, got ${queueLimit}`)
   let active = 0
   const queue: Waiter[] = []
 

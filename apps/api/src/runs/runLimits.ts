@@ -15,7 +15,12 @@ export interface RunLimits {
 }
 
 /** The defaults: one simulation per core, a short queue, a data directory of a few hundred runs. */
-export const defaultRunLimits = (): RunLimits => ({ simulations: Math.max(1, availableParallelism()), queued: 16, runs: 500, streamsPerRun: 32 })
+export const defaultRunLimits = (): RunLimits => ({
+  simulations: Math.max(1, availableParallelism()),
+  queued: 16,
+  runs: 500,
+  streamsPerRun: 32,
+})
 
 /** Each limit's environment variable, and whether 0 is allowed. */
 const VARIABLES: readonly (readonly [keyof RunLimits, string, number])[] = [
@@ -26,12 +31,16 @@ const VARIABLES: readonly (readonly [keyof RunLimits, string, number])[] = [
 ]
 
 /** The limits from the environment over the defaults; a value that is not a whole number in range is an error naming it. */
-export function readRunLimits(env: NodeJS.ProcessEnv, defaults: RunLimits = defaultRunLimits()): Result<RunLimits, string> {
+export function readRunLimits(
+  env: NodeJS.ProcessEnv,
+  defaults: RunLimits = defaultRunLimits(),
+): Result<RunLimits, string> {
   const limits: Record<keyof RunLimits, number> = { ...defaults }
   for (const [key, name, min] of VARIABLES) {
     const raw = env[name]
     if (raw === undefined || raw.trim() === '') continue
-    if (!/^[0-9]{1,9}$/.test(raw.trim()) || Number(raw) < min) return err(`${name} must be a whole number from ${min}, got ${JSON.stringify(raw)}`)
+    if (!/^[0-9]{1,9}$/.test(raw.trim()) || Number(raw) < min)
+      return err(`${name} must be a whole number from ${min}, got ${JSON.stringify(raw)}`)
     limits[key] = Number(raw)
   }
   return ok(limits)
