@@ -1,5 +1,8 @@
 import type { JsonValue } from '../../json.ts'
 import type { EnvResponse } from '../EnvironmentServer.ts'
+import { pyIntType } from '../pyjson/pydanticTypes.ts'
+import type { PyJson } from '../pyjson/pyValues.ts'
+import { intValue } from '../pyjson/pyValues.ts'
 
 /** One pydantic v2 error entry as FastAPI returns it in a 422 body. */
 export interface ValidationIssue {
@@ -60,8 +63,8 @@ export function requireObjectField(
 }
 
 /**
- * Pydantic v2 lax `int`: integers, integral floats, booleans and decimal strings; returns the
- * value as a bigint (Python ints are unbounded) or records the issue.
+ * Pydantic v2 lax `int` (`pyIntType`): the exact value as a bigint (Python ints are unbounded),
+ * or undefined with the issue recorded.
  */
 export function laxInt(
   body: Record<string, JsonValue>,
@@ -74,31 +77,12 @@ export function laxInt(
     if (required) issues.push(missing(field, body))
     return undefined
   }
-  const loc = ['body', field]
-  if (typeof v === 'boolean') return v ? 1n : 0n
-  if (typeof v === 'number') {
-    if (Number.isInteger(v)) return BigInt(v)
-    issues.push({
-      type: 'int_from_float',
-      loc,
-      msg: 'Input should be a valid integer, got a number with a fractional part',
-      input: v,
-    })
+  const r = pyIntType.validate(v as PyJson, ['body', field])
+  if (!r.ok) {
+    issues.push(...(r.issues as ValidationIssue[]))
     return undefined
   }
-  if (typeof v === 'string') {
-    const t = v.trim().replace(/_/g, '')
-    if (/^[+-]?\d+$/.test(t)) return BigInt(t)
-    issues.push({
-      type: 'int_parsing',
-      loc,
-      msg: 'Input should be a valid integer, unable to parse string as an integer',
-      input: v,
-    })
-    return undefined
-  }
-  issues.push({ type: 'int_type', loc, msg: 'Input should be a valid integer', input: v })
-  return undefined
+  return intValue(r.value)
 }
 
 function missing(field: string, body: Record<string, JsonValue>): ValidationIssue {

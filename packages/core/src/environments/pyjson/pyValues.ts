@@ -1,3 +1,5 @@
+import type { JsonValue } from '../../json.ts'
+
 /**
  * Python's JSON values as the reference servers hold them: an `int` is exact at any size and a
  * `float` stays a float even when whole (`1.0`). A plain `number` reads as Python would print it:
@@ -83,3 +85,10 @@ export function withPlainFloats(value: PyJson): PyJson {
   }
   return value
 }
+
+/**
+ * A Python value where a plain JSON value travels (environment answers through the protocol and
+ * simulator): `PyInt` and `PyFloat` stand in for numbers there through their `toJSON`, and only
+ * `encodePyJson` tells them apart. The one place their types meet.
+ */
+export const asJsonValue = (value: PyJson): JsonValue => value as JsonValue
