@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../json.ts'
 import type { EnvResponse } from '../EnvironmentServer.ts'
-import { pyIntType } from '../pyjson/pydanticTypes.ts'
+import { pyIntType, pyModel } from '../pyjson/pydanticTypes.ts'
 import type { PyJson } from '../pyjson/pyValues.ts'
 import { intValue } from '../pyjson/pyValues.ts'
 
@@ -25,6 +25,14 @@ export function unprocessable(issues: readonly ValidationIssue[]): EnvResponse {
 /** The 404 FastAPI sends for a route the server does not register. */
 export const NOT_FOUND: EnvResponse = { status: 404, body: { detail: 'Not Found' } }
 
+/** Any JSON object: pydantic's model check without fields (its messages come from the model layer). */
+const ANY_OBJECT = pyModel('Body', {}, { extra: 'allow' })
+
+const objectIssues = (value: unknown, loc: readonly (string | number)[]): ValidationIssue[] => {
+  const r = ANY_OBJECT.validate(toJson(value) as PyJson, loc)
+  return r.ok ? [] : (r.issues as ValidationIssue[])
+}
+
 /** A JSON object body, or the 422 FastAPI gives for anything else. */
 export function objectBody(
   body: unknown,
@@ -32,17 +40,7 @@ export function objectBody(
   | { readonly ok: true; readonly value: Record<string, JsonValue> }
   | { readonly ok: false; readonly response: EnvResponse } {
   if (isRecord(body)) return { ok: true, value: body as Record<string, JsonValue> }
-  return {
-    ok: false,
-    response: unprocessable([
-      {
-        type: 'model_attributes_type',
-        loc: ['body'],
-        msg: 'Input should be a valid dictionary or object to extract fields from',
-        input: toJson(body),
-      },
-    ]),
-  }
+  return { ok: false, response: unprocessable(objectIssues(body, ['body'])) }
 }
 
 /** Checks a required field is present and a JSON object (pydantic model field). */
@@ -53,13 +51,7 @@ export function requireObjectField(
 ): void {
   const v = body[field]
   if (v === undefined) issues.push(missing(field, body))
-  else if (!isRecord(v))
-    issues.push({
-      type: 'model_attributes_type',
-      loc: ['body', field],
-      msg: 'Input should be a valid dictionary or object to extract fields from',
-      input: v,
-    })
+  else issues.push(...objectIssues(v, ['body', field]))
 }
 
 /**
