@@ -36,31 +36,40 @@ function pairwiseSum(values: readonly number[], start = 0, n = values.length): n
   return pairwiseSum(values, start, half) + pairwiseSum(values, start + half, n - half)
 }
 
-/** Column names in order of first appearance (a DataFrame's columns), indices left out. */
-function columnsOf(rows: readonly Row[]): string[] {
-  const seen = new Set<string>()
-  for (const row of rows) for (const key of Object.keys(row)) if (key !== TASK_INDEX && key !== ROLLOUT_INDEX && numeric(row[key]) !== undefined) seen.add(key)
-  return [...seen]
+/** The numeric fields pandas aggregates for one verify row: its own and its `response.usage`'s (booleans as 0/1). */
+function numericFields(row: Row): [string, number | PyInt][] {
+  const response = row['response']
+  const usage = isPyDict(response) && isPyDict(response['usage']) ? response['usage'] : {}
+  const merged: { [key: string]: PyJson } = { ...row, ...usage }
+  const out: [string, number | PyInt][] = []
+  for (const [key, value] of Object.entries(merged)) {
+    const n = key === TASK_INDEX || key === ROLLOUT_INDEX ? undefined : numeric(value)
+    if (n !== undefined) out.push([key, n])
+  }
+  return out
 }
 
 /**
- * pandas' mean, max, min, median and sample std of each numeric column (in that order, floats);
- * a column without values is left out, and a std of fewer than two values (NaN) too.
+ * pandas' mean, max, min, median and sample std of each column (in that order, floats), a value
+ * that is NaN left out; when every std of the frame is NaN (one row), the columns without gaps
+ * report a std of 0, as the reference's RewardProfiler fills them.
  */
-function describe(rows: readonly Row[], columns: readonly string[]): { [key: string]: PyJson } {
+function describe(rows: readonly (readonly [string, number | PyInt][])[], columns: readonly string[]): { [key: string]: PyJson } {
   const stats = new Map<string, number[]>()
   for (const column of columns) {
-    const values = rows.map((r) => numeric(r[column])).filter((v) => v !== undefined).map((v) => (v instanceof PyInt ? Number(v.value) : v))
-    if (values.length > 0) stats.set(column, values)
+    const values = rows.flatMap((r) => r.filter(([k]) => k === column).map(([, v]) => (v instanceof PyInt ? Number(v.value) : v)))
+    stats.set(column, values)
   }
   const out: { [key: string]: PyJson } = {}
-  const each = (name: string, f: (values: number[]) => number | undefined) => {
+  const each = (name: string, f: (values: number[], column: string) => number | undefined) => {
     for (const [column, values] of stats) {
-      const v = f(values)
-      if (v !== undefined) out[`${name}/${column}`] = pyFloat(v)
+      const v = values.length === 0 ? undefined : f(values, column)
+      if (v !== undefined && !Number.isNaN(v)) out[`${name}/${column}`] = pyFloat(v)
     }
   }
   const mean = (values: number[]) => pairwiseSum(values) / values.length
+  const std = (v: number[]) => (v.length < 2 ? Number.NaN : Math.sqrt(pairwiseSum(v.map((x) => (x - mean(v)) ** 2)) / (v.length - 1)))
+  const allStdNaN = [...stats.values()].every((v) => Number.isNaN(std(v)))
   each('mean', mean)
   each('max', (v) => Math.max(...v))
   each('min', (v) => Math.min(...v))
@@ -69,11 +78,7 @@ function describe(rows: readonly Row[], columns: readonly string[]): { [key: str
     const mid = Math.floor(s.length / 2)
     return s.length % 2 === 1 ? s[mid] : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
   })
-  each('std', (v) => {
-    if (v.length < 2) return undefined
-    const m = mean(v)
-    return Math.sqrt(pairwiseSum(v.map((x) => (x - m) ** 2)) / (v.length - 1))
-  })
+  each('std', (v) => (allStdNaN && v.length === rows.length ? 0 : std(v)))
   return out
 }
 
@@ -83,18 +88,37 @@ const reprIndex = (v: PyJson): string => (typeof v === 'string' ? `'${v}'` : v i
 /** The sort key of an index value (ints and floats by value, anything else after). */
 const indexOrder = (v: PyJson): number => numberValue(v) ?? Number.POSITIVE_INFINITY
 
+const PY_TYPE: Record<string, string> = { string: 'str', number: 'float', boolean: 'bool' }
+const pyTypeOf = (v: PyJson): string => (v === null ? 'NoneType' : Array.isArray(v) ? 'list' : typeof v === 'number' && Number.isInteger(v) ? 'int' : v instanceof PyInt ? 'int' : v instanceof PyFloat ? 'float' : (PY_TYPE[typeof v] ?? 'dict'))
+
+/** A rollout's compact record: ids, its reward as given, then its usage and other numeric fields. */
+function rolloutInfo(task: PyJson, rollout: PyJson, row: Row): PyJson {
+  const info: { [key: string]: PyJson } = { rollout_id: `${reprIndex(task)}:${reprIndex(rollout)}`, [TASK_INDEX]: task, [ROLLOUT_INDEX]: rollout }
+  if (Object.hasOwn(row, 'reward')) info['reward'] = row['reward'] ?? null
+  const response = row['response']
+  const usage = isPyDict(response) && isPyDict(response['usage']) ? response['usage'] : {}
+  for (const source of [usage, row]) {
+    for (const [k, v] of Object.entries(source)) {
+      if (source === row && (k === TASK_INDEX || k === ROLLOUT_INDEX || k === 'reward' || k === 'response')) continue
+      if (typeof v === 'boolean') info[k] = v ? 1 : 0
+      else if (numeric(v) !== undefined) info[k] = v
+    }
+  }
+  return info
+}
+
 /**
  * `POST /aggregate_metrics` over validated rows: Gym's reward profile per task
  * (`group_level_metrics`: the task's statistics, `sample`, rollout counts and completion, and each
- * rollout's numeric fields), the statistics over every rollout (`agent_metrics`) and every
- * `mean/*` of those as `key_metrics`. A row without `_ng_task_index`, or two rows with the same
- * (task, rollout) key, is the reference's 500 with the exception's `repr`.
+ * rollout's record) and over every rollout (`agent_metrics`), with every `mean/*` of those as
+ * `key_metrics`. A row without `_ng_task_index` (the rollout index defaults to 0), two rows with
+ * the same (task, rollout) key, or a `response` that is not an object is the reference's 500 with
+ * the exception's `repr`.
  */
 export function aggregateMetrics(body: PyJson): { status: number; body: PyJson } {
   const rows = (isPyDict(body) && Array.isArray(body['verify_responses']) ? body['verify_responses'] : []).filter(isPyDict)
   const groups = new Map<string, { task: PyJson; rows: { rollout: PyJson; row: Row }[] }>()
   const seen = new Set<string>()
-  let expected = 0
   for (const row of rows) {
     const task = row[TASK_INDEX]
     if (task === undefined) return { status: 500, body: `KeyError('${TASK_INDEX}')` }
@@ -102,37 +126,34 @@ export function aggregateMetrics(body: PyJson): { status: number; body: PyJson }
     const key = `(${reprIndex(task)}, ${reprIndex(rollout)})`
     if (seen.has(key)) return { status: 500, body: `ValueError('Duplicate materialized input row for rollout key ${key}')` }
     seen.add(key)
-    expected = Math.max(expected, indexOrder(rollout) + 1)
     const group = groups.get(reprIndex(task)) ?? { task, rows: [] }
     group.rows.push({ rollout, row })
     groups.set(reprIndex(task), group)
   }
-  const columns = columnsOf(rows)
+  for (const row of rows) {
+    const response = row['response']
+    if (response !== undefined && !isPyDict(response)) return { status: 500, body: `AttributeError("'${pyTypeOf(response)}' object has no attribute 'get'")` }
+  }
+  if (rows.length === 0) return { status: 200, body: { group_level_metrics: [], agent_metrics: {}, key_metrics: {} } }
+  const fields = new Map(rows.map((row) => [row, numericFields(row)]))
+  const columns = [...new Set([...fields.values()].flatMap((f) => f.map(([k]) => k)))]
   const group_level_metrics: PyJson[] = [...groups.values()]
     .sort((a, b) => indexOrder(a.task) - indexOrder(b.task))
     .map(({ task, rows: members }) => {
       const sorted = [...members].sort((a, b) => indexOrder(a.rollout) - indexOrder(b.rollout))
-      const rollout_infos: PyJson[] = sorted.map(({ rollout, row }) => {
-        const info: { [key: string]: PyJson } = { rollout_id: `${reprIndex(task)}:${reprIndex(rollout)}`, [TASK_INDEX]: task, [ROLLOUT_INDEX]: rollout }
-        for (const [k, v] of Object.entries(row)) {
-          const n = k === TASK_INDEX || k === ROLLOUT_INDEX ? undefined : typeof v === 'boolean' ? (v ? 1 : 0) : numeric(v) === undefined ? undefined : v
-          if (n !== undefined) info[k] = n
-        }
-        return info
-      })
-      const expectedHere = Number.isFinite(expected) ? expected : members.length
       return {
         [TASK_INDEX]: task,
-        ...describe(sorted.map((m) => m.row), columns),
+        ...describe(members.map((m) => fields.get(m.row) ?? []), columns),
         sample: { agent_ref: { name: 'agent' } },
+        // Every verify row is both the expected and the completed rollout: the profile is complete.
         num_rollouts: members.length,
-        expected_num_rollouts: expectedHere,
-        missing_num_rollouts: Math.max(0, expectedHere - members.length),
-        reward_profile_completion_pct: pyFloat(expectedHere === 0 ? 100 : (100 * members.length) / expectedHere),
-        rollout_infos,
+        expected_num_rollouts: members.length,
+        missing_num_rollouts: 0,
+        reward_profile_completion_pct: pyFloat(100),
+        rollout_infos: sorted.map(({ rollout, row }) => rolloutInfo(task, rollout, row)),
       }
     })
-  const agent_metrics = describe(rows, columns)
+  const agent_metrics = describe([...fields.values()], columns)
   const key_metrics: { [key: string]: PyJson } = {}
   for (const [k, v] of Object.entries(agent_metrics)) if (k.startsWith('mean/')) key_metrics[k] = v
   return { status: 200, body: { group_level_metrics, agent_metrics, key_metrics } }

@@ -187,10 +187,10 @@ describe('Gym-compatible environment routes', () => {
     const groups = r.body['group_level_metrics'] as Record<string, unknown>[]
     expect(groups.map((g) => [g['num_rollouts'], g['expected_num_rollouts'], g['missing_num_rollouts'], g['reward_profile_completion_pct']])).toEqual([
       [2, 2, 0, 100],
-      [1, 2, 1, 50],
+      [1, 1, 0, 100],
     ])
-    // A single value has no sample std: the reference leaves the key out.
-    expect(groups[1]).not.toHaveProperty('std/reward')
+    // A one-rollout task has no sample std anywhere: the reference's profiler reports 0 for its complete columns.
+    expect(groups[1]?.['std/reward']).toBe(0)
     expect((await post('/aggregate_metrics', {})).status).toBe(422)
     // The reference's materialisation refuses a repeated (task, rollout) key and a row without a task.
     const duplicate = await post('/aggregate_metrics', { verify_responses: [rows[0], rows[0]] })
