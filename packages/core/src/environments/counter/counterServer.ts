@@ -2,7 +2,7 @@ import { cutoverError } from '../../contracts/errors.ts'
 import type { JsonValue } from '../../json.ts'
 import { err, ok } from '../../result.ts'
 import type { PyInt } from '../pyjson/pyValues.ts'
-import { asJsonValue, intValue, pyInt } from '../pyjson/pyValues.ts'
+import { asJsonValue, intValue, exactInt } from '../pyjson/pyValues.ts'
 import { checkpointRouteKind } from '../checkpointRouteKind.ts'
 import type { CheckpointCodec, EnvironmentServer, EnvHandleResult } from '../EnvironmentServer.ts'
 import type { ValidationIssue } from '../gymnasium/fastapiValidation.ts'
@@ -34,7 +34,7 @@ export const counterCodec: CheckpointCodec<CounterSession> = {
   stateSchemaVersion: 1,
   exportState: (session) => {
     const n = countOf(session)
-    return ok({ counter: typeof pyInt(n) === 'number' ? Number(n) : n.toString() })
+    return ok({ counter: typeof exactInt(n) === 'number' ? Number(n) : n.toString() })
   },
   restoreState: (state) => {
     const bad = () =>
@@ -48,7 +48,7 @@ export const counterCodec: CheckpointCodec<CounterSession> = {
     const v = state['counter']
     if (typeof v === 'number') return Number.isSafeInteger(v) ? ok({ counter: v }) : bad()
     if (typeof v !== 'string' || !/^-?(0|[1-9][0-9]*)$/.test(v)) return bad()
-    const counter = pyInt(BigInt(v))
+    const counter = exactInt(BigInt(v))
     // One encoding per value: a safe integer is written as a number, never as a string.
     return typeof counter === 'number' ? bad() : ok({ counter })
   },
@@ -88,7 +88,7 @@ export function createCounterServer(): EnvironmentServer<CounterSession> {
         if (initial === undefined) return { response: unprocessable(issues), session }
         return {
           response: { status: 200, body: {} },
-          session: session ?? { counter: pyInt(initial) },
+          session: session ?? { counter: exactInt(initial) },
         }
       }
       if (path === '/increment_counter') {
@@ -96,7 +96,7 @@ export function createCounterServer(): EnvironmentServer<CounterSession> {
         if (count === undefined) return { response: unprocessable(issues), session }
         return {
           response: { status: 200, body: { success: true } },
-          session: { counter: pyInt(countOf(session) + count) },
+          session: { counter: exactInt(countOf(session) + count) },
         }
       }
       requireObjectField(body, 'responses_create_params', issues)

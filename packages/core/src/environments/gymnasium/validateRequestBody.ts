@@ -4,7 +4,7 @@ import type { PyIssue, PyType } from '../pyjson/pydanticTypes.ts'
 import type { PyJson } from '../pyjson/pyValues.ts'
 
 /** FastAPI's 422 body for pydantic errors: `{"detail": [{type, loc, msg, input, ctx?}, …]}`. */
-export function validationErrorBody(issues: readonly PyIssue[]): PyJson {
+function validationErrorBody(issues: readonly PyIssue[]): PyJson {
   return { detail: issues.map((i) => ({ type: i.type, loc: [...i.loc], msg: i.msg, input: i.input, ...(i.ctx === undefined ? {} : { ctx: { ...i.ctx } }) })) }
 }
 

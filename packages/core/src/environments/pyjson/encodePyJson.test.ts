@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encodePyJson, OUT_OF_RANGE_FLOAT } from './encodePyJson.ts'
-import { PyFloat, PyInt, pyFloat, pyInt } from './pyValues.ts'
+import { PyFloat, PyInt, pyFloat, exactInt } from './pyValues.ts'
 
 describe("[pyjson-encode] Starlette's JSONResponse bytes", () => {
   it('keeps a float a float and prints ints as ints', () => {
@@ -12,9 +12,9 @@ describe("[pyjson-encode] Starlette's JSONResponse bytes", () => {
 
   it('prints integers beyond 2^64 exactly', () => {
     const n = 2n ** 70n + 12345n
-    expect(encodePyJson([pyInt(n), new PyInt(-n)])).toEqual({ ok: true, value: `[${n},-${n}]` })
-    expect(pyInt(9007199254740991n)).toBe(9007199254740991)
-    expect(pyInt(9007199254740993n)).toEqual(new PyInt(9007199254740993n))
+    expect(encodePyJson([exactInt(n), new PyInt(-n)])).toEqual({ ok: true, value: `[${n},-${n}]` })
+    expect(exactInt(9007199254740991n)).toBe(9007199254740991)
+    expect(exactInt(9007199254740993n)).toEqual(new PyInt(9007199254740993n))
   })
 
   it('writes compact separators, keeps non-ASCII text and escapes what JSON requires', () => {
@@ -28,6 +28,6 @@ describe("[pyjson-encode] Starlette's JSONResponse bytes", () => {
   })
 
   it('plain-JSON paths see numbers through toJSON', () => {
-    expect(JSON.stringify({ a: pyFloat(4), b: pyInt(2n ** 60n) })).toBe('{"a":4,"b":1152921504606847000}')
+    expect(JSON.stringify({ a: pyFloat(4), b: exactInt(2n ** 60n) })).toBe('{"a":4,"b":1152921504606847000}')
   })
 })

@@ -2,7 +2,7 @@ import { decodeUtf8 } from '../../directory/utf8.ts'
 import type { Result } from '../../result.ts'
 import { err, ok } from '../../result.ts'
 import type { PyJson } from './pyValues.ts'
-import { PyFloat, pyInt } from './pyValues.ts'
+import { PyFloat, exactInt } from './pyValues.ts'
 
 /**
  * Why a body is not JSON to Python: a `json.JSONDecodeError` (message and code-point position, as
@@ -133,7 +133,7 @@ export function parsePyJson(body: Uint8Array | string): Result<PyJson, PyJsonErr
     i += m[0].length
     if (m[1] === undefined && m[2] === undefined) {
       if (m[0].replace('-', '').length > INT_MAX_STR_DIGITS) throw new Unreadable()
-      return pyInt(BigInt(m[0]))
+      return exactInt(BigInt(m[0]))
     }
     const value = Number(m[0])
     return Number.isInteger(value) || !Number.isFinite(value) ? new PyFloat(value) : value

@@ -38,7 +38,7 @@ export class PyInt {
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 /** An exact Python int: a plain number inside the safe range, a `PyInt` beyond it. */
-export function pyInt(value: bigint): number | PyInt {
+export function exactInt(value: bigint): number | PyInt {
   return value >= -MAX_SAFE && value <= MAX_SAFE ? Number(value) : new PyInt(value)
 }
 
@@ -59,9 +59,6 @@ export function numberValue(value: unknown): number | undefined {
   if (value instanceof PyInt) return Number(value.value)
   return undefined
 }
-
-/** True for a Python float: a `PyFloat` or a plain non-integral number. */
-export const isPyFloat = (value: unknown): boolean => value instanceof PyFloat || (typeof value === 'number' && !Number.isInteger(value))
 
 /** True for a JSON object (a Python dict). */
 export function isPyDict(value: unknown): value is { [key: string]: PyJson } {

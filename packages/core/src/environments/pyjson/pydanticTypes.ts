@@ -1,5 +1,5 @@
 import type { PyJson } from './pyValues.ts'
-import { PyFloat, PyInt, intValue, isPyDict, pyFloat, pyInt } from './pyValues.ts'
+import { PyFloat, PyInt, intValue, isPyDict, pyFloat, exactInt } from './pyValues.ts'
 
 /** One pydantic v2 error as FastAPI lists it in a 422 `detail` (without the docs `url`). */
 export interface PyIssue {
@@ -42,17 +42,17 @@ export const pyIntType: PyType = {
   validate(input, loc) {
     if (typeof input === 'boolean') return pass(input ? 1 : 0, false)
     const exact = intValue(input)
-    if (exact !== undefined) return pass(pyInt(exact))
+    if (exact !== undefined) return pass(exactInt(exact))
     const float = input instanceof PyFloat ? input.value : typeof input === 'number' ? input : undefined
     if (float !== undefined) {
       if (!Number.isFinite(float)) return fail('finite_number', loc, 'Input should be a finite number', input)
-      if (Number.isInteger(float)) return pass(pyInt(BigInt(float)), false)
+      if (Number.isInteger(float)) return pass(exactInt(BigInt(float)), false)
       return fail('int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', input)
     }
     if (typeof input === 'string') {
       const text = input.trim().replace(/_/g, '')
       const m = /^([+-]?\d+)(?:\.0*)?$/.exec(text)
-      if (m?.[1] !== undefined) return pass(pyInt(BigInt(m[1])), false)
+      if (m?.[1] !== undefined) return pass(exactInt(BigInt(m[1])), false)
       return fail('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', input)
     }
     return fail('int_type', loc, 'Input should be a valid integer', input)
@@ -242,9 +242,4 @@ export function pyUnion(...members: readonly PyType[]): PyType {
       return best ?? { ok: false, issues }
     },
   }
-}
-
-/** A type whose validation is decided later (recursive or mutually referring models). */
-export function pyLazy(tag: string, resolve: () => PyType): PyType {
-  return { tag, validate: (input, loc) => resolve().validate(input, loc) }
 }
