@@ -95,6 +95,7 @@ export { PyFloat, PyInt, pyFloat, numberValue, isPyDict, withPlainFloats } from 
 export type { PyJson } from './environments/pyjson/pyValues.ts'
 export { parsePyJson } from './environments/pyjson/parsePyJson.ts'
 export { encodePyJson } from './environments/pyjson/encodePyJson.ts'
+export { pyFloatRepr } from './environments/pyjson/pyFloatRepr.ts'
 export type { PyType } from './environments/pyjson/pydanticTypes.ts'
 export { pyModel, pyDict, pyList, pyAny } from './environments/pyjson/pydanticTypes.ts'
 export type { GymRouteModel, GymRouteModels } from './environments/gymnasium/GymRouteModel.ts'

@@ -196,6 +196,20 @@ describe('Gym-compatible environment routes', () => {
     const duplicate = await post('/aggregate_metrics', { verify_responses: [rows[0], rows[0]] })
     expect(duplicate).toMatchObject({ status: 500, body: "ValueError('Duplicate materialized input row for rollout key (0, 0)')" })
     expect(await post('/aggregate_metrics', { verify_responses: [{ reward: 1 }] })).toMatchObject({ status: 500, body: "KeyError('_ng_task_index')" })
+    expect(await post('/aggregate_metrics', { verify_responses: [{ _ng_task_index: 3, reward: 1 }] })).toMatchObject({ status: 500, body: "KeyError('_ng_rollout_index')" })
+    // Rollouts are profiled in (task, rollout) order; usage counts join the numeric fields.
+    const usage = await post('/aggregate_metrics', {
+      verify_responses: [
+        { _ng_task_index: 0, _ng_rollout_index: 1, reward: 0, response: { usage: { input_tokens: 10 } } },
+        { _ng_task_index: 0, _ng_rollout_index: 0, reward: 1, response: { usage: { input_tokens: 30 } } },
+      ],
+    })
+    const infos = (usage.body['group_level_metrics'] as { rollout_infos: unknown[] }[])[0]?.rollout_infos
+    expect(infos).toEqual([
+      { rollout_id: '0:0', _ng_task_index: 0, _ng_rollout_index: 0, reward: 1, input_tokens: 30 },
+      { rollout_id: '0:1', _ng_task_index: 0, _ng_rollout_index: 1, reward: 0, input_tokens: 10 },
+    ])
+    expect(usage.body['key_metrics']).toEqual({ 'mean/reward': 0.5, 'mean/input_tokens': 20 })
   })
 
   it('[gym] a body over the limit is 413 in the reference detail shape', async () => {
