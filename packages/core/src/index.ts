@@ -136,3 +136,7 @@ export { listNamespaceFiles } from './directory/listNamespaceFiles.ts'
 export { loadReplacementSet } from './directory/loadReplacementSet.ts'
 export type { ReplacementSet } from './directory/loadReplacementSet.ts'
 export { workplaceSnapshotSizes, exampleGroundTruthSessions } from './environments/workplace/workplaceSnapshotSizes.ts'
+// post-mortem inspection of a checkpoint directory (inspect/)
+export { inspectDirectory } from './inspect/inspectDirectory.ts'
+export type { DirectoryInspection } from './inspect/inspectDirectory.ts'
+export { snapshotTables } from './inspect/snapshotTables.ts'

@@ -25,3 +25,13 @@ export type {
   CheckpointView,
 } from './views.ts'
 export type { JsonValue } from '../json.ts'
+export type {
+  DirectoryRunView,
+  DirectoryProblemView,
+  DirectoryFileView,
+  DirectoryTimelineEntry,
+  DirectorySessionDetail,
+  DirectorySessionView,
+  DirectoryBoundaryView,
+  DirectoryLineageView,
+} from './directoryRun.ts'
