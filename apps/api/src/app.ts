@@ -4,7 +4,9 @@ import { demoTrace, renderSequenceDiagram } from '@cutover/core'
 import { API_BODY_LIMIT, limitBody } from './http/bodyLimits.ts'
 import { errorResponse } from './http/errorResponse.ts'
 import { createGymSubApp } from './gym/mountGym.ts'
+import { createDirectoryRuns } from './directories/createDirectoryRuns.ts'
 import { checkpointsRoutes } from './routes/checkpointsRoutes.ts'
+import { directoriesRoutes } from './routes/directoriesRoutes.ts'
 import { runViewRoutes } from './routes/runViewRoutes.ts'
 import { runsRoutes } from './routes/runsRoutes.ts'
 import type { RunManager } from './runs/RunManager.ts'
@@ -57,6 +59,8 @@ export function createApiApp(deps: AppDeps): ApiApp {
     const events = demoTrace()
     return c.json({ events, mermaid: renderSequenceDiagram(events, { highlight: events.length }).source })
   })
+  // Before runsRoutes: its GET /runs/:id answers directory runs and passes other ids on.
+  app.route('/api', directoriesRoutes(createDirectoryRuns({ dataDir: deps.store.root, digest: deps.digest, clock: deps.clock, openReadOnly: (path) => deps.openDirectory(path, false) })))
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
   app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))

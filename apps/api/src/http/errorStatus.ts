@@ -42,5 +42,7 @@ export const ERROR_STATUS: { readonly [K in ErrorCode]: number } = {
   checkpoint_not_found: 404,
   file_not_found: 404,
   path_escape: 400,
+  not_a_checkpoint_directory: 400,
+  path_not_allowed: 403,
   internal_error: 500,
 }

@@ -49,6 +49,9 @@ export const ERROR_CODES = [
   'checkpoint_not_found',
   'file_not_found',
   'path_escape',
+  // inspecting a checkpoint directory (CONTRACTS.md §8)
+  'not_a_checkpoint_directory',
+  'path_not_allowed',
   'internal_error',
 ] as const
 
