@@ -140,3 +140,8 @@ export { workplaceSnapshotSizes, exampleGroundTruthSessions } from './environmen
 export { inspectDirectory } from './inspect/inspectDirectory.ts'
 export type { DirectoryInspection } from './inspect/inspectDirectory.ts'
 export { snapshotTables } from './inspect/snapshotTables.ts'
+// two runs aligned to their first divergence (diff/)
+export { diffTraces } from './diff/diffTraces.ts'
+export type { TraceDiff, TraceDifference } from './diff/diffTraces.ts'
+export { compareStates } from './diff/compareStates.ts'
+export { summarizeDiff } from './diff/summarizeDiff.ts'

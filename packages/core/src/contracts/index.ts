@@ -35,3 +35,4 @@ export type {
   DirectoryBoundaryView,
   DirectoryLineageView,
 } from './directoryRun.ts'
+export type { FirstDivergence, RunDiffSummary, StateDifference, DifferenceView, RunDiffView } from './runDiff.ts'
