@@ -6,6 +6,7 @@ import { errorResponse } from './http/errorResponse.ts'
 import { createGymSubApp } from './gym/mountGym.ts'
 import { createDirectoryRuns } from './directories/createDirectoryRuns.ts'
 import { checkpointsRoutes } from './routes/checkpointsRoutes.ts'
+import { diffRoutes } from './routes/diffRoutes.ts'
 import { directoriesRoutes } from './routes/directoriesRoutes.ts'
 import { runViewRoutes } from './routes/runViewRoutes.ts'
 import { runsRoutes } from './routes/runsRoutes.ts'
@@ -63,6 +64,7 @@ export function createApiApp(deps: AppDeps): ApiApp {
   app.route('/api', directoriesRoutes(createDirectoryRuns({ dataDir: deps.store.root, digest: deps.digest, clock: deps.clock, openReadOnly: (path) => deps.openDirectory(path, false) })))
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
+  app.route('/api', diffRoutes(runs))
   app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))
 
   for (const env of ['blackjack', 'counter', 'workplace'] as const) {
