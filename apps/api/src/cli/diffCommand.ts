@@ -64,13 +64,19 @@ export function runDiffCommand(argv: readonly string[], io: CliIo, env: NodeJS.P
   }
   const [a, b] = traces as [TraceEvent[], TraceEvent[]]
   const diff = diffTraces(a, b)
-  const summary = summarizeDiff(diff)
+  const summary = summarizeDiff(diff, a, b)
   if (json) io.stdout(`${JSON.stringify(summary)}\n`)
   else if (summary.identical) io.stdout(`identical: ${ids[0]} and ${ids[1]} (${a.length} events)\n`)
   else {
     const out: string[] = [`${ids[0]} (A, ${a.length} events) and ${ids[1]} (B, ${b.length} events) differ: ${summary.differences} difference${summary.differences === 1 ? '' : 's'}${diff.truncated ? ' (too many to align past the last one)' : ''}`]
     const first = diff.differences[0]
-    if (first !== undefined) out.push(`first divergence: step ${first.step_a} of A, step ${first.step_b} of B`, `  A ${line(first.a[0])}`, `  B ${line(first.b[0])}`)
+    if (first !== undefined) {
+      out.push(`first divergence: step ${first.step_a} of A, step ${first.step_b} of B`, `  A ${line(a[first.step_a - 1])}`, `  B ${line(b[first.step_b - 1])}`)
+      if (first.a.length === 0 || first.b.length === 0) {
+        const [extra, other] = first.a.length === 0 ? ['B', 'A'] : ['A', 'B']
+        out.push(`  (${extra} has ${Math.max(first.a.length, first.b.length)} event(s) here that ${other} lacks; ${other} continues with the event shown)`)
+      }
+    }
     for (const d of diff.differences.slice(1, 50)) {
       out.push(`then at A ${d.step_a} / B ${d.step_b}: ${d.a.length} event${d.a.length === 1 ? '' : 's'} of A, ${d.b.length} of B`)
       for (const e of d.a.slice(0, 3)) out.push(`  A ${line(e)}`)

@@ -34,7 +34,7 @@ export function diffRoutes(runs: RunManager): Hono {
     if (!ra.ok) return cutoverErrorResponse(c, ra.error)
     if (!rb.ok) return cutoverErrorResponse(c, rb.error)
     const diff = diffTraces(ra.value.events, rb.value.events)
-    const summary = summarizeDiff(diff)
+    const summary = summarizeDiff(diff, ra.value.events, rb.value.events)
     const first = summary.first_divergence
     const at = (step: number, total: number) => Math.min(step, total)
     const view: RunDiffView = {

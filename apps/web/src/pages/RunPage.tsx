@@ -1,4 +1,5 @@
 import { isDirectoryRunId } from '../api/directoryQueries.ts'
+import { CompareWith } from '../components/CompareWith.tsx'
 import { DirectoryInspector } from '../components/DirectoryInspector.tsx'
 import { RunInspector } from '../components/RunInspector.tsx'
 import { go } from '../router/navigation.ts'
@@ -11,7 +12,10 @@ export function RunPage({ id, view }: { id: string; view: InspectorView }) {
       {isDirectoryRunId(id) ? (
         <DirectoryInspector runId={id} view={view} onView={(next) => go({ page: 'run', id, ...next }, { replace: true })} />
       ) : (
-        <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} />
+        <>
+          <CompareWith runId={id} />
+          <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} />
+        </>
       )}
     </main>
   )

@@ -18,8 +18,16 @@ describe('compareStates', () => {
 describe('summarizeDiff', () => {
   it('[diff] the cutover diff --json shape', () => {
     const e = (type: string, step: number) => ({ step, time_ms: 0, phase: 'run' as const, from: 'a', to: 'b', type, payload: {}, outcome: 'ok' })
-    expect(summarizeDiff(diffTraces([e('x', 1)], [e('x', 1)]))).toEqual({ identical: true, first_divergence: null, differences: 0 })
-    expect(summarizeDiff(diffTraces([e('x', 1), e('y', 2)], [e('x', 1)]))).toEqual({
+    expect(summarizeDiff(diffTraces([e('x', 1)], [e('x', 1)]), [e('x', 1)], [e('x', 1)])).toEqual({ identical: true, first_divergence: null, differences: 0 })
+    const a = [e('x', 1), e('y', 2), e('z', 3)]
+    const b = [e('x', 1), e('z', 2)]
+    // A has an event B lacks: B's event at that step is the one it continues with
+    expect(summarizeDiff(diffTraces(a, b), a, b)).toEqual({
+      identical: false,
+      first_divergence: { step_a: 2, step_b: 2, a: e('y', 2), b: e('z', 2) },
+      differences: 1,
+    })
+    expect(summarizeDiff(diffTraces([e('x', 1), e('y', 2)], [e('x', 1)]), [e('x', 1), e('y', 2)], [e('x', 1)])).toEqual({
       identical: false,
       first_divergence: { step_a: 2, step_b: 2, a: e('y', 2), b: null },
       differences: 1,
