@@ -4,6 +4,7 @@ import type { LineageView } from '@cutover/core/contracts'
 import { lineageQuery } from '../api/queries.ts'
 import { Empty } from './Empty.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
+import { LineageTree } from './LineageTree.tsx'
 import { Loading } from './Loading.tsx'
 
 type Rollout = LineageView['rollouts'][number]
@@ -52,50 +53,7 @@ export function LineageTab({ runId, step, onSeek }: { runId: string; step: numbe
       {shown.length === 0 ? (
         <Empty>{lineage.data.rollouts.length === 0 ? 'No rollout has started at this step.' : 'No rollout matches.'}</Empty>
       ) : (
-        <ul aria-label="Rollout lineage" className="tree">
-          {shown.map((rollout) => (
-            <li key={rollout.rollout_id} className="tree-rollout" data-rollout={rollout.rollout_id}>
-              <span className="tree-label">
-                <span className="mono strong">{rollout.rollout_id}</span> <span className="muted">{rollout.environment}</span>
-              </span>
-              <ul>
-                {rollout.attempts.map((attempt) => (
-                  <li
-                    key={attempt.attempt}
-                    className={`tree-attempt attempt-${attempt.status}`}
-                    data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`}
-                    data-status={attempt.status}
-                  >
-                    <span className="tree-label">
-                      <span className="mono">
-                        {rollout.rollout_id}.a{attempt.attempt}
-                      </span>{' '}
-                      <span className={`attempt-chip attempt-${attempt.status}`}>{STATUS_NOTE[attempt.status]}</span>
-                    </span>
-                    {attempt.calls.length > 0 && (
-                      <ul className="tree-calls">
-                        {attempt.calls.map((call) => (
-                          <li key={call.model_call_id} className={call.relay ? 'tree-call is-relay' : 'tree-call'}>
-                            <button type="button" className="link-button mono" onClick={() => onSeek(call.step)} title={`Go to step ${call.step}`}>
-                              {call.model_call_id}
-                            </button>
-                            {call.relay && call.parent_call_id && (
-                              <span className="relay-link" title="The first call of this attempt continues from the restored parent call">
-                                ↰ relay from restored parent <span className="mono">{call.parent_call_id}</span>
-                              </span>
-                            )}
-                            {!call.relay && call.parent_call_id && <span className="muted mono"> ← {call.parent_call_id}</span>}
-                            <span className="muted"> · step {call.step}</span>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
+        <LineageTree rollouts={shown} statusNote={STATUS_NOTE} onSeek={onSeek} />
       )}
     </div>
   )
