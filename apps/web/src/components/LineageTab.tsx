@@ -4,6 +4,7 @@ import type { LineageView } from '@cutover/core/contracts'
 import { lineageQuery } from '../api/queries.ts'
 import { Empty } from './Empty.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
+import { LineageGraph } from './LineageGraph.tsx'
 import { LineageTree } from './LineageTree.tsx'
 import { Loading } from './Loading.tsx'
 
@@ -28,6 +29,7 @@ export function LineageTab({ runId, step, onSeek }: { runId: string; step: numbe
   const lineage = useQuery({ ...lineageQuery(runId, step), placeholderData: (previous) => previous })
   const [filter, setFilter] = useState('')
   const [onlyInteresting, setOnlyInteresting] = useState(false)
+  const [asGraph, setAsGraph] = useState(true)
   const rollouts = useMemo(() => {
     const all = lineage.data?.rollouts ?? []
     const needle = filter.trim().toLowerCase()
@@ -46,14 +48,26 @@ export function LineageTab({ runId, step, onSeek }: { runId: string; step: numbe
         <label className="check">
           <input type="checkbox" checked={onlyInteresting} onChange={(e) => setOnlyInteresting(e.currentTarget.checked)} /> Only retired, fenced or continued
         </label>
+        <span className="view-toggle" role="group" aria-label="Lineage view">
+          <button type="button" aria-pressed={asGraph} onClick={() => setAsGraph(true)}>
+            Graph
+          </button>
+          <button type="button" aria-pressed={!asGraph} onClick={() => setAsGraph(false)}>
+            List
+          </button>
+        </span>
         <span className="muted">
-          {rollouts.length} rollouts{rollouts.length > shown.length ? ` (first ${shown.length} shown; filter to narrow)` : ''}
+          {rollouts.length} rollouts{!asGraph && rollouts.length > shown.length ? ` (first ${shown.length} listed; filter to narrow, or use the graph)` : ''}
         </span>
       </div>
-      {shown.length === 0 ? (
+      {rollouts.length === 0 ? (
         <Empty>{lineage.data.rollouts.length === 0 ? 'No rollout has started at this step.' : 'No rollout matches.'}</Empty>
       ) : (
-        <LineageTree rollouts={shown} statusNote={STATUS_NOTE} onSeek={onSeek} />
+        asGraph ? (
+          <LineageGraph rollouts={rollouts} statusNote={STATUS_NOTE} onSeek={onSeek} />
+        ) : (
+          <LineageTree rollouts={shown} statusNote={STATUS_NOTE} onSeek={onSeek} />
+        )
       )}
     </div>
   )

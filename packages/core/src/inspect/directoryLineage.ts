@@ -32,7 +32,9 @@ export function directoryLineage(input: DirectoryLineageInput): DirectoryLineage
     .map((b) => ({ key: executionKey(b), model_call_id: b.last_committed_model_call_id as string }))
     .sort((a, b) => compareText(a.key, b.key))
   const continued = new Set(roots.map((r) => r.key))
-  const attemptOfCall = new Map(input.rows.map((r) => [r.model_call_id, r.attempt_index]))
+  // Call ids are unique within an attempt, not across a restore (the restored model numbers anew).
+  const attemptsOfCall = new Map<string, Set<number>>()
+  for (const r of input.rows) attemptsOfCall.set(r.model_call_id, (attemptsOfCall.get(r.model_call_id) ?? new Set()).add(r.attempt_index))
   const byRollout = new Map<string, Map<number, LineageRow[]>>()
   const touch = (id: ExecutionIdentity) => {
     let attempts = byRollout.get(id.rollout_id)
@@ -55,10 +57,14 @@ export function directoryLineage(input: DirectoryLineageInput): DirectoryLineage
           return {
             attempt,
             status,
-            calls: rows.map((r) => ({
+            calls: rows.map((r, i) => ({
               model_call_id: r.model_call_id,
               parent_call_id: r.parent_call_id,
-              relay: r.parent_call_id !== null && attemptOfCall.has(r.parent_call_id) && attemptOfCall.get(r.parent_call_id) !== attempt,
+              // the parent is no earlier call of this attempt but a call of another one
+              relay:
+                r.parent_call_id !== null &&
+                !rows.slice(0, i).some((earlier) => earlier.model_call_id === r.parent_call_id) &&
+                [...(attemptsOfCall.get(r.parent_call_id) ?? [])].some((a) => a !== attempt),
               step: 0,
             })),
           }
