@@ -44,5 +44,6 @@ export const ERROR_STATUS: { readonly [K in ErrorCode]: number } = {
   path_escape: 400,
   not_a_checkpoint_directory: 400,
   path_not_allowed: 403,
+  run_diverged: 409,
   internal_error: 500,
 }

@@ -10,6 +10,7 @@ import { phaseBands } from '../lib/phaseBands.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
 import { Empty } from './Empty.tsx'
+import { DivergedNotice } from './DivergedNotice.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { EventsTab } from './EventsTab.tsx'
 import { ExportBar } from './ExportBar.tsx'
@@ -144,6 +145,7 @@ export function RunInspector({
           ) : null}
         </div>
       </div>
+      <DivergedNotice run={run.data} error={stepView.error} />
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
           <div className="diagram-tools">

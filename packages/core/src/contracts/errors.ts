@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   // inspecting a checkpoint directory (CONTRACTS.md §8)
   'not_a_checkpoint_directory',
   'path_not_allowed',
+  // a stored run whose deterministic re-simulation no longer reproduces its trace (CONTRACTS.md §8)
+  'run_diverged',
   'internal_error',
 ] as const
 
