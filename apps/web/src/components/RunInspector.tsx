@@ -41,11 +41,14 @@ export function RunInspector({
   view,
   onView,
   aside,
+  actions,
 }: {
   runId: string
   view: InspectorView
   onView: (view: InspectorView, options?: { replace?: boolean }) => void
   aside?: (step: StepView | undefined) => ReactNode
+  /** Controls beside the export bar (the run page's "Compare with…"). */
+  actions?: ReactNode
 }) {
   const client = useQueryClient()
   // the diagram library loads while the run and its first step are fetched, not after
@@ -174,7 +177,10 @@ export function RunInspector({
           {data ? <ParticipantCards participants={data.participants} /> : stepView.status === 'error' ? null : <Loading what="participants" />}
         </aside>
       </div>
-      <ExportBar run={run.data} events={events} mermaid={data?.mermaid ?? null} step={step} />
+      <div className="export-row">
+        <ExportBar run={run.data} events={events} mermaid={data?.mermaid ?? null} step={step} />
+        {actions}
+      </div>
       <Tabs selected={view.tab} onSelect={setTab}>
         {!data ? (
           <Loading what="this step" minHeight={360} />
