@@ -58,6 +58,9 @@ test('a directory written by cutover simulate --out, opened by path: Workplace t
   const problem = page.locator(`[data-testid="directory-problem"][data-path="resources/workplace/${victim}"]`)
   await expect(problem).toHaveAttribute('data-code', 'digest_mismatch')
   await expect(page.getByTestId('manifests-view').locator(`li.file[data-path="resources/workplace/${victim}"]`)).toContainText('digest_mismatch')
+  // the damaged file opens as it is on disk
+  await page.getByTestId('manifests-view').locator(`li.file[data-path="resources/workplace/${victim}"] button`).click()
+  await expect(page.getByRole('region', { name: `File resources/workplace/${victim}` })).toBeVisible()
   await page.screenshot({ path: `${SCREENSHOTS}directory-damaged.png` })
 
   // the directory's own timeline ends with the marker

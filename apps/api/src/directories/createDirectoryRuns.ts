@@ -38,6 +38,8 @@ export interface DirectoryRuns {
   list(): readonly { readonly id: string; readonly path: string; readonly created_at: string }[]
   /** A Workplace session's tables against the base, or why not. */
   tables(id: string, key: string): Result<TablesView, CutoverError>
+  /** One file of the directory as it is on disk now: only a regular file the inspection lists (never through a symlink). */
+  file(id: string, relative: string): Result<Uint8Array, CutoverError>
 }
 
 const ID_PREFIX = 'dir'
@@ -119,6 +121,16 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
     list() {
       load()
       return [...records.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
+    },
+    file(id, relative) {
+      const view = get(id)
+      if (view === undefined) return err(cutoverError('run_not_found', `no directory run ${id}`))
+      const listed = view.files.find((f) => f.path === relative)
+      if (listed === undefined || listed.kind !== 'file') {
+        return err(cutoverError(listed?.kind === 'symlink' ? 'path_escape' : 'file_not_found', `${view.path} has no regular file ${JSON.stringify(relative)}`))
+      }
+      const bytes = deps.openReadOnly(view.path).readFile(relative)
+      return bytes === undefined ? err(cutoverError('file_not_found', `${relative} is gone from ${view.path}`)) : ok(bytes)
     },
     tables(id, key) {
       const view = get(id)

@@ -56,6 +56,14 @@ describe('POST /api/directories', () => {
     const tables = await api.json(`/api/directories/${view.id}/sessions/${wp?.row.key}/tables`)
     expect(tables.status).toBe(200)
     expect(tables.body.tables.map((t: { name: string }) => t.name)).toContain('emails')
+    // files: only what the directory lists, read as they are on disk
+    const marker = await api.app.request(`/api/directories/${view.id}/files/checkpoint.json`)
+    expect(marker.status).toBe(200)
+    expect(await marker.text()).toBe(readFileSync(join(checkpoint, 'checkpoint.json'), 'utf8'))
+    for (const bad of ['..%2F..%2Frun.json', 'nope.json', 'agent', '%E0%A4%A']) {
+      const r = await api.json(`/api/directories/${view.id}/files/${bad}`)
+      expect([bad, r.status < 500, typeof r.body.error.code]).toEqual([bad, true, 'string'])
+    }
     const bj = view.sessions.find((s) => s.row.environment === 'blackjack')
     expect((await api.json(`/api/directories/${view.id}/sessions/${bj?.row.key}/tables`)).body.error.code).toBe('session_not_found')
   })

@@ -49,6 +49,23 @@ export function directoriesRoutes(directories: DirectoryRuns): Hono {
     return tables.ok ? c.json(tables.value) : cutoverErrorResponse(c, tables.error)
   })
 
+  app.get('/directories/:id/files/*', (c) => {
+    const view = requireDirectory(c.req.param('id'))
+    if (!view.ok) return cutoverErrorResponse(c, view.error)
+    // The raw path after `/files/`, each segment decoded once (as for a run's checkpoint files).
+    const rest = /\/files\/(.*)$/.exec(new URL(c.req.url).pathname)?.[1] ?? ''
+    let relative: string
+    try {
+      relative = rest.split('/').map((segment) => decodeURIComponent(segment)).join('/')
+    } catch {
+      return errorResponse(c, 'invalid_request', 'file path is not valid percent-encoding')
+    }
+    const file = directories.file(view.value.id, relative)
+    if (!file.ok) return cutoverErrorResponse(c, file.error)
+    const type = relative.endsWith('.json') ? 'application/json; charset=utf-8' : relative.endsWith('.jsonl') ? 'application/x-ndjson; charset=utf-8' : 'application/octet-stream'
+    return c.body(new Uint8Array(file.value), 200, { 'content-type': type })
+  })
+
   // A directory run is a run: its id opens at /runs/:id like any other.
   app.get('/runs/:id', async (c, next) => {
     const id = c.req.param('id')

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
 import type { DirectoryRunView, TablesView } from '@cutover/core/contracts'
-import { apiFetch } from './client.ts'
+import { apiFetch, apiText } from './client.ts'
 
 /** Directory runs (CONTRACTS.md §8): a checkpoint directory opened read-only. Keys start with `directory`. */
 
@@ -26,6 +26,13 @@ export const directoryTablesQuery = (id: string, key: string) =>
     queryKey: ['directory', id, 'tables', key],
     queryFn: () => apiFetch<TablesView>(`${directory(id)}/sessions/${encodeURIComponent(key)}/tables`),
     staleTime: Infinity,
+  })
+
+/** One file of the directory as it is on disk (re-read when the directory is re-opened). */
+export const directoryFileQuery = (id: string, path: string) =>
+  queryOptions({
+    queryKey: ['directory', id, 'file', path],
+    queryFn: () => apiText(`${directory(id)}/files/${path.split('/').map(encodeURIComponent).join('/')}`),
   })
 
 /** `POST /api/directories`: 201 with the directory run (re-reading it when it was open already). */
