@@ -101,15 +101,30 @@ describe('diffTraces', () => {
       )
     })
 
-    it('[diff] a trace against itself is identical; A vs B has as many differing events as the edit script needs, symmetric in total', () => {
+    it('[diff] a trace against itself is identical; without unique events the alignment is a shortest edit script, the same size both ways', () => {
+      // two kinds of event, each repeated: no anchors, so Myers aligns the whole middle
+      const repeated = fc.array(fc.constantFrom('a', 'b').map((t) => ev(t)), { minLength: 2, maxLength: 30 }).map((es) => trace([ev('a'), ev('b'), ...es, ev('a'), ev('b')]))
       fc.assert(
-        fc.property(events, events, (a, b) => {
+        fc.property(repeated, repeated, (a, b) => {
           expect(diffTraces(a, a).identical).toBe(true)
-          const ab = diffTraces(a, b).differences
-          const ba = diffTraces(b, a).differences
-          const edits = (ds: typeof ab) => ds.reduce((n, d) => n + d.a.length + d.b.length, 0)
-          expect(edits(ab)).toBe(edits(ba))
+          const edits = (ds: ReturnType<typeof diffTraces>['differences']) => ds.reduce((n, d) => n + d.a.length + d.b.length, 0)
+          expect(edits(diffTraces(a, b).differences)).toBe(edits(diffTraces(b, a).differences))
         }),
+      )
+    })
+
+    it('[diff] long traces with ids align on their unique events: many scattered changes, every one reported, none truncated', () => {
+      fc.assert(
+        fc.property(fc.array(fc.nat({ max: 2999 }), { minLength: 1, maxLength: 60 }), (changed) => {
+          const a = trace(Array.from({ length: 3000 }, (_, i) => ev(`call-${i}`)))
+          const drop = new Set(changed)
+          const b = trace(a.filter((_, i) => !drop.has(i)))
+          const diff = diffTraces(a, b, 10)
+          expect(diff.truncated).toBe(false)
+          expect(diff.differences.reduce((n, d) => n + d.a.length, 0)).toBe(drop.size)
+          expect(apply(a, diff.differences)).toEqual(types(b))
+        }),
+        { numRuns: 30 },
       )
     })
   })
