@@ -7,7 +7,10 @@ import { refuseCrossSite } from './http/refuseCrossSite.ts'
 import { scrubErrorPaths } from './http/scrubErrorPaths.ts'
 import { securityHeaders } from './http/securityHeaders.ts'
 import { createGymSubApp } from './gym/mountGym.ts'
+import { createDirectoryRuns } from './directories/createDirectoryRuns.ts'
 import { checkpointsRoutes } from './routes/checkpointsRoutes.ts'
+import { diffRoutes } from './routes/diffRoutes.ts'
+import { directoriesRoutes } from './routes/directoriesRoutes.ts'
 import { runViewRoutes } from './routes/runViewRoutes.ts'
 import { runsRoutes } from './routes/runsRoutes.ts'
 import type { RunManager } from './runs/RunManager.ts'
@@ -66,8 +69,11 @@ export function createApiApp(deps: AppDeps): ApiApp {
     const events = demoTrace()
     return c.json({ events, mermaid: renderSequenceDiagram(events, { highlight: events.length }).source })
   })
+  // Before runsRoutes: its GET /runs/:id answers directory runs and passes other ids on.
+  app.route('/api', directoriesRoutes(createDirectoryRuns({ dataDir: deps.store.root, digest: deps.digest, clock: deps.clock, openReadOnly: (path) => deps.openDirectory(path, false) })))
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
+  app.route('/api', diffRoutes(runs))
   app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))
 
   for (const env of ['blackjack', 'counter', 'workplace'] as const) {

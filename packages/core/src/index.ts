@@ -149,3 +149,12 @@ export { listNamespaceFiles } from './directory/listNamespaceFiles.ts'
 export { loadReplacementSet } from './directory/loadReplacementSet.ts'
 export type { ReplacementSet } from './directory/loadReplacementSet.ts'
 export { workplaceSnapshotSizes, exampleGroundTruthSessions } from './environments/workplace/workplaceSnapshotSizes.ts'
+// post-mortem inspection of a checkpoint directory (inspect/)
+export { inspectDirectory } from './inspect/inspectDirectory.ts'
+export type { DirectoryInspection } from './inspect/inspectDirectory.ts'
+export { snapshotTables } from './inspect/snapshotTables.ts'
+// two runs aligned to their first divergence (diff/)
+export { diffTraces } from './diff/diffTraces.ts'
+export type { TraceDiff, TraceDifference } from './diff/diffTraces.ts'
+export { compareStates } from './diff/compareStates.ts'
+export { summarizeDiff } from './diff/summarizeDiff.ts'

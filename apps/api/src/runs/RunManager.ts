@@ -186,7 +186,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (result === undefined) return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
       const mismatch = firstDifference(stored, result.events)
       if (mismatch !== undefined) {
-        return err(cutoverError('internal_error', `re-simulating run ${entry.view.id} diverged from its stored trace at step ${mismatch}`))
+        return err(cutoverError('run_diverged', `re-simulating run ${entry.view.id} diverged from its stored trace at step ${mismatch}: it was stored by another build; re-run it with this one`))
       }
       return ok(result)
     } catch (error) {

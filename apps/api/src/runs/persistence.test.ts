@@ -84,7 +84,7 @@ describe('run persistence', () => {
     try {
       const reloaded = apiHarness(dir)
       const r = await reloaded.json(`/api/runs/${run.id}/steps/1`)
-      expect(r.status).toBe(500)
+      expect([r.status, r.body.error.code]).toEqual([409, 'run_diverged'])
       expect(r.body.error.message).toMatch(/diverged from its stored trace at step 4/)
     } finally {
       writeFileSync(tracePath, original)

@@ -49,6 +49,11 @@ export const ERROR_CODES = [
   'checkpoint_not_found',
   'file_not_found',
   'path_escape',
+  // inspecting a checkpoint directory (CONTRACTS.md §8)
+  'not_a_checkpoint_directory',
+  'path_not_allowed',
+  // a stored run whose deterministic re-simulation no longer reproduces its trace (CONTRACTS.md §8)
+  'run_diverged',
   'internal_error',
   // API security refusals (CONTRACTS.md §8)
   'host_not_allowed',
