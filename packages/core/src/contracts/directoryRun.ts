@@ -42,7 +42,8 @@ export type DirectorySessionDetail =
       /** The Mersenne Twister position: the index word of the CPython `getstate()` tuple. */
       readonly rng_position: number
     }
-  | { readonly kind: 'counter'; readonly counter: number }
+  /** The count: a number, or its exact decimal text beyond 2^53 (Python ints have no size limit). */
+  | { readonly kind: 'counter'; readonly counter: number | string }
   | {
       readonly kind: 'workplace'
       /** `delta` against the base tables, or `full` pandas `orient="split"` tables. */

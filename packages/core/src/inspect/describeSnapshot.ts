@@ -37,7 +37,8 @@ export function describeSnapshot(server: string, snapshot: ResourceSnapshot, wor
     case 'counter': {
       const session = counterCodec.restoreState(snapshot.state)
       if (!session.ok) return unreadable(session.error.message)
-      return { detail: { kind: 'counter', counter: session.value.counter }, summary: counterCodec.describe(session.value) }
+      const { counter } = session.value
+      return { detail: { kind: 'counter', counter: typeof counter === 'number' ? counter : counter.toString() }, summary: counterCodec.describe(session.value) }
     }
     case 'workplace': {
       if (workplace === undefined) return unreadable('the Workplace base tables are not available')
