@@ -47,12 +47,13 @@ export const purityRules = {
 
 /**
  * Core's layers, bottom first: a folder imports only from folders below it (and the foundation:
- * contracts/, rng/ and the root files json, result, ports, assert, jsonValueSchema). The view
- * builders (invariants, render, scenarios) read contracts only and sit just below the simulator.
+ * contracts/, rng/ and the root files json, result, ports, assert, jsonValueSchema, utf8). The
+ * readers of traces and directories (invariants, render, scenarios, diff, inspect) sit just below
+ * the simulator.
  */
-export const CORE_LAYERS = [['records'], ['environments'], ['directory'], ['protocol'], ['controller'], ['invariants', 'render', 'scenarios'], ['simulator']]
+export const CORE_LAYERS = [['records'], ['environments'], ['directory'], ['protocol'], ['controller'], ['invariants', 'render', 'scenarios', 'diff', 'inspect'], ['simulator']]
 const CORE_FOUNDATION = ['contracts', 'rng']
-const CORE_ROOT_FILES = ['json.ts', 'result.ts', 'ports.ts', 'assert.ts', 'jsonValueSchema.ts']
+const CORE_ROOT_FILES = ['json.ts', 'result.ts', 'ports.ts', 'assert.ts', 'jsonValueSchema.ts', 'utf8.ts']
 const core = (path) => `./packages/core/src/${path}`
 
 /** `import-x/no-restricted-paths` zones: each layer may not import any folder above or beside it. */

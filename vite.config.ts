@@ -4,11 +4,35 @@ import { fileURLToPath } from 'node:url'
 
 const repo = fileURLToPath(new URL('.', import.meta.url))
 
+/**
+ * The dev proxy to `npm run dev`'s API. The API answers only its own Host and refuses state changes
+ * from other origins (README, Security): the proxy names the API as host, and speaks as the API's
+ * origin for pages this Vite server itself serves.
+ */
+const API = 'http://127.0.0.1:8787'
+const toApi = {
+  target: API,
+  changeOrigin: true,
+  configure: (proxy: {
+    on(
+      event: 'proxyReq',
+      listener: (
+        req: { setHeader(name: string, value: string): void },
+        incoming: { headers: Record<string, string | string[] | undefined> },
+      ) => void,
+    ): void
+  }) =>
+    proxy.on('proxyReq', (req, incoming) => {
+      if (incoming.headers.origin === `http://${String(incoming.headers.host)}`)
+        req.setHeader('origin', API)
+    }),
+}
+
 export default defineConfig({
   root: 'apps/web',
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 4000 },
-  server: { proxy: { '/api': 'http://127.0.0.1:8787', '/gym': 'http://127.0.0.1:8787' } },
+  server: { proxy: { '/api': toApi, '/gym': toApi } },
   test: {
     root: repo,
     include: [

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
 import type { RunView, StepView } from '@cutover/core/contracts'
 import { API_BODY_LIMIT } from './http/bodyLimits.ts'
-import { apiHarness, tempDataDir } from './testing/apiHarness.ts'
+import { JSON_DELETE, apiHarness, tempDataDir } from './testing/apiHarness.ts'
 
 const post = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body })
 
@@ -37,7 +37,8 @@ describe('runs API', () => {
     expect(run).toMatchObject({ scenario: 'happy-path', seed: '7', rollouts: 9, status: 'complete', outcome: 'completed' })
     expect(run.events).toBeGreaterThan(10)
     expect(run.checkpoints.length).toBeGreaterThan(0)
-    for (const path of run.checkpoints) expect(path.startsWith(join(dir, 'runs', run.id, 'checkpoints'))).toBe(true)
+    // Named relative to the data directory: the server's own paths never reach a client.
+    for (const path of run.checkpoints) expect(path).toMatch(new RegExp(`^runs/${run.id}/checkpoints/[^/]+$`))
     expect(Object.values(run.invariants).every((v) => v === 'pass')).toBe(true)
     expect((await api.json(`/api/runs/${run.id}`)).body).toEqual(run)
     expect((await api.json('/api/runs')).body).toEqual({ runs: [run] })
@@ -114,9 +115,11 @@ describe('runs API', () => {
 
   it('[api] a symlink inside a checkpoint directory is refused as path_escape', async () => {
     const cp = (await api.json(`/api/runs/${run.id}/checkpoints`)).body.checkpoints[0]
-    const link = join(cp.path, 'resources', 'link.json')
+    expect(cp.path).toBe(`runs/${run.id}/checkpoints/${cp.cid}`)
+    const cpDir = join(dir, cp.path)
+    const link = join(cpDir, 'resources', 'link.json')
     symlinkSync(join(dir, 'runs', run.id, 'run.json'), link)
-    symlinkSync(join(dir, 'runs', run.id), join(cp.path, 'up'))
+    symlinkSync(join(dir, 'runs', run.id), join(cpDir, 'up'))
     try {
       expect(await api.json(`/api/runs/${run.id}/checkpoints/${cp.cid}/files/resources/link.json`)).toMatchObject({ status: 400, body: { error: { code: 'path_escape' } } })
       expect(await api.json(`/api/runs/${run.id}/checkpoints/${cp.cid}/files/up/run.json`)).toMatchObject({ status: 400, body: { error: { code: 'path_escape' } } })
@@ -125,7 +128,7 @@ describe('runs API', () => {
       expect(listed.problems.map((p: { code: string }) => p.code)).toContain('symlink')
     } finally {
       unlinkSync(link)
-      unlinkSync(join(cp.path, 'up'))
+      unlinkSync(join(cpDir, 'up'))
     }
   })
 
@@ -139,7 +142,7 @@ describe('runs API', () => {
       expect(c.valid).toBe(false)
       expect(c.files.some((f) => f.status === 'digest_mismatch')).toBe(true)
     }
-    await api.app.request(`/api/runs/${corrupt.id}`, { method: 'DELETE' })
+    await api.app.request(`/api/runs/${corrupt.id}`, JSON_DELETE)
   })
 
   it('[api] unknown runs, sessions and routes are 404 with their codes; malformed params 400', async () => {
@@ -190,15 +193,15 @@ describe('runs API', () => {
   it('[api] deleting a run removes it and its folder; unknown ids are run_not_found', async () => {
     const extra = await api.createRun({ scenario: 'happy-path', rollouts: 2 })
     await api.waitComplete(extra.id)
-    expect((await api.app.request(`/api/runs/${extra.id}`, { method: 'DELETE' })).status).toBe(204)
+    expect((await api.app.request(`/api/runs/${extra.id}`, JSON_DELETE)).status).toBe(204)
     expect(existsSync(join(dir, 'runs', extra.id))).toBe(false)
     expect(await api.json(`/api/runs/${extra.id}`)).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } })
-    expect(await api.json(`/api/runs/${extra.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } })
+    expect(await api.json(`/api/runs/${extra.id}`, JSON_DELETE)).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } })
   })
 
   it('[api] deleting a running run stops it before it writes anything more', async () => {
     const live = await api.createRun({ scenario: 'happy-path', rollouts: 30 })
-    expect((await api.app.request(`/api/runs/${live.id}`, { method: 'DELETE' })).status).toBe(204)
+    expect((await api.app.request(`/api/runs/${live.id}`, JSON_DELETE)).status).toBe(204)
     await api.runs.idle()
     expect(existsSync(join(dir, 'runs', live.id))).toBe(false)
     expect((await api.json('/api/runs')).body.runs.map((r: RunView) => r.id)).toEqual([run.id])
@@ -211,6 +214,6 @@ describe('runs API', () => {
     expect(a.id).toMatch(/^[0-9a-z]{11}$/)
     expect(a.id < b.id).toBe(true)
     expect((await api.json('/api/runs')).body.runs.map((r: RunView) => r.id).slice(0, 2)).toEqual([b.id, a.id])
-    for (const id of [a.id, b.id]) await api.app.request(`/api/runs/${id}`, { method: 'DELETE' })
+    for (const id of [a.id, b.id]) await api.app.request(`/api/runs/${id}`, JSON_DELETE)
   })
 })

@@ -3,12 +3,19 @@ import type { CheckpointDirectory, Clock, Digest, EnvName, ResourcesParticipant 
 import { ENV_NAMES } from '@cutover/core'
 import { API_BODY_LIMIT, limitBody } from './http/bodyLimits.ts'
 import { errorResponse } from './http/errorResponse.ts'
+import { refuseCrossSite } from './http/refuseCrossSite.ts'
+import { scrubErrorPaths } from './http/scrubErrorPaths.ts'
+import { securityHeaders } from './http/securityHeaders.ts'
 import { createGymSubApp } from './gym/mountGym.ts'
+import { createDirectoryRuns } from './directories/createDirectoryRuns.ts'
 import { checkpointsRoutes } from './routes/checkpointsRoutes.ts'
+import { diffRoutes } from './routes/diffRoutes.ts'
+import { directoriesRoutes } from './routes/directoriesRoutes.ts'
 import { runViewRoutes } from './routes/runViewRoutes.ts'
 import { runsRoutes } from './routes/runsRoutes.ts'
 import type { RunManager } from './runs/RunManager.ts'
 import { createRunManager } from './runs/RunManager.ts'
+import type { RunLimits } from './runs/runLimits.ts'
 import type { SimulatorPort } from './runs/SimulatorPort.ts'
 import type { RunStore } from './store/RunStore.ts'
 
@@ -35,6 +42,8 @@ export interface AppDeps {
   readonly sliceMs?: number
   /** Finished simulations kept in memory (default 16); others re-simulate on demand. */
   readonly cachedResults?: number
+  /** Simulations at once, queued runs, stored runs, streams per run (default `defaultRunLimits()`). */
+  readonly limits?: RunLimits
 }
 
 /** The app and the run manager behind it (the serve command creates the demo run through it). */
@@ -50,10 +59,16 @@ export function createApiApp(deps: AppDeps): ApiApp {
   runs.load()
   const app = new Hono()
 
+  app.use('*', securityHeaders())
+  app.use('*', scrubErrorPaths(deps.store.root))
+  app.use('/api/*', refuseCrossSite())
   app.use('/api/*', limitBody(API_BODY_LIMIT))
   app.get('/api/health', (c) => c.json({ status: 'ok' }))
+  // Before runsRoutes: its GET /runs/:id answers directory runs and passes other ids on.
+  app.route('/api', directoriesRoutes(createDirectoryRuns({ dataDir: deps.store.root, digest: deps.digest, clock: deps.clock, openReadOnly: (path) => deps.openDirectory(path, false) })))
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
+  app.route('/api', diffRoutes(runs))
   app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))
 
   for (const env of ENV_NAMES) {

@@ -6,6 +6,7 @@ import { loadNodeWorkplaceData } from '@cutover/core/adapters'
 import { REPO_ROOT } from './repoPaths.ts'
 import { startServer } from './server.ts'
 import { tempDataDir, testDeps } from './testing/apiHarness.ts'
+import { RCP, responseOf, say } from './testing/gymBodies.ts'
 
 /** A fetch client with a cookie jar keyed by cookie name (path scoping is checked separately). */
 function client(base: string) {
@@ -31,8 +32,6 @@ function client(base: string) {
   }
 }
 
-const RCP = { input: [{ role: 'user', content: 'Deal me in.' }] }
-const say = (text: string) => ({ output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }] })
 
 const children: ChildProcess[] = []
 const servers: ServerType[] = []
@@ -95,7 +94,7 @@ describe('real HTTP on a loopback port', () => {
       expect(r.status).toBe(200)
     }
     const output = task.ground_truth.map((c, i) => ({ type: 'function_call', call_id: `call_${i}`, name: c.name, arguments: c.arguments }))
-    expect((await http.post('/gym/workplace/verify', { ...task, response: { output } })).body.reward).toBe(1)
+    expect((await http.post('/gym/workplace/verify', { ...task, response: responseOf(output) })).body.reward).toBe(1)
   })
 
   it('[http] two cutover gym processes: commit in one, restore N+1 in a --restore-expected replacement, continue exactly; attempt N is stale', async () => {

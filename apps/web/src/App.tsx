@@ -1,3 +1,4 @@
+import { DiffPage } from './pages/DiffPage.tsx'
 import { HomePage } from './pages/HomePage.tsx'
 import { NotFoundPage } from './pages/NotFoundPage.tsx'
 import { RunPage } from './pages/RunPage.tsx'
@@ -31,6 +32,7 @@ export function App() {
       {route.page === 'home' && <HomePage />}
       {route.page === 'run' && <RunPage key={route.id} id={route.id} view={view ?? route} />}
       {route.page === 'straggler' && <StragglerDemoPage key={route.run ?? ''} run={route.run} view={view ?? route} />}
+      {route.page === 'diff' && <DiffPage a={route.a} b={route.b} />}
       {route.page === 'not_found' && <NotFoundPage path={route.path} />}
     </>
   )

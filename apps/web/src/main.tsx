@@ -1,3 +1,4 @@
+import './lib/zodWithoutEval.ts' // first: before any contract schema is built
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'

@@ -10,6 +10,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 function sortKeys(value: unknown): unknown {
+  // Like JSON.stringify, a value with `toJSON` (a Python float or big int in an answer) is written as what it returns.
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return sortKeys((value as { toJSON: () => unknown }).toJSON())
   if (Array.isArray(value)) return value.map(sortKeys)
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}

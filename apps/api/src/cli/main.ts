@@ -7,6 +7,8 @@ import { runVerifyCommand } from './verifyCommand.ts'
 import { runServeCommand } from './serveCommand.ts'
 import { runSimulateCommand } from './simulateCommand.ts'
 import { runBenchCommand } from './benchCommand.ts'
+import { runInspectCommand } from './inspectCommand.ts'
+import { runDiffCommand } from './diffCommand.ts'
 
 interface Command {
   readonly summary: string
@@ -23,6 +25,8 @@ const COMMANDS: { readonly [name: string]: Command } = {
     run: (argv, io) => runEnvCommand([...argv], { ...io, readFile: (path) => readFileSync(path, 'utf8') }),
   },
   gym: { summary: 'one environment as a stand-alone NeMo Gym resources server', run: runGymCommand },
+  inspect: { summary: 'open a checkpoint directory in the inspector, read-only (starts the server if needed)', run: (argv, io) => runInspectCommand(argv, io) },
+  diff: { summary: 'compare two stored runs to their first divergent event', run: (argv, io) => runDiffCommand(argv, io) },
   bench: { summary: 'measure the performance figures of PRODUCT.md §6', run: (argv, io) => runBenchCommand(argv, io) },
 }
 

@@ -16,13 +16,13 @@ export function checkpointDirUnder(dataDir: string, requested: string): Result<s
   const target = resolve(root, requested)
   const inside = relative(root, target)
   if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return err(cutoverError('path_escape', `checkpoint_dir must lie inside the data directory ${root}`))
+    return err(cutoverError('path_escape', `checkpoint_dir ${JSON.stringify(requested)} must lie inside the data directory`))
   }
   let current = root
   for (const segment of inside.split(sep)) {
     current = join(current, segment)
     if (!existsSync(current)) break
-    if (lstatSync(current).isSymbolicLink()) return err(cutoverError('path_escape', `checkpoint_dir passes through the symlink ${current}`))
+    if (lstatSync(current).isSymbolicLink()) return err(cutoverError('path_escape', `checkpoint_dir passes through the symlink ${relative(root, current)} in the data directory`))
   }
   return ok(target)
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
+import { responseOf } from '../testing/gymBodies.ts'
 
 const TOKEN = 'test-token-5f0c'
 const auth = { authorization: `Bearer ${TOKEN}` }
@@ -91,7 +92,7 @@ describe('control routes of the resources participant', () => {
     expect(await b.counter('increment_counter', { count: 2 }, 'r1', 0)).toMatchObject({ status: 409, body: { error: { code: 'stale_attempt' } } })
     expect((await b.counter('increment_counter', { count: 2 }, 'r1', 1)).body).toEqual({ success: true })
     expect((await b.counter('get_counter_value', {}, 'r1', 1)).body).toEqual({ count: 6 })
-    const verify = await b.counter('verify', { responses_create_params: { input: [] }, response: { output: [] }, expected_count: 6 }, 'r1', 1)
+    const verify = await b.counter('verify', { responses_create_params: { input: [] }, response: responseOf([]), expected_count: 6 }, 'r1', 1)
     expect(verify.body.reward).toBe(1)
     // The checkpoint id is finished: a replayed resume answers, a new prepare under it is stale.
     expect(await b.control('prepare', op('cp1'))).toMatchObject({ status: 409, body: { error: { code: 'stale_checkpoint' } } })

@@ -6,6 +6,7 @@ import { createParticipantGymHost } from './createParticipantGymHost.ts'
 import { ResourcesParticipant } from '@cutover/core'
 import { createEnvironmentServers } from './defaultEnvironments.ts'
 import { loadNodeWorkplaceData } from '@cutover/core/adapters'
+import { RCP, responseOf, say } from '../testing/gymBodies.ts'
 
 const servers = createEnvironmentServers(nodeDigest, () => 0n)
 
@@ -31,8 +32,6 @@ function gym(env: EnvName) {
   return { app, post, mountPath, cookie: () => cookie }
 }
 
-const RCP = { input: [{ role: 'user', content: 'Deal me in.' }] }
-const say = (text: string) => ({ output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }] })
 
 describe('Gym-compatible environment routes', () => {
   it('[gym] a seeded Blackjack reset deals CPython Random(0) cards and stand wins', async () => {
@@ -55,7 +54,8 @@ describe('Gym-compatible environment routes', () => {
     const { app } = gym('blackjack')
     const response = await app.request('/gym/blackjack/step', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ responses_create_params: RCP, response: say('<action>hit</action>') }) })
     expect(response.status).toBe(500)
-    expect(await response.text()).toBe("IndexError('list index out of range')")
+    expect(response.headers.get('content-type')).toBe('application/json')
+    expect(await response.text()).toBe(`"IndexError('list index out of range')"`)
   })
 
   it('[gym] the rollout prefix routes like the bare route and needs a valid capture key', async () => {
@@ -116,9 +116,9 @@ describe('Gym-compatible environment routes', () => {
       expect(String(r.body['output'])).not.toMatch(/^Error/)
     }
     const output = task.ground_truth.map((c, i) => ({ type: 'function_call', call_id: `c${i}`, name: c.name, arguments: c.arguments }))
-    const verify = await post('/verify', { ...task, response: { output } })
+    const verify = await post('/verify', { ...task, response: responseOf(output) })
     expect(verify.body['reward']).toBe(1)
-    const wrong = await post('/verify', { ...task, response: { output: [] } })
+    const wrong = await post('/verify', { ...task, response: responseOf([]) })
     expect(wrong.body['reward']).toBe(0)
   })
 
@@ -175,11 +175,41 @@ describe('Gym-compatible environment routes', () => {
 
   it('[gym] /aggregate_metrics summarises verify responses per task and overall', async () => {
     const { post } = gym('counter')
-    const r = await post('/aggregate_metrics', { verify_responses: [{ _ng_task_index: 0, reward: 1 }, { _ng_task_index: 0, reward: 0 }, { _ng_task_index: 1, reward: 1 }] })
+    const rows = [
+      { _ng_task_index: 0, _ng_rollout_index: 0, reward: 1 },
+      { _ng_task_index: 0, _ng_rollout_index: 1, reward: 0 },
+      { _ng_task_index: 1, _ng_rollout_index: 0, reward: 1 },
+    ]
+    const r = await post('/aggregate_metrics', { verify_responses: rows })
     expect(r.status).toBe(200)
     expect((r.body['agent_metrics'] as Record<string, number>)['mean/reward']).toBeCloseTo(2 / 3)
-    expect((r.body['group_level_metrics'] as unknown[]).length).toBe(2)
+    expect(r.body['key_metrics']).toEqual({ 'mean/reward': 2 / 3 })
+    const groups = r.body['group_level_metrics'] as Record<string, unknown>[]
+    expect(groups.map((g) => [g['num_rollouts'], g['expected_num_rollouts'], g['missing_num_rollouts'], g['reward_profile_completion_pct']])).toEqual([
+      [2, 2, 0, 100],
+      [1, 1, 0, 100],
+    ])
+    // A one-rollout task has no sample std anywhere: the reference's profiler reports 0 for its complete columns.
+    expect(groups[1]?.['std/reward']).toBe(0)
     expect((await post('/aggregate_metrics', {})).status).toBe(422)
+    // The reference's materialisation refuses a repeated (task, rollout) key and a row without a task.
+    const duplicate = await post('/aggregate_metrics', { verify_responses: [rows[0], rows[0]] })
+    expect(duplicate).toMatchObject({ status: 500, body: "ValueError('Duplicate materialized input row for rollout key (0, 0)')" })
+    expect(await post('/aggregate_metrics', { verify_responses: [{ reward: 1 }] })).toMatchObject({ status: 500, body: "KeyError('_ng_task_index')" })
+    expect(await post('/aggregate_metrics', { verify_responses: [{ _ng_task_index: 3, reward: 1 }] })).toMatchObject({ status: 500, body: "KeyError('_ng_rollout_index')" })
+    // Rollouts are profiled in (task, rollout) order; usage counts join the numeric fields.
+    const usage = await post('/aggregate_metrics', {
+      verify_responses: [
+        { _ng_task_index: 0, _ng_rollout_index: 1, reward: 0, response: { usage: { input_tokens: 10 } } },
+        { _ng_task_index: 0, _ng_rollout_index: 0, reward: 1, response: { usage: { input_tokens: 30 } } },
+      ],
+    })
+    const infos = (usage.body['group_level_metrics'] as { rollout_infos: unknown[] }[])[0]?.rollout_infos
+    expect(infos).toEqual([
+      { rollout_id: '0:0', _ng_task_index: 0, _ng_rollout_index: 0, reward: 1, input_tokens: 30 },
+      { rollout_id: '0:1', _ng_task_index: 0, _ng_rollout_index: 1, reward: 0, input_tokens: 10 },
+    ])
+    expect(usage.body['key_metrics']).toEqual({ 'mean/reward': 0.5, 'mean/input_tokens': 20 })
   })
 
   it('[gym] a body over the limit is 413 in the reference detail shape', async () => {

@@ -3,14 +3,17 @@ import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { getCookie, setCookie } from 'hono/cookie'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { EnvName } from '@cutover/core'
+import type { EnvName, GymRouteModel, PyJson, PyType } from '@cutover/core'
+import { encodePyJson, isPyDict, validateRequestBody, withPlainFloats } from '@cutover/core'
 import type { JsonValue } from '@cutover/core/contracts'
 import { errorResponse } from '../http/errorResponse.ts'
 import { GYM_BODY_LIMIT } from '../http/bodyLimits.ts'
 import { ROLLOUT_ID_PATTERN, readExecutionIdentity } from './executionIdentity.ts'
 import { SESSION_ID_PATTERN, gymCookieName } from './gymCookie.ts'
 import type { GymHost } from './GymHost.ts'
+import { AGGREGATE_METRICS_REQUEST } from './aggregateMetrics.ts'
 import { GYM_ROUTES } from './gymRoutes.ts'
+import { readFastApiBody } from './readFastApiBody.ts'
 
 /** What one environment's Gym-compatible sub-app needs. */
 export interface GymAppOptions {
@@ -25,6 +28,13 @@ export interface GymAppOptions {
 }
 
 const json = (c: Context, status: number, body: JsonValue): Response => c.json(body, status as ContentfulStatusCode)
+
+/** A JSON answer in the bytes Starlette's JSONResponse sends (NaN in it is the reference's 500). */
+function pyJson(c: Context, status: number, body: PyJson): Response {
+  const text = encodePyJson(body)
+  if (text.ok) return c.body(text.value, status as ContentfulStatusCode, { 'content-type': 'application/json' })
+  return c.body(JSON.stringify(text.error), 500, { 'content-type': 'application/json' })
+}
 
 /** Percent-decodes one path segment; undefined when the encoding is broken. */
 function decodeSegment(segment: string): string | undefined {
@@ -84,27 +94,36 @@ export function createGymApp(options: GymAppOptions): Hono {
       return notFound(c)
     }
     if (path === '/aggregate_metrics') {
-      const body = await readGymJson(c)
-      if (!body.ok) return json(c, 422, body.detail)
+      const body = await readValidatedBody(c, AGGREGATE_METRICS_REQUEST)
+      if (!body.ok) return body.response
       const metrics = routes.aggregateMetrics(body.value)
-      return json(c, metrics.status, metrics.body)
+      return pyJson(c, metrics.status, metrics.body)
     }
     if (!known) return notFound(c)
 
     const protocolHeaders = readProtocolHeaders((name) => c.req.header(name))
     if (typeof protocolHeaders === 'string') return errorResponse(c, 'invalid_request', protocolHeaders)
-    const body = await readGymJson(c)
-    if (!body.ok) return json(c, 422, body.detail)
+    const model = routes.models(path)
+    // FastAPI validates the body model before the handler runs; a route without one never reads its body.
+    let validated: PyJson | undefined
+    let envBody: PyJson | undefined
+    if (model?.request !== undefined) {
+      const body = await readValidatedBody(c, model.request)
+      if (!body.ok) return body.response
+      validated = body.value
+      envBody = withPlainFloats(body.raw)
+    }
     const cookie = getCookie(c, cookieName)
     const sessionId = cookie !== undefined && SESSION_ID_PATTERN.test(cookie) ? cookie : options.newSessionId()
-    const reply = host.handle({ path, body: body.value, cookieSessionId: sessionId, identity: identity.value, ...protocolHeaders })
+    const reply = host.handle({ path, body: envBody, cookieSessionId: sessionId, identity: identity.value, ...protocolHeaders })
     if (sessionId !== cookie) setCookie(c, cookieName, sessionId, { path: mountPath === '' ? '/' : mountPath, httpOnly: true, sameSite: 'Lax' })
     for (const [name, value] of reply.headers) c.header(name, value)
     if (reply.kind === 'refused') return errorResponse(c, reply.code, reply.message)
     if (reply.kind === 'raw') return c.body(new Uint8Array(reply.bytes), reply.status as ContentfulStatusCode, { 'content-type': 'application/json' })
-    // The reference's exception middleware answers a handler crash with `repr(e)` as a plain body.
-    if (reply.status >= 500 && typeof reply.body === 'string') return c.body(reply.body, reply.status as ContentfulStatusCode)
-    return json(c, reply.status, reply.body)
+    const answer = serializeAnswer(model, validated, reply.status, reply.body as PyJson)
+    // FastAPI's response validation failing is its plain-text 500.
+    if (answer === undefined) return c.text('Internal Server Error', 500)
+    return pyJson(c, reply.status, answer)
   })
   return app
 }
@@ -121,16 +140,22 @@ function readProtocolHeaders(header: (name: string) => string | undefined): { re
   return { requestId, expectedRevision: expected === undefined ? undefined : Number(expected) }
 }
 
-/** FastAPI's 422 for a body that is not JSON (`json_invalid`); an empty body reads as undefined. */
-async function readGymJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; detail: JsonValue }> {
-  const text = await c.req.text()
-  if (text.trim() === '') return { ok: true, value: undefined }
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown }
-  } catch (error) {
-    return {
-      ok: false,
-      detail: { detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: error instanceof Error ? error.message : 'Expecting value' } }] },
-    }
-  }
+/** The request body as FastAPI reads and validates it: the model's dump, or the 400/422 answer. */
+async function readValidatedBody(c: Context, model: PyType): Promise<{ ok: true; value: PyJson; raw: PyJson } | { ok: false; response: Response }> {
+  const read = readFastApiBody(new Uint8Array(await c.req.arrayBuffer()), c.req.header('content-type'))
+  if (!read.ok) return { ok: false, response: pyJson(c, read.refusal.status, read.refusal.body) }
+  const validated = validateRequestBody(model, read.value)
+  if (!validated.ok) return { ok: false, response: pyJson(c, 422, validated.error) }
+  return { ok: true, value: validated.value, raw: read.value ?? null }
+}
+
+/**
+ * The handler's answer through the route's `response_model` (a success only, as FastAPI does):
+ * undefined when it does not fit the model. A `/verify` answer is built from the validated request.
+ */
+function serializeAnswer(model: GymRouteModel | undefined, validated: PyJson | undefined, status: number, body: PyJson): PyJson | undefined {
+  if (status >= 400 || model?.response === undefined) return body
+  const input = model.answerFromRequest === true && isPyDict(validated) && isPyDict(body) ? { ...body, ...validated } : body
+  const r = model.response.validate(input, ['response'])
+  return r.ok ? r.value : undefined
 }

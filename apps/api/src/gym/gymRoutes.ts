@@ -1,4 +1,5 @@
-import type { EnvName } from '@cutover/core'
+import type { EnvName, GymRouteModels, PyJson } from '@cutover/core'
+import { blackjackRouteModels, counterRouteModels, workplaceRouteModels } from '@cutover/core'
 import type { JsonValue } from '@cutover/core/contracts'
 import { aggregateMetrics } from './aggregateMetrics.ts'
 
@@ -8,15 +9,17 @@ export interface GymRouteTable {
   isRoute(path: string): boolean
   /** `GET /reverify_mode` (SimpleResourcesServer); Gymnasium servers replace the parent routes and have none. */
   readonly reverifyMode: JsonValue | undefined
-  aggregateMetrics(body: unknown): { status: number; body: JsonValue }
+  /** The request and response models FastAPI applies around each route's handler. */
+  readonly models: GymRouteModels
+  aggregateMetrics(body: PyJson): { status: number; body: PyJson }
 }
 
 const fixed = (paths: readonly string[]) => (path: string) => paths.includes(path)
 
 export const GYM_ROUTES: { readonly [K in EnvName]: GymRouteTable } = {
   // GymnasiumServer.setup_webserver registers only /reset, /step and /aggregate_metrics.
-  blackjack: { isRoute: fixed(['/reset', '/step']), reverifyMode: undefined, aggregateMetrics },
-  counter: { isRoute: fixed(['/seed_session', '/increment_counter', '/get_counter_value', '/verify']), reverifyMode: 'unknown', aggregateMetrics },
+  blackjack: { isRoute: fixed(['/reset', '/step']), reverifyMode: undefined, models: blackjackRouteModels, aggregateMetrics },
+  counter: { isRoute: fixed(['/seed_session', '/increment_counter', '/get_counter_value', '/verify']), reverifyMode: 'unknown', models: counterRouteModels, aggregateMetrics },
   // A catch-all `POST /{path}` (one segment) routes every tool name; unknown tools are tool errors.
-  workplace: { isRoute: (path) => /^\/[^/]+$/.test(path), reverifyMode: 'unknown', aggregateMetrics },
+  workplace: { isRoute: (path) => /^\/[^/]+$/.test(path), reverifyMode: 'unknown', models: workplaceRouteModels, aggregateMetrics },
 }

@@ -42,5 +42,13 @@ export const ERROR_STATUS: { readonly [K in ErrorCode]: number } = {
   checkpoint_not_found: 404,
   file_not_found: 404,
   path_escape: 400,
+  not_a_checkpoint_directory: 400,
+  path_not_allowed: 403,
+  run_diverged: 409,
   internal_error: 500,
+  host_not_allowed: 421,
+  cross_origin_refused: 403,
+  too_many_runs: 429,
+  too_many_streams: 429,
+  data_dir_full: 507,
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '@cutover/core/contracts'
-import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
+import { JSON_DELETE, apiHarness, tempDataDir } from '../testing/apiHarness.ts'
 
 const TOKEN = 'fuzz-token'
 const { dir, cleanup } = tempDataDir()
@@ -28,7 +28,7 @@ describe('fuzzed API input', () => {
         const r = await api.json('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
         if (r.status === 201) {
           await api.runs.idle()
-          await api.app.request(`/api/runs/${String(r.body.id)}`, { method: 'DELETE' })
+          await api.app.request(`/api/runs/${String(r.body.id)}`, JSON_DELETE)
           return
         }
         expect([400, 404, 413]).toContain(r.status)

@@ -46,7 +46,7 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
           files.push({ path: problem.path, bytes: 0, sha256: '', status: 'missing' })
         }
       }
-      const path = store.checkpointPath(run.id, cid)
+      const path = store.relativePath(store.checkpointPath(run.id, cid))
       checkpoints.push({
         cid,
         checkpoint_id: cid,

@@ -32,6 +32,8 @@ function lastEventId(c: Context): number | Response {
  */
 export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
   const app = new Hono()
+  /** Live event streams per run id, capped at `runs.limits.streamsPerRun`. */
+  const streams = new Map<string, number>()
 
   app.get('/scenarios', (c) => c.json({ scenarios: simulator.scenarios }))
 
@@ -47,7 +49,9 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     if (!input.ok) return cutoverErrorResponse(c, input.error)
     const config = simulator.resolve(input.value)
     if (!config.ok) return cutoverErrorResponse(c, config.error)
-    return c.json(runs.create(config.value) satisfies RunView, 201)
+    const created = runs.create(config.value)
+    if (!created.ok) return cutoverErrorResponse(c, created.error)
+    return c.json(created.value satisfies RunView, 201)
   })
 
   app.get('/runs', (c) => c.json({ runs: runs.list() }))
@@ -71,6 +75,11 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     if (!accept.includes('text/event-stream')) return c.json({ events: runs.events(run.id) ?? [] })
     const after = lastEventId(c)
     if (after instanceof Response) return after
+    const open = streams.get(run.id) ?? 0
+    if (open >= runs.limits.streamsPerRun) {
+      return errorResponse(c, 'too_many_streams', `run ${run.id} already has ${open} live event streams, the limit (CUTOVER_MAX_STREAMS_PER_RUN=${runs.limits.streamsPerRun})`)
+    }
+    streams.set(run.id, open + 1)
     return streamSSE(c, async (stream) => {
       let wake: (() => void) | undefined
       let aborted = false
@@ -105,6 +114,9 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
         }
       } finally {
         unsubscribe()
+        const left = (streams.get(run.id) ?? 1) - 1
+        if (left > 0) streams.set(run.id, left)
+        else streams.delete(run.id)
       }
     })
   })

@@ -23,3 +23,31 @@ describe('run manager', () => {
     expect(simulations).toBe(3)
   })
 })
+
+describe('run manager failures', () => {
+  it('[security] a simulation that fails with a file system error names no absolute path in the run or the answer', async () => {
+    const { dir, cleanup } = tempDataDir()
+    try {
+      const real = testDeps(dir).simulator
+      const failing: SimulatorPort = {
+        ...real,
+        simulate: (config, deps) => {
+          const inner = real.simulate(config, deps)
+          return (function* () {
+            yield inner.next().value as never
+            throw new Error(`EACCES: permission denied, open '${dir}/runs/x/checkpoints/ck-1/checkpoint.json'`)
+          })()
+        },
+      }
+      const api = apiHarness(dir, { simulator: failing })
+      const run = await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 2 })).id)
+      expect(run.status).toBe('failed')
+      expect(run.error).toContain("open 'runs/x/checkpoints/ck-1/checkpoint.json'")
+      const step = await api.json(`/api/runs/${run.id}/steps/1`)
+      expect(step.status).toBe(409)
+      for (const text of [JSON.stringify(run), JSON.stringify(step.body), JSON.stringify((await api.json('/api/runs')).body)]) expect(text).not.toContain(dir)
+    } finally {
+      cleanup()
+    }
+  })
+})

@@ -2,10 +2,15 @@ import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } fro
 import { err, ok } from '@cutover/core'
 import type { CutoverError, InvariantMap, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'
 import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
+import { hideLocalPaths } from '../store/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
 import type { RunIdSource } from './runIds.ts'
 import { createRunIdSource } from './runIds.ts'
+import type { RunLimits } from './runLimits.ts'
+import { defaultRunLimits } from './runLimits.ts'
+import type { RunSlots, SlotTicket } from './RunSlots.ts'
+import { createRunSlots } from './RunSlots.ts'
 import type { SimulatorPort } from './SimulatorPort.ts'
 
 /** What the run manager needs from the edge. */
@@ -23,6 +28,8 @@ export interface RunManagerDeps {
   readonly ids?: RunIdSource
   /** Finished simulations kept in memory; older ones are re-simulated on demand (default 16). */
   readonly cachedResults?: number
+  /** Simulations at once, queue, stored runs (default `defaultRunLimits()`). */
+  readonly limits?: RunLimits
 }
 
 /** One run in memory. Plain data plus the listeners of its live event stream. */
@@ -34,6 +41,8 @@ interface RunEntry {
   result: Promise<Result<SimulationResult, CutoverError>> | undefined
   cancelled: boolean
   readonly listeners: Set<() => void>
+  /** The simulation slot of a fresh run, while it waits for it or simulates. */
+  slot?: SlotTicket | undefined
 }
 
 /** The runs the API serves: created, simulated in the background, persisted, reloaded. */
@@ -43,8 +52,12 @@ export interface RunManager {
   /** Newest first. */
   list(): readonly RunView[]
   get(id: string): RunView | undefined
-  /** Creates a run and starts simulating it in the background; returns its `running` view. */
-  create(config: RunConfig): RunView
+  /**
+   * Creates a run and starts simulating it in the background (or queues it for a simulation slot);
+   * returns its `running` view. Refused, creating nothing, with `data_dir_full` when the data
+   * directory holds its limit of runs and `too_many_runs` when every slot is busy and the queue full.
+   */
+  create(config: RunConfig): Result<RunView, CutoverError>
   /** Stops (if running) and deletes a run and its folder; false when unknown. */
   remove(id: string): boolean
   /** The events so far (running) or the whole trace (complete); undefined for an unknown run. */
@@ -55,6 +68,9 @@ export interface RunManager {
   subscribe(id: string, listener: () => void): () => void
   /** Resolves once no run is running (tests, shutdown). */
   idle(): Promise<void>
+  /** The simulation slots every simulation (fresh or re-run) takes its turn in. */
+  readonly slots: RunSlots
+  readonly limits: RunLimits
 }
 
 const allPass = (): InvariantMap => Object.fromEntries(INVARIANT_IDS.map((id) => [id, 'pass'])) as InvariantMap
@@ -66,6 +82,13 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   const running = new Set<Promise<unknown>>()
   const log = deps.log ?? (() => undefined)
   const cacheLimit = deps.cachedResults ?? 16
+  const limits = deps.limits ?? defaultRunLimits()
+  const slots = createRunSlots(limits.simulations, limits.queued)
+  /** The view a client sees: a queued run says where it stands. */
+  const shown = (entry: RunEntry): RunView => {
+    const position = entry.slot?.position() ?? 0
+    return position > 0 ? { ...entry.view, queue_position: position } : entry.view
+  }
   /** Complete runs whose result is held, least recently used first. */
   const cached: string[] = []
 
@@ -92,8 +115,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     status: 'complete',
     events: result.events.length,
     outcome: result.outcome,
-    checkpoints: result.checkpoints.filter((c) => !c.damaged).map((c) => c.location),
-    damaged: result.checkpoints.filter((c) => c.damaged).map((c) => c.location),
+    checkpoints: result.checkpoints.filter((c) => !c.damaged).map((c) => deps.store.relativePath(c.location)),
+    damaged: result.checkpoints.filter((c) => c.damaged).map((c) => deps.store.relativePath(c.location)),
     invariants: result.invariants,
     failures: result.failures,
   })
@@ -103,11 +126,14 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     deps.store.writeRun(entry.view)
   }
 
-  async function simulateFresh(entry: RunEntry, config: RunConfig): Promise<Result<SimulationResult, CutoverError>> {
+  async function simulateFresh(entry: RunEntry, config: RunConfig, slot: SlotTicket): Promise<Result<SimulationResult, CutoverError>> {
     const runId = entry.view.id
     const events: TraceEvent[] = []
     entry.events = events
     try {
+      await slot.granted
+      if (entry.cancelled) return err(cutoverError('run_not_found', `run ${runId} was deleted`))
+      notify(entry) // no longer queued
       const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: (cid) => deps.store.openCheckpoint(runId, cid) })
       const result = await driveSimulation(
         generator,
@@ -133,11 +159,15 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     } catch (error) {
       const message = `simulation failed: ${error instanceof Error ? error.message : String(error)}`
       log(`run ${runId}: ${message}`)
+      const shownMessage = hideLocalPaths(message, deps.store.root)
       if (!entry.cancelled) {
-        fail(entry, message)
+        fail(entry, shownMessage)
         notify(entry)
       }
-      return err(cutoverError('internal_error', message))
+      return err(cutoverError('internal_error', shownMessage))
+    } finally {
+      slot.release()
+      entry.slot = undefined
     }
   }
 
@@ -147,17 +177,24 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     if (stored === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
     const { scenario, seed, rollouts, deadline_ms, faults } = entry.view
     const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults }
+    const slot = slots.wait()
     try {
+      await slot.granted
+      if (entry.cancelled) return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
       const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: deps.memoryDirectory })
       const result = await driveSimulation(generator, () => undefined, { onBatch: () => undefined, cancelled: () => entry.cancelled }, deps.sliceMs)
       if (result === undefined) return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
       const mismatch = firstDifference(stored, result.events)
       if (mismatch !== undefined) {
-        return err(cutoverError('internal_error', `re-simulating run ${entry.view.id} diverged from its stored trace at step ${mismatch}`))
+        return err(cutoverError('run_diverged', `re-simulating run ${entry.view.id} diverged from its stored trace at step ${mismatch}: it was stored by another build; re-run it with this one`))
       }
       return ok(result)
     } catch (error) {
-      return err(cutoverError('internal_error', `re-simulating run ${entry.view.id} failed: ${error instanceof Error ? error.message : String(error)}`))
+      const message = `re-simulating run ${entry.view.id} failed: ${error instanceof Error ? error.message : String(error)}`
+      log(message)
+      return err(cutoverError('internal_error', hideLocalPaths(message, deps.store.root)))
+    } finally {
+      slot.release()
     }
   }
 
@@ -179,7 +216,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     load() {
       const { runs: stored, unreadable } = deps.store.listRuns()
       for (const problem of unreadable) log(`skipping run folder ${problem.folder}: ${problem.reason}`)
-      for (const view of stored) {
+      for (const storedView of stored) {
+        // Runs stored before paths were relative name their checkpoint directories absolutely.
+        const view = { ...storedView, checkpoints: storedView.checkpoints.map(deps.store.relativePath), damaged: storedView.damaged.map(deps.store.relativePath) }
         const entry: RunEntry = { view, events: undefined, result: undefined, cancelled: false, listeners: new Set() }
         if (view.status === 'running') fail(entry, 'the server stopped before this run completed')
         else if (view.status === 'complete' && !deps.store.hasTrace(view.id)) fail(entry, 'trace.json is missing')
@@ -187,12 +226,20 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       }
     },
     list() {
-      return [...runs.values()].map((e) => e.view).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      return [...runs.values()].map(shown).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     },
     get(id) {
-      return runs.get(id)?.view
+      const entry = runs.get(id)
+      return entry === undefined ? undefined : shown(entry)
     },
     create(config) {
+      if (runs.size >= limits.runs) {
+        return err(cutoverError('data_dir_full', `the data directory holds ${runs.size} runs, its limit (CUTOVER_MAX_RUNS=${limits.runs}); delete runs to make room`))
+      }
+      const slot = slots.reserve()
+      if (slot === undefined) {
+        return err(cutoverError('too_many_runs', `${slots.running()} runs are simulating and ${slots.queued()} waiting, the limits (CUTOVER_MAX_SIMULATIONS=${limits.simulations}, CUTOVER_MAX_QUEUED_RUNS=${limits.queued}); try again when one finishes`))
+      }
       const now = deps.clock.now()
       const id = ids.next(now, (candidate) => runs.has(candidate))
       const view: RunView = {
@@ -211,16 +258,22 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         invariants: allPass(),
         failures: [],
       }
-      deps.store.writeRun(view)
-      const entry: RunEntry = { view, events: [], result: undefined, cancelled: false, listeners: new Set() }
+      try {
+        deps.store.writeRun(view)
+      } catch (error) {
+        slot.release()
+        throw error
+      }
+      const entry: RunEntry = { view, events: [], result: undefined, cancelled: false, listeners: new Set(), slot }
       runs.set(id, entry)
-      entry.result = track(simulateFresh(entry, config))
-      return view
+      entry.result = track(simulateFresh(entry, config, slot))
+      return ok(shown(entry))
     },
     remove(id) {
       const entry = runs.get(id)
       if (entry === undefined) return false
       entry.cancelled = true
+      entry.slot?.release()
       runs.delete(id)
       const at = cached.indexOf(id)
       if (at >= 0) cached.splice(at, 1)
@@ -253,6 +306,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running])
     },
+    slots,
+    limits,
   }
 }
 

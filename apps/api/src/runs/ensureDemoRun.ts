@@ -13,5 +13,7 @@ export function ensureDemoRun(runs: RunManager, simulator: SimulatorPort): RunVi
   if (runs.list().length > 0) return undefined
   const config = simulator.resolve({ scenario: DEMO_SCENARIO })
   if (!config.ok) throw new Error(`cannot create the demo run: ${config.error.message}`)
-  return runs.create(config.value)
+  const created = runs.create(config.value)
+  if (!created.ok) throw new Error(`cannot create the demo run: ${created.error.message}`)
+  return created.value
 }

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { RunView } from '@cutover/core/contracts'
-import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
+import { JSON_DELETE, apiHarness, tempDataDir } from '../testing/apiHarness.ts'
 
 /** Every file under `root` with its bytes and mtime, to prove a restart rewrote nothing. */
 function fingerprint(root: string): Map<string, string> {
@@ -70,7 +70,7 @@ describe('run persistence', () => {
     expect(listed.error).toMatch(/stopped before this run completed/)
     expect(JSON.parse(readFileSync(join(dir, 'runs', orphan.id, 'run.json'), 'utf8')).status).toBe('failed')
     expect(await api.json(`/api/runs/${orphan.id}/steps/0`)).toMatchObject({ status: 409, body: { error: { code: 'invalid_phase' } } })
-    await api.app.request(`/api/runs/${orphan.id}`, { method: 'DELETE' })
+    await api.app.request(`/api/runs/${orphan.id}`, JSON_DELETE)
   })
 
   it('[persist] a stored trace that the deterministic re-run does not reproduce is reported, not served', async () => {
@@ -84,7 +84,7 @@ describe('run persistence', () => {
     try {
       const reloaded = apiHarness(dir)
       const r = await reloaded.json(`/api/runs/${run.id}/steps/1`)
-      expect(r.status).toBe(500)
+      expect([r.status, r.body.error.code]).toEqual([409, 'run_diverged'])
       expect(r.body.error.message).toMatch(/diverged from its stored trace at step 4/)
     } finally {
       writeFileSync(tracePath, original)

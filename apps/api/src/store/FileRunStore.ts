@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { CheckpointDirectory } from '@cutover/core'
 import { err, isSafeRelativePath, ok } from '@cutover/core'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
@@ -74,6 +74,12 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
       rmSync(runDir(runId), { recursive: true, force: true })
     },
     checkpointPath,
+    relativePath(path) {
+      if (!isAbsolute(path)) return path
+      const inside = relative(dataDir, path)
+      if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return basename(path)
+      return inside.split(sep).join('/')
+    },
     openCheckpoint(runId, checkpointId) {
       const path = checkpointPath(runId, checkpointId)
       mkdirSync(path, { recursive: true })

@@ -29,6 +29,11 @@ export interface RunStore {
   removeRun(runId: string): void
   /** Absolute path of one checkpoint directory of a run. */
   checkpointPath(runId: string, checkpointId: string): string
+  /**
+   * A path as the API names it: relative to the data directory, `/`-separated, for paths inside
+   * it (`runs/<id>/checkpoints/<cid>`); only the last segment of any other absolute path.
+   */
+  relativePath(path: string): string
   /** Opens (creating it) the real directory a checkpoint of this run is committed into. */
   openCheckpoint(runId: string, checkpointId: string): CheckpointDirectory
   /** Names of the run's checkpoint directories on disk, sorted. */

@@ -6,6 +6,9 @@ import { createApiApp } from '../app.ts'
 import { createNodeAppDeps } from '../nodeAppDeps.ts'
 import type { RunView } from '@cutover/core/contracts'
 
+/** A DELETE as the web app sends it: state changes under /api/ must say they are JSON (CONTRACTS.md §8). */
+export const JSON_DELETE = { method: 'DELETE', headers: { 'content-type': 'application/json' } } as const satisfies RequestInit
+
 /** A fresh temp data directory (removed by `cleanup`). */
 export function tempDataDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'cutover-api-'))

@@ -12,7 +12,7 @@ import type {
   TracePhase,
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
-import { runKeys, scenarioKeys } from './runKeys.ts'
+import { runKeys, scenarioKeys } from './queryKeys.ts'
 
 /**
  * Query factories: one source for fetchers (TanStack "Query Options"); their keys come from
@@ -104,4 +104,4 @@ export const createRun = (config: RunConfigInput) =>
   apiFetch<RunView>('/api/runs', { method: 'POST', body: JSON.stringify(config), headers: { 'content-type': 'application/json' } })
 
 /** `DELETE /api/runs/:id`. */
-export const deleteRun = (id: string) => apiFetch<unknown>(run(id), { method: 'DELETE' })
+export const deleteRun = (id: string) => apiFetch<unknown>(run(id), { method: 'DELETE', headers: { 'content-type': 'application/json' } })

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { RunConfigInput } from '@cutover/core/contracts'
 import { createRun } from './queries.ts'
-import { runKeys } from './runKeys.ts'
+import { runKeys } from './queryKeys.ts'
 
 /** `POST /api/runs` as a mutation: the new run is cached under its key and the run list refetched. */
 export function useCreateRun() {

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
 import { eventsQuery, runQuery } from './queries.ts'
-import { runKeys } from './runKeys.ts'
+import { runKeys } from './queryKeys.ts'
 
 /** How often streamed events are flushed into the cache: one re-render per flush, not per event. */
 const FLUSH_MS = 200

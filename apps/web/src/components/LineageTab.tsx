@@ -4,6 +4,8 @@ import type { LineageView } from '@cutover/core/contracts'
 import { lineageQuery } from '../api/queries.ts'
 import { Empty } from './Empty.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
+import { LineageGraph } from './LineageGraph.tsx'
+import { LineageTree } from './LineageTree.tsx'
 import { Loading } from './Loading.tsx'
 
 type Rollout = LineageView['rollouts'][number]
@@ -27,6 +29,7 @@ export function LineageTab({ runId, step, onSeek }: { runId: string; step: numbe
   const lineage = useQuery({ ...lineageQuery(runId, step), placeholderData: (previous) => previous })
   const [filter, setFilter] = useState('')
   const [onlyInteresting, setOnlyInteresting] = useState(false)
+  const [asGraph, setAsGraph] = useState(true)
   const rollouts = useMemo(() => {
     const all = lineage.data?.rollouts ?? []
     const needle = filter.trim().toLowerCase()
@@ -45,57 +48,26 @@ export function LineageTab({ runId, step, onSeek }: { runId: string; step: numbe
         <label className="check">
           <input type="checkbox" checked={onlyInteresting} onChange={(e) => setOnlyInteresting(e.currentTarget.checked)} /> Only retired, fenced or continued
         </label>
+        <span className="view-toggle" role="group" aria-label="Lineage view">
+          <button type="button" aria-pressed={asGraph} onClick={() => setAsGraph(true)}>
+            Graph
+          </button>
+          <button type="button" aria-pressed={!asGraph} onClick={() => setAsGraph(false)}>
+            List
+          </button>
+        </span>
         <span className="muted">
-          {rollouts.length} rollouts{rollouts.length > shown.length ? ` (first ${shown.length} shown; filter to narrow)` : ''}
+          {rollouts.length} rollouts{!asGraph && rollouts.length > shown.length ? ` (first ${shown.length} listed; filter to narrow, or use the graph)` : ''}
         </span>
       </div>
-      {shown.length === 0 ? (
+      {rollouts.length === 0 ? (
         <Empty>{lineage.data.rollouts.length === 0 ? 'No rollout has started at this step.' : 'No rollout matches.'}</Empty>
       ) : (
-        <ul aria-label="Rollout lineage" className="tree">
-          {shown.map((rollout) => (
-            <li key={rollout.rollout_id} className="tree-rollout" data-rollout={rollout.rollout_id}>
-              <span className="tree-label">
-                <span className="mono strong">{rollout.rollout_id}</span> <span className="muted">{rollout.environment}</span>
-              </span>
-              <ul>
-                {rollout.attempts.map((attempt) => (
-                  <li
-                    key={attempt.attempt}
-                    className={`tree-attempt attempt-${attempt.status}`}
-                    data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`}
-                    data-status={attempt.status}
-                  >
-                    <span className="tree-label">
-                      <span className="mono">
-                        {rollout.rollout_id}.a{attempt.attempt}
-                      </span>{' '}
-                      <span className={`attempt-chip attempt-${attempt.status}`}>{STATUS_NOTE[attempt.status]}</span>
-                    </span>
-                    {attempt.calls.length > 0 && (
-                      <ul className="tree-calls">
-                        {attempt.calls.map((call) => (
-                          <li key={call.model_call_id} className={call.relay ? 'tree-call is-relay' : 'tree-call'}>
-                            <button type="button" className="link-button mono" onClick={() => onSeek(call.step)} title={`Go to step ${call.step}`}>
-                              {call.model_call_id}
-                            </button>
-                            {call.relay && call.parent_call_id && (
-                              <span className="relay-link" title="The first call of this attempt continues from the restored parent call">
-                                ↰ relay from restored parent <span className="mono">{call.parent_call_id}</span>
-                              </span>
-                            )}
-                            {!call.relay && call.parent_call_id && <span className="muted mono"> ← {call.parent_call_id}</span>}
-                            <span className="muted"> · step {call.step}</span>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
+        asGraph ? (
+          <LineageGraph rollouts={rollouts} statusNote={STATUS_NOTE} onSeek={onSeek} />
+        ) : (
+          <LineageTree rollouts={shown} statusNote={STATUS_NOTE} onSeek={onSeek} />
+        )
       )}
     </div>
   )

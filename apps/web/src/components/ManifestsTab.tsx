@@ -1,12 +1,12 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import type { CheckpointFileView, CheckpointView, JsonValue, RunStatus } from '@cutover/core/contracts'
+import type { CheckpointFileView, CheckpointView, RunStatus } from '@cutover/core/contracts'
 import { checkpointFileQuery, checkpointsQuery } from '../api/queries.ts'
 import { fileTree } from '../lib/fileTree.ts'
 import type { FileTreeNode } from '../lib/fileTree.ts'
 import { Empty } from './Empty.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
-import { JsonTree } from './JsonTree.tsx'
+import { FileContent } from './FileContent.tsx'
 import { Loading } from './Loading.tsx'
 
 const FILE_STATUS: { readonly [S in CheckpointFileView['status']]: string } = {
@@ -56,30 +56,6 @@ function FileView({ runId, checkpoint, file }: { runId: string; checkpoint: Chec
       {body}
     </section>
   )
-}
-
-/** JSON as a tree; JSONL as one tree per line; anything else as text. */
-function FileContent({ path, text }: { path: string; text: string }) {
-  try {
-    if (path.endsWith('.jsonl')) {
-      const lines = text.split('\n').filter((l) => l.trim())
-      return (
-        <div className="json-view">
-          {lines.map((line, i) => (
-            <JsonTree key={i} name={String(i + 1)} value={JSON.parse(line) as JsonValue} />
-          ))}
-        </div>
-      )
-    }
-    return (
-      <div className="json-view">
-        <JsonTree value={JSON.parse(text) as JsonValue} />
-      </div>
-    )
-  } catch {
-    // a corrupted file is exactly what one wants to look at: show its raw text
-    return <pre className="raw-file">{text}</pre>
-  }
 }
 
 /** The Manifests tab: each checkpoint directory's files with digest status, and a JSON viewer. */

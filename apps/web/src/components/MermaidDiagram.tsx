@@ -165,6 +165,9 @@ export function MermaidDiagram({
   const highlightRef = useRef(highlight)
   highlightRef.current = highlight
   const [painted, setPainted] = useState(-1)
+  const [zoom, setZoom] = useState<number | 'fit'>(1)
+  const [fitScale, setFitScale] = useState(1)
+  const scale = zoom === 'fit' ? fitScale : zoom
 
   useEffect(() => {
     let cancelled = false
@@ -187,6 +190,7 @@ export function MermaidDiagram({
         applyHighlight(box.current, highlightRef.current, true)
         setPainted(highlightRef.current)
         setDrawnKey(key)
+        setFitScale(fitWidthScale(box.current, canvas.current))
         setState({ status: 'ready' })
         // figures for the e2e suite: loading mermaid (first time only) and parse + render + paint prep
         if (loaded - started > 1) performance.measure('cutover:mermaid-load', { start: started, end: loaded })
@@ -207,7 +211,29 @@ export function MermaidDiagram({
     setPainted(highlight)
   }, [drawnKey, key, highlight])
 
+  const zoomTo = (next: number | 'fit') => {
+    if (next === 'fit' && box.current && canvas.current) setFitScale(fitWidthScale(box.current, canvas.current))
+    setZoom(next)
+  }
   return (
+    <>
+      <div className="diagram-zoom" role="toolbar" aria-label="Diagram zoom">
+        <button type="button" onClick={() => zoomTo(Math.max(ZOOM_MIN, round(scale / ZOOM_STEP)))} disabled={scale <= ZOOM_MIN} aria-label="Zoom out">
+          −
+        </button>
+        <span className="zoom-level" data-testid="diagram-zoom-level">
+          {Math.round(scale * 100)}%
+        </span>
+        <button type="button" onClick={() => zoomTo(Math.min(ZOOM_MAX, round(scale * ZOOM_STEP)))} disabled={scale >= ZOOM_MAX} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" onClick={() => zoomTo('fit')} aria-pressed={zoom === 'fit'}>
+          Fit width
+        </button>
+        <button type="button" onClick={() => zoomTo(1)} disabled={zoom === 1}>
+          100%
+        </button>
+      </div>
     <div
       className="diagram"
       data-testid={testId}
@@ -224,8 +250,23 @@ export function MermaidDiagram({
           Diagram {state.kind} error: {state.message}
         </p>
       )}
-      <div ref={head} className="diagram-head" />
-      <div ref={canvas} className="diagram-canvas" />
+      <div ref={head} className="diagram-head" style={{ zoom: scale }} />
+      <div ref={canvas} className="diagram-canvas" style={{ zoom: scale }} />
     </div>
+    </>
   )
+}
+
+const ZOOM_STEP = 1.25
+const ZOOM_MIN = 0.2
+const ZOOM_MAX = 3
+const round = (n: number) => Math.round(n * 100) / 100
+
+/** The scale at which the drawn diagram fills the scroll box's width (never above 1: fit shrinks). */
+function fitWidthScale(box: HTMLElement, canvas: HTMLElement): number {
+  const svg = canvas.querySelector('svg')
+  const natural = svg ? Number(svg.getAttribute('width')) || svg.getBBox?.().width || 0 : 0
+  const room = box.clientWidth - 16
+  if (!(natural > 0) || !(room > 0)) return 1
+  return Math.max(ZOOM_MIN, Math.min(1, round(room / natural)))
 }

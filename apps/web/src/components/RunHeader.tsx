@@ -16,7 +16,7 @@ export function RunHeader({ run }: { run: RunView }) {
         <span className="muted small">· {run.rollouts} rollouts · deadline {run.deadline_ms} ms</span>
       </h1>
       <div className="run-verdict">
-        <StatusBadge status={run.status} />
+        <StatusBadge status={run.status} queuePosition={run.queue_position} />
         {run.outcome && <span className="badge">{run.outcome}</span>}
         <InvariantSummary run={run} failing={failing} />
       </div>

@@ -8,6 +8,7 @@ import { phaseBands } from '../lib/phaseBands.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
 import { Empty } from './Empty.tsx'
+import { DivergedNotice } from './DivergedNotice.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { EventsTab } from './EventsTab.tsx'
 import { ExportBar } from './ExportBar.tsx'
@@ -38,11 +39,14 @@ export function RunInspector({
   view,
   onView,
   aside,
+  actions,
 }: {
   runId: string
   view: InspectorView
   onView: (view: InspectorView, options?: { replace?: boolean }) => void
   aside?: (step: StepView | undefined) => ReactNode
+  /** Controls beside the export bar (the run page's "Compare with…"). */
+  actions?: ReactNode
 }) {
   const client = useQueryClient()
   // the diagram library loads while the run and its first step are fetched, not after
@@ -145,6 +149,7 @@ export function RunInspector({
           ) : null}
         </div>
       </div>
+      <DivergedNotice run={run.data} error={stepView.error} />
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
           <div className="diagram-tools">
@@ -173,7 +178,10 @@ export function RunInspector({
           {data ? <ParticipantCards participants={data.participants} /> : stepView.status === 'error' ? null : <Loading what="participants" />}
         </aside>
       </div>
-      <ExportBar run={run.data} events={events} mermaid={data?.mermaid ?? null} step={step} />
+      <div className="export-row">
+        <ExportBar run={run.data} events={events} mermaid={data?.mermaid ?? null} step={step} />
+        {actions}
+      </div>
       <Tabs selected={view.tab} onSelect={setTab}>
         {!data ? (
           <Loading what="this step" minHeight={360} />

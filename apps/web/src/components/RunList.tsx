@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { RunView } from '@cutover/core/contracts'
 import { deleteRun, runsQuery } from '../api/queries.ts'
-import { runKeys } from '../api/runKeys.ts'
+import { runKeys } from '../api/queryKeys.ts'
 import { Link } from '../router/Link.tsx'
 import { routeHref } from '../router/route.ts'
 import { Empty } from './Empty.tsx'
@@ -65,7 +65,7 @@ function RunRow({ run }: { run: RunView }) {
       <td className="num">{run.rollouts}</td>
       <td className="num">{run.events}</td>
       <td>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={run.status} queuePosition={run.queue_position} />
       </td>
       <td>
         <InvariantSummary run={run} />

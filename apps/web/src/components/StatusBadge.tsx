@@ -1,6 +1,22 @@
 import type { RunStatus } from '@cutover/core/contracts'
 
-/** A run's status as a coloured badge. */
-export function StatusBadge({ status }: { status: RunStatus }) {
+/** A run's status as a coloured badge; a running run still waiting for a simulation slot says so. */
+export function StatusBadge({
+  status,
+  queuePosition,
+}: {
+  status: RunStatus
+  queuePosition?: number | undefined
+}) {
+  if (status === 'running' && queuePosition !== undefined) {
+    return (
+      <span
+        className="badge status-queued"
+        title="Waiting for a free simulation slot (the server runs a bounded number at once)"
+      >
+        queued #{queuePosition}
+      </span>
+    )
+  }
   return <span className={`badge status-${status}`}>{status}</span>
 }

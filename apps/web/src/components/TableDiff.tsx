@@ -7,7 +7,7 @@ const cellText = (value: JsonValue | undefined) => (value === null || value === 
  * through (the API marks which cells changed, by column index). With
  * `changedOnly`, rows equal to prepare are left out.
  */
-export function TableDiff({ table, changedOnly }: { table: TableView; changedOnly: boolean }) {
+export function TableDiff({ table, changedOnly, baseline = 'prepare' }: { table: TableView; changedOnly: boolean; baseline?: 'prepare' | 'the base tables' }) {
   const rows = changedOnly ? table.rows.filter((r) => r.status !== 'same') : table.rows
   const counts = {
     added: table.rows.filter((r) => r.status === 'added').length,
@@ -21,7 +21,7 @@ export function TableDiff({ table, changedOnly }: { table: TableView; changedOnl
         <span className="mono">{table.name}</span>{' '}
         <span className="muted">
           {table.rows.length} rows
-          {untouched ? ' · unchanged since prepare' : ` · +${counts.added} added · ~${counts.changed} changed · −${counts.removed} removed`}
+          {untouched ? ` · unchanged since ${baseline}` : ` · +${counts.added} added · ~${counts.changed} changed · −${counts.removed} removed`}
         </span>
       </h4>
       {rows.length === 0 && table.removed.length === 0 ? null : (

@@ -1,14 +1,29 @@
 import { useRef } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
-import { TABS, TAB_LABELS } from '../router/route.ts'
+import { TABS as RUN_TABS, TAB_LABELS as RUN_TAB_LABELS } from '../router/route.ts'
 import type { Tab } from '../router/route.ts'
 
 /**
  * The inspector tabs with the WAI-ARIA tabs pattern: one tab stop, ←/→/Home/End move between
  * tabs and select them, the panel is labelled by its tab. Only the selected panel is rendered.
  */
-export function Tabs({ selected, onSelect, children }: { selected: Tab; onSelect: (tab: Tab) => void; children: ReactNode }) {
-  const refs = useRef(new Map<Tab, HTMLButtonElement>())
+export function Tabs<T extends string = Tab>({
+  selected,
+  onSelect,
+  children,
+  tabs,
+  labels,
+}: {
+  selected: T
+  onSelect: (tab: T) => void
+  children: ReactNode
+  /** Another set of tabs than the run inspector's (the directory inspector's). */
+  tabs?: readonly T[]
+  labels?: { readonly [K in T]: string }
+}) {
+  const TABS = tabs ?? (RUN_TABS as readonly string[] as readonly T[])
+  const TAB_LABELS = labels ?? (RUN_TAB_LABELS as unknown as { readonly [K in T]: string })
+  const refs = useRef(new Map<T, HTMLButtonElement>())
   const move = (event: KeyboardEvent<HTMLButtonElement>) => {
     const index = TABS.indexOf(selected)
     const next =

@@ -1,4 +1,5 @@
 import { NewRunForm } from '../components/NewRunForm.tsx'
+import { OpenDirectoryForm } from '../components/OpenDirectoryForm.tsx'
 import { RunList } from '../components/RunList.tsx'
 import { ScenarioGallery } from '../components/ScenarioGallery.tsx'
 import { Link } from '../router/Link.tsx'
@@ -19,6 +20,10 @@ export function HomePage() {
       <section aria-labelledby="new-run-title">
         <h2 id="new-run-title">New run</h2>
         <NewRunForm />
+      </section>
+      <section aria-labelledby="open-directory-title">
+        <h2 id="open-directory-title">Open a checkpoint directory</h2>
+        <OpenDirectoryForm />
       </section>
       <section aria-labelledby="runs-title">
         <h2 id="runs-title">Runs</h2>

@@ -1,3 +1,6 @@
+import { isDirectoryRunId } from '../api/directoryQueries.ts'
+import { CompareWith } from '../components/CompareWith.tsx'
+import { DirectoryInspector } from '../components/DirectoryInspector.tsx'
 import { RunInspector } from '../components/RunInspector.tsx'
 import { go } from '../router/navigation.ts'
 import type { InspectorView } from '../router/route.ts'
@@ -6,7 +9,11 @@ import type { InspectorView } from '../router/route.ts'
 export function RunPage({ id, view }: { id: string; view: InspectorView }) {
   return (
     <main className="page run-page">
-      <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} />
+      {isDirectoryRunId(id) ? (
+        <DirectoryInspector runId={id} view={view} onView={(next) => go({ page: 'run', id, ...next }, { replace: true })} />
+      ) : (
+        <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} actions={<CompareWith runId={id} />} />
+      )}
     </main>
   )
 }

@@ -26,6 +26,8 @@ describe('routes', () => {
   it('[permalink] every route survives a round trip through its URL', () => {
     const routes: Route[] = [
       { page: 'home' },
+      { page: 'diff', a: 'run1', b: 'run2' },
+      { page: 'diff', a: null, b: null },
       { page: 'run', id: 'r1', step: 0, tab: 'events', session: null },
       { page: 'run', id: 'x y/z', step: 7, tab: 'sessions', session: 'r0004.a12' },
       { page: 'straggler', run: 'abc', step: 12, tab: 'lineage', session: null },

@@ -24,6 +24,7 @@ export type Route =
   | { readonly page: 'home' }
   | ({ readonly page: 'run'; readonly id: string } & InspectorView)
   | ({ readonly page: 'straggler'; readonly run: string | null } & InspectorView)
+  | { readonly page: 'diff'; readonly a: string | null; readonly b: string | null }
   | { readonly page: 'not_found'; readonly path: string }
 
 const SESSION_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*\.a\d+$/
@@ -50,6 +51,7 @@ export function parseRoute(pathname: string, search: string): Route {
   const path = pathname.replace(/\/+$/, '') || '/'
   const params = new URLSearchParams(search)
   if (path === '/') return { page: 'home' }
+  if (path === '/diff') return { page: 'diff', a: params.get('a') || null, b: params.get('b') || null }
   if (path === '/demo/straggler') return { page: 'straggler', run: params.get('run') || null, ...parseView(params) }
   const run = /^\/runs\/([^/]+)$/.exec(path)
   if (run?.[1]) {
@@ -83,6 +85,13 @@ export function routeHref(route: Route): string {
       return `/runs/${encodeURIComponent(route.id)}${viewSearch(route)}`
     case 'straggler':
       return `/demo/straggler${viewSearch(route, route.run ? [['run', route.run]] : [])}`
+    case 'diff': {
+      const params = new URLSearchParams()
+      if (route.a) params.set('a', route.a)
+      if (route.b) params.set('b', route.b)
+      const text = params.toString()
+      return `/diff${text ? `?${text}` : ''}`
+    }
     case 'not_found':
       return route.path
   }

@@ -49,7 +49,18 @@ export const ERROR_CODES = [
   'checkpoint_not_found',
   'file_not_found',
   'path_escape',
+  // inspecting a checkpoint directory (CONTRACTS.md §8)
+  'not_a_checkpoint_directory',
+  'path_not_allowed',
+  // a stored run whose deterministic re-simulation no longer reproduces its trace (CONTRACTS.md §8)
+  'run_diverged',
   'internal_error',
+  // API security refusals (CONTRACTS.md §8)
+  'host_not_allowed',
+  'cross_origin_refused',
+  'too_many_runs',
+  'too_many_streams',
+  'data_dir_full',
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

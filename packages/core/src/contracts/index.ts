@@ -27,3 +27,14 @@ export type {
   CheckpointView,
 } from './views.ts'
 export type { JsonValue } from '../json.ts'
+export type {
+  DirectoryRunView,
+  DirectoryProblemView,
+  DirectoryFileView,
+  DirectoryTimelineEntry,
+  DirectorySessionDetail,
+  DirectorySessionView,
+  DirectoryBoundaryView,
+  DirectoryLineageView,
+} from './directoryRun.ts'
+export type { FirstDivergence, RunDiffSummary, StateDifference, DifferenceView, RunDiffView } from './runDiff.ts'

@@ -38,13 +38,15 @@ export interface RunView {
   readonly created_at: string
   readonly events: number
   readonly outcome: 'completed' | 'aborted' | null
-  /** Published, valid checkpoint directories (absolute paths). */
+  /** Published, valid checkpoint directories, relative to the data directory. */
   readonly checkpoints: readonly string[]
   /** Directories a fault broke on purpose. */
   readonly damaged: readonly string[]
   readonly invariants: InvariantMap
   readonly failures: readonly InvariantFailure[]
   readonly error?: string
+  /** While a `running` run waits for a simulation slot: its place in the queue (1 = next). */
+  readonly queue_position?: number
 }
 
 /** A participant card at one step. */

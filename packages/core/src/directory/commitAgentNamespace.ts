@@ -16,7 +16,7 @@ import type { DirectoryCommitError } from './problems.ts'
 import { refusal } from './problems.ts'
 import { agentBoundaryRecordSchema } from '../records/AgentBoundaryRecord.ts'
 import { hasControlCharacter } from './safePath.ts'
-import { encodeUtf8 } from './utf8.ts'
+import { encodeUtf8 } from '../utf8.ts'
 import { writeNamespace } from './writeNamespace.ts'
 
 export interface AgentCommitInput {

@@ -2,6 +2,8 @@ import { cutoverError } from '../../contracts/errors.ts'
 import type { JsonValue } from '../../json.ts'
 import { err, ok } from '../../result.ts'
 import { PyRandom } from '../../rng/PyRandom.ts'
+import type { PyJson } from '../pyjson/pyValues.ts'
+import { asJsonValue, intValue } from '../pyjson/pyValues.ts'
 import { checkpointRouteKind } from '../checkpointRouteKind.ts'
 import type { CheckpointCodec, EnvironmentServer, EnvHandleResult } from '../EnvironmentServer.ts'
 import { extractText } from '../gymnasium/extractText.ts'
@@ -61,16 +63,17 @@ export const blackjackCodec: CheckpointCodec<BlackjackSession> = {
   describe: (s) => `${formatHand(s.player)} = ${handValue(s.player)} vs ${s.dealer[0] ?? '?'}`,
 }
 
-/** Parses an optional reset seed: a non-negative integer number or decimal string. */
-function parseSeed(v: JsonValue | undefined, issues: ValidationIssue[]): bigint | undefined {
+/** Parses an optional reset seed: a non-negative integer (exact at any size) or decimal string. */
+function parseSeed(v: PyJson | undefined, issues: ValidationIssue[]): bigint | undefined {
   if (v === undefined || v === null) return undefined
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
+  const exact = intValue(v)
+  if (exact !== undefined && exact >= 0n) return exact
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v)
   issues.push({
     type: 'int_parsing',
     loc: ['body', 'seed'],
     msg: 'Input should be a non-negative integer or decimal string',
-    input: v,
+    input: asJsonValue(v),
   })
   return undefined
 }
@@ -95,7 +98,7 @@ export function createBlackjackServer(
       const issues: ValidationIssue[] = []
       requireObjectField(body, 'responses_create_params', issues)
       if (path === '/reset') {
-        const seed = parseSeed(body['seed'], issues)
+        const seed = parseSeed(body['seed'] as PyJson | undefined, issues)
         if (issues.length > 0) return { response: unprocessable(issues), session }
         const rng = PyRandom.fromSeed(seed ?? options.seedForUnseededReset())
         const player = [deal(rng), deal(rng)]

@@ -1,6 +1,8 @@
 import { cutoverError } from '../../contracts/errors.ts'
 import type { JsonValue } from '../../json.ts'
 import { err, ok } from '../../result.ts'
+import type { PyInt } from '../pyjson/pyValues.ts'
+import { asJsonValue, intValue, exactInt } from '../pyjson/pyValues.ts'
 import { checkpointRouteKind } from '../checkpointRouteKind.ts'
 import type { CheckpointCodec, EnvironmentServer, EnvHandleResult } from '../EnvironmentServer.ts'
 import type { ValidationIssue } from '../gymnasium/fastapiValidation.ts'
@@ -13,30 +15,44 @@ import {
   unprocessable,
 } from '../gymnasium/fastapiValidation.ts'
 
-/** Session-state counter (ENVIRONMENTS.md §3): one integer per session. */
+/**
+ * Session-state counter (ENVIRONMENTS.md §3): one Python int per session, exact at any size (a
+ * plain number inside 2^53, a `PyInt` beyond).
+ */
 export interface CounterSession {
-  readonly counter: number
+  readonly counter: number | PyInt
 }
 
-/** The counter's codec (PROTOCOL.md §7.2): `{counter: int}`. */
+const countOf = (session: CounterSession | undefined): bigint => intValue(session?.counter ?? 0) ?? 0n
+
+/**
+ * The counter's codec (PROTOCOL.md §7.2): `{counter: int}`, the int a JSON number inside the
+ * safe range and a decimal string beyond it, so a snapshot keeps every digit through JSON.
+ */
 export const counterCodec: CheckpointCodec<CounterSession> = {
   enabled: true,
   stateSchemaVersion: 1,
-  exportState: (session) => ok({ counter: session.counter }),
-  restoreState: (state) => {
-    if (
-      !isRecord(state) ||
-      Object.keys(state).length !== 1 ||
-      typeof state['counter'] !== 'number' ||
-      !Number.isSafeInteger(state['counter'])
-    ) {
-      return err(
-        cutoverError('invalid_request', 'counter state must be {"counter": <safe integer>}'),
-      )
-    }
-    return ok({ counter: state['counter'] })
+  exportState: (session) => {
+    const n = countOf(session)
+    return ok({ counter: typeof exactInt(n) === 'number' ? Number(n) : n.toString() })
   },
-  describe: (session) => `count ${session.counter}`,
+  restoreState: (state) => {
+    const bad = () =>
+      err(
+        cutoverError(
+          'invalid_request',
+          'counter state must be {"counter": <safe integer, or a decimal string beyond 2^53>}',
+        ),
+      )
+    if (!isRecord(state) || Object.keys(state).length !== 1) return bad()
+    const v = state['counter']
+    if (typeof v === 'number') return Number.isSafeInteger(v) ? ok({ counter: v }) : bad()
+    if (typeof v !== 'string' || !/^-?(0|[1-9][0-9]*)$/.test(v)) return bad()
+    const counter = exactInt(BigInt(v))
+    // One encoding per value: a safe integer is written as a number, never as a string.
+    return typeof counter === 'number' ? bad() : ok({ counter })
+  },
+  describe: (session) => `count ${countOf(session)}`,
 }
 
 /**
@@ -61,7 +77,7 @@ export function createCounterServer(): EnvironmentServer<CounterSession> {
       if (path === '/get_counter_value') {
         // No body model: FastAPI reads nothing, so any body is accepted.
         const current = session ?? { counter: 0 }
-        return { response: { status: 200, body: { count: current.counter } }, session: current }
+        return { response: { status: 200, body: { count: asJsonValue(current.counter) } }, session: current }
       }
       const parsed = objectBody(rawBody)
       if (!parsed.ok) return { response: parsed.response, session }
@@ -72,7 +88,7 @@ export function createCounterServer(): EnvironmentServer<CounterSession> {
         if (initial === undefined) return { response: unprocessable(issues), session }
         return {
           response: { status: 200, body: {} },
-          session: session ?? { counter: Number(initial) },
+          session: session ?? { counter: exactInt(initial) },
         }
       }
       if (path === '/increment_counter') {
@@ -80,7 +96,7 @@ export function createCounterServer(): EnvironmentServer<CounterSession> {
         if (count === undefined) return { response: unprocessable(issues), session }
         return {
           response: { status: 200, body: { success: true } },
-          session: { counter: (session?.counter ?? 0) + Number(count) },
+          session: { counter: exactInt(countOf(session) + count) },
         }
       }
       requireObjectField(body, 'responses_create_params', issues)
@@ -88,7 +104,7 @@ export function createCounterServer(): EnvironmentServer<CounterSession> {
       const expected = laxInt(body, 'expected_count', issues, true)
       if (issues.length > 0 || expected === undefined)
         return { response: unprocessable(issues), session }
-      const reward = session !== undefined && BigInt(session.counter) === expected ? 1.0 : 0.0
+      const reward = session !== undefined && countOf(session) === expected ? 1.0 : 0.0
       return {
         response: {
           status: 200,

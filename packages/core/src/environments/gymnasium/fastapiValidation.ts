@@ -1,5 +1,8 @@
 import type { JsonValue } from '../../json.ts'
 import type { EnvResponse } from '../EnvironmentServer.ts'
+import { pyIntType, pyModel } from '../pyjson/pydanticTypes.ts'
+import type { PyJson } from '../pyjson/pyValues.ts'
+import { intValue } from '../pyjson/pyValues.ts'
 
 /** One pydantic v2 error entry as FastAPI returns it in a 422 body. */
 export interface ValidationIssue {
@@ -22,6 +25,14 @@ export function unprocessable(issues: readonly ValidationIssue[]): EnvResponse {
 /** The 404 FastAPI sends for a route the server does not register. */
 export const NOT_FOUND: EnvResponse = { status: 404, body: { detail: 'Not Found' } }
 
+/** Any JSON object: pydantic's model check without fields (its messages come from the model layer). */
+const ANY_OBJECT = pyModel('Body', {}, { extra: 'allow' })
+
+const objectIssues = (value: unknown, loc: readonly (string | number)[]): ValidationIssue[] => {
+  const r = ANY_OBJECT.validate(toJson(value) as PyJson, loc)
+  return r.ok ? [] : (r.issues as ValidationIssue[])
+}
+
 /** A JSON object body, or the 422 FastAPI gives for anything else. */
 export function objectBody(
   body: unknown,
@@ -29,17 +40,7 @@ export function objectBody(
   | { readonly ok: true; readonly value: Record<string, JsonValue> }
   | { readonly ok: false; readonly response: EnvResponse } {
   if (isRecord(body)) return { ok: true, value: body as Record<string, JsonValue> }
-  return {
-    ok: false,
-    response: unprocessable([
-      {
-        type: 'model_attributes_type',
-        loc: ['body'],
-        msg: 'Input should be a valid dictionary or object to extract fields from',
-        input: toJson(body),
-      },
-    ]),
-  }
+  return { ok: false, response: unprocessable(objectIssues(body, ['body'])) }
 }
 
 /** Checks a required field is present and a JSON object (pydantic model field). */
@@ -50,18 +51,12 @@ export function requireObjectField(
 ): void {
   const v = body[field]
   if (v === undefined) issues.push(missing(field, body))
-  else if (!isRecord(v))
-    issues.push({
-      type: 'model_attributes_type',
-      loc: ['body', field],
-      msg: 'Input should be a valid dictionary or object to extract fields from',
-      input: v,
-    })
+  else issues.push(...objectIssues(v, ['body', field]))
 }
 
 /**
- * Pydantic v2 lax `int`: integers, integral floats, booleans and decimal strings; returns the
- * value as a bigint (Python ints are unbounded) or records the issue.
+ * Pydantic v2 lax `int` (`pyIntType`): the exact value as a bigint (Python ints are unbounded),
+ * or undefined with the issue recorded.
  */
 export function laxInt(
   body: Record<string, JsonValue>,
@@ -74,31 +69,12 @@ export function laxInt(
     if (required) issues.push(missing(field, body))
     return undefined
   }
-  const loc = ['body', field]
-  if (typeof v === 'boolean') return v ? 1n : 0n
-  if (typeof v === 'number') {
-    if (Number.isInteger(v)) return BigInt(v)
-    issues.push({
-      type: 'int_from_float',
-      loc,
-      msg: 'Input should be a valid integer, got a number with a fractional part',
-      input: v,
-    })
+  const r = pyIntType.validate(v as PyJson, ['body', field])
+  if (!r.ok) {
+    issues.push(...(r.issues as ValidationIssue[]))
     return undefined
   }
-  if (typeof v === 'string') {
-    const t = v.trim().replace(/_/g, '')
-    if (/^[+-]?\d+$/.test(t)) return BigInt(t)
-    issues.push({
-      type: 'int_parsing',
-      loc,
-      msg: 'Input should be a valid integer, unable to parse string as an integer',
-      input: v,
-    })
-    return undefined
-  }
-  issues.push({ type: 'int_type', loc, msg: 'Input should be a valid integer', input: v })
-  return undefined
+  return intValue(r.value)
 }
 
 function missing(field: string, body: Record<string, JsonValue>): ValidationIssue {

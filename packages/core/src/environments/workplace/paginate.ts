@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../json.ts'
-import { floorDiv, pyIndex, pySlice } from './python.ts'
+import { floorDiv, PyError, pyIndex, pySlice, pyTypeName } from './python.ts'
 
 /** The reference pagination: ceil pages, clamp the page, Python slicing (page_size 0 raises ZeroDivisionError). */
 export function paginate<T>(
@@ -12,11 +12,14 @@ export function paginate<T>(
   readonly pageSize: number
   readonly totalPages: number
 } {
-  const pageSize = pyIndex(pageSizeArg, 'page_size')
-  const page0 = pyIndex(pageArg, 'page')
   const total = items.length
+  const pageSize = pyIndex(pageSizeArg)
   const totalPages = floorDiv(total + pageSize - 1, pageSize)
-  const page = totalPages > 0 ? Math.max(1, Math.min(page0, totalPages)) : 1
+  // `max(1, min(page, total_pages))`: min compares `total_pages < page` before anything else reads page.
+  if (typeof pageArg !== 'number' && typeof pageArg !== 'boolean')
+    throw new PyError('TypeError', `'<' not supported between instances of 'int' and '${pyTypeName(pageArg)}'`)
+  const page0 = pyIndex(pageArg)
+  const page = Math.max(1, Math.min(page0, totalPages))
   const start = (page - 1) * pageSize
   const end = Math.min(start + pageSize, total)
   return { items: pySlice(items, start, end), page, pageSize, totalPages }

@@ -81,7 +81,7 @@ export function pyInt(v: JsonValue | undefined): number {
 }
 
 /** An integer argument used in arithmetic (page, page_size): bool reads as int, anything else raises. */
-export function pyIndex(v: JsonValue | undefined, what: string): number {
+export function pyIndex(v: JsonValue | undefined): number {
   if (typeof v === 'boolean') return v ? 1 : 0
   if (typeof v === 'number' && Number.isInteger(v)) return v
   if (typeof v === 'number')
@@ -91,7 +91,7 @@ export function pyIndex(v: JsonValue | undefined, what: string): number {
     )
   throw new PyError(
     'TypeError',
-    `unsupported operand type(s) for +: 'int' and '${pyTypeName(v)}' (${what})`,
+    `unsupported operand type(s) for +: 'int' and '${pyTypeName(v)}'`,
   )
 }
 

@@ -30,8 +30,12 @@ const fixture = JSON.parse(readFileSync(`${WORKPLACE_VENDOR_DIR}reference/cases.
   verify: { predicted: JsonValue; ground_truth: JsonValue; reward: number }[]
 }
 
-/** Email search results may order tied sent_datetime rows differently: compare them tie-insensitively. */
-function normaliseOutput(name: string, v: JsonValue): JsonValue {
+/**
+ * Outputs as plain JSON (Python floats read as numbers, as the recorded cases hold them); email
+ * search results may order tied sent_datetime rows differently: compare them tie-insensitively.
+ */
+function normaliseOutput(name: string, output: JsonValue): JsonValue {
+  const v = JSON.parse(JSON.stringify(output)) as JsonValue
   if (
     name !== 'email_search_emails' ||
     v === null ||

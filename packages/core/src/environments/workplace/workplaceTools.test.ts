@@ -1,6 +1,7 @@
 // Over the ~400-line guide: one reference case per Workplace tool, kept together so the tool
 // catalogue and its expected answers read side by side.
 import { describe, expect, it } from 'vitest'
+import { pyFloat } from '../pyjson/pyValues.ts'
 import { nodeDigest } from '../../adapters/nodeDigest.ts'
 import { loadNodeWorkplaceData } from '../../adapters/nodeWorkplaceData.ts'
 import type { JsonValue } from '../../json.ts'
@@ -27,7 +28,8 @@ function run(
   }
   return { outputs, session }
 }
-const one = (name: string, args: Record<string, JsonValue> = {}) => run([[name, args]]).outputs[0]
+/** One tool's output as plain JSON (Python floats read as numbers). */
+const one = (name: string, args: Record<string, JsonValue> = {}) => JSON.parse(JSON.stringify(run([[name, args]]).outputs[0])) as JsonValue
 
 describe('[wa-tools] the 27 tools', () => {
   it('registers exactly the 27 schema names, in schema order per toolkit', () => {
@@ -318,7 +320,7 @@ describe('[wa-tools] the 27 tools', () => {
     expect(r.session.tables.plots_data.labels).toEqual([0, 1])
     expect(
       (r.outputs[3] as { session_duration_seconds: JsonValue }[])[0]?.session_duration_seconds,
-    ).toBe(4)
+    ).toEqual(pyFloat(4))
     expect(r.session.sessionDurationFloat).toBe(true)
     expect(sessionTables(base, r.session).analytics_data).toBe(base.analyticsFloat)
   })

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../../json.ts'
+import { asJsonValue, pyFloat } from '../../pyjson/pyValues.ts'
 import { compareStr, pyStr, truthy } from '../python.ts'
 import type { Row, Table } from '../Table.ts'
 import { appendAtLength, toRecords } from '../Table.ts'
@@ -41,7 +42,7 @@ function inRange(
 function byDate(
   table: Table,
   rows: readonly Row[],
-  aggregate: (group: readonly Row[]) => number,
+  aggregate: (group: readonly Row[]) => JsonValue,
 ): { [date: string]: JsonValue } {
   const d = table.columns.indexOf('date_of_visit')
   const groups = new Map<string, Row[]>()
@@ -66,7 +67,13 @@ export const analyticsTools: readonly ToolDef[] = [
       if (!truthy(a['visitor_id'])) return 'Visitor ID not provided.'
       const table = analytics(env)
       const rows = table.rows.filter((r) => r[1] === a['visitor_id'])
-      return rows.length === 0 ? 'Visitor not found.' : toRecords(table, rows)
+      if (rows.length === 0) return 'Visitor not found.'
+      // After the in-place conversion the duration column holds Python floats (`4.0`).
+      const duration = env.sessionDurationFloat ? 'session_duration_seconds' : undefined
+      return toRecords(table, rows).map((record) => {
+        const value = duration === undefined ? undefined : record[duration]
+        return typeof value === 'number' ? { ...record, [duration as string]: asJsonValue(pyFloat(value)) } : record
+      })
     },
   ),
   tool(
@@ -142,10 +149,8 @@ export const analyticsTools: readonly ToolDef[] = [
       if (!truthy(a['time_min']) && !truthy(a['time_max'])) env.sessionDurationFloat = true
       const { table, rows } = inRange(env, a)
       const c = table.columns.indexOf('session_duration_seconds')
-      return byDate(
-        table,
-        rows,
-        (g) => g.reduce((sum, r) => sum + Number.parseFloat(String(r[c])), 0) / g.length,
+      return byDate(table, rows, (g) =>
+        asJsonValue(pyFloat(g.reduce((sum, r) => sum + Number.parseFloat(String(r[c])), 0) / g.length)),
       )
     },
   ),

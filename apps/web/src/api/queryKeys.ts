@@ -1,5 +1,7 @@
 /**
- * Query keys of runs, from one factory (TanStack's key factory pattern): every key of a run starts
+ * Query keys, one factory per resource (TanStack's key factory pattern).
+ *
+ * Runs: from one factory (TanStack's key factory pattern): every key of a run starts
  * with `runKeys.detail(id)`, so removing or invalidating that prefix reaches all of the run (its
  * view, events, steps, sessions, tables, lineage, checkpoints); the list sits beside, under
  * `runKeys.list()`.
@@ -20,4 +22,19 @@ export const runKeys = {
 /** The scenario presets (they never change while the server runs). */
 export const scenarioKeys = {
   all: ['scenarios'] as const,
+}
+
+/** Directory runs (a checkpoint directory opened read-only): everything of one under `detail(id)`. */
+export const directoryKeys = {
+  all: ['directories'] as const,
+  list: () => [...directoryKeys.all, 'list'] as const,
+  detail: (id: string) => [...directoryKeys.all, 'detail', id] as const,
+  tables: (id: string, key: string) => [...directoryKeys.detail(id), 'tables', key] as const,
+  file: (id: string, path: string) => [...directoryKeys.detail(id), 'file', path] as const,
+}
+
+/** The diff of two finished runs. */
+export const diffKeys = {
+  all: ['diffs'] as const,
+  pair: (a: string, b: string) => [...diffKeys.all, a, b] as const,
 }

@@ -1,0 +1,82 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { DirectoryRunView } from '@cutover/core/contracts'
+import { directoryFileQuery } from '../api/directoryQueries.ts'
+import { ErrorNotice } from './ErrorNotice.tsx'
+import { FileContent } from './FileContent.tsx'
+import { Loading } from './Loading.tsx'
+import { fileTree } from '../lib/fileTree.ts'
+import type { FileTreeNode } from '../lib/fileTree.ts'
+
+type File = DirectoryRunView['files'][number]
+
+function Folder({ node, depth, selected, onSelect }: { node: FileTreeNode<File>; depth: number; selected: string | null; onSelect: (path: string) => void }) {
+  return (
+    <ul aria-label={depth === 0 ? 'Directory files' : undefined} className="tree file-tree">
+      {node.folders.map((folder) => (
+        <li key={folder.path}>
+          <span className="tree-label folder">{folder.name}/</span>
+          <Folder node={folder} depth={depth + 1} selected={selected} onSelect={onSelect} />
+        </li>
+      ))}
+      {node.files.map(({ name, file }) => (
+        <li key={file.path} className="file" data-path={file.path} data-problems={file.problems.join(' ')}>
+          <button type="button" aria-pressed={file.path === selected} className={`file-button${file.path === selected ? ' is-selected' : ''}`} onClick={() => onSelect(file.path)} disabled={file.kind !== 'file'}>
+            <span className="mono">{name}</span>
+            <span className={`file-status ${file.problems.length > 0 ? 'status-digest_mismatch' : ''}`}>
+              {file.kind === 'missing' ? 'missing' : file.kind === 'symlink' ? 'symlink' : file.problems.length > 0 ? file.problems.join(', ') : `${file.bytes} B · ok`}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Verification of the directory — every problem of `cutover verify` — and each file with its own problems. */
+function DirectoryFile({ run, path }: { run: DirectoryRunView; path: string }) {
+  const content = useQuery(directoryFileQuery(run.id, path))
+  return (
+    <section className="file-view" aria-label={`File ${path}`}>
+      <h3 className="mono">{path}</h3>
+      {content.status === 'pending' ? (
+        <Loading what={path} />
+      ) : content.status === 'error' ? (
+        <ErrorNotice what={`read ${path}`} error={content.error} />
+      ) : (
+        <FileContent path={path} text={content.data} />
+      )}
+    </section>
+  )
+}
+
+export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
+  const tree = fileTree(run.files)
+  const [selected, setSelected] = useState<string | null>(null)
+  return (
+    <div className="manifests-grid" data-testid="manifests-view">
+      <div className="manifests-nav">
+        <div className={`verify ${run.valid ? 'is-valid' : 'is-invalid'}`}>
+          <strong>{run.valid ? 'valid' : `invalid: ${run.problems.length} problem${run.problems.length === 1 ? '' : 's'}`}</strong>{' '}
+          <span className="muted small">as cutover verify reports it</span>
+        </div>
+        <Folder node={tree} depth={0} selected={selected} onSelect={setSelected} />
+      </div>
+      <div>
+        {run.problems.length === 0 ? (
+          <p className="notice notice-empty">Every manifest, digest, and the replacement set check out.</p>
+        ) : (
+          <ul className="problem-list" aria-label="Verification problems">
+            {run.problems.map((p) => (
+              <li key={`${p.code} ${p.path ?? ''}`} data-testid="directory-problem" data-code={p.code} data-path={p.path ?? ''} className="problem">
+                <code className="error-code">{p.code}</code> <span className="mono">{p.path ?? '(directory)'}</span>
+                <div className="small">{p.message}</div>
+              </li>
+            ))}
+          </ul>
+        )}
+        {selected !== null && <DirectoryFile run={run} path={selected} />}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,84 @@
+import { useCallback, useMemo, useState } from 'react'
+import type { LineageView } from '@cutover/core/contracts'
+import { LANE, lineageLayout } from '../lib/lineageLayout.ts'
+import { visibleRange } from './VirtualList.tsx'
+import type { AttemptStatus } from './LineageTree.tsx'
+
+type Rollout = LineageView['rollouts'][number]
+
+const HEIGHT = 440
+
+/**
+ * The lineage drawn as a graph, one lane per rollout: each attempt a box of its model calls
+ * (retired and fenced attempts struck through in red), parent links between calls, and the
+ * restored-parent relay as an arc from N's last committed call to N+1's first call. Only the lanes
+ * in view are drawn, so 10,000 rollouts scroll like 10. Clicking a call goes to its step.
+ */
+export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: readonly Rollout[]; statusNote: { readonly [S in AttemptStatus]: string }; onSeek?: (step: number) => void }) {
+  const [scrollTop, setScrollTop] = useState(0)
+  const { start, end } = visibleRange(scrollTop, HEIGHT, LANE.height, rollouts.length)
+  const labelOf = useCallback((attempt: Rollout['attempts'][number]) => `a${attempt.attempt} · ${statusNote[attempt.status]}`, [statusNote])
+  const lanes = useMemo(() => rollouts.slice(start, end).map((rollout) => ({ rollout, layout: lineageLayout(rollout, labelOf) })), [rollouts, start, end, labelOf])
+  const width = Math.max(480, ...lanes.map((l) => l.layout.width))
+  const y0 = start * LANE.height
+  return (
+    <div className="lineage-graph-box" style={{ height: Math.min(HEIGHT, rollouts.length * LANE.height + 4) }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+      <div style={{ height: rollouts.length * LANE.height, position: 'relative', width }}>
+        <svg data-testid="lineage-graph" role="img" aria-label={`Lineage graph, rollouts ${start + 1}–${end} of ${rollouts.length}`} width={width} height={(end - start) * LANE.height} style={{ position: 'absolute', top: y0, left: 0 }}>
+          <defs>
+            <marker id="relay-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+              <path d="M 0 0 L 10 5 L 0 10 z" className="relay-arrow" />
+            </marker>
+          </defs>
+          {lanes.map(({ rollout, layout }, i) => (
+            <g key={rollout.rollout_id} transform={`translate(0 ${i * LANE.height})`} data-rollout={rollout.rollout_id}>
+              <line x1={0} x2={width} y1={LANE.height - 0.5} y2={LANE.height - 0.5} className="lane-rule" />
+              <text x={6} y={LANE.callY + 4} className="lane-label">
+                {rollout.rollout_id}
+              </text>
+              <text x={6} y={LANE.callY - 14} className="lane-env">
+                {rollout.environment}
+              </text>
+              {layout.attempts.map(({ attempt, x, width: w, calls }) => (
+                <g key={attempt.attempt} className={`graph-attempt attempt-${attempt.status}`} data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`} data-status={attempt.status}>
+                  <rect x={x} y={LANE.callY - 13} width={w} height={26} rx={6} className="attempt-box" />
+                  <text x={x} y={LANE.callY - 18} className="attempt-label">
+                    {labelOf(attempt)}
+                  </text>
+                  {calls.map(({ call, x: cx }) => (
+                    <circle
+                      key={call.model_call_id}
+                      cx={cx}
+                      cy={LANE.callY}
+                      r={LANE.radius}
+                      className={call.relay ? 'call-node is-relay' : 'call-node'}
+                      onClick={onSeek ? () => onSeek(call.step) : undefined}
+                      data-call={call.model_call_id}
+                    >
+                      <title>{`${call.model_call_id}${call.parent_call_id ? ` ← ${call.parent_call_id}` : ''}${onSeek ? ` · step ${call.step}` : ''}`}</title>
+                    </circle>
+                  ))}
+                </g>
+              ))}
+              {layout.edges.map((edge, k) =>
+                edge.kind === 'parent' ? (
+                  <line key={k} x1={edge.from + LANE.radius} x2={edge.to - LANE.radius} y1={LANE.callY} y2={LANE.callY} className="parent-edge" />
+                ) : (
+                  <path
+                    key={k}
+                    data-testid="relay-edge"
+                    d={`M ${edge.from} ${LANE.callY - LANE.radius} C ${edge.from} ${LANE.callY - 34}, ${edge.to} ${LANE.callY - 34}, ${edge.to} ${LANE.callY - LANE.radius - 1}`}
+                    className="relay-edge"
+                    markerEnd="url(#relay-arrow)"
+                  >
+                    <title>{`relay from the restored parent: ${edge.label}`}</title>
+                  </path>
+                ),
+              )}
+            </g>
+          ))}
+        </svg>
+      </div>
+    </div>
+  )
+}
