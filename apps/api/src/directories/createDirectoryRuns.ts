@@ -90,7 +90,7 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
     if (cached !== undefined) return cached
     const record = records.get(id)
     if (record === undefined) return undefined
-    const again = resolveInspectPath(record.path, inspectRoots(deps.dataDir, deps.env))
+    const again = resolveInspectPath(record.path, inspectRoots(deps.dataDir, deps.env), deps.dataDir)
     if (!again.ok) return undefined
     return inspect(record)
   }
@@ -98,7 +98,8 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
   return {
     open(path) {
       load()
-      const resolved = resolveInspectPath(path, inspectRoots(deps.dataDir, deps.env))
+      // A relative path reads as the runs API names checkpoints: relative to the data directory.
+      const resolved = resolveInspectPath(path, inspectRoots(deps.dataDir, deps.env), deps.dataDir)
       if (!resolved.ok) return resolved
       const id = `${ID_PREFIX}${deps.digest.sha256Hex(new TextEncoder().encode(resolved.value)).slice(0, 16)}`
       let record = records.get(id)

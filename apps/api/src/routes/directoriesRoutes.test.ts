@@ -25,7 +25,8 @@ beforeAll(async () => {
   api = apiHarness(data.dir)
   const run = await api.createRun({ scenario: 'happy-path', seed: 3, rollouts: 9 })
   const done = await api.waitComplete(run.id)
-  checkpoint = done.checkpoints[0] as string
+  // the runs API names checkpoints relative to the data directory
+  checkpoint = join(data.dir, done.checkpoints[0] as string)
   // a copy outside the data directory, for the confinement tests
   cpSync(checkpoint, join(outside.dir, 'ck'), { recursive: true })
 }, 60_000)
@@ -36,6 +37,12 @@ afterAll(() => {
 })
 
 describe('POST /api/directories', () => {
+  it('[inspect] a relative path reads against the data directory, as the runs API names checkpoints', async () => {
+    const r = await post(checkpoint.slice(data.dir.length + 1))
+    expect(r.status).toBe(201)
+    expect((r.body as DirectoryRunView).path).toBe(checkpoint)
+  })
+
   it('[inspect] opens a run checkpoint directory read-only as a run of kind "directory"', async () => {
     const before = fingerprint(checkpoint)
     const r = await post(checkpoint)
