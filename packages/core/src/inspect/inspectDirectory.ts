@@ -1,3 +1,4 @@
+import { ENV_NAMES } from '../contracts/environments.ts'
 import type { z } from 'zod'
 import type { DirectoryBoundaryView, DirectoryFileView, DirectoryRunView, DirectorySessionView } from '../contracts/directoryRun.ts'
 import type { SessionRow } from '../contracts/views.ts'
@@ -33,7 +34,7 @@ import { directoryTimeline } from './directoryTimeline.ts'
 export type DirectoryInspection = Omit<DirectoryRunView, 'id' | 'kind' | 'path' | 'status' | 'created_at' | 'events'>
 
 type Environment = SessionRow['environment']
-const ENVIRONMENTS: readonly string[] = ['blackjack', 'counter', 'workplace']
+const ENVIRONMENTS: readonly string[] = ENV_NAMES
 
 /** A JSON file parsed against a schema, or undefined when absent, not JSON or not that shape. */
 function readJson<T>(view: DirectoryView, path: string, schema: z.ZodType<T>): T | undefined {
