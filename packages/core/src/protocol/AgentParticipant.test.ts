@@ -116,6 +116,49 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(a.execution(id('r0'))?.state).toBe('running')
   })
 
+  it('[agent.failed-prepare-returns-idle] after agent_prepare_incomplete the fence is idle: the same id prepares afresh and another id is no conflict', () => {
+    const a = agent()
+    const g = started(a, id('r0'))
+    a.leaveBoundary(id('r0'), g)
+    expect(a.prepare('ck', 100).ok).toBe(true)
+    expect(code(a.prepareDeadline('ck'))).toBe('agent_prepare_incomplete')
+    expect(a.fence.phase).toBe('idle')
+    expect(a.fence.activeCheckpointId).toBe(null)
+    expect(a.execution(id('r0'))?.state).toBe('running')
+    // A retry of the same id runs prepare again (no replayed success): r0 is asked to park again.
+    const again = a.prepare('ck', 200)
+    expect(again.ok && again.value.ready_to_commit).toBe(false)
+    expect(a.execution(id('r0'))?.state).toBe('park_requested')
+    expect(code(a.prepareDeadline('ck'))).toBe('agent_prepare_incomplete')
+    // Another id is accepted, not checkpoint_conflict.
+    expect(a.prepare('ck-other', 300).ok).toBe(true)
+  })
+
+  it('[agent.cancelled-parked-stays-exportable] a parked-with-boundary execution whose /run is cancelled is still exported, then retired at resume', () => {
+    const a = agent()
+    const g = started(a, id('r0'))
+    a.commitBoundary(id('r0'), g, boundary(id('r0'), 1, 'c-1'))
+    expect(a.prepare('ck', 100).ok).toBe(true)
+    expect(a.execution(id('r0'))?.state).toBe('parked')
+    expect(a.finish(id('r0'), g, 'cancelled', null).ok).toBe(true)
+    expect(a.execution(id('r0'))?.state).toBe('parked')
+    expect(a.tombstones()).toEqual([])
+    const st = a.status('ck')
+    expect(st.ok && st.value.ready_to_commit).toBe(true)
+    expect(st.ok && st.value.parked_with_boundary).toBe(1)
+    const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
+    const c = a.commit('ck', dir)
+    expect(c.ok && c.value.records).toBe(1)
+    expect(a.resume('ck').ok).toBe(true)
+    expect(a.execution(id('r0'))).toBeUndefined()
+    expect(a.tombstones()).toEqual(['r0.a0'])
+    // A cancelled execution that is not parked with a boundary is retired at once.
+    const b = agent()
+    const g2 = started(b, id('r1'), false)
+    b.finish(id('r1'), g2, 'cancelled', null)
+    expect(b.tombstones()).toEqual(['r1.a0'])
+  })
+
   it('[agent] completed results awaiting acknowledgement block ready_to_commit; retire of a completed execution is refused', () => {
     const a = agent()
     const g = started(a, id('r0'))

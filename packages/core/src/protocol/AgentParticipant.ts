@@ -44,6 +44,8 @@ export interface Execution {
   receipt: CompletionReceipt | null
   /** The restored boundary this execution continues from, when it claimed one. */
   readonly continuation: AgentBoundaryRecord | null
+  /** Parked with a boundary and its outer `/run` task cancelled: exportable, retired at resume (§4.3). */
+  detached?: boolean
 }
 
 /** `prepare` / `status` report (PROTOCOL.md §3.3). */
@@ -197,6 +199,11 @@ export class AgentParticipant {
     if (!owner.ok) return owner
     const e = owner.value
     if (outcome !== 'completed') {
+      if (outcome === 'cancelled' && e.state === 'parked' && e.boundary !== null && e.atBoundary) {
+        // §4.3: the outer task is detached, the parked execution stays exportable until resume.
+        e.detached = true
+        return ok(null)
+      }
       this.#retireExecution(e)
       return ok(null)
     }
@@ -296,6 +303,8 @@ export class AgentParticipant {
       return ok(report)
     }
     for (const e of this.#executions.values()) if (e.state === 'park_requested') e.state = 'running'
+    // A failed prepare returns the fence to idle (§4.1); admission stays closed until resume/abort (§10.3).
+    this.fence.failPrepare(checkpointId)
     return err(
       cutoverError(
         'agent_prepare_incomplete',
@@ -396,11 +405,13 @@ export class AgentParticipant {
     return this.fence.run(checkpointId, FENCE_OPS.agentResume, () => {
       this.#accepting = true
       let released = 0
-      for (const e of this.#executions.values())
-        if (e.state === 'parked' || e.state === 'park_requested') {
+      for (const e of [...this.#executions.values()]) {
+        if (e.detached === true) this.#retireExecution(e)
+        else if (e.state === 'parked' || e.state === 'park_requested') {
           e.state = 'running'
           released++
         }
+      }
       return ok({ state: 'accepting' as const, released })
     })
   }

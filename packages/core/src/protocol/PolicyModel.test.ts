@@ -174,6 +174,26 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
     expect(a2.ok && a1.ok && a2.value.parent_call_id).toBe(a1.ok ? a1.value.model_call_id : null)
   })
 
+  it('[model.refused-restore-keeps-admission] a restore refused by the fence (stale id, conflicting id) leaves admission and phase as they were', () => {
+    const { dir: sink } = committedLedgerOfR0()
+    const m = new PolicyModel(nodeDigest)
+    expect(m.pause('ck1', 100).ok).toBe(true)
+    expect(m.resume('ck1').ok).toBe(true)
+    expect(code(m.restore('ck1', sink))).toBe('stale_checkpoint')
+    expect(m.admission).toBe('accepting')
+    expect(m.fence.phase).toBe('idle')
+    expect(m.admit(id('r5')).ok).toBe(true)
+    const p = new PolicyModel(nodeDigest)
+    const a = p.admit(id('r0'))
+    expect(p.pause('ck2', 100).ok).toBe(true)
+    expect(p.admission).toBe('draining')
+    expect(code(p.restore('ck', sink))).toBe('checkpoint_conflict')
+    expect(p.admission).toBe('draining')
+    expect(p.fence.phase).toBe('preparing')
+    if (a.ok) p.complete(a.value.ticket, gen.stage(a.value.model_call_id, 0, 'x'), 1)
+    expect(p.admission).toBe('paused')
+  })
+
   it('[model] a relay is consumed even when the first N+1 call is aborted: a retry does not relink', () => {
     const { dir: sink, call: c } = committedLedgerOfR0()
     const fresh = new PolicyModel(nodeDigest)

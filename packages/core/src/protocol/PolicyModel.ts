@@ -342,8 +342,9 @@ export class PolicyModel {
   restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
     const role = this.#roleCheck()
     if (!role.ok) return role
-    this.#state = this.#state === 'restore_failed_paused' ? 'paused' : this.#state === 'accepting' ? 'paused' : this.#state
     const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
+      // Admission closes only once the fence accepted the restore (a refused call changes nothing).
+      this.#state = 'paused'
       if (this.#served || this.#ledger.size > 0) return err(cutoverError('ledger_mismatch', 'restore needs a fresh ledger namespace; this process has served traffic'))
       const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
       if (!loaded.ok) return loaded
