@@ -366,7 +366,11 @@ export class AgentParticipant {
    * file per record, manifest last); returns the continuation roots the ledger commit needs.
    */
   commit(checkpointId: string, dir: CheckpointDirectory): Result<AgentCommitResult, CutoverError> {
-    return fencedCommit(this.fence, checkpointId, 'agent_checkpoint_error', () => {
+    const durable = (): boolean => {
+      const loaded = loadAgentNamespace(dir, this.#digest)
+      return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
+    }
+    return fencedCommit(this.fence, checkpointId, 'agent_checkpoint_error', durable, () => {
       const records: AgentBoundaryRecord[] = []
       for (const e of this.#executions.values()) if (e.state === 'parked' && e.boundary !== null && e.atBoundary) records.push(e.boundary)
       const committed = commitAgentNamespace(dir, this.#digest, { checkpoint_id: checkpointId, instance_name: this.instanceName, records })

@@ -307,7 +307,11 @@ export class PolicyModel {
    * Lineage the roots do not name is recorded as `excluded_inactive`.
    */
   commit(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
-    return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', () => {
+    const durable = (): boolean => {
+      const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
+      return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
+    }
+    return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', durable, () => {
       if (this.#state !== 'paused' || this.#inflight.size > 0)
         return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${this.#inflight.size} in flight`))
       const named = new Set(roots.map((r) => r.capture_key))

@@ -17,6 +17,7 @@ import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { ResourcesCommitResult } from '../directory/commitResourcesNamespace.ts'
 import { commitResourcesNamespace } from '../directory/commitResourcesNamespace.ts'
 import { loadReplacementSet } from '../directory/loadReplacementSet.ts'
+import { loadResourcesNamespace } from '../directory/loadResourcesNamespace.ts'
 import { encodeUtf8 } from '../directory/utf8.ts'
 import { base64Encode } from './base64Encode.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
@@ -386,7 +387,11 @@ export class ResourcesParticipant<TSession> {
 
   /** `commit`: the prepared snapshots go to `D/resources/<server>` through the directory layer, manifest last. */
   commit(checkpointId: string, dir: CheckpointDirectory): Result<ResourcesCommitResult, CutoverError> {
-    return fencedCommit(this.fence, checkpointId, 'resources_checkpoint_error', () => {
+    const durable = (): boolean => {
+      const loaded = loadResourcesNamespace(dir, this.#digest, this.serverName)
+      return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
+    }
+    return fencedCommit(this.fence, checkpointId, 'resources_checkpoint_error', durable, () => {
       const committed = commitResourcesNamespace(dir, this.#digest, { server_name: this.serverName, checkpoint_id: checkpointId, snapshots: this.#prepared })
       if (committed.ok) this.#lastCommitDigest = committed.value.manifest_digest
       return committed
