@@ -22,10 +22,8 @@ describe('runs API', () => {
     expect(await api.json('/api/health')).toEqual({ status: 200, body: { status: 'ok' } })
   })
 
-  it('[api] serves the demo cycle as mermaid sequenceDiagram source', async () => {
-    const { body } = await api.json('/api/demo')
-    expect(body.events.length).toBeGreaterThan(5)
-    expect(body.mermaid.startsWith('sequenceDiagram')).toBe(true)
+  it('[api] the scaffold demo route is gone (runs replace it)', async () => {
+    expect((await api.json('/api/demo')).status).toBe(404)
   })
 
   it('[api] lists every scenario preset with its narrative, wrapped', async () => {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, EnvName, ResourcesParticipant } from '@cutover/core'
-import { ENV_NAMES, demoTrace, renderSequenceDiagram } from '@cutover/core'
+import { ENV_NAMES } from '@cutover/core'
 import { API_BODY_LIMIT, limitBody } from './http/bodyLimits.ts'
 import { errorResponse } from './http/errorResponse.ts'
 import { createGymSubApp } from './gym/mountGym.ts'
@@ -52,11 +52,6 @@ export function createApiApp(deps: AppDeps): ApiApp {
 
   app.use('/api/*', limitBody(API_BODY_LIMIT))
   app.get('/api/health', (c) => c.json({ status: 'ok' }))
-  // The scaffold's demo cycle, kept while the web app still reads it.
-  app.get('/api/demo', (c) => {
-    const events = demoTrace()
-    return c.json({ events, mermaid: renderSequenceDiagram(events, { highlight: events.length }).source })
-  })
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
   app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))

@@ -50,3 +50,11 @@ export async function apiFetch<T>(path: string, init?: RequestInit): Promise<T> 
 export async function apiText(path: string): Promise<string> {
   return (await request(path)).text
 }
+
+// Every query and mutation fails with an `ApiError` (the fetchers above throw nothing else), so it
+// is TanStack Query's default error type: `query.error` is typed without casts.
+declare module '@tanstack/react-query' {
+  interface Register {
+    defaultError: ApiError
+  }
+}

@@ -11,11 +11,11 @@ import type {
   TraceEvent,
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
+import { runKeys, scenarioKeys } from './runKeys.ts'
 
 /**
- * Query factories: one source for keys and fetchers (TanStack "Query Options"). Keys start with
- * the resource name and the run id, so one `invalidateQueries({ queryKey: ['run', id] })`-style
- * call can reach everything of a run.
+ * Query factories: one source for fetchers (TanStack "Query Options"); their keys come from
+ * `runKeys` / `scenarioKeys`, so `runKeys.detail(id)` reaches everything of a run.
  */
 
 const run = (id: string) => `/api/runs/${encodeURIComponent(id)}`
@@ -23,14 +23,14 @@ const session = (id: string, key: string) => `${run(id)}/sessions/${encodeURICom
 
 export const scenariosQuery = () =>
   queryOptions({
-    queryKey: ['scenarios'],
+    queryKey: scenarioKeys.all,
     queryFn: () => apiFetch<{ scenarios: ScenarioInfo[] }>('/api/scenarios'),
     staleTime: Infinity,
   })
 
 export const runsQuery = () =>
   queryOptions({
-    queryKey: ['runs'],
+    queryKey: runKeys.list(),
     queryFn: () => apiFetch<{ runs: RunView[] }>('/api/runs'),
     // a running run changes status on its own: poll while any is running
     refetchInterval: (query) => (query.state.data?.runs.some((r) => r.status === 'running') ? 1_000 : false),
@@ -38,14 +38,14 @@ export const runsQuery = () =>
 
 export const runQuery = (id: string) =>
   queryOptions({
-    queryKey: ['run', id],
+    queryKey: runKeys.detail(id),
     queryFn: () => apiFetch<RunView>(run(id)),
   })
 
 /** The whole trace of a finished run; a running run's trace is streamed into this key (useRunTrace). */
 export const eventsQuery = (id: string) =>
   queryOptions({
-    queryKey: ['events', id],
+    queryKey: runKeys.events(id),
     queryFn: () => apiFetch<{ events: TraceEvent[] }>(`${run(id)}/events`),
     staleTime: Infinity,
   })
@@ -53,41 +53,41 @@ export const eventsQuery = (id: string) =>
 /** A step of a run never changes once it exists, so it is cached for good. */
 export const stepQuery = (id: string, step: number) =>
   queryOptions({
-    queryKey: ['step', id, step],
+    queryKey: runKeys.step(id, step),
     queryFn: () => apiFetch<StepView>(`${run(id)}/steps/${step}`),
     staleTime: Infinity,
   })
 
 export const sessionQuery = (id: string, key: string, step: number) =>
   queryOptions({
-    queryKey: ['session', id, key, step],
+    queryKey: runKeys.session(id, key, step),
     queryFn: () => apiFetch<SessionDetailView>(`${session(id, key)}?step=${step}`),
     staleTime: Infinity,
   })
 
 export const tablesQuery = (id: string, key: string, step: number) =>
   queryOptions({
-    queryKey: ['tables', id, key, step],
+    queryKey: runKeys.tables(id, key, step),
     queryFn: () => apiFetch<TablesView>(`${session(id, key)}/tables?step=${step}`),
     staleTime: Infinity,
   })
 
 export const lineageQuery = (id: string, step: number) =>
   queryOptions({
-    queryKey: ['lineage', id, step],
+    queryKey: runKeys.lineage(id, step),
     queryFn: () => apiFetch<LineageView>(`${run(id)}/lineage?step=${step}`),
     staleTime: Infinity,
   })
 
 export const checkpointsQuery = (id: string, status: RunView['status']) =>
   queryOptions({
-    queryKey: ['checkpoints', id, status],
+    queryKey: runKeys.checkpoints(id, status),
     queryFn: () => apiFetch<{ checkpoints: CheckpointView[] }>(`${run(id)}/checkpoints`),
   })
 
 export const checkpointFileQuery = (id: string, cid: string, path: string) =>
   queryOptions({
-    queryKey: ['checkpoint-file', id, cid, path],
+    queryKey: runKeys.checkpointFile(id, cid, path),
     queryFn: () =>
       apiText(`${run(id)}/checkpoints/${encodeURIComponent(cid)}/files/${path.split('/').map(encodeURIComponent).join('/')}`),
     staleTime: Infinity,

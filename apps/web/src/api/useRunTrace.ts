@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
 import { eventsQuery, runQuery } from './queries.ts'
+import { runKeys } from './runKeys.ts'
 
 /** How often streamed events are flushed into the cache: one re-render per flush, not per event. */
 const FLUSH_MS = 200
@@ -43,7 +44,7 @@ export function useRunTrace(id: string, run: RunView | undefined, options: { def
       source.close()
       const final = JSON.parse((message as MessageEvent<string>).data) as RunView
       client.setQueryData(runQuery(id).queryKey, final)
-      void client.invalidateQueries({ queryKey: ['runs'] })
+      void client.invalidateQueries({ queryKey: runKeys.list() })
     })
     source.onerror = () => {
       // EventSource retries on its own; after the server closed the stream for good, refetch the run

@@ -1,15 +1,18 @@
 import { useState } from 'react'
 import type { FormEvent } from 'react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
-import type { RunConfigInput, ScenarioName } from '@cutover/core/contracts'
-import { createRun, scenariosQuery } from '../api/queries.ts'
+import { useQuery } from '@tanstack/react-query'
+import { MAX_ROLLOUTS, SCENARIO_NAMES, runConfigSchema } from '@cutover/core/contracts'
+import type { ScenarioName } from '@cutover/core/contracts'
+import { scenariosQuery } from '../api/queries.ts'
+import { useCreateRun } from '../api/useCreateRun.ts'
 import { parseFaultsInput } from '../lib/faultsInput.ts'
 import { go } from '../router/navigation.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 
-/** The seed travels as decimal text so a seed of any size survives JSON (CONTRACTS.md §1). */
-const SEED = /^[0-9]{1,4096}$/
+/** The contract's own field schemas: the form checks what `POST /api/runs` will check. */
+const FIELDS = runConfigSchema.shape
+/** A number field's text as the number it sends (a non-number fails the schema). */
+const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text))
 
 /**
  * A run with every knob: scenario, seed (decimal text of any size), rollouts, deadline and a
@@ -17,7 +20,6 @@ const SEED = /^[0-9]{1,4096}$/
  * Empty fields take the scenario's defaults.
  */
 export function NewRunForm() {
-  const client = useQueryClient()
   const scenarios = useQuery(scenariosQuery())
   const [scenario, setScenario] = useState<ScenarioName>('happy-path')
   const [seed, setSeed] = useState('')
@@ -27,34 +29,31 @@ export function NewRunForm() {
   const [touched, setTouched] = useState(false)
 
   const faultsParsed = parseFaultsInput(faults)
-  const seedError = seed !== '' && !SEED.test(seed) ? 'a seed is a non-negative whole number in decimal digits' : null
-  const rolloutsNumber = Number(rollouts)
-  const rolloutsError = rollouts !== '' && !(Number.isInteger(rolloutsNumber) && rolloutsNumber >= 1 && rolloutsNumber <= MAX_ROLLOUTS) ? `between 1 and ${MAX_ROLLOUTS}` : null
-  const deadlineNumber = Number(deadline)
-  const deadlineError = deadline !== '' && !(Number.isInteger(deadlineNumber) && deadlineNumber >= 0 && deadlineNumber <= 3_600_000) ? 'whole milliseconds, 0 to 3,600,000' : null
+  // The seed travels as decimal text so a seed of any size survives JSON (CONTRACTS.md §1).
+  const seedError = seed !== '' && !FIELDS.seed.safeParse(seed).success ? 'a seed is a non-negative whole number in decimal digits' : null
+  const rolloutsNumber = numberOf(rollouts)
+  const rolloutsError = rollouts !== '' && !FIELDS.rollouts.safeParse(rolloutsNumber).success ? `between 1 and ${MAX_ROLLOUTS}` : null
+  const deadlineNumber = numberOf(deadline)
+  const deadlineError = deadline !== '' && !FIELDS.deadline_ms.safeParse(deadlineNumber).success ? 'whole milliseconds, 0 to 3,600,000' : null
   const invalid = !faultsParsed.ok || seedError !== null || rolloutsError !== null || deadlineError !== null
   const preset = scenarios.data?.scenarios.find((s) => s.name === scenario)
 
-  const create = useMutation({
-    mutationFn: (config: RunConfigInput) => createRun(config),
-    onSuccess: (created) => {
-      client.setQueryData(['run', created.id], created)
-      void client.invalidateQueries({ queryKey: ['runs'] })
-      go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null })
-    },
-  })
+  const create = useCreateRun()
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     setTouched(true)
     if (invalid || !faultsParsed.ok) return
-    create.mutate({
-      scenario,
-      ...(seed !== '' && { seed }),
-      ...(rollouts !== '' && { rollouts: rolloutsNumber }),
-      ...(deadline !== '' && { deadline_ms: deadlineNumber }),
-      ...(faultsParsed.faults && { faults: faultsParsed.faults }),
-    })
+    create.mutate(
+      {
+        scenario,
+        ...(seed !== '' && { seed }),
+        ...(rollouts !== '' && { rollouts: rolloutsNumber }),
+        ...(deadline !== '' && { deadline_ms: deadlineNumber }),
+        ...(faultsParsed.faults && { faults: faultsParsed.faults }),
+      },
+      { onSuccess: (created) => go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null }) },
+    )
   }
 
   return (

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { RunView } from '@cutover/core/contracts'
 import { deleteRun, runsQuery } from '../api/queries.ts'
+import { runKeys } from '../api/runKeys.ts'
 import { Link } from '../router/Link.tsx'
 import { routeHref } from '../router/route.ts'
 import { Empty } from './Empty.tsx'
@@ -48,7 +49,8 @@ function RunRow({ run }: { run: RunView }) {
     mutationFn: () => deleteRun(run.id),
     onSuccess: () => {
       client.setQueryData(runsQuery().queryKey, (old) => (old ? { runs: old.runs.filter((r) => r.id !== run.id) } : old))
-      client.removeQueries({ queryKey: ['run', run.id] })
+      // Everything of the run (view, events, steps, sessions…) sits under its detail key.
+      client.removeQueries({ queryKey: runKeys.detail(run.id) })
     },
   })
   return (

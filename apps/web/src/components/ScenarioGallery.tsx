@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import type { ScenarioInfo } from '@cutover/core/contracts'
-import { createRun, scenariosQuery } from '../api/queries.ts'
+import { scenariosQuery } from '../api/queries.ts'
+import { useCreateRun } from '../api/useCreateRun.ts'
 import { go } from '../router/navigation.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { Loading } from './Loading.tsx'
@@ -20,15 +21,8 @@ export function ScenarioGallery() {
 }
 
 function ScenarioCard({ scenario }: { scenario: ScenarioInfo }) {
-  const client = useQueryClient()
-  const run = useMutation({
-    mutationFn: () => createRun({ scenario: scenario.name }),
-    onSuccess: (created) => {
-      client.setQueryData(['run', created.id], created)
-      void client.invalidateQueries({ queryKey: ['runs'] })
-      go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null })
-    },
-  })
+  const run = useCreateRun()
+  const start = () => run.mutate({ scenario: scenario.name }, { onSuccess: (created) => go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null }) })
   return (
     <li className="scenario-card" data-testid="scenario-card" data-scenario={scenario.name}>
       <h3>{scenario.title}</h3>
@@ -37,7 +31,7 @@ function ScenarioCard({ scenario }: { scenario: ScenarioInfo }) {
       <p className="small muted">
         {scenario.config.rollouts} rollouts · deadline {scenario.config.deadline_ms} ms · {scenario.faults.length === 0 ? 'no faults' : scenario.faults.map((f) => f.kind).join(', ')}
       </p>
-      <button type="button" className="primary" onClick={() => run.mutate()} disabled={run.isPending} aria-label={`Run ${scenario.title}`}>
+      <button type="button" className="primary" onClick={start} disabled={run.isPending} aria-label={`Run ${scenario.title}`}>
         {run.isPending ? 'Starting…' : 'Run'}
       </button>
       {run.isError && <ErrorNotice what="start the run" error={run.error} />}

@@ -1,7 +1,8 @@
 import { useEffect } from 'react'
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import type { RunView, ScenarioInfo, StepView } from '@cutover/core/contracts'
-import { createRun, runsQuery, scenariosQuery } from '../api/queries.ts'
+import { runsQuery, scenariosQuery } from '../api/queries.ts'
+import { useCreateRun } from '../api/useCreateRun.ts'
 import { ErrorNotice } from '../components/ErrorNotice.tsx'
 import { Loading } from '../components/Loading.tsx'
 import { RunInspector } from '../components/RunInspector.tsx'
@@ -27,7 +28,7 @@ const reusable = (run: RunView, preset: ScenarioInfo) =>
 export function StragglerDemoPage({ run, view }: { run: string | null; view: InspectorView }) {
   const runs = useQuery({ ...runsQuery(), enabled: run === null })
   const preset = useQuery({ ...scenariosQuery(), enabled: run === null }).data?.scenarios.find((s) => s.name === SCENARIO)
-  const create = useMutation({ mutationFn: () => createRun({ scenario: SCENARIO }) })
+  const create = useCreateRun()
   const { mutate, status: createStatus } = create
 
   useEffect(() => {
@@ -39,7 +40,7 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
       go({ page: 'straggler', run: existing.id, ...view, step: view.step ?? (existing.status === 'complete' ? 0 : null) }, { replace: true })
       return
     }
-    if (createStatus === 'idle') mutate(undefined, { onSuccess: (created) => go({ page: 'straggler', run: created.id, ...view }, { replace: true }) })
+    if (createStatus === 'idle') mutate({ scenario: SCENARIO }, { onSuccess: (created) => go({ page: 'straggler', run: created.id, ...view }, { replace: true }) })
   }, [run, runs.status, runs.data, preset, createStatus, mutate, view])
 
   let body
@@ -53,7 +54,7 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
       />
     )
   } else if (runs.status === 'error') body = <ErrorNotice what="list the runs" error={runs.error} onRetry={() => void runs.refetch()} />
-  else if (create.status === 'error') body = <ErrorNotice what="start the straggler run" error={create.error} onRetry={() => create.mutate()} />
+  else if (create.status === 'error') body = <ErrorNotice what="start the straggler run" error={create.error} onRetry={() => create.mutate({ scenario: SCENARIO })} />
   else body = <Loading what="the straggler-retirement run" minHeight={600} />
 
   return (
@@ -71,7 +72,7 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
               type="button"
               className="link-button"
               disabled={create.isPending}
-              onClick={() => create.mutate(undefined, { onSuccess: (created) => go({ page: 'straggler', run: created.id, step: null, tab: view.tab, session: null }) })}
+              onClick={() => create.mutate({ scenario: SCENARIO }, { onSuccess: (created) => go({ page: 'straggler', run: created.id, step: null, tab: view.tab, session: null }) })}
             >
               {create.isPending ? 'Starting a fresh run…' : 'Start a fresh demo run'}
             </button>

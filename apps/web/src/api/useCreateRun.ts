@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { RunConfigInput } from '@cutover/core/contracts'
+import { createRun } from './queries.ts'
+import { runKeys } from './runKeys.ts'
+
+/** `POST /api/runs` as a mutation: the new run is cached under its key and the run list refetched. */
+export function useCreateRun() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (config: RunConfigInput) => createRun(config),
+    onSuccess: (created) => {
+      client.setQueryData(runKeys.detail(created.id), created)
+      void client.invalidateQueries({ queryKey: runKeys.list() })
+    },
+  })
+}
