@@ -24,10 +24,10 @@ export interface Fleet {
 }
 
 /** Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit, restore, resume. */
-export type AgentControl = Pick<AgentParticipant, 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'>
+export type AgentControl = Pick<AgentParticipant, 'instanceName' | 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume' | 'discardContinuation'>
 
 /** Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its status reports. */
-export interface ModelControl extends Pick<PolicyModel, 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> {
+export interface ModelControl extends Pick<PolicyModel, 'serverName' | 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> {
   readonly admission: PolicyModel['admission']
   readonly workerCount: number
   /**
@@ -38,4 +38,4 @@ export interface ModelControl extends Pick<PolicyModel, 'pause' | 'status' | 'ab
 }
 
 /** Resources control routes (PROTOCOL.md §3.4): prepare, retire, commit, restore, resume. */
-export type ResourcesControl = Pick<ResourcesParticipant<unknown>, 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'>
+export type ResourcesControl = Pick<ResourcesParticipant<unknown>, 'serverName' | 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'>

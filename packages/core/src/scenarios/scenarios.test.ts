@@ -47,13 +47,15 @@ describe('scenario presets', () => {
     expect(stale.map((e) => e.outcome)).toEqual(['stale_attempt'])
   })
 
-  it('[corrupt-snapshot] restore refuses naming the file, activates nothing, and the retaken checkpoint restores', () => {
+  it('[corrupt-snapshot] [controller.restore-reads-aggregate] restore refuses naming the file before any participant restores, and the retaken checkpoint restores', () => {
     const { result, dirs } = run('corrupt-snapshot')
-    const refused = types(result, 'resources.restore').find((e) => e.outcome !== 'ok')
-    expect(refused?.outcome).toBe('resources_checkpoint_error')
-    expect(String(refused?.payload['message'])).toMatch(/resources\/\w+\/r\d\.a0\.json/)
-    expect(refused?.payload['activated']).toBe(0)
-    expect(types(result, 'controller.restore_abandoned')).toHaveLength(1)
+    // The controller verifies checkpoint.json and the aggregate manifest first: the flipped byte is
+    // a digest mismatch there, so no participant is asked to restore the damaged checkpoint.
+    const abandoned = types(result, 'controller.restore_abandoned')
+    expect(abandoned).toHaveLength(1)
+    expect(String(abandoned[0]?.payload['reason'])).toMatch(/digest_mismatch at resources\/\w+\/r\d\.a0\.json/)
+    const restores = result.events.filter((e) => e.type.endsWith('.restore') && e.payload['checkpoint_id'] === 'ck-1')
+    expect(restores).toEqual([])
     expect(result.checkpoints.map((c) => [c.checkpoint_id, c.damaged])).toEqual([['ck-1', true], ['ck-2', false]])
     expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).valid).toBe(false)
   })
@@ -80,7 +82,7 @@ describe('scenario presets', () => {
     expect(result.checkpoints.map((c) => c.checkpoint_id)).toEqual(['ck-2'])
   })
 
-  it('[receipt-replay] a bad batch releases nothing, the exact receipt acknowledges, its replay is idempotent', () => {
+  it('[receipt-replay] [controller.acks-before-prepare] a bad batch releases nothing, the exact receipt acknowledges before prepare, its replay is idempotent', () => {
     const { result } = run('receipt-replay')
     const acks = types(result, 'agent.acknowledge').filter((e) => e.phase === 'prepare')
     expect(acks.map((e) => [e.outcome, e.payload['idempotent']])).toEqual([
@@ -88,7 +90,10 @@ describe('scenario presets', () => {
       ['ok', 0],
       ['ok', 1],
     ])
-    expect(types(result, 'agent.prepare')[0]?.payload['result']).toMatchObject({ completed_unacknowledged: 1, ready_to_commit: false })
+    // SC step 2: the exact receipts are acknowledged before the agent is asked to prepare.
+    const firstPrepare = result.events.findIndex((e) => e.type === 'agent.prepare')
+    expect(result.events.findIndex((e) => e.type === 'agent.acknowledge' && e.phase === 'prepare')).toBeLessThan(firstPrepare)
+    expect(types(result, 'agent.prepare')[0]?.payload['result']).toMatchObject({ completed_unacknowledged: 0 })
   })
 
   it('[receipt-replay] the unacked_result fault takes effect for every seed: the checkpoint waits until the rollout completed', () => {
@@ -101,7 +106,7 @@ describe('scenario presets', () => {
         seed,
         batch: expect.arrayContaining(['r0']),
         outcomes: [['completed_execution_acknowledgement_error', 0], ['ok', 0], ['ok', 1]],
-        prepared: { ready_to_commit: false },
+        prepared: { completed_unacknowledged: 0 },
       })
       expect(result.outcome).toBe('completed')
     }
