@@ -156,6 +156,9 @@ export class Controller {
     const now = this.#host.now()
     this.#deadline = now + this.#deadlineMs
     this.#host.freezeDispatch()
+    // The actor fails fast on a deadline already passed (§3.1); Gym participants would instead
+    // treat it as a zero budget, so nothing is sent to them.
+    if (this.#deadline <= now) return this.abort(`deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`)
     // SC step 2 (§3.6): completed results are acknowledged with their exact receipts before any
     // participant is asked to prepare; the actor's prepare fails while any remain unreleased (§3.5).
     const unacked = this.#host.unacknowledged()
@@ -197,7 +200,8 @@ export class Controller {
     const w = this.#host.fleet()
     const status = this.#emitResult('prepare', 'agent', 'agent.status', w.agent.status(cid))
     const model = this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(cid, this.#host.now()))
-    if (!model.ok) return this.abort(model.error.code)
+    // The policy model did not reach `paused` by the deadline (§3.5 prepare: else prepare_incomplete).
+    if (!model.ok) return this.abort(`prepare_incomplete: ${model.error.code}`)
     if (!status.ok) return this.abort(status.error.code)
     const blocking = status.value.blocking_attempts
     const inflight = model.value.inflight.map((i) => executionKey(i))
