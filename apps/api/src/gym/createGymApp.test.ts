@@ -163,6 +163,32 @@ describe('Gym-compatible environment routes', () => {
     expect((await post('/get_counter_value', {}, { headers: who })).body).toEqual({ count: 15 })
   })
 
+  it('[resources.receipt-replay-bytes] a replayed mutation sends the bytes first sent; query and cookies are part of the input digest', async () => {
+    const { app, mountPath, post, cookie: jar } = gym('blackjack')
+    const who = { 'x-nemo-gym-rollout-id': 'r7', 'x-nemo-gym-attempt-index': '0' }
+    expect((await post('/reset', { responses_create_params: RCP, seed: 0 }, { headers: who })).status).toBe(200)
+    const cookie = jar() ?? ''
+    expect(cookie).toMatch(/^cutover_blackjack_session=/)
+    const send = async (route: string, headers: Record<string, string>) =>
+      app.request(`${mountPath}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...who, ...headers }, body: JSON.stringify({ responses_create_params: RCP, response: say('<action>hit</action>') }) })
+    const once = { 'x-nemo-gym-resource-request-id': 'hit-1' }
+    const first = await send('/step', once)
+    const firstText = await first.text()
+    expect(first.status).toBe(200)
+    // The reference's key order (observation first), not sorted keys.
+    expect(firstText.startsWith('{"observation":')).toBe(true)
+    const replay = await send('/step', once)
+    expect(replay.status).toBe(200)
+    expect(await replay.text()).toBe(firstText)
+    expect(replay.headers.get('x-nemo-gym-resource-state-revision')).toBe(first.headers.get('x-nemo-gym-resource-state-revision'))
+    // The same id with another query or other cookies is another input.
+    const otherQuery = await send('/step?verbose=1', once)
+    expect(otherQuery.status).toBe(409)
+    expect(((await otherQuery.json()) as { error: { code: string } }).error.code).toBe('resource_request_receipt_error')
+    const otherCookie = await send('/step', { ...once, cookie: `${cookie}; extra=1` })
+    expect(((await otherCookie.json()) as { error: { code: string } }).error.code).toBe('resource_request_receipt_error')
+  })
+
   it('[gym] GET / answers ok, /reverify_mode exists where the reference has it, wrong methods are 405', async () => {
     const counter = gym('counter')
     expect(await (await counter.app.request('/gym/counter/')).json()).toEqual({ status: 'ok' })

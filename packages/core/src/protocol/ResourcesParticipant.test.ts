@@ -84,6 +84,23 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest(post('/get_counter_value', {}, id('r0'))).body).toEqual({ count: 3 })
   })
 
+  it('[resources.receipt-replay-bytes] the replay carries the bytes first sent (key order and escapes kept); query and cookies enter the input digest', () => {
+    const res = new ResourcesParticipant(createBlackjackServer({ seedForUnseededReset: () => 0n }) as unknown as EnvironmentServer<unknown>, nodeDigest)
+    res.handleRequest(post('/reset', { responses_create_params: { input: [{ role: 'user', content: 'Deal me in.' }] }, seed: 0 }, id('r0')))
+    const hit = { ...post('/step', { responses_create_params: { input: [{ role: 'user', content: 'Deal me in.' }] }, response: { output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '<action>hit</action>' }] }] } }, id('r0'), { requestId: 'h1' }), cookies: [['b', '2'], ['a', '1']] as [string, string][] }
+    const first = res.handleRequest(hit)
+    expect(first.bytes).toBeDefined()
+    const text = new TextDecoder().decode(first.bytes)
+    expect(text).toBe(JSON.stringify(first.body))
+    expect(text.startsWith('{"observation":')).toBe(true)
+    const replay = res.handleRequest({ ...hit, cookies: [['a', '1'], ['b', '2']] })
+    expect(replay.replayed).toBe(true)
+    expect(new TextDecoder().decode(replay.bytes)).toBe(text)
+    expect(replay.body).toEqual(first.body)
+    expect(res.handleRequest({ ...hit, query: 'x=1' }).code).toBe('resource_request_receipt_error')
+    expect(res.handleRequest({ ...hit, cookies: [['a', '1']] }).code).toBe('resource_request_receipt_error')
+  })
+
   it('[resources] the same request id with a different input is resource_request_receipt_error', () => {
     const res = counter()
     seeded(res, id('r0'))

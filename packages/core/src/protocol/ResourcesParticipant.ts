@@ -18,7 +18,8 @@ import type { ResourcesCommitResult } from '../directory/commitResourcesNamespac
 import { commitResourcesNamespace } from '../directory/commitResourcesNamespace.ts'
 import { loadReplacementSet } from '../directory/loadReplacementSet.ts'
 import { loadResourcesNamespace } from '../directory/loadResourcesNamespace.ts'
-import { encodeUtf8 } from '../directory/utf8.ts'
+import { decodeUtf8, encodeUtf8 } from '../directory/utf8.ts'
+import { base64Decode } from './base64Decode.ts'
 import { base64Encode } from './base64Encode.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
@@ -41,6 +42,10 @@ export interface ResourcesRequest {
   readonly expectedRevision?: number
   /** The session cookie's id (used when there is no identity binding). */
   readonly sessionId?: string
+  /** The raw query string (without `?`), part of a mutation's input digest (§5.3). */
+  readonly query?: string
+  /** Every request cookie as `[name, value]`, part of a mutation's input digest (sorted there). */
+  readonly cookies?: readonly (readonly [string, string])[]
 }
 
 /** The answer: an HTTP-shaped response plus the protocol facts a transport sends as headers. */
@@ -59,6 +64,11 @@ export interface ResourcesResponse {
   readonly closed: boolean
   /** The session after the request (immutable env sessions: safe to keep for views). */
   readonly session?: unknown
+  /**
+   * The exact body bytes to send, when a mutation receipt recorded them: the first answer and
+   * every replay of its request id send these same bytes (§8 "replayed byte-for-byte").
+   */
+  readonly bytes?: Uint8Array
 }
 
 /** Mutation receipts kept per session (PROTOCOL.md §8: 1 024 per session). */
@@ -140,8 +150,23 @@ export class ResourcesParticipant<TSession> {
     return { status: 409, body: { error: { code, message } }, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: meta?.sessionId ?? null, code, replayed: false, closed: false }
   }
 
+  /**
+   * A mutation's input digest (§5.3): method, path, query, canonical content type, sorted cookies
+   * and body. An empty query and no cookies are left out, so requests without them (the
+   * simulator's) keep the digest they always had.
+   */
   #inputDigest(req: ResourcesRequest): string {
-    return this.#digest.sha256Hex(canonicalJson({ method: req.method.toUpperCase(), path: req.path, content_type: 'application/json', body: req.body ?? null }))
+    const cookies = [...(req.cookies ?? [])].map(([k, v]) => [k, v]).sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
+    return this.#digest.sha256Hex(
+      canonicalJson({
+        method: req.method.toUpperCase(),
+        path: req.path,
+        ...(req.query === undefined || req.query === '' ? {} : { query: req.query }),
+        content_type: 'application/json',
+        ...(cookies.length === 0 ? {} : { cookies }),
+        body: (req.body ?? null) as JsonValue,
+      }),
+    )
   }
 
   /** The data plane: one Gym route of this environment, checkpoint-managed (§4.4, §7.1). */
@@ -205,15 +230,18 @@ export class ResourcesParticipant<TSession> {
     if (success) meta.revision = before + 1
     const closed = r.closed === true || (kind === 'terminal' && success)
     if (r.session !== undefined) this.#sessions.setState(meta.sessionId, r.session)
-    const response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
+    let response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
     if (req.requestId !== undefined && success) {
+      // The bytes sent now are the bytes recorded: a replay sends exactly these.
+      const bytes = encodeUtf8(JSON.stringify(r.response.body))
+      response = { ...response, bytes }
       meta.receipts.set(req.requestId, {
         request_id: req.requestId,
         ...(req.expectedRevision === undefined ? {} : { expected_revision: req.expectedRevision }),
         input_digest: this.#inputDigest(req),
         status: r.response.status,
         headers: [['content-type', 'application/json']],
-        body_base64: base64Encode(encodeUtf8(canonicalJson(r.response.body))),
+        body_base64: base64Encode(bytes),
         resulting_revision: meta.revision,
       })
     }
@@ -230,7 +258,15 @@ export class ResourcesParticipant<TSession> {
     if (receipt === undefined) return null
     if (receipt.input_digest !== this.#inputDigest(req) || receipt.expected_revision !== req.expectedRevision)
       return this.#refuse('resource_request_receipt_error', `request id ${String(req.requestId)} was used with a different input`, meta)
-    return { status: receipt.status, body: { receipt_body_base64: receipt.body_base64 }, revision: receipt.resulting_revision ?? null, revisionBefore: receipt.resulting_revision ?? null, sessionId: meta.sessionId, code: null, replayed: true, closed: false }
+    const bytes = base64Decode(receipt.body_base64) ?? new Uint8Array()
+    const text = decodeUtf8(bytes)
+    let body: JsonValue = null
+    try {
+      body = text === undefined ? null : (JSON.parse(text) as JsonValue)
+    } catch {
+      body = null
+    }
+    return { status: receipt.status, body, bytes, revision: receipt.resulting_revision ?? null, revisionBefore: receipt.resulting_revision ?? null, sessionId: meta.sessionId, code: null, replayed: true, closed: false }
   }
 
   #plain(response: EnvResponse, meta: SessionMeta | null, sid: string): ResourcesResponse {
