@@ -72,6 +72,7 @@ export function runViewRoutes(runs: RunManager): Hono {
       failures,
       mermaid: diagram.source,
       window: diagram.window,
+      diagram: { source: diagram.plain, highlight: diagram.highlightIndex, steps: diagram.messageSteps },
     }
     return c.json(view)
   })

@@ -9,6 +9,7 @@ import type {
   StepView,
   TablesView,
   TraceEvent,
+  TracePhase,
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
 import { runKeys, scenarioKeys } from './runKeys.ts'
@@ -50,13 +51,18 @@ export const eventsQuery = (id: string) =>
     staleTime: Infinity,
   })
 
-/** A step of a run never changes once it exists, so it is cached for good. */
-export const stepQuery = (id: string, step: number) =>
-  queryOptions({
-    queryKey: runKeys.step(id, step),
-    queryFn: () => apiFetch<StepView>(`${run(id)}/steps/${step}`),
+/**
+ * A step of a run never changes once it exists, so it is cached for good. `collapsed` phases are
+ * folded by the API (`?collapsed=`), and are part of the key.
+ */
+export const stepQuery = (id: string, step: number, collapsed: readonly TracePhase[] = []) => {
+  const folded = [...collapsed].sort()
+  return queryOptions({
+    queryKey: runKeys.step(id, step, folded),
+    queryFn: () => apiFetch<StepView>(`${run(id)}/steps/${step}${folded.length > 0 ? `?collapsed=${folded.join(',')}` : ''}`),
     staleTime: Infinity,
   })
+}
 
 export const sessionQuery = (id: string, key: string, step: number) =>
   queryOptions({

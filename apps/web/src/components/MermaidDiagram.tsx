@@ -1,6 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { Mermaid } from 'mermaid'
-import { HIGHLIGHT_MARK, diagramKey, highlightIndex, unwrapHighlight } from '../lib/mermaidSource.ts'
 
 type DiagramState = { status: 'rendering' } | { status: 'ready' } | { status: 'error'; kind: 'parse' | 'render'; message: string }
 
@@ -41,6 +40,8 @@ export function preloadMermaid(): void {
   void loadMermaid()
 }
 
+/** The marker the current message's text starts with (as in the API's highlighted source). */
+const HIGHLIGHT_MARK = '▶'
 const HIGHLIGHT_CLASS = 'is-current'
 const FUTURE_CLASS = 'is-future'
 const SVG_NS = 'http://www.w3.org/2000/svg'
@@ -136,21 +137,21 @@ function scrollIntoContainer(box: HTMLElement, target: Element): void {
 }
 
 /**
- * Renders mermaid source to SVG; shows a typed error when the source does not parse or render.
- * When only the highlighted message changes (same diagram key, or an explicit `highlight` over
- * the same source), the drawn SVG is kept and the highlight moves in place — stepping through a
- * window costs no re-render. `data-highlight`
+ * Renders mermaid source (without a highlight) to SVG and highlights message `highlight`; shows a
+ * typed error when the source does not parse or render. When only the highlight changes, the drawn
+ * SVG is kept and the highlight moves in place — stepping through a window costs no re-render.
+ * `data-highlight`
  * carries the highlighted message index once it is painted (the e2e suite times repaints by it).
  */
 export function MermaidDiagram({
   source,
-  highlight: highlightProp,
+  highlight,
   testId = 'sequence-diagram',
   label,
 }: {
   source: string
-  /** Index of the message to highlight; by default the one whose text starts with `▶`. */
-  highlight?: number
+  /** Index of the message to highlight (-1: none, step 0). */
+  highlight: number
   testId?: string
   label?: string
 }) {
@@ -160,9 +161,7 @@ export function MermaidDiagram({
   const head = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<DiagramState>({ status: 'rendering' })
   const [drawnKey, setDrawnKey] = useState<string | null>(null)
-  const plain = unwrapHighlight(source)
-  const key = diagramKey(plain)
-  const highlight = highlightProp ?? highlightIndex(plain)
+  const key = source
   const highlightRef = useRef(highlight)
   highlightRef.current = highlight
   const [painted, setPainted] = useState(-1)

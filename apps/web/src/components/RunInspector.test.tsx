@@ -12,7 +12,10 @@ type ClientModule = typeof Client
 const apiFetch = vi.fn()
 vi.mock('../api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
 vi.mock('./MermaidDiagram.tsx', () => ({
-  MermaidDiagram: ({ source }: { source: string }) => <pre data-testid="sequence-diagram">{source}</pre>,
+  // the highlighted message (index among the message lines) gets the marker the real diagram draws
+  MermaidDiagram: ({ source, highlight }: { source: string; highlight: number }) => (
+    <pre data-testid="sequence-diagram">{source.split('\n').map((line, i, all) => (all.slice(0, i).filter((l) => l.includes('->>')).length === highlight && line.includes('->>') ? line.replace(': ', ': ▶ ') : line)).join('\n')}</pre>
+  ),
   preloadMermaid: () => {},
 }))
 const { RunInspector } = await import('./RunInspector.tsx')

@@ -1,11 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
+import type { StepView, TracePhase } from '@cutover/core/contracts'
 import { runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
-import { collapsePhases } from '../lib/collapsePhases.ts'
-import { unwrapHighlight } from '../lib/mermaidSource.ts'
 import { phaseBands } from '../lib/phaseBands.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
@@ -62,7 +60,9 @@ export function RunInspector({
   // the step view needs only the run (its total): it does not wait for the whole trace to arrive
   const ready = run.status === 'success' && (events !== null || run.data.status !== 'running')
 
-  const stepView = useQuery({ ...stepQuery(runId, step), enabled: ready, placeholderData: keepPreviousData })
+  const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
+  const folded = useMemo(() => [...collapsed].sort(), [collapsed])
+  const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready, placeholderData: keepPreviousData })
   const settled = !stepView.isFetching
   useEffect(() => {
     if (!firstStepShown && (stepView.isSuccess || stepView.isError)) setFirstStepShown(true)
@@ -77,8 +77,8 @@ export function RunInspector({
   // neighbours are what the next key press asks for: fetch them while the user reads this step
   useEffect(() => {
     if (!ready) return
-    for (const n of [step + 1, step - 1, step + 2]) if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n))
-  }, [client, ready, runId, step, total])
+    for (const n of [step + 1, step - 1, step + 2]) if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n, folded))
+  }, [client, ready, runId, step, total, folded])
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -96,8 +96,7 @@ export function RunInspector({
 
   const bands = useMemo(() => phaseBands(events ?? []), [events])
   const present = useMemo(() => new Set<TracePhase>((events ?? []).map((e) => e.phase)), [events])
-  const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
-  const drawn = useRef<DrawnDiagram | null>(null)
+  const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
     setCollapsed((old) => {
       const next = new Set(old)
@@ -111,8 +110,10 @@ export function RunInspector({
   if (trace.status === 'error' && trace.error) return <ErrorNotice what={`load the trace of run ${runId}`} error={trace.error} />
 
   const data = stepView.data
-  const diagram = data ? stickyDiagram(drawn.current, data, total, events ?? [], collapsed) : null
-  drawn.current = diagram
+  const diagram = data ? stickyDiagram(drawn, data, total, stepView.isPlaceholderData ? null : folded.join(',')) : null
+  // The drawn window is state from the previous render (React's "adjust state while rendering"):
+  // stickyDiagram returns the same object when nothing changed, so this settles at once.
+  if (diagram !== null && diagram !== drawn) setDrawn(diagram)
   const setTab = (tab: Tab) => onView({ ...view, tab })
   const setSession = (session: string) => onView({ ...view, session }, { replace: true })
   const newEvents = total - (view.step ?? total)
@@ -161,7 +162,7 @@ export function RunInspector({
           ) : (
             <MermaidDiagram
               source={diagram?.source ?? ''}
-              highlight={diagram?.highlight}
+              highlight={diagram?.highlight ?? -1}
               label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
             />
           )}
@@ -198,43 +199,41 @@ export function RunInspector({
 const WINDOW_MARGIN = 20
 
 interface DrawnDiagram {
+  /** The API's diagram without its highlight. */
   readonly source: string
   readonly window: StepView['window']
-  readonly folded: string
-  /** Message index of the highlighted step (undefined: take the `▶` marker). */
-  readonly highlight: number | undefined
+  /** The step of each drawn message. */
+  readonly steps: readonly number[]
+  /** The folded phases it was drawn with (null: unknown, a placeholder from another key). */
+  readonly folded: string | null
+  /** Message index of the highlighted step, or -1. */
+  readonly highlight: number
 }
 
 /**
  * The diagram to show for a step. The API centres its window on the step, so every step of a
  * long trace comes with a slightly shifted window; redrawing each one would cost a full mermaid
- * render per key press. While the step stays inside the window already drawn (and away from its
- * edges, unless the edge is the trace's own end), the drawn source is kept and only the highlight
- * moves: message i of a window is step `from + i`. Folded phases break that mapping, so then the
- * API's window is used as is.
+ * render per key press. While the step stays inside the window already drawn with the same folds
+ * (and away from its edges, unless the edge is the trace's own end), the drawn source is kept and
+ * only the highlight moves, to the message the API's step map gives for the step.
  */
-function stickyDiagram(
-  previous: DrawnDiagram | null,
-  data: StepView,
-  total: number,
-  events: readonly TraceEvent[],
-  collapsed: ReadonlySet<TracePhase>,
-): DrawnDiagram {
-  const folded = [...collapsed].sort().join(',')
-  if (folded === '') {
-    const step = data.step
-    if (previous && previous.folded === '') {
-      const { from, to } = previous.window
-      const inside = step >= from && step <= to
-      const awayFromEdges = (step - from >= WINDOW_MARGIN || from <= 1) && (to - step >= WINDOW_MARGIN || to >= total)
-      if (inside && awayFromEdges) return { ...previous, highlight: step - from }
-      if (step === 0 && from <= 1) return { ...previous, highlight: -1 }
-    }
-    const source = unwrapHighlight(data.mermaid)
-    return { source, window: data.window, folded, highlight: step >= data.window.from && step <= data.window.to ? step - data.window.from : -1 }
+function stickyDiagram(previous: DrawnDiagram | null, data: StepView, total: number, folded: string | null): DrawnDiagram {
+  const step = data.step
+  if (previous && folded !== null && previous.folded === folded) {
+    const { from, to } = previous.window
+    const index = previous.steps.indexOf(step)
+    const awayFromEdges = (step - from >= WINDOW_MARGIN || from <= 1) && (to - step >= WINDOW_MARGIN || to >= total)
+    if (index >= 0 && awayFromEdges) return withHighlight(previous, index)
+    if (step === 0 && from <= 1) return withHighlight(previous, -1)
   }
-  return { source: collapsePhases(unwrapHighlight(data.mermaid), data.window, events, collapsed), window: data.window, folded, highlight: undefined }
+  const next: DrawnDiagram = { source: data.diagram.source, window: data.window, steps: data.diagram.steps, folded, highlight: data.diagram.highlight }
+  return previous && sameDiagram(previous, next) ? previous : next
 }
+
+const withHighlight = (drawn: DrawnDiagram, highlight: number): DrawnDiagram => (drawn.highlight === highlight ? drawn : { ...drawn, highlight })
+
+const sameDiagram = (a: DrawnDiagram, b: DrawnDiagram): boolean =>
+  a.source === b.source && a.highlight === b.highlight && a.folded === b.folded && a.window.from === b.window.from && a.window.to === b.window.to
 
 /** The message at this step in one line, above the diagram. */
 function CurrentEvent({ data }: { data: StepView | undefined }) {

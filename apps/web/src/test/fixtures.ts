@@ -47,6 +47,8 @@ export const TRACE: TraceEvent[] = (
 /** A StepView over TRACE at `step`, with a diagram of the whole trace and `step` highlighted. */
 export function stepView(step: number): StepView {
   const lines = TRACE.map((e) => `${e.from}->>${e.to}: ${e.step === step ? '▶ ' : ''}${e.type}`)
+  const plain = TRACE.map((e) => `${e.from}->>${e.to}: ${e.type}`)
+  const head = ['sequenceDiagram', 'participant controller', 'participant agent']
   return {
     step,
     total: TRACE.length,
@@ -56,8 +58,9 @@ export function stepView(step: number): StepView {
     sessions: sessionRows(3),
     invariants: ALL_PASS,
     failures: [],
-    mermaid: ['sequenceDiagram', 'participant controller', 'participant agent', ...lines].join('\n'),
+    mermaid: [...head, ...lines].join('\n'),
     window: { from: 1, to: TRACE.length },
+    diagram: { source: [...head, ...plain].join('\n'), highlight: step - 1, steps: TRACE.map((e) => e.step) },
   }
 }
 

@@ -88,10 +88,19 @@ export interface StepView {
   readonly sessions: readonly SessionRow[]
   readonly invariants: InvariantMap
   readonly failures: readonly InvariantFailure[]
-  /** Mermaid source of the diagram window around this step, the step highlighted. */
+  /** Mermaid source of the diagram window around this step, the step highlighted (for export). */
   readonly mermaid: string
   /** The first and last step the diagram window covers. */
   readonly window: { readonly from: number; readonly to: number }
+  /** The same diagram for a client that draws its own highlight: no parsing of mermaid text needed. */
+  readonly diagram: {
+    /** The mermaid source without the highlight box and marker. */
+    readonly source: string
+    /** The index of this step's message among the drawn messages, or -1 (step 0, or not drawn). */
+    readonly highlight: number
+    /** The step of each drawn message, in drawing order (messages of folded phases are not drawn). */
+    readonly steps: readonly number[]
+  }
 }
 
 /** `GET /api/runs/:id/sessions/:session?step=n`. */

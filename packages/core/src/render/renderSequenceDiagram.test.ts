@@ -4,6 +4,7 @@ import type { TraceMessage } from '../contracts/trace.ts'
 import { demoTrace } from './demoTrace.ts'
 import {
   HIGHLIGHT_COLOUR,
+  HIGHLIGHT_MARK,
   MAX_DIAGRAM_EVENTS,
   MAX_SOURCE_CHARS,
   PHASE_COLOURS,
@@ -27,7 +28,8 @@ describe('renderSequenceDiagram', () => {
       traceEvent(4, { phase: 'commit', from: 'resources_counter', to: 'directory', type: 'directory.write', payload: { path: 'resources/counter/r1.a1.json' } }),
       traceEvent(5, { phase: 'continue', from: 'rollout_r4', to: 'resources_counter', type: 'resources.step', payload: { rollout_id: 'r4', attempt_index: 1 }, outcome: 'stale_attempt' }),
     ]
-    expect(renderSequenceDiagram(events, { highlight: 3 })).toMatchInlineSnapshot(`
+    const { source, window } = renderSequenceDiagram(events, { highlight: 3 })
+    expect({ source, window }).toMatchInlineSnapshot(`
       {
         "source": "sequenceDiagram
       participant controller
@@ -264,9 +266,35 @@ describe('renderSequenceDiagram', () => {
   })
 
   it('[render-empty] a trace without events is a valid one-note diagram', () => {
-    expect(renderSequenceDiagram([])).toEqual({
+    expect(renderSequenceDiagram([])).toMatchObject({
       source: 'sequenceDiagram\nparticipant controller\nNote over controller: no messages yet\n',
       window: { from: 0, to: 0 },
     })
+  })
+
+  it('[render-plain] the plain source is the diagram without the highlight box and marker; the index and step map name the highlighted message', () => {
+    const events = [1, 2, 3, 4, 5].map((n) => traceEvent(n, { phase: n <= 2 ? 'run' : 'prepare', from: 'controller', to: n <= 2 ? 'agent' : 'policy_model', type: n <= 2 ? 'run.dispatch' : 'model.pause', ...(n === 4 ? { outcome: 'stale_attempt' } : {}) }))
+    const drawn = [1, 2, 3, 4, 5].map((highlight) => renderSequenceDiagram(events, { highlight, window: { from: 1, to: 5 } }))
+    // two steps in the same window have the same plain source, so a client draws the SVG once
+    expect(new Set(drawn.map((d) => d.plain)).size).toBe(1)
+    expect(drawn[0]?.plain).not.toContain(HIGHLIGHT_MARK)
+    expect(drawn[0]?.plain).not.toContain(HIGHLIGHT_COLOUR)
+    expect(drawn.map((d) => d.highlightIndex)).toEqual([0, 1, 2, 3, 4])
+    expect(drawn[0]?.messageSteps).toEqual([1, 2, 3, 4, 5])
+    // the highlighted source is the plain one with the box around the marked message
+    const marked = drawn[3]?.source.split('\n') ?? []
+    const at = marked.findIndex((line) => line.includes(`: ${HIGHLIGHT_MARK} `))
+    expect(marked[at - 1]).toBe(`rect ${HIGHLIGHT_COLOUR}`)
+    expect([...marked.slice(0, at - 1), marked[at]?.replace(`${HIGHLIGHT_MARK} `, ''), ...marked.slice(at + 2)].join('\n')).toBe(drawn[3]?.plain)
+    expect(renderSequenceDiagram(events, { highlight: 99, window: { from: 1, to: 5 } }).highlightIndex).toBe(-1)
+  })
+
+  it('[render-plain] a folded phase keeps the highlighted message, and the step map skips the folded ones', () => {
+    const events = [1, 2, 3, 4, 5].map((n) => traceEvent(n, { phase: n <= 2 ? 'run' : 'prepare', from: 'controller', to: 'agent', type: 'run.dispatch' }))
+    const folded = renderSequenceDiagram(events, { highlight: 4, window: { from: 1, to: 5 }, collapsed: ['prepare'] })
+    expect(folded.messageSteps).toEqual([1, 2, 4])
+    expect(folded.highlightIndex).toBe(2)
+    expect(folded.plain).toContain('prepare: 1 message')
+    expect(folded.plain).not.toContain(HIGHLIGHT_MARK)
   })
 })

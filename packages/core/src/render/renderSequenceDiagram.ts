@@ -24,8 +24,32 @@ export interface SequenceDiagramOptions {
 
 /** Mermaid source and the steps it actually covers (after the caps). */
 export interface SequenceDiagram {
+  /** The diagram with the highlighted message in its box, its text starting with `▶ `. */
   readonly source: string
   readonly window: StepWindow
+  /** The same diagram without the highlight (box and marker), for a client that draws its own. */
+  readonly plain: string
+  /** The step of each drawn message, in drawing order (folded messages are not drawn). */
+  readonly messageSteps: readonly number[]
+  /** The index (in `messageSteps`) of the highlighted message, or -1 when it is not drawn. */
+  readonly highlightIndex: number
+}
+
+/** One rendered diagram before the caller picks its form. */
+interface Rendered {
+  readonly lines: readonly string[]
+  readonly messageSteps: readonly number[]
+  /** Where the highlighted message sits in `lines` (its box is the line before and after), or -1. */
+  readonly highlightLine: number
+  /** The highlighted message as drawn without its highlight. */
+  readonly plainMessage: string
+  readonly highlightIndex: number
+}
+
+function diagramOf(rendered: Rendered, window: StepWindow): SequenceDiagram {
+  const { lines, highlightLine } = rendered
+  const plainLines = highlightLine < 0 ? lines : [...lines.slice(0, highlightLine - 1), rendered.plainMessage, ...lines.slice(highlightLine + 2)]
+  return { source: lines.join('\n'), window, plain: plainLines.join('\n'), messageSteps: rendered.messageSteps, highlightIndex: rendered.highlightIndex }
 }
 
 /** Upper bound on the events one diagram draws, whatever window is asked for. */
@@ -68,7 +92,7 @@ export const PHASE_COLOURS: { readonly [P in TracePhase]: string } = {
  */
 export function renderSequenceDiagram(events: readonly TraceMessage[], options: SequenceDiagramOptions = {}): SequenceDiagram {
   const last = events[events.length - 1]?.step ?? 0
-  if (last === 0) return { source: emptyDiagram(), window: { from: 0, to: 0 } }
+  if (last === 0) return { source: emptyDiagram(), window: { from: 0, to: 0 }, plain: emptyDiagram(), messageSteps: [], highlightIndex: -1 }
 
   const asked = options.window
   const requested =
@@ -81,7 +105,7 @@ export function renderSequenceDiagram(events: readonly TraceMessage[], options: 
   let hi = lowerBound(events, to + 1)
   if (lo >= hi) {
     const window = from <= to ? { from, to } : { from, to: from - 1 }
-    return { source: render(events, lo, lo, options, () => '', Infinity) as string, window }
+    return diagramOf(render(events, lo, lo, options, () => '', Infinity) as Rendered, window)
   }
 
   const highlight = options.highlight
@@ -106,8 +130,8 @@ export function renderSequenceDiagram(events: readonly TraceMessage[], options: 
       hi = start + limit
     }
     // A single event always fits: every payload part is cut short before it is escaped.
-    const source = render(events, lo, hi, options, labelOf, hi - lo > 1 ? MAX_SOURCE_CHARS : Infinity)
-    if (source !== undefined) return { source, window: { from: stepAt(events, lo), to: stepAt(events, hi - 1) } }
+    const rendered = render(events, lo, hi, options, labelOf, hi - lo > 1 ? MAX_SOURCE_CHARS : Infinity)
+    if (rendered !== undefined) return diagramOf(rendered, { from: stepAt(events, lo), to: stepAt(events, hi - 1) })
     // Halving keeps the work bounded: rendering stops as soon as the text is over the cap.
     limit = Math.max(1, Math.floor((hi - lo) / 2))
   }
@@ -148,7 +172,7 @@ function render(
   options: SequenceDiagramOptions,
   labelOf: (index: number) => string,
   budget: number,
-): string | undefined {
+): Rendered | undefined {
   const ids = participantIds(events, lo, hi)
   const out = new Lines(budget)
   out.push('sequenceDiagram', ...ids.declarations)
@@ -158,7 +182,21 @@ function render(
     const arrow = event.outcome === 'ok' ? '->>' : '-x'
     return `${ids.of(event.from)}${arrow}${ids.of(event.to)}: ${prefix}${labelOf(k)}`
   }
-  const highlighted = (k: number): void => out.push(`rect ${HIGHLIGHT_COLOUR}`, message(k, `${HIGHLIGHT_MARK} `), 'end')
+  const messageSteps: number[] = []
+  let highlightLine = -1
+  let highlightIndex = -1
+  let plainMessage = ''
+  const plain = (k: number): void => {
+    messageSteps.push((events[k] as TraceMessage).step)
+    out.push(message(k, ''))
+  }
+  const highlighted = (k: number): void => {
+    highlightIndex = messageSteps.length
+    messageSteps.push((events[k] as TraceMessage).step)
+    highlightLine = out.lines.length + 1
+    plainMessage = message(k, '')
+    out.push(`rect ${HIGHLIGHT_COLOUR}`, message(k, `${HIGHLIGHT_MARK} `), 'end')
+  }
 
   if (lo > 0) out.push(`Note over ${span}: … ${count(lo, 'earlier message')}`)
   const collapsed = new Set(options.collapsed ?? [])
@@ -184,7 +222,7 @@ function render(
       out.push(`Note over ${span}: ${sanitizeLabel(phase, 24)}`)
       for (let k = i; k < end && !out.full; k++) {
         if ((events[k] as TraceMessage).step === highlight) highlighted(k)
-        else out.push(message(k, ''))
+        else plain(k)
       }
     }
     out.push('end')
@@ -195,7 +233,7 @@ function render(
   if (hi < events.length) out.push(`Note over ${span}: … ${count(events.length - hi, 'later message')}`)
   if (out.full) return undefined
   out.lines.push('')
-  return out.lines.join('\n')
+  return { lines: out.lines, messageSteps, highlightLine, plainMessage, highlightIndex }
 }
 
 function summary(span: string, phase: TracePhase, events: readonly TraceMessage[], from: number, to: number): string {
