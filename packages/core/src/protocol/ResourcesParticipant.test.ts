@@ -310,4 +310,71 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.preparedSnapshots().map((p) => p.rollout_id)).toEqual(['r1'])
     expect(res.revisionOf(id('r0'))).toBeNull()
   })
+
+  it('[resources.receipt-evicted] 1 024 closed sessions keep their receipts; then 4 096 evicted keys are remembered; then the history saturates: resource_receipt_evicted', () => {
+    const res = counter()
+    const close = (k: number): void => {
+      const who = id(`r${k}`)
+      seeded(res, who, 0)
+      res.handleRequest(post('/increment_counter', { count: 1 }, who, { requestId: `q${k}` }))
+      res.handleRequest(post('/verify', { responses_create_params: {}, response: {}, expected_count: 1 }, who, { requestId: `v${k}` }))
+    }
+    for (let k = 0; k < 1024; k++) close(k)
+    // The oldest closed session still replays its receipt.
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { requestId: 'q0' })).replayed).toBe(true)
+    close(1024)
+    // r0 fell out of the 1 024-session history: its key is remembered, a retry is refused.
+    const evicted = res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { requestId: 'q0' }))
+    expect(evicted.code).toBe('resource_receipt_evicted')
+    expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r1'), { requestId: 'q1' })).replayed).toBe(true)
+    for (let k = 1025; k < 1024 + 4096; k++) close(k)
+    res.prepare('ck', 100, 0)
+    let st = res.status('ck')
+    expect(st.ok && st.value).toMatchObject({ retired_receipt_sessions: 1024, evicted_receipt_tombstones: 4096, receipt_history_saturated: false })
+    res.resume('ck')
+    // One more eviction than can be remembered: the history saturates.
+    close(1024 + 4096)
+    res.prepare('ck2', 100, 0)
+    st = res.status('ck2')
+    expect(st.ok && st.value).toMatchObject({ retired_receipt_sessions: 1024, evicted_receipt_tombstones: 0, receipt_history_saturated: true })
+    res.resume('ck2')
+    // Saturated: no identity's history can be proven, every identified request is refused.
+    expect(res.handleRequest(post('/seed_session', { initial_count: 0 }, id('fresh'))).code).toBe('resource_receipt_evicted')
+    // Identity-free traffic and fenced identities answer as before.
+    expect(res.handleRequest(post('/seed_session', { initial_count: 0 })).code).toBe(null)
+  })
+
+  it('[resources.adapter-retire-hook] retire calls the adapter retire hook under the session lock before dropping the session', () => {
+    const env = createCounterServer() as unknown as EnvironmentServer<unknown>
+    const retired: unknown[] = []
+    const hooked: EnvironmentServer<unknown> = { ...env, codec: { ...env.codec, retireState: (session) => (retired.push(session), { ok: true, value: undefined }) } }
+    const res = new ResourcesParticipant(hooked, nodeDigest)
+    seeded(res, id('r0'), 7)
+    res.holdLock(id('r0'), 50)
+    res.prepare('ck', 100, 0)
+    expect(res.retire('ck', id('r0')).ok).toBe(true)
+    expect(retired).toEqual([{ counter: 7 }])
+    const refusing: EnvironmentServer<unknown> = { ...env, codec: { ...env.codec, retireState: () => ({ ok: false, error: { code: 'resources_checkpoint_error', message: 'no' } }) } }
+    const other = new ResourcesParticipant(refusing, nodeDigest)
+    seeded(other, id('r0'))
+    other.prepare('ck', 100, 0)
+    expect(!other.retire('ck', id('r0')).ok).toBe(true)
+  })
+
+  it('[resources.terminal-races-prepare] a terminal request holding the session lock at prepare retires the session, which silently leaves the cut', () => {
+    const res = counter()
+    seeded(res, id('r0'), 1)
+    seeded(res, id('r1'), 2)
+    // r0's /verify was admitted and its handler holds the lock when prepare arrives.
+    expect(res.holdLock(id('r0'), 40, post('/verify', { responses_create_params: {}, response: {}, expected_count: 1 }, id('r0')))).toBe(true)
+    const p = res.prepare('ck', 100, 10)
+    expect(p.ok && p.value.inventory.map((x) => x.rollout_id)).toEqual(['r1'])
+    expect(res.revisionOf(id('r0'))).toBe(null)
+    // A non-terminal holder's mutation is part of the cut.
+    const other = counter()
+    seeded(other, id('r0'), 1)
+    other.holdLock(id('r0'), 40, post('/increment_counter', { count: 4 }, id('r0')))
+    const q = other.prepare('ck', 100, 10)
+    expect(q.ok && q.value.inventory).toEqual([{ rollout_id: 'r0', attempt_index: 0, revision: 1 }])
+  })
 })

@@ -25,7 +25,7 @@ import { ControlFence, FENCE_OPS } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
-import type { SessionMeta } from './SessionTable.ts'
+import type { ReceiptHistoryLimits, SessionMeta } from './SessionTable.ts'
 import { SessionTable } from './SessionTable.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
@@ -99,13 +99,14 @@ export class ResourcesParticipant<TSession> {
   #servedUntracked = false
   #servedStateful = false
   #nextSession = 1
-  readonly #sessions = new SessionTable<TSession>()
+  readonly #sessions: SessionTable<TSession>
   readonly #tombstones = new TombstoneSet()
   #prepared: ResourceSnapshot[] = []
   #lastCommitDigest: string | null = null
   #restoreExpected: boolean
 
-  constructor(env: EnvironmentServer<TSession>, digest: Digest, options: { serverName?: string; restoreExpected?: boolean } = {}) {
+  constructor(env: EnvironmentServer<TSession>, digest: Digest, options: { serverName?: string; restoreExpected?: boolean; receiptHistory?: ReceiptHistoryLimits } = {}) {
+    this.#sessions = new SessionTable<TSession>(options.receiptHistory)
     this.env = env
     this.#digest = digest
     this.serverName = options.serverName ?? env.name
@@ -171,6 +172,11 @@ export class ResourcesParticipant<TSession> {
 
   /** The data plane: one Gym route of this environment, checkpoint-managed (§4.4, §7.1). */
   handleRequest(req: ResourcesRequest): ResourcesResponse {
+    return this.#handle(req, false)
+  }
+
+  /** `admitted`: the request passed admission earlier and its handler held the session lock. */
+  #handle(req: ResourcesRequest, admitted: boolean): ResourcesResponse {
     const kind = this.env.routeKind(req.path, req.method)
     if (kind === 'untracked') {
       const r = this.env.handle(req.path, req.body, req.sessionId === undefined ? undefined : this.#sessions.state(req.sessionId))
@@ -178,7 +184,7 @@ export class ResourcesParticipant<TSession> {
     }
     if (req.identity !== undefined && this.#tombstones.has(executionKey(req.identity)))
       return this.#refuse('stale_attempt', `attempt ${executionKey(req.identity)} is fenced`)
-    if (!this.#accepting) return this.#refuse('checkpoint_parked', 'resources mutation admission is paused for a checkpoint')
+    if (!this.#accepting && !admitted) return this.#refuse('checkpoint_parked', 'resources mutation admission is paused for a checkpoint')
     if (req.identity === undefined) {
       // Stateful traffic without identity is allowed while accepting but poisons prepare.
       this.#servedUntracked = true
@@ -188,6 +194,8 @@ export class ResourcesParticipant<TSession> {
       return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: sid, code: null, replayed: false, closed: r.closed === true }
     }
     const key = executionKey(req.identity)
+    // Its receipts were evicted (or the history saturated): a retry could not be told from a new request.
+    if (this.#sessions.isEvicted(key)) return this.#refuse('resource_receipt_evicted', `receipt history of ${key} was evicted; a replay cannot be answered`)
     this.#servedStateful = true
     if (kind === 'start') {
       const existing = this.#sessions.bound(key)
@@ -294,9 +302,9 @@ export class ResourcesParticipant<TSession> {
     }
   }
 
-  /** `resources-checkpoint/status` (any phase but idle; stale/conflict still checked). */
+  /** `resources-checkpoint/status` (any phase but idle; stale/conflict still checked), answered from the participant's own state. */
   status(checkpointId: string): Result<JsonValue, CutoverError> {
-    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restored_paused'])
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restore_failed_paused', 'restored_paused'])
     if (!check.ok) return check
     const metas = [...this.#sessions.boundSessions()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
     return ok({
@@ -307,9 +315,13 @@ export class ResourcesParticipant<TSession> {
       lock_entries: metas.length,
       locked_sessions: metas.filter((m) => m.lockedUntil !== null).length,
       tombstones: [...this.tombstones()],
+      evicted_receipt_tombstones: this.#sessions.evictedTombstones,
+      receipt_history_saturated: this.#sessions.saturated,
       uncertain_sessions: metas.filter((m) => m.uncertain).map((m) => executionKey(m.id)),
       mutation_receipts: metas.reduce((n, m) => n + m.receipts.size, 0),
-      prepared_inventory: this.#prepared.map((p) => ({ rollout_id: p.rollout_id, attempt_index: p.attempt_index, revision: p.state_revision })),
+      retired_receipt_sessions: this.#sessions.retiredReceiptSessions,
+      phase: this.fence.phase,
+      prepared_inventory: this.#prepared.map((p) => ({ rollout_id: p.rollout_id, attempt_index: p.attempt_index, revision: p.state_revision, mutation_receipts: p.mutation_receipts.length })),
     })
   }
 
@@ -318,10 +330,12 @@ export class ResourcesParticipant<TSession> {
    * `until`. Requests run atomically in the simulator, so this is how a slow handler (a long tool
    * call) is modelled; prepare and retire must take the lock within their deadline.
    */
-  holdLock(id: ExecutionIdentity, until: number): boolean {
+  holdLock(id: ExecutionIdentity, until: number, request?: ResourcesRequest): boolean {
     const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined) return false
     meta.lockedUntil = until
+    // An admitted request whose handler holds the lock: its effect lands when the lock is handed over.
+    meta.holder = request === undefined ? null : () => void this.#handle(request, true)
     return true
   }
 
@@ -329,8 +343,16 @@ export class ResourcesParticipant<TSession> {
   releaseLock(id: ExecutionIdentity): boolean {
     const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined || meta.lockedUntil === null) return false
-    meta.lockedUntil = null
+    this.#handOver(meta)
     return true
+  }
+
+  /** The lock holder finishes: its request takes effect (it may close the session), then the lock is free. */
+  #handOver(meta: SessionMeta): void {
+    const holder = meta.holder
+    meta.lockedUntil = null
+    meta.holder = null
+    holder?.()
   }
 
   /**
@@ -342,7 +364,7 @@ export class ResourcesParticipant<TSession> {
     if (meta.lockedUntil === null) return ok(undefined)
     if (deadline !== null && meta.lockedUntil > deadline)
       return err(cutoverError('resources_checkpoint_error', `${operation}: lock of ${executionKey(meta.id)} is held until ${meta.lockedUntil}, past the deadline ${deadline}`))
-    meta.lockedUntil = null
+    this.#handOver(meta)
     return ok(undefined)
   }
 
@@ -374,6 +396,8 @@ export class ResourcesParticipant<TSession> {
         for (const m of metas) {
           const locked = this.#acquire(m, deadline, 'prepare')
           if (!locked.ok) return this.#reopen(locked)
+          // A terminal request that held the lock may have retired the session: it leaves the cut.
+          if (this.#sessions.bound(executionKey(m.id)) !== m) continue
           const session = this.#sessions.state(m.sessionId)
           if (session === undefined) continue
           const state = this.env.codec.exportState(session)
@@ -414,6 +438,12 @@ export class ResourcesParticipant<TSession> {
     if (meta !== undefined) {
       const locked = this.#acquire(meta, deadline ?? this.fence.snapshot().deadline_ms, 'retire')
       if (!locked.ok) return locked
+      // The adapter's retire hook runs under the lock, before the session is dropped (§7.1).
+      const session = this.#sessions.state(meta.sessionId)
+      if (session !== undefined && this.env.codec.retireState !== undefined) {
+        const released = this.env.codec.retireState(session)
+        if (!released.ok) return err(cutoverError('resources_checkpoint_error', `retire of ${key}: adapter refused: ${released.error.message}`))
+      }
       this.#sessions.release(key)
     }
     const before = this.#prepared.length
