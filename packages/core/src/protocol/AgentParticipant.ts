@@ -12,7 +12,7 @@ import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { AgentCommitResult } from '../directory/commitAgentNamespace.ts'
 import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
 import { loadAgentNamespace } from '../directory/loadAgentNamespace.ts'
-import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import { ControlFence, FENCE_OPS, FENCE_PHASES } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
@@ -281,13 +281,30 @@ export class AgentParticipant {
     )
   }
 
-  /** `status`: readiness; marks prepared once ready. */
+  /** `status` (any phase, idle included; stale/conflict still checked): readiness; marks prepared once ready. */
   status(checkpointId: string): Result<AgentStatus, CutoverError> {
-    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restored_paused'])
+    const check = this.fence.requirePhase(checkpointId, FENCE_PHASES)
     if (!check.ok) return check
     const report = this.#status()
     if (report.ready_to_commit) this.fence.markPrepared(checkpointId)
     return ok(report)
+  }
+
+  /** `GET /completion-receipt?rollout_id&attempt_index` (auth only): the retained receipt of a completed execution. */
+  completionReceipt(id: ExecutionIdentity): Result<CompletionReceipt, CutoverError> {
+    const key = executionKey(id)
+    const acked = this.#acknowledged.get(key)
+    if (acked !== undefined) return ok(acked)
+    const e = this.#executions.get(key)
+    if (e === undefined || e.state !== 'completed' || e.receipt === null) return err(cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`))
+    return ok(e.receipt)
+  }
+
+  /** `POST /acknowledge` (auth only): one exact receipt → `{acknowledged, idempotent}`; the batch rules apply to it. */
+  acknowledgeOne(receipt: CompletionReceipt): Result<{ acknowledged: boolean; idempotent: boolean }, CutoverError> {
+    const r = this.acknowledge([receipt])
+    if (!r.ok) return r
+    return ok({ acknowledged: true, idempotent: r.value.idempotent === 1 })
   }
 
   /**

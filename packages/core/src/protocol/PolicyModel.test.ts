@@ -259,4 +259,28 @@ describe('multi-worker admission coordinator (PROTOCOL.md §4.6)', () => {
     m.resume('ck')
     expect(m.workerRegister(1).ok).toBe(true)
   })
+
+  it('[model.status-long-poll] status long-polls up to min(timeout, remaining) for paused; paused or an expired deadline answers at once', () => {
+    const m = new PolicyModel(nodeDigest)
+    const a = m.admit(id('r0'))
+    m.pause('ck', 100)
+    const early = m.statusLongPoll('ck', 50, 20_000)
+    expect(early.ok && [early.value.report.state, early.value.wait_ms]).toEqual(['draining', 50])
+    const short = m.statusLongPoll('ck', 50, 10)
+    expect(short.ok && short.value.wait_ms).toBe(10)
+    const late = m.statusLongPoll('ck', 150, 20_000)
+    expect(late.ok && late.value.wait_ms).toBe(0)
+    if (a.ok) m.complete(a.value.ticket, gen.stage(a.value.model_call_id, 0, 'x'), 60)
+    const paused = m.statusLongPoll('ck', 60, 20_000)
+    expect(paused.ok && [paused.value.report.state, paused.value.wait_ms]).toEqual(['paused', 0])
+    expect(m.fence.phase).toBe('prepared')
+    expect(code(m.statusLongPoll('other', 60, 10))).toBe('checkpoint_conflict')
+  })
+
+  it('[model.ledger-not-checkpointable] a model server without a ledger lifecycle refuses commit with ledger_not_checkpointable and stays prepared', () => {
+    const m = new PolicyModel(nodeDigest, { ledger: false })
+    expect(m.pause('ck', 100).ok).toBe(true)
+    expect(code(m.commit('ck', sinkOf(), []))).toBe('ledger_not_checkpointable')
+    expect(m.fence.phase).toBe('prepared')
+  })
 })
