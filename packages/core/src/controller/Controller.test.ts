@@ -142,7 +142,7 @@ const abortReason = (log: readonly Logged[]): string => String(log.find((e) => e
 const abandoned = (log: readonly Logged[]): string => String(log.find((e) => e.type === 'controller.restore_abandoned')?.payload['reason'] ?? '')
 
 describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
-  it('[controller.happy-cycle] prepare, commit, restore and resume run in order over a fleet with no executions', () => {
+  it('[controller.prepare-order] [controller.commit-order] [controller.resume-order] prepare, commit, restore and resume run in protocol order', () => {
     const h = harness()
     h.controller.begin('ck')
     h.drain()
@@ -151,6 +151,9 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
     expect(types.indexOf('model.pause')).toBeLessThan(types.indexOf('resources.prepare'))
     expect(types.indexOf('agent.commit')).toBeLessThan(types.indexOf('model.commit'))
     expect(types.indexOf('model.commit')).toBeLessThan(types.indexOf('resources.commit'))
+    // Resume: the policy model and every resources server before the agent.
+    const resumes = h.log.filter((e) => e.type.endsWith('.resume')).map((e) => e.to)
+    expect(resumes).toEqual(['policy_model', 'resources_blackjack', 'resources_counter', 'resources_workplace', 'agent'])
     expect(h.controller.stage).toBe('done')
     expect(h.log.filter((e) => e.outcome !== 'ok')).toEqual([])
   })

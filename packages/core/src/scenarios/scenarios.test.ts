@@ -35,7 +35,7 @@ describe('scenario presets', () => {
     })
   }
 
-  it('[straggler-retirement] the straggler is retired on all three participants, tombstoned, redispatched fresh and its stale request refused', () => {
+  it('[straggler-retirement] [controller.straggler-sacrifice] the straggler is retired on all three participants, tombstoned, redispatched fresh and its stale request refused', () => {
     const { result } = run('straggler-retirement')
     expect(types(result, 'model.abort_inflight', 'ok').map((e) => e.payload['rollout_id'])).toEqual(['r0'])
     expect(types(result, 'agent.retire', 'ok').map((e) => e.payload['rollout_id'])).toEqual(['r0'])
@@ -72,7 +72,7 @@ describe('scenario presets', () => {
     expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).problems).toEqual([])
   })
 
-  it('[two-worker-admission] a missing worker is missing_workers, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
+  it('[two-worker-admission] [coordinator.missing-workers] [coordinator.registration-rejected] a missing worker is missing_workers, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
     const { result } = run('two-worker-admission')
     expect(types(result, 'model.status', 'missing_workers')).toHaveLength(1)
     const registers = types(result, 'model.worker_register').map((e) => e.outcome)
@@ -82,7 +82,7 @@ describe('scenario presets', () => {
     expect(result.checkpoints.map((c) => c.checkpoint_id)).toEqual(['ck-2'])
   })
 
-  it('[receipt-replay] [controller.acks-before-prepare] a bad batch releases nothing, the exact receipt acknowledges before prepare, its replay is idempotent', () => {
+  it('[receipt-replay] [controller.acks-before-prepare] [receipt.batch-all-or-nothing] [receipt.idempotent-replay] [controller.release-exact-receipt] a bad batch releases nothing, the exact receipt acknowledges before prepare, its replay is idempotent', () => {
     const { result } = run('receipt-replay')
     const acks = types(result, 'agent.acknowledge').filter((e) => e.phase === 'prepare')
     expect(acks.map((e) => [e.outcome, e.payload['idempotent']])).toEqual([
@@ -112,14 +112,14 @@ describe('scenario presets', () => {
     }
   })
 
-  it('[restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
+  it('[restore-race] [agent.restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
     const { result } = run('restore-race')
     const claims = types(result, 'run.dispatch').filter((e) => e.payload['rollout_id'] === 'r1' && e.payload['attempt_index'] === 1)
     expect(claims.map((e) => e.outcome)).toEqual(['ok', 'duplicate_execution'])
     expect(claims[0]?.payload['continued']).toBe(true)
   })
 
-  it('[stale-attempt-fenced] delayed attempt-N requests are refused by the model, the agent and the resources server', () => {
+  it('[stale-attempt-fenced] [fence.stale-attempt-everywhere] delayed attempt-N requests are refused by the model, the agent and the resources server', () => {
     const { result } = run('stale-attempt-fenced')
     const stale = result.events.filter((e) => e.from === 'rollout_r1')
     expect(stale.map((e) => [e.to, e.outcome])).toEqual([
@@ -129,7 +129,7 @@ describe('scenario presets', () => {
     ])
   })
 
-  it('[commit-order] agents → model → resources → aggregate → token store → checkpoint.json', () => {
+  it('[commit-order] [controller.commit-order] [controller.publish-last] agents → model → resources → aggregate → token store → checkpoint.json', () => {
     const { result } = run('happy-path')
     const order = result.events.filter((e) => e.phase === 'commit' && e.type !== 'directory.write').map((e) => `${e.type}:${e.to}`)
     expect(order).toEqual([

@@ -45,7 +45,7 @@ describe('stepped checkpoint work', () => {
     }
   })
 
-  it('[commit] the trace keeps the protocol order: participant files, namespace manifests, aggregate, token store, checkpoint.json', () => {
+  it('[commit] [controller.publish-last] the trace keeps the protocol order: participant files, namespace manifests, aggregate, token store, checkpoint.json', () => {
     const paths = stream('happy-path', '1')
       .filter((s) => s.event.type === 'directory.write')
       .map((s) => String(s.event.payload['path']))
@@ -84,7 +84,7 @@ describe('stepped checkpoint work', () => {
     expect(result.checkpoints.map((c) => c.checkpoint_id)).toEqual(['ck-2'])
   })
 
-  it('[commit.durable-before-success] a retried commit after any one failed write ends with every file present and verified', () => {
+  it('[controller.commit-durable-before-success] a retried commit after any one failed write ends with every file present and verified', () => {
     const config = resolveRunConfig({ scenario: 'happy-path', seed: '2', rollouts: 9 })
     const clean = runSimulation(config, { digest: nodeDigest, workplace, openDirectory: (id: string) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
     const writes = clean.events.filter((e) => e.type === 'directory.write' && e.payload['checkpoint_id'] === 'ck-1').length
