@@ -1,3 +1,4 @@
+import { parseArgs as parseUtilArgs } from 'node:util'
 import { UsageError } from './io.ts'
 
 /** What a command accepts: options that take a value, and boolean switches (e.g. `--json`). */
@@ -16,35 +17,41 @@ export interface ParsedArgs {
 }
 
 /**
- * Parses `--name value`, `--name=value` and switches; throws `UsageError` (one line, exit 2) on an
- * unknown option, a repeated option, a missing value or a surplus positional argument. `--help` is
- * left to the caller (check it first, so help works even next to bad arguments).
+ * Parses `--name value`, `--name=value` and switches with `node:util`'s `parseArgs` (its tokens, so
+ * the messages stay ours); throws `UsageError` (one line, exit 2) on an unknown option, a repeated
+ * option, a missing value or a surplus positional argument. `--help` is left to the caller (check
+ * it first, so help works even next to bad arguments).
  */
 export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
   const valueNames = spec.values ?? []
   const switchNames = spec.switches ?? []
+  const options: { [name: string]: { type: 'string' | 'boolean' } } = {}
+  for (const name of valueNames) options[name.slice(2)] = { type: 'string' }
+  for (const name of switchNames) options[name.slice(2)] = { type: 'boolean' }
+  const { tokens } = parseUtilArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true })
   const values = new Map<string, string>()
   const switches = new Set<string>()
   const positionals: string[] = []
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string
-    if (!arg.startsWith('-') || arg === '-') {
-      if (positionals.length >= (spec.positionals ?? 0)) throw new UsageError(`unexpected argument ${arg}`)
-      positionals.push(arg)
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      if (positionals.length >= (spec.positionals ?? 0)) throw new UsageError(`unexpected argument ${token.value}`)
+      positionals.push(token.value)
       continue
     }
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
+    // The option as typed (`--name`, `-x`, `-abc`, `--`), up to any `=value`.
+    const raw = argv[token.index] as string
+    const eq = raw.indexOf('=')
+    const name = eq > 0 ? raw.slice(0, eq) : raw
+    if (token.kind === 'option-terminator') throw new UsageError(`unknown option ${name}`)
     if (switchNames.includes(name)) {
-      if (eq > 0) throw new UsageError(`${name} takes no value`)
+      if (token.inlineValue === true) throw new UsageError(`${name} takes no value`)
       switches.add(name)
       continue
     }
     if (!valueNames.includes(name)) throw new UsageError(`unknown option ${name}`)
     if (values.has(name)) throw new UsageError(`${name} given twice`)
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined) throw new UsageError(`${name} needs a value`)
-    values.set(name, value)
+    if (token.value === undefined) throw new UsageError(`${name} needs a value`)
+    values.set(name, token.value)
   }
   return { values, switches, positionals }
 }
