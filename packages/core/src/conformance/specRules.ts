@@ -75,7 +75,7 @@ export const SPEC_RULES = [
   { id: 'resources.revision-cas', sources: ['§8 expected revision mismatch'], rule: 'an expected revision that does not match is resource_revision_mismatch (compare-and-set)' },
   { id: 'resources.receipt-replay-bytes', sources: ['§5.3', '§8 resources mutation replay'], rule: 'a repeated request id replays the stored response byte for byte without re-executing; the input digest covers method, path, query, content type, sorted cookies and body' },
   { id: 'resources.receipt-mismatch', sources: ['§8 resources mutation replay'], rule: 'the same request id with other input or expected revision is resource_request_receipt_error' },
-  { id: 'resources.receipt-capacity', sources: ['§8 receipt capacity'], rule: 'a session holding 1 024 receipts refuses a new request id with resource_receipt_capacity_exhausted' },
+  { id: 'resources.receipt-capacity', sources: ['§8 receipt capacity / evicted history'], rule: 'a session holding 1 024 receipts refuses a new request id with resource_receipt_capacity_exhausted' },
   { id: 'resources.receipt-evicted', sources: ['§3.4', '§8 receipt capacity / evicted history'], rule: '1 024 closed sessions keep their receipts, then 4 096 eviction tombstones, then saturation; an evicted identity is resource_receipt_evicted' },
   { id: 'resources.uncertain', sources: ['§4.4', '§8 handler raises / incomplete response'], rule: 'a handler that raises marks the session uncertain: later requests are resource_mutation_uncertain and prepare refuses until it is retired' },
   { id: 'resources.untracked-poisons-prepare', sources: ['§3.4', '§8 stateful traffic without identity'], rule: 'stateful traffic without identity is served while accepting but makes prepare refuse (resources_checkpoint_error)' },
@@ -117,7 +117,7 @@ export const SPEC_RULES = [
   { id: 'coordinator.paused-needs-all-acks', sources: ['§4.6'], rule: 'paused only when every frozen worker acknowledged and summed in-flight is zero' },
   { id: 'coordinator.missing-workers', sources: ['§4.6', '§8 worker missing / extra at close'], rule: 'a missing or unacknowledging worker is missing_workers, never an implicit zero' },
   { id: 'coordinator.registration-rejected', sources: ['§4.6', '§8 worker (re)joins during checkpoint'], rule: 'registration while not accepting is worker_registration_rejected' },
-  { id: 'coordinator.cut-leases', sources: ['§4.6', '§8 restore race (cut registry)'], rule: 'restored generation cuts are leased per attempt to one (worker, call): restored_cut_already_owned / restored_cut_consumed', notModelled: 'generation-safe cuts (GENERATION_CUTS.md) come with their own issue' },
+  { id: 'coordinator.cut-leases', sources: ['§4.6', '§8 restore race'], rule: 'restored generation cuts are leased per attempt to one (worker, call): restored_cut_already_owned / restored_cut_consumed', notModelled: 'generation-safe cuts (GENERATION_CUTS.md) come with their own issue' },
   // ---- §6 stragglers, relay, receipts ----
   { id: 'straggler.tombstones-restored', sources: ['§6.1'], rule: 'the model commit records tombstoned attempts so a restored server re-installs the fence before serving' },
   { id: 'relay.first-call-once', sources: ['§6.2'], rule: "the first N+1 model call links to N's verified last committed call exactly once; later calls link within N+1" },
