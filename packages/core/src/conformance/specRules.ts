@@ -67,7 +67,7 @@ export const SPEC_RULES = [
   { id: 'agent.single-acknowledge', sources: ['§3.3', '§6.3'], rule: 'the single /acknowledge takes one exact receipt → {acknowledged, idempotent}' },
   { id: 'agent.completion-receipt', sources: ['§3.3', '§6.3'], rule: 'GET completion-receipt by identity returns the retained receipt of a completed execution' },
   { id: 'agent.discard-restored-continuation', sources: ['§3.3', '§6.4'], rule: 'discard-restored-continuation (restored_paused only) drops the continuation so the replacement restarts from its input' },
-  { id: 'controller.discard-non-restorable', sources: ['§6.4'], rule: 'the controller discards restored continuations that depend on a resources server that is not restorable (restart_only)', notModelled: 'every Cutover resources server is export_restore, so no continuation depends on a non-restorable one; the agent operation itself is modelled (agent.discard-restored-continuation)' },
+  { id: 'controller.discard-non-restorable', sources: ['§6.4'], rule: 'the controller discards restored continuations that depend on a resources server that is not restorable (restart_only)', notModelled: 'needs a restart_only resources mode and the agent resource dependency index (agent_resource_dependency_index_v1), neither modelled: every Cutover resources server is export_restore; the agent operation itself is modelled (agent.discard-restored-continuation)' },
   // ---- §3.4 resources, §4.4 sessions ----
   { id: 'resources.bind-after-start', sources: ['§4.4'], rule: 'a session binds to (rollout_id, attempt_index) only after a successful start, at revision 0' },
   { id: 'resources.unbound', sources: ['§8 mutation before bind'], rule: 'a mutation before bind is resources_session_unbound' },

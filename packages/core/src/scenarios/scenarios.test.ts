@@ -72,9 +72,10 @@ describe('scenario presets', () => {
     expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).problems).toEqual([])
   })
 
-  it('[two-worker-admission] [coordinator.missing-workers] [coordinator.registration-rejected] a missing worker is missing_workers, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
+  it('[two-worker-admission] [coordinator.missing-workers] [coordinator.registration-rejected] [controller.prepare-incomplete] a missing worker is missing_workers, the prepare is prepare_incomplete, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
     const { result } = run('two-worker-admission')
     expect(types(result, 'model.status', 'missing_workers')).toHaveLength(1)
+    expect(types(result, 'controller.abort').map((e) => e.payload['reason'])).toEqual(['prepare_incomplete: missing_workers'])
     const registers = types(result, 'model.worker_register').map((e) => e.outcome)
     expect(registers).toEqual(['worker_registration_rejected', 'ok'])
     const acks = types(result, 'model.worker_ack').map((e) => [e.payload['checkpoint_id'], e.from])
