@@ -123,4 +123,30 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(f.remaining(100)).toBe(0)
     expect(f.remaining(500)).toBe(0)
   })
+
+  it('[fence] [fence.failure-rolls-back] a prepare that fails after its call returned (failPrepare) drops its record and returns to idle', () => {
+    const f = new ControlFence()
+    expect(f.run('ck', FENCE_OPS.prepare, () => ok(1), 100).ok).toBe(true)
+    expect(f.failPrepare('other')).toBe(false)
+    expect(f.failPrepare('ck')).toBe(true)
+    expect(f.snapshot()).toEqual({ phase: 'idle', active_checkpoint_id: null, deadline_ms: null })
+    let ran = 0
+    expect(f.run('ck', FENCE_OPS.prepare, () => ok(++ran), 100)).toEqual(ok(1))
+    expect(ran).toBe(1)
+  })
+
+  it('[fence] [controller.commit-durable-before-success] a recorded commit can be voided (voidCommit) only in committed_paused: back to prepared, the commit runs again', () => {
+    const f = new ControlFence()
+    f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(0), 100)
+    let writes = 0
+    expect(f.run('ck', FENCE_OPS.commit, () => ok(++writes)).ok).toBe(true)
+    expect(f.hasRecorded('ck', 'commit')).toBe(true)
+    expect(f.run('ck', FENCE_OPS.commit, () => ok(++writes))).toEqual(ok(1))
+    expect(f.voidCommit('ck')).toBe(true)
+    expect(f.phase).toBe('prepared')
+    expect(f.run('ck', FENCE_OPS.commit, () => ok(++writes))).toEqual(ok(2))
+    expect(f.phase).toBe('committed_paused')
+    f.run('ck', FENCE_OPS.modelResume, () => ok(null))
+    expect(f.voidCommit('ck')).toBe(false)
+  })
 })
