@@ -38,9 +38,8 @@ const ROWS: readonly Row[] = [
 ]
 
 /**
- * A tiny, fixed, hand-written trace of one checkpoint cycle, valid per CONTRACTS.md §2: what the
- * walking skeleton's `/api/demo` draws before the simulator exists, and a readable fixture for
- * the renderer's tests.
+ * A tiny, fixed, hand-written trace of one checkpoint cycle, shaped per CONTRACTS.md §2 (some
+ * of its types are not the simulator's): a readable fixture for the renderer's tests.
  */
 export function demoTrace(): readonly TraceMessage[] {
   return ROWS.map(([time_ms, phase, from, to, type, payload, outcome = 'ok'], i) => ({
