@@ -10,12 +10,12 @@ import { loadNodeWorkplaceData } from '@cutover/core/adapters'
 const servers = createEnvironmentServers(nodeDigest, () => 0n)
 
 /** One environment's sub-app mounted like the main server does, plus a one-cookie jar. */
-function gym(env: EnvName) {
+function gym(env: EnvName, options: ConstructorParameters<typeof ResourcesParticipant>[2] = {}) {
   let n = 0
   const mountPath = `/gym/${env}`
   const app = createGymApp({
     env,
-    host: createParticipantGymHost(new ResourcesParticipant(servers[env], nodeDigest)),
+    host: createParticipantGymHost(new ResourcesParticipant(servers[env], nodeDigest, options)),
     mountPath,
     newSessionId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
   })
@@ -187,6 +187,26 @@ describe('Gym-compatible environment routes', () => {
     expect(((await otherQuery.json()) as { error: { code: string } }).error.code).toBe('resource_request_receipt_error')
     const otherCookie = await send('/step', { ...once, cookie: `${cookie}; extra=1` })
     expect(((await otherCookie.json()) as { error: { code: string } }).error.code).toBe('resource_request_receipt_error')
+  })
+
+  it('[resources.receipt-evicted] over HTTP an evicted identity is 409 resource_receipt_evicted (history bounds shrunk to 1 session and 1 tombstone)', async () => {
+    const { post } = gym('counter', { receiptHistory: { retiredSessions: 1, evictionTombstones: 1 } })
+    const close = async (r: string) => {
+      const who = { 'x-nemo-gym-rollout-id': r, 'x-nemo-gym-attempt-index': '0' }
+      await post('/seed_session', { initial_count: 0 }, { headers: who })
+      await post('/increment_counter', { count: 1 }, { headers: { ...who, 'x-nemo-gym-resource-request-id': `${r}-1` } })
+      const v = await post('/verify', { responses_create_params: { input: [] }, response: { output: [] }, expected_count: 1 }, { headers: who })
+      expect(v.body['reward']).toBe(1)
+      return who
+    }
+    const first = await close('r1')
+    await close('r2')
+    const retry = await post('/increment_counter', { count: 1 }, { headers: { ...first, 'x-nemo-gym-resource-request-id': 'r1-1' } })
+    expect(retry).toMatchObject({ status: 409, body: { error: { code: 'resource_receipt_evicted' } } })
+    await close('r3')
+    // Two evicted keys exceed the one remembered: saturated, every identified request is refused.
+    const fresh = await post('/seed_session', { initial_count: 0 }, { headers: { 'x-nemo-gym-rollout-id': 'r9', 'x-nemo-gym-attempt-index': '0' } })
+    expect(fresh).toMatchObject({ status: 409, body: { error: { code: 'resource_receipt_evicted' } } })
   })
 
   it('[gym] GET / answers ok, /reverify_mode exists where the reference has it, wrong methods are 405', async () => {
