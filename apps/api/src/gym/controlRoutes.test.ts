@@ -27,13 +27,13 @@ describe('control routes of the resources participant', () => {
   const { dir, cleanup } = tempDataDir()
   afterAll(cleanup)
 
-  it('[control] [control.bearer-auth] without a token the control routes are not mounted', async () => {
+  it('[control.bearer-auth] [control] without a token the control routes are not mounted', async () => {
     const { call } = server(dir, undefined)
     expect((await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, auth)).status).toBe(404)
     expect((await call('POST', '/gym/counter/ng-control/v1/resources-checkpoint/prepare', op('c1'), auth)).status).toBe(404)
   })
 
-  it('[control] [control.bearer-auth] [control.capabilities] a missing or wrong bearer token is 401 unauthorized and the token is never echoed', async () => {
+  it('[control.bearer-auth] [control.capabilities] [control] a missing or wrong bearer token is 401 unauthorized and the token is never echoed', async () => {
     const { call } = server(dir, TOKEN)
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }] as Record<string, string>[]) {
       const r = await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, headers)
@@ -47,7 +47,7 @@ describe('control routes of the resources participant', () => {
     expect(ok.text).not.toContain(TOKEN)
   })
 
-  it('[control] [control.strict-bodies] [control.error-envelope] prepare, commit, restore under N+1 in a fresh server and resume continue exactly; attempt N is stale', async () => {
+  it('[control.strict-bodies] [control.error-envelope] [control] prepare, commit, restore under N+1 in a fresh server and resume continue exactly; attempt N is stale', async () => {
     const a = server(dir, TOKEN)
     expect((await a.counter('seed_session', { initial_count: 3 }, 'r1', 0)).status).toBe(200)
     const inc = await a.counter('increment_counter', { count: 1 }, 'r1', 0)

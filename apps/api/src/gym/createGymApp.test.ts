@@ -144,7 +144,7 @@ describe('Gym-compatible environment routes', () => {
     expect((await post('/get_counter_value', {}, { headers: { 'x-nemo-gym-rollout-id': 'r1', 'x-nemo-gym-attempt-index': '2' } })).body).toEqual({ count: 1 })
   })
 
-  it('[gym] [resources.receipt-mismatch] [resources.revision-cas] revisions, idempotent receipts and compare-and-set apply to identified sessions', async () => {
+  it('[resources.receipt-mismatch] [resources.revision-cas] [gym] revisions, idempotent receipts and compare-and-set apply to identified sessions', async () => {
     const { post } = gym('counter')
     const who = { 'x-nemo-gym-rollout-id': 'r5', 'x-nemo-gym-attempt-index': '0' }
     expect(await post('/increment_counter', { count: 1 }, { headers: who })).toMatchObject({ status: 409, body: { error: { code: 'resources_session_unbound' } } })

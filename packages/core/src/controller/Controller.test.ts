@@ -38,15 +38,15 @@ interface HarnessOptions {
 
 /** A directory whose writes happen at once (the harness needs no stepped trace). */
 function direct(dir: MemoryCheckpointDirectory): SteppedDirectory {
-  return Object.assign(Object.create(dir) as MemoryCheckpointDirectory, {
+  return {
     location: dir.location,
-    writeFile: (p: string, d: Uint8Array) => dir.writeFile(p, d),
+    writeFile: (p, d) => dir.writeFile(p, d),
     sync: () => dir.sync(),
-    readFile: (p: string) => dir.readFile(p),
+    readFile: (p) => dir.readFile(p),
     list: () => dir.list(),
     flushOne: () => false,
     takeFailure: () => undefined,
-  })
+  }
 }
 
 /** A controller over in-process participants with a minimal agenda (no workload). */

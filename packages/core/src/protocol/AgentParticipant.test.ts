@@ -49,7 +49,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(b.ok && b.value.execution.generation).toBe(1)
   })
 
-  it('[agent] [agent.begin-rules] a duplicate /run for a live attempt is duplicate_execution; for a completed one the result replays', () => {
+  it('[agent.begin-rules] [agent] a duplicate /run for a live attempt is duplicate_execution; for a completed one the result replays', () => {
     const a = agent()
     const g = started(a, id('r0'))
     expect(code(a.begin(id('r0')))).toBe('duplicate_execution')
@@ -59,7 +59,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(again.ok && again.value.execution.result).toEqual({ reward: 1 })
   })
 
-  it('[agent] [agent.boundary-index] boundary indices strictly increase; an identical re-commit is a no-op, a different lower one an error', () => {
+  it('[agent.boundary-index] [agent] boundary indices strictly increase; an identical re-commit is a no-op, a different lower one an error', () => {
     const a = agent()
     const g = started(a, id('r0'))
     expect(a.commitBoundary(id('r0'), g, boundary(id('r0'), 1, 'c1')).ok).toBe(true)
@@ -67,13 +67,13 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(code(a.commitBoundary(id('r0'), g, boundary(id('r0'), 1, 'other')))).toBe('agent_checkpoint_error')
   })
 
-  it('[agent] [agent.ownership] a stale generation cannot write a boundary (ownership check)', () => {
+  it('[agent.ownership] [agent] a stale generation cannot write a boundary (ownership check)', () => {
     const a = agent()
     started(a, id('r0'))
     expect(code(a.commitBoundary(id('r0'), 7, boundary(id('r0'), 1, 'c')))).toBe('stale_attempt')
   })
 
-  it('[agent] [agent.prepare-parks] prepare parks executions on a boundary and asks the others to park at their next boundary', () => {
+  it('[agent.prepare-parks] [agent] prepare parks executions on a boundary and asks the others to park at their next boundary', () => {
     const a = agent()
     started(a, id('r0'))
     const g1 = started(a, id('r1'))
@@ -90,13 +90,13 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(a.fence.phase).toBe('prepared')
   })
 
-  it('[agent] [agent.begin-rules] [agent.prepare-parks] admission closes at prepare: begin is agent_admission_closed', () => {
+  it('[agent.begin-rules] [agent.prepare-parks] [agent] admission closes at prepare: begin is agent_admission_closed', () => {
     const a = agent()
     a.prepare('ck', 100)
     expect(code(a.begin(id('r9')))).toBe('agent_admission_closed')
   })
 
-  it('[agent] [agent.boundaryless-park-blocks] a boundary-less park blocks ready_to_commit', () => {
+  it('[agent.boundaryless-park-blocks] [agent] a boundary-less park blocks ready_to_commit', () => {
     const a = agent()
     const g = started(a, id('r0'), false)
     a.park(id('r0'), g)
@@ -105,7 +105,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(r.ok && r.value.ready_to_commit).toBe(false)
   })
 
-  it('[agent] [agent.prepare-incomplete] at the deadline without readiness prepare is agent_prepare_incomplete and park requests revert', () => {
+  it('[agent.prepare-incomplete] [agent] at the deadline without readiness prepare is agent_prepare_incomplete and park requests revert', () => {
     const a = agent()
     const g = started(a, id('r0'))
     a.leaveBoundary(id('r0'), g)
@@ -159,7 +159,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(b.tombstones()).toEqual(['r1.a0'])
   })
 
-  it('[agent] [agent.completed-blocks-ready] completed results awaiting acknowledgement block ready_to_commit; retire of a completed execution is refused', () => {
+  it('[agent.completed-blocks-ready] [agent] completed results awaiting acknowledgement block ready_to_commit; retire of a completed execution is refused', () => {
     const a = agent()
     const g = started(a, id('r0'))
     a.finish(id('r0'), g, 'completed', { reward: 1 })
@@ -170,7 +170,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(ret.ok && ret.value).toEqual({ retired: false, tombstoned: false, completed_unacknowledged: true })
   })
 
-  it('[agent] [agent.retire] retire tombstones the attempt: a later begin is stale_attempt', () => {
+  it('[agent.retire] [agent] retire tombstones the attempt: a later begin is stale_attempt', () => {
     const a = agent()
     started(a, id('r0'))
     a.prepare('ck', 100)
@@ -180,7 +180,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(code(a.begin(id('r0')))).toBe('stale_attempt')
   })
 
-  it('[receipts] [receipt.idempotent-replay] the exact receipt acknowledges; replay is idempotent; an acknowledged key is stale_attempt', () => {
+  it('[receipt.idempotent-replay] [receipts] the exact receipt acknowledges; replay is idempotent; an acknowledged key is stale_attempt', () => {
     const a = agent()
     const g = started(a, id('r0'))
     const fin = a.finish(id('r0'), g, 'completed', { reward: 1 })
@@ -192,7 +192,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(code(a.begin(id('r0')))).toBe('stale_attempt')
   })
 
-  it('[receipts] [receipt.batch-all-or-nothing] [receipt.idempotent-replay] a mismatching receipt is refused and a batch with one bad receipt releases nothing', () => {
+  it('[receipt.batch-all-or-nothing] [receipt.idempotent-replay] [receipts] a mismatching receipt is refused and a batch with one bad receipt releases nothing', () => {
     const a = agent()
     const g0 = started(a, id('r0'))
     const g1 = started(a, id('r1'))
@@ -209,7 +209,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(code(a.acknowledge([{ ...good, result_identity: 'x' }]))).toBe('completed_execution_acknowledgement_error')
   })
 
-  it('[agent] [agent.commit-records] commit writes one record per parked-with-boundary execution, manifest last, and returns continuation roots', () => {
+  it('[agent.commit-records] [agent] commit writes one record per parked-with-boundary execution, manifest last, and returns continuation roots', () => {
     const a = agent()
     const g0 = started(a, id('r0'))
     a.commitBoundary(id('r0'), g0, boundary(id('r0'), 1, 'c-1'))
@@ -225,7 +225,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(a.fence.phase).toBe('committed_paused')
   })
 
-  it('[agent] [agent.restore-continuations] [agent.restore-race] restore installs continuations under N+1, fences N, and a second claimant is duplicate_execution', () => {
+  it('[agent.restore-continuations] [agent.restore-race] [agent] restore installs continuations under N+1, fences N, and a second claimant is duplicate_execution', () => {
     const dir = committedBoundaryOfR0()
     const fresh = agent()
     const r = fresh.restore('ck', dir)
@@ -239,7 +239,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(code(fresh.begin(id('r0', 1)))).toBe('duplicate_execution')
   })
 
-  it('[agent] [restore.fresh-process] [restore.corrupt-refused] restore into a process with live executions is refused; a torn directory installs nothing', () => {
+  it('[restore.fresh-process] [restore.corrupt-refused] [agent] restore into a process with live executions is refused; a torn directory installs nothing', () => {
     const live = agent()
     started(live, id('x'))
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
@@ -249,7 +249,7 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(fresh.continuations()).toEqual([])
   })
 
-  it('[agent] [agent.discard-restored-continuation] discarding a restored continuation (restored_paused only) lets the replacement restart from its input', () => {
+  it('[agent.discard-restored-continuation] [agent] discarding a restored continuation (restored_paused only) lets the replacement restart from its input', () => {
     const dir = committedBoundaryOfR0()
     const fresh = agent()
     fresh.restore('ck', dir)

@@ -49,7 +49,7 @@ function restoreWith(res: ResourcesParticipant<unknown>, dir: MemoryCheckpointDi
 }
 
 describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
-  it('[resources] [resources.bind-after-start] binds a session to (rollout_id, attempt_index) only after a successful start, at revision 0', () => {
+  it('[resources.bind-after-start] [resources] binds a session to (rollout_id, attempt_index) only after a successful start, at revision 0', () => {
     const res = counter()
     const bad = res.handleRequest(post('/seed_session', {}, id('r0')))
     expect(bad.status).toBe(422)
@@ -58,13 +58,13 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.revisionOf(id('r0'))).toBe(0)
   })
 
-  it('[resources] [resources.unbound] a mutation before bind is resources_session_unbound', () => {
+  it('[resources.unbound] [resources] a mutation before bind is resources_session_unbound', () => {
     const r = counter().handleRequest(post('/increment_counter', { count: 1 }, id('r0')))
     expect(r.code).toBe('resources_session_unbound')
     expect(r.status).toBe(409)
   })
 
-  it('[resources] [resources.revision-on-success] revisions rise by one only on success', () => {
+  it('[resources.revision-on-success] [resources] revisions rise by one only on success', () => {
     const res = counter()
     seeded(res, id('r0'))
     expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).revision).toBe(1)
@@ -74,7 +74,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).revision).toBe(2)
   })
 
-  it('[resources] [resources.receipt-replay-bytes] a repeated request id replays the stored response without re-executing', () => {
+  it('[resources.receipt-replay-bytes] [resources] a repeated request id replays the stored response without re-executing', () => {
     const res = counter()
     seeded(res, id('r0'), 0)
     const first = res.handleRequest(post('/increment_counter', { count: 3 }, id('r0'), { requestId: 'q1' }))
@@ -101,7 +101,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest({ ...hit, cookies: [['a', '1']] }).code).toBe('resource_request_receipt_error')
   })
 
-  it('[resources] [resources.receipt-mismatch] the same request id with a different input is resource_request_receipt_error', () => {
+  it('[resources.receipt-mismatch] [resources] the same request id with a different input is resource_request_receipt_error', () => {
     const res = counter()
     seeded(res, id('r0'))
     res.handleRequest(post('/increment_counter', { count: 3 }, id('r0'), { requestId: 'q1' }))
@@ -109,7 +109,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest(post('/increment_counter', { count: 3 }, id('r0'), { requestId: 'q1', expectedRevision: 0 })).code).toBe('resource_request_receipt_error')
   })
 
-  it('[resources] [resources.revision-cas] an expected revision that does not match is resource_revision_mismatch (compare-and-set)', () => {
+  it('[resources.revision-cas] [resources] an expected revision that does not match is resource_revision_mismatch (compare-and-set)', () => {
     const res = counter()
     seeded(res, id('r0'))
     const r = res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { expectedRevision: 3 }))
@@ -117,7 +117,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.revisionOf(id('r0'))).toBe(0)
   })
 
-  it('[resources] [resources.uncertain] an uncertain session refuses requests (resource_mutation_uncertain) and blocks prepare until retired', () => {
+  it('[resources.uncertain] [resources] an uncertain session refuses requests (resource_mutation_uncertain) and blocks prepare until retired', () => {
     const res = counter()
     seeded(res, id('r0'))
     res.markUncertain(id('r0'))
@@ -127,7 +127,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.accepting).toBe(true)
   })
 
-  it('[resources] [resources.uncertain] a handler that raises marks the session uncertain', () => {
+  it('[resources.uncertain] [resources] a handler that raises marks the session uncertain', () => {
     const env = createCounterServer() as unknown as EnvironmentServer<unknown>
     const raising: EnvironmentServer<unknown> = { ...env, handle: (path, body, s) => (path === '/boom' ? (() => { throw new Error('boom') })() : env.handle(path, body, s)) }
     const res = new ResourcesParticipant(raising, nodeDigest)
@@ -136,14 +136,14 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('resource_mutation_uncertain')
   })
 
-  it('[resources] [resources.untracked-poisons-prepare] stateful traffic without identity is served while accepting but poisons prepare', () => {
+  it('[resources.untracked-poisons-prepare] [resources] stateful traffic without identity is served while accepting but poisons prepare', () => {
     const res = counter()
     expect(res.handleRequest(post('/seed_session', { initial_count: 1 })).status).toBe(200)
     const p = res.prepare('ck', 100, 0)
     expect(!p.ok && p.error.code).toBe('resources_checkpoint_error')
   })
 
-  it('[resources] [resources.prepare-exports] prepare closes mutation admission and exports every bound session in sorted order', () => {
+  it('[resources.prepare-exports] [resources] prepare closes mutation admission and exports every bound session in sorted order', () => {
     const res = counter()
     seeded(res, id('r1'))
     seeded(res, id('r0'))
@@ -154,7 +154,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.preparedSnapshots()[0]?.created_at).toBe(42)
   })
 
-  it('[resources] [resources.retire] retire tombstones first, drops the session and its prepared snapshot', () => {
+  it('[resources.retire] [resources] retire tombstones first, drops the session and its prepared snapshot', () => {
     const res = counter()
     seeded(res, id('r0'))
     seeded(res, id('r1'))
@@ -166,7 +166,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('stale_attempt')
   })
 
-  it('[resources] [resources.terminal-releases] terminal /verify pops the binding; a later mutation is unbound but the receipt still replays', () => {
+  it('[resources.terminal-releases] [resources] terminal /verify pops the binding; a later mutation is unbound but the receipt still replays', () => {
     const res = counter()
     seeded(res, id('r0'), 1)
     const v = res.handleRequest(post('/verify', { responses_create_params: {}, response: {}, expected_count: 1 }, id('r0'), { requestId: 'v' }))
@@ -176,12 +176,12 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'))).code).toBe('resources_session_unbound')
   })
 
-  it('[resources] [resources.commit-manifest-last] commit writes one snapshot per session then the manifest', () => {
+  it('[resources.commit-manifest-last] [resources] commit writes one snapshot per session then the manifest', () => {
     const { dir } = committed()
     expect(dir.list().map((e) => e.path)).toEqual(['resources/counter/manifest.json', 'resources/counter/r0.a0.json', 'resources/counter/r1.a0.json'])
   })
 
-  it('[resources] [resources.restore-replacement-set] restore activates the complete set under N+1 as checkpoint:<rollout>:a<N+1>, fences N, keeps revisions and receipts', () => {
+  it('[resources.restore-replacement-set] [resources] restore activates the complete set under N+1 as checkpoint:<rollout>:a<N+1>, fences N, keeps revisions and receipts', () => {
     const { dir, records } = committed()
     const fresh = counter()
     const r = restoreWith(fresh, dir, records)
@@ -195,7 +195,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(fresh.handleRequest(post('/increment_counter', { count: 2 }, id('r0', 1), { requestId: 'q1' })).replayed).toBe(true)
   })
 
-  it('[resources] [restore.fresh-process] restore into a process that served stateful traffic is unsafe_resources_restore', () => {
+  it('[restore.fresh-process] [resources] restore into a process that served stateful traffic is unsafe_resources_restore', () => {
     const { dir, records } = committed()
     const used = counter()
     seeded(used, id('x'))
@@ -203,7 +203,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(!r.ok && r.error.code).toBe('unsafe_resources_restore')
   })
 
-  it('[resources] [resources.revision-reconcile] agent boundaries that disagree on a revision or the session set are resource_revision_mismatch; nothing activates', () => {
+  it('[resources.revision-reconcile] [resources] agent boundaries that disagree on a revision or the session set are resource_revision_mismatch; nothing activates', () => {
     const { dir, records } = committed()
     const fresh = counter()
     const wrongRev = restoreWith(fresh, dir, [record(id('r0'), 2), records[1] as AgentBoundaryRecord])
@@ -213,7 +213,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(fresh.sessions()).toEqual([])
   })
 
-  it('[resources] [restore.corrupt-refused] a corrupt snapshot is refused naming the file and activates no session', () => {
+  it('[restore.corrupt-refused] [resources] a corrupt snapshot is refused naming the file and activates no session', () => {
     const { dir, records } = committed()
     const bytes = (dir.readFile('resources/counter/r1.a0.json') as Uint8Array).slice()
     bytes[10] = (bytes[10] as number) ^ 1
@@ -243,7 +243,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(b.body).toEqual(a.body)
   })
 
-  it('[resources] [resources.receipt-capacity] a session holding 1 024 receipts refuses a new request id with resource_receipt_capacity_exhausted', () => {
+  it('[resources.receipt-capacity] [resources] a session holding 1 024 receipts refuses a new request id with resource_receipt_capacity_exhausted', () => {
     const res = counter()
     seeded(res, id('r0'))
     for (let i = 0; i < 1024; i++) res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { requestId: `q${i}` }))
@@ -251,7 +251,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.handleRequest(post('/increment_counter', { count: 1 }, id('r0'), { requestId: 'q5' })).replayed).toBe(true)
   })
 
-  it('[resources] [resources.restore-expected] a restore-expected process starts paused and refuses resume until it restored', () => {
+  it('[resources.restore-expected] [resources] a restore-expected process starts paused and refuses resume until it restored', () => {
     const { dir, records } = committed()
     const fresh = new ResourcesParticipant(createCounterServer() as unknown as EnvironmentServer<unknown>, nodeDigest, { restoreExpected: true })
     expect(fresh.accepting).toBe(false)
@@ -262,7 +262,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(fresh.accepting).toBe(true)
   })
 
-  it('[resources] [control.capabilities] status reports admission, sessions and the prepared inventory; capabilities report export_restore', () => {
+  it('[control.capabilities] [resources] status reports admission, sessions and the prepared inventory; capabilities report export_restore', () => {
     const res = counter()
     seeded(res, id('r0'))
     expect(!res.status('ck').ok).toBe(true)
@@ -272,7 +272,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(res.capabilities()).toMatchObject({ checkpoint_mode: 'export_restore', features: ['resources-checkpoint'], phase: 'prepared', active_checkpoint_id: 'ck', deadline_ts: 0.1 })
   })
 
-  it('[resources] [resources.prepare-lock-deadline] prepare takes each session lock within the deadline: a holder done by then hands over, one running past it is resources_checkpoint_error', () => {
+  it('[resources.prepare-lock-deadline] [resources] prepare takes each session lock within the deadline: a holder done by then hands over, one running past it is resources_checkpoint_error', () => {
     const res = counter()
     seeded(res, id('r0'))
     seeded(res, id('r1'))
@@ -294,7 +294,7 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     expect(s.ok && s.value).toMatchObject({ lock_entries: 2, locked_sessions: 0 })
   })
 
-  it('[resources] [resources.retire] retire tombstones first, then needs the session lock within the deadline; a timeout leaves the session and its snapshot', () => {
+  it('[resources.retire] [resources] retire tombstones first, then needs the session lock within the deadline; a timeout leaves the session and its snapshot', () => {
     const res = counter()
     seeded(res, id('r0'))
     seeded(res, id('r1'))

@@ -35,7 +35,7 @@ describe('scenario presets', () => {
     })
   }
 
-  it('[straggler-retirement] [controller.straggler-sacrifice] the straggler is retired on all three participants, tombstoned, redispatched fresh and its stale request refused', () => {
+  it('[controller.straggler-sacrifice] [straggler-retirement] the straggler is retired on all three participants, tombstoned, redispatched fresh and its stale request refused', () => {
     const { result } = run('straggler-retirement')
     expect(types(result, 'model.abort_inflight', 'ok').map((e) => e.payload['rollout_id'])).toEqual(['r0'])
     expect(types(result, 'agent.retire', 'ok').map((e) => e.payload['rollout_id'])).toEqual(['r0'])
@@ -47,7 +47,7 @@ describe('scenario presets', () => {
     expect(stale.map((e) => e.outcome)).toEqual(['stale_attempt'])
   })
 
-  it('[corrupt-snapshot] [controller.restore-reads-aggregate] restore refuses naming the file before any participant restores, and the retaken checkpoint restores', () => {
+  it('[controller.restore-reads-aggregate] [corrupt-snapshot] restore refuses naming the file before any participant restores, and the retaken checkpoint restores', () => {
     const { result, dirs } = run('corrupt-snapshot')
     // The controller verifies checkpoint.json and the aggregate manifest first: the flipped byte is
     // a digest mismatch there, so no participant is asked to restore the damaged checkpoint.
@@ -72,7 +72,7 @@ describe('scenario presets', () => {
     expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).problems).toEqual([])
   })
 
-  it('[two-worker-admission] [coordinator.missing-workers] [coordinator.registration-rejected] [controller.prepare-incomplete] a missing worker is missing_workers, the prepare is prepare_incomplete, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
+  it('[coordinator.missing-workers] [coordinator.registration-rejected] [controller.prepare-incomplete] [two-worker-admission] a missing worker is missing_workers, the prepare is prepare_incomplete, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
     const { result } = run('two-worker-admission')
     expect(types(result, 'model.status', 'missing_workers')).toHaveLength(1)
     expect(types(result, 'controller.abort').map((e) => e.payload['reason'])).toEqual(['prepare_incomplete: missing_workers'])
@@ -83,7 +83,7 @@ describe('scenario presets', () => {
     expect(result.checkpoints.map((c) => c.checkpoint_id)).toEqual(['ck-2'])
   })
 
-  it('[receipt-replay] [controller.acks-before-prepare] [receipt.batch-all-or-nothing] [receipt.idempotent-replay] [controller.release-exact-receipt] a bad batch releases nothing, the exact receipt acknowledges before prepare, its replay is idempotent', () => {
+  it('[controller.acks-before-prepare] [receipt.batch-all-or-nothing] [receipt.idempotent-replay] [controller.release-exact-receipt] [receipt-replay] a bad batch releases nothing, the exact receipt acknowledges before prepare, its replay is idempotent', () => {
     const { result } = run('receipt-replay')
     const acks = types(result, 'agent.acknowledge').filter((e) => e.phase === 'prepare')
     expect(acks.map((e) => [e.outcome, e.payload['idempotent']])).toEqual([
@@ -113,14 +113,14 @@ describe('scenario presets', () => {
     }
   })
 
-  it('[restore-race] [agent.restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
+  it('[agent.restore-race] [restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
     const { result } = run('restore-race')
     const claims = types(result, 'run.dispatch').filter((e) => e.payload['rollout_id'] === 'r1' && e.payload['attempt_index'] === 1)
     expect(claims.map((e) => e.outcome)).toEqual(['ok', 'duplicate_execution'])
     expect(claims[0]?.payload['continued']).toBe(true)
   })
 
-  it('[stale-attempt-fenced] [fence.stale-attempt-everywhere] delayed attempt-N requests are refused by the model, the agent and the resources server', () => {
+  it('[fence.stale-attempt-everywhere] [stale-attempt-fenced] delayed attempt-N requests are refused by the model, the agent and the resources server', () => {
     const { result } = run('stale-attempt-fenced')
     const stale = result.events.filter((e) => e.from === 'rollout_r1')
     expect(stale.map((e) => [e.to, e.outcome])).toEqual([
@@ -130,7 +130,7 @@ describe('scenario presets', () => {
     ])
   })
 
-  it('[commit-order] [controller.commit-order] [controller.publish-last] agents → model → resources → aggregate → token store → checkpoint.json', () => {
+  it('[controller.commit-order] [controller.publish-last] [commit-order] agents → model → resources → aggregate → token store → checkpoint.json', () => {
     const { result } = run('happy-path')
     const order = result.events.filter((e) => e.phase === 'commit' && e.type !== 'directory.write').map((e) => `${e.type}:${e.to}`)
     expect(order).toEqual([

@@ -45,7 +45,7 @@ describe('stepped checkpoint work', () => {
     }
   })
 
-  it('[commit] [controller.publish-last] the trace keeps the protocol order: participant files, namespace manifests, aggregate, token store, checkpoint.json', () => {
+  it('[controller.publish-last] [commit] the trace keeps the protocol order: participant files, namespace manifests, aggregate, token store, checkpoint.json', () => {
     const paths = stream('happy-path', '1')
       .filter((s) => s.event.type === 'directory.write')
       .map((s) => String(s.event.payload['path']))
