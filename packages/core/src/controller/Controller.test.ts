@@ -12,7 +12,7 @@ import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.
 import { ResourcesParticipant } from '../protocol/ResourcesParticipant.ts'
 import { createCounterServer } from '../environments/counter/counterServer.ts'
 import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
-import type { ControllerHost, SteppedDirectory } from './Controller.ts'
+import type { ControllerHost, SteppedDirectory } from './ControllerHost.ts'
 import { Controller } from './Controller.ts'
 import type { Fleet } from './Fleet.ts'
 

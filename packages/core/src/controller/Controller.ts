@@ -1,12 +1,11 @@
 // Over the ~400-line guide: the controller is one transaction (PROTOCOL.md §3.5–3.7) whose prepare,
-// retire, commit, restore, resume and abort read and write the same in-progress state; the fleet it
-// drives is Fleet.ts.
+// retire, commit, restore, resume and abort read and write the same in-progress state; its host is
+// ControllerHost.ts, the fleet it drives Fleet.ts, the waiting helpers controllerWork.ts.
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
-import type { ControlEventType, ControlFields, TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
+import type { ControlEventType, ControlFields, TracePayloads, TracePhase } from '../contracts/trace.ts'
 import type { EnvName } from '../contracts/environments.ts'
-import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
 import type { AggregateParticipant } from '../directory/manifests.ts'
@@ -15,14 +14,16 @@ import { publishAggregateManifest } from '../directory/publishAggregateManifest.
 import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts'
 import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
 import type { JsonValue } from '../json.ts'
-import type { Digest } from '../ports.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey, parseKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err } from '../result.ts'
-import type { Fleet } from './Fleet.ts'
+import type { ControllerHost, SteppedDirectory } from './ControllerHost.ts'
+import type { Work } from './controllerWork.ts'
+import { ask, atOnce, runNow } from './controllerWork.ts'
+import type { Fleet, Reply } from './Fleet.ts'
 import { fleetParticipants, participantSetMismatch } from './fleetParticipants.ts'
 
 /** Test-only switches that break the protocol on purpose, so invariants can be seen to fail. */
@@ -31,64 +32,6 @@ export interface ControllerTestOptions {
   readonly resumeAgentsFirst?: boolean
   /** Publish the aggregate manifest before the resources commit (breaks `manifest-last`). */
   readonly aggregateBeforeResources?: boolean
-}
-
-/**
- * A checkpoint directory whose writes are staged and performed one at a time: a participant's
- * commit runs to its end against it, then the controller performs (and traces) each staged write
- * or sync in its own step, so no single step of the host writes a whole namespace. Reads and
- * listings see staged writes (the host performs them first).
- */
-export interface SteppedDirectory extends CheckpointDirectory {
-  /** Performs the oldest staged write or sync; false when nothing is staged. */
-  flushOne(): boolean
-  /**
-   * The message of a staged write the port refused when it was performed (the writer's later
-   * staged writes are dropped, as a dead writer's would be); cleared by reading it.
-   */
-  takeFailure(): string | undefined
-}
-
-/** The events the controller logs about itself. */
-export type ControllerLogType = 'rollout.retired' | 'controller.abort' | 'controller.publish_refused' | 'controller.restore_abandoned'
-
-/** A piece of controller work the host runs one bounded step per agenda item, before any other item. */
-export type ControllerTask = Iterator<void, void>
-
-/** What the controller needs from the world around it (the simulator provides it). */
-export interface ControllerHost {
-  now(): number
-  /** The live participant processes. */
-  fleet(): Fleet
-  /** Fresh participant processes (process replacement before restore). */
-  spawnFleet(): Fleet
-  /** The fresh processes restored: they become the live fleet. */
-  adoptFleet(fleet: Fleet): void
-  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void
-  schedule(delayMs: number, run: () => void): void
-  /**
-   * Runs `task` one step per agenda item, at the current virtual time and before any other item
-   * (tasks run in the order given), so a long piece of controller work never blocks the host's
-   * consumer yet nothing interleaves with it: the trace is the one a single item would produce.
-   */
-  runTask(task: ControllerTask): void
-  /** Checkpoint `id`'s directory (writes staged, then performed and traced one per step); `writer` names the participant that writes. */
-  openDirectory(checkpointId: string, writer: () => string): SteppedDirectory
-  /** The hashing port the controller's own directory writes (aggregate, token store, marker) use. */
-  readonly digest: Digest
-  /** Called when the checkpoint committed (published). */
-  published(checkpointId: string): void
-  freezeDispatch(): void
-  /** After resume: continue parked / restored executions and dispatch the rest. */
-  afterResume(restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]): void
-  /** Receipts of completed, unacknowledged results (the framework flushes them before prepare). */
-  unacknowledged(): readonly JsonValue[]
-  acknowledge(receipts: readonly JsonValue[], label: string): Result<unknown, CutoverError>
-  liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
-  stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
-  tokenSnapshot(keys: readonly string[]): JsonValue
-  /** The controller's own notes (`controller → controller`, always `ok`). */
-  log<T extends ControllerLogType>(phase: TracePhase, type: T, payload: TracePayloads[T]): void
 }
 
 type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'resuming' | 'done' | 'aborted'
@@ -145,8 +88,17 @@ export class Controller {
     return r
   }
 
+  /** Runs `work` now (see `runNow`): to its end when the fleet answers at once. */
+  #runNow(work: Work): void {
+    runNow(work, (task) => this.#host.runTask(task))
+  }
+
   /** Starts checkpoint `cid`: freeze dispatch, flush acknowledgements, park agents, pause the model. */
   begin(cid: string): void {
+    this.#runNow(this.#begin(cid))
+  }
+
+  *#begin(cid: string): Work {
     this.attempts++
     this.#cid = cid
     this.#stage = 'preparing'
@@ -158,68 +110,74 @@ export class Controller {
     this.#host.freezeDispatch()
     // The actor fails fast on a deadline already passed (§3.1); Gym participants would instead
     // treat it as a zero budget, so nothing is sent to them.
-    if (this.#deadline <= now) return this.abort(`deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`)
+    if (this.#deadline <= now) return yield* this.#abort(`deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`)
     // SC step 2 (§3.6): completed results are acknowledged with their exact receipts before any
     // participant is asked to prepare; the actor's prepare fails while any remain unreleased (§3.5).
     const unacked = this.#host.unacknowledged()
     if (unacked.length > 0) this.#host.acknowledge(unacked, 'prepare')
     const unreleased = this.#host.unacknowledged().length
-    if (unreleased > 0) return this.abort(`prepare_incomplete: streamed agent results remain unacknowledged (${unreleased})`)
+    if (unreleased > 0) return yield* this.#abort(`prepare_incomplete: streamed agent results remain unacknowledged (${unreleased})`)
     const w = this.#host.fleet()
-    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', w.agent.prepare(cid, this.#deadline), { deadline_ms: this.#deadline })
-    if (!agent.ok) return this.abort('prepare failed')
-    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', w.model.pause(cid, this.#deadline), { deadline_ms: this.#deadline })
-    if (!pause.ok) return this.abort('model pause failed')
+    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', yield* ask(w.agent.prepare(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    if (!agent.ok) return yield* this.#abort('prepare failed')
+    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', yield* ask(w.model.pause(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    if (!pause.ok) return yield* this.#abort('model pause failed')
     if (w.model.workerCount > 1) {
       for (let k = 0; k < w.model.workerCount; k++) {
         this.#host.emit('prepare', 'policy_model', `model_worker_${k}`, 'model.worker_close', { checkpoint_id: cid, worker: k }, 'ok')
-        const ack = w.model.workerAck(k)
-        if (ack === undefined) continue // the worker is gone: no acknowledgement ever comes
+        const reply = w.model.workerAck(k)
+        if (reply === undefined) continue // the worker is gone: no acknowledgement ever comes
+        const ack = yield* ask(reply)
         this.#host.emit('prepare', `model_worker_${k}`, 'policy_model', 'model.worker_ack', { checkpoint_id: cid, worker: k }, ack.ok ? 'ok' : ack.error.code)
       }
     }
-    this.#host.schedule(this.#deadlineMs, () => this.#onDeadline(cid))
-    this.poke()
+    this.#host.schedule(this.#deadlineMs, () => this.#runNow(this.#onDeadline(cid)))
+    yield* this.#poke()
   }
 
   /** Re-checks readiness; the host calls this after every event while the controller waits. */
   poke(): void {
     if (!this.waiting) return
+    this.#runNow(this.#poke())
+  }
+
+  *#poke(): Work {
+    if (!this.waiting) return
     const w = this.#host.fleet()
     const paused = w.model.admission === 'paused'
-    const agentReady = w.agent.status(this.#cid)
+    const agentReady = yield* ask(w.agent.status(this.#cid))
     if (!paused || !agentReady.ok || !agentReady.value.ready_to_commit) return
-    this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(this.#cid, this.#host.now()))
+    this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(this.#cid, this.#host.now())))
     this.#emitResult('prepare', 'agent', 'agent.status', agentReady)
     this.#exporting = true
     this.#host.runTask(this.#prepareResources())
   }
 
-  #onDeadline(cid: string): void {
+  *#onDeadline(cid: string): Work {
     if (this.#cid !== cid || !this.waiting || this.#stage === 'retiring') return
     const w = this.#host.fleet()
-    const status = this.#emitResult('prepare', 'agent', 'agent.status', w.agent.status(cid))
-    const model = this.#emitResult('prepare', 'policy_model', 'model.status', w.model.status(cid, this.#host.now()))
+    const status = this.#emitResult('prepare', 'agent', 'agent.status', yield* ask(w.agent.status(cid)))
+    const model = this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(cid, this.#host.now())))
     // The policy model did not reach `paused` by the deadline (§3.5 prepare: else prepare_incomplete).
-    if (!model.ok) return this.abort(`prepare_incomplete: ${model.error.code}`)
-    if (!status.ok) return this.abort(status.error.code)
+    if (!model.ok) return yield* this.#abort(`prepare_incomplete: ${model.error.code}`)
+    if (!status.ok) return yield* this.#abort(status.error.code)
     const blocking = status.value.blocking_attempts
     const inflight = model.value.inflight.map((i) => executionKey(i))
     const stragglers = [...new Set([...blocking, ...inflight])].sort()
     if (stragglers.length === 0) {
       if (status.value.completed_unacknowledged > 0) {
-        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', w.agent.prepareDeadline(cid))
-        return this.abort('agent_prepare_incomplete')
+        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', yield* ask(w.agent.prepareDeadline(cid)))
+        return yield* this.#abort('agent_prepare_incomplete')
       }
-      return this.poke()
+      return yield* this.#poke()
     }
     // Sacrifice the stragglers instead of failing the checkpoint (PROTOCOL.md §6.1).
     this.#stage = 'retiring'
     for (const key of stragglers) {
       const id = parseKey(key)
       this.#retired.push(id)
-      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', w.model.abortInflight(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
-      this.#emitResult('retire', 'agent', 'agent.retire', w.agent.retire(cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', yield* ask(w.model.abortInflight(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult('retire', 'agent', 'agent.retire', yield* ask(w.agent.retire(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
       // The cancelled request tasks exit a moment later (the fleet reports it); only then can the
       // model commit, which the host's next poke sees.
       this.#host.log('retire', 'rollout.retired', { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
@@ -227,20 +185,20 @@ export class Controller {
   }
 
   /** Each environment's export (and each straggler's retirement) is one step. */
-  *#prepareResources(): Generator<void, void> {
+  *#prepareResources(): Work {
     const w = this.#host.fleet()
     try {
       for (const env of ENV_NAMES) {
-        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now()))
-        if (!r.ok) return this.abort(r.error.code)
+        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', yield* ask(w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now())))
+        if (!r.ok) return yield* this.#abort(r.error.code)
         this.#results[`prepare:resources_${env}`] = toJson(r.value)
         yield
       }
       for (const id of this.#retired) {
         const env = this.#envOf(id)
-        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', w.resources[env].retire(this.#cid, id), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', yield* ask(w.resources[env].retire(this.#cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
         // A session lock not taken before the deadline: its state cannot leave the cut safely.
-        if (!r.ok) return this.abort(r.error.code)
+        if (!r.ok) return yield* this.#abort(r.error.code)
         yield
       }
     } finally {
@@ -263,7 +221,7 @@ export class Controller {
   }
 
   /** Performs the directory's staged writes, one per step (each is traced as it happens). */
-  *#flush(dir: SteppedDirectory): Generator<void, void> {
+  *#flush(dir: SteppedDirectory): Work {
     while (dir.flushOne()) yield
   }
 
@@ -277,7 +235,7 @@ export class Controller {
    * One participant call per step, then its staged writes one per step, then its answer: the
    * trace order is the protocol's (participant files, manifest, then the participant's reply).
    */
-  *#commit(): Generator<void, void> {
+  *#commit(): Work {
     if (this.#stage !== 'committing') return
     this.#commitAttempts++
     const attempt = this.#commitAttempts
@@ -286,24 +244,25 @@ export class Controller {
     const dir = this.#host.openDirectory(this.#cid, () => writer)
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
+    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Reply<T>): Work<Result<T, CutoverError>> {
       writer = who
-      let r: Result<T, CutoverError>
+      let reply: Reply<T>
       try {
-        r = run()
+        reply = run()
       } finally {
         writer = 'controller'
       }
+      const r = yield* ask(reply)
       yield* self.#flush(dir)
       const answered = self.#emitResult('commit', to, type, self.#written(dir, r), { attempt })
       yield
       return answered
     }
     const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
-    if (!agent.ok) return this.#retryCommit(agent.error)
+    if (!agent.ok) return yield* this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
     const model = yield* step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, dir, this.#roots))
-    if (!model.ok) return this.#retryCommit(model.error)
+    if (!model.ok) return yield* this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
     const fleetSet = fleetParticipants(w)
@@ -317,12 +276,12 @@ export class Controller {
     }
     for (const env of ENV_NAMES) {
       const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
-      if (!r.ok) return this.#retryCommit(r.error)
+      if (!r.ok) return yield* this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
       participants.push(fleetSet.find((p) => p.participant_id === `resources_${env}`) as AggregateParticipant)
     }
     const published = yield* this.#publish(dir, participants, (who) => (writer = who))
-    if (!published.ok) return this.#retryCommit(published.error)
+    if (!published.ok) return yield* this.#retryCommit(published.error)
     this.#records = []
     this.#host.published(this.#cid)
     this.#stage = 'restoring'
@@ -334,9 +293,9 @@ export class Controller {
    * every namespace before sealing it), each its own step. A crashed write is thrown by the port:
    * a failed commit. Staged writes are performed before anything is logged about the call.
    */
-  *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Generator<void, Result<unknown, CutoverError>> {
+  *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Work<Result<unknown, CutoverError>> {
     const digest = this.#host.digest
-    const call = function* <T>(self: Controller, who: string, what: string, run: () => Result<T, CutoverError>): Generator<void, Result<T, CutoverError>> {
+    const call = function* <T>(self: Controller, who: string, what: string, run: () => Result<T, CutoverError>): Work<Result<T, CutoverError>> {
       writes(who)
       let r: Result<T, CutoverError>
       try {
@@ -364,8 +323,8 @@ export class Controller {
     return yield* call(this, 'controller', 'marker', () => publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }))
   }
 
-  #retryCommit(error: CutoverError): void {
-    if (this.#commitAttempts >= 3) return this.abort(`commit failed: ${error.code}`)
+  *#retryCommit(error: CutoverError): Work {
+    if (this.#commitAttempts >= 3) return yield* this.#abort(`commit failed: ${error.code}`)
     // The crashed commit is retried over the same directory; finished participants replay their results.
     this.#host.schedule(2, () => this.commit())
   }
@@ -377,7 +336,7 @@ export class Controller {
   }
 
   /** One participant's restore per step (each reads and verifies its namespace). */
-  *#restore(): Generator<void, void> {
+  *#restore(): Work {
     if (this.#stage !== 'restoring') return
     const old = this.#host.fleet()
     const fresh = this.#host.spawnFleet()
@@ -385,13 +344,13 @@ export class Controller {
     const touched: string[] = []
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* fail(why: string): Generator<void, void> {
+    function* fail(why: string): Work {
       // Abort the restore: every fresh participant a restore was sent to is resumed, then discarded;
       // the original processes (still committed_paused) resume and the checkpoint is retaken later.
       self.#stage = 'aborted'
       // Dependency order even here (model, resources, then agent); resume on an untouched idle
       // participant is harmless, and it keeps every resume round ordered.
-      if (touched.length > 0) for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent']) self.#resumeOne('abort', fresh, p)
+      if (touched.length > 0) for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent']) yield* self.#resumeOne('abort', fresh, p)
       self.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: self.#cid, reason: why })
       yield* self.#resumeAll('abort', old, null)
     }
@@ -402,17 +361,17 @@ export class Controller {
     const mismatch = participantSetMismatch(published.value.manifest.participants, fleetParticipants(fresh))
     if (mismatch !== null) return yield* fail(`fleet_mismatch: ${mismatch}`)
     touched.push('policy_model')
-    const model = this.#emitResult('restore', 'policy_model', 'model.restore', fresh.model.restore(this.#cid, dir))
+    const model = this.#emitResult('restore', 'policy_model', 'model.restore', yield* ask(fresh.model.restore(this.#cid, dir)))
     if (!model.ok) return yield* fail(model.error.code)
     yield
     touched.push('agent')
-    const agent = this.#emitResult('restore', 'agent', 'agent.restore', fresh.agent.restore(this.#cid, dir))
+    const agent = this.#emitResult('restore', 'agent', 'agent.restore', yield* ask(fresh.agent.restore(this.#cid, dir)))
     if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
     yield
     for (const env of ENV_NAMES) {
       touched.push(`resources_${env}`)
-      const r = fresh.resources[env].restore(this.#cid, dir)
+      const r = yield* ask(fresh.resources[env].restore(this.#cid, dir))
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
       if (!r.ok) return yield* fail(r.error.code)
       yield
@@ -423,21 +382,21 @@ export class Controller {
     this.#host.schedule(5, () => this.#host.runTask(this.#resumeAll('resume', fresh, records)))
   }
 
-  #resumeOne(phase: TracePhase, w: Fleet, participant: string): void {
-    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', w.model.resume(this.#cid))
-    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', w.agent.resume(this.#cid))
+  *#resumeOne(phase: TracePhase, w: Fleet, participant: string): Work {
+    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', yield* ask(w.model.resume(this.#cid)))
+    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', yield* ask(w.agent.resume(this.#cid)))
     else {
       const env = participant.slice('resources_'.length) as EnvName
-      this.#emitResult(phase, participant, 'resources.resume', w.resources[env].resume(this.#cid))
+      this.#emitResult(phase, participant, 'resources.resume', yield* ask(w.resources[env].resume(this.#cid)))
     }
   }
 
   /** Resume: dependencies (policy model, resources) before agents, then dispatch; one participant per step. */
-  *#resumeAll(phase: TracePhase, w: Fleet, restored: readonly AgentBoundaryRecord[] | null): Generator<void, void> {
+  *#resumeAll(phase: TracePhase, w: Fleet, restored: readonly AgentBoundaryRecord[] | null): Work {
     const deps = ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`)]
     const order = this.#test.resumeAgentsFirst === true ? ['agent', ...deps] : [...deps, 'agent']
     for (const p of order) {
-      this.#resumeOne(phase, w, p)
+      yield* this.#resumeOne(phase, w, p)
       yield
     }
     const retired = this.#retired
@@ -447,12 +406,15 @@ export class Controller {
 
   /** Abort: resume every participant (an `invalid_phase` answer means already accepting), unfreeze. */
   abort(reason: string): void {
+    this.#runNow(this.#abort(reason))
+  }
+
+  *#abort(reason: string): Work {
     const w = this.#host.fleet()
     this.#stage = 'aborted'
     this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
-    // Synchronous: an abort is a handful of calls, and its callers expect the fleet resumed on return.
-    const resume = this.#resumeAll('abort', w, null)
-    while (resume.next().done !== true);
+    // One step: an abort is a handful of calls, and its callers expect the fleet resumed when it ends.
+    yield* atOnce(this.#resumeAll('abort', w, null))
   }
 
   /** Whether the controller may retake a checkpoint after an abort. */

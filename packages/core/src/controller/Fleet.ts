@@ -5,15 +5,21 @@ import type { PolicyModel } from '../protocol/PolicyModel.ts'
 import type { ResourcesParticipant } from '../protocol/ResourcesParticipant.ts'
 import type { Result } from '../result.ts'
 
+/** A participant's answer to one control call: at once (in process) or later (over HTTP). */
+export type Reply<T> = Result<T, CutoverError> | PromiseLike<Result<T, CutoverError>>
+
+/** The methods `K` of participant class `C`, each answering with a `Reply` of its result. */
+type ControlOf<C, K extends keyof C> = {
+  readonly [P in K]: C[P] extends (...args: infer A) => Result<infer T, CutoverError> ? (...args: A) => Reply<T> : never
+}
+
 /**
  * The fleet the controller drives: the control operations PROTOCOL.md §3.5 sends to each
  * participant, one method per operation, with the participant's own answer types. The controller
- * owns this interface; the simulator implements it over in-process participants (and applies its
- * faults there), and an HTTP controller can implement the same methods as `/ng-control/v1/…` calls.
- *
- * Every method answers synchronously today: the controller is a stepped, deterministic state
- * machine (see `ControllerTask`). Making the answers awaitable is the next step of the
- * cross-process work and changes only how the controller's tasks wait, not this list.
+ * owns this interface; the simulator implements it over in-process participants (answering at
+ * once, and applying its faults there), and an HTTP controller can implement the same methods as
+ * `/ng-control/v1/…` calls answering with promises (the controller waits for them inside its
+ * tasks; see `ControllerTask`).
  */
 export interface Fleet {
   /** 0 for the original processes, 1.. for each replacement. */
@@ -24,18 +30,26 @@ export interface Fleet {
 }
 
 /** Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit, restore, resume. */
-export type AgentControl = Pick<AgentParticipant, 'instanceName' | 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume' | 'discardContinuation'>
+export type AgentControl = ControlOf<AgentParticipant, 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'> & {
+  /** The agent's instance name (the aggregate manifest records it; restore compares it with the committed set). */
+  readonly instanceName: string
+}
 
-/** Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its status reports. */
-export interface ModelControl extends Pick<PolicyModel, 'serverName' | 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> {
+/** Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its last report gave. */
+export interface ModelControl extends ControlOf<PolicyModel, 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> {
+  /** The model's server name (aggregate participant name). */
+  readonly serverName: string
   readonly admission: PolicyModel['admission']
   readonly workerCount: number
   /**
    * Worker `k` acknowledges the admission close (multi-worker coordinator); undefined when the
    * worker never answers (it is gone).
    */
-  workerAck(worker: number): Result<void, CutoverError> | undefined
+  workerAck(worker: number): Reply<void> | undefined
 }
 
 /** Resources control routes (PROTOCOL.md §3.4): prepare, retire, commit, restore, resume. */
-export type ResourcesControl = Pick<ResourcesParticipant<unknown>, 'serverName' | 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'>
+export type ResourcesControl = ControlOf<ResourcesParticipant<unknown>, 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'> & {
+  /** The resources server's name (aggregate participant name). */
+  readonly serverName: string
+}

@@ -1,6 +1,7 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
 import type { TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
-import type { Controller, ControllerTask } from '../controller/Controller.ts'
+import type { Controller } from '../controller/Controller.ts'
+import type { ControllerTask } from '../controller/ControllerHost.ts'
 import type { Fleet } from '../controller/Fleet.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { TokenStore } from '../protocol/TokenStore.ts'

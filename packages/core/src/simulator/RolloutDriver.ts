@@ -13,6 +13,7 @@ import { executionKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { PyRandom } from '../rng/PyRandom.ts'
 import type { Engine } from './Engine.ts'
+import { replayStaleRequests } from './replayStaleRequests.ts'
 import type { RolloutOutcome } from './RolloutOutcome.ts'
 import type { Decision, DriverState, RolloutPlan } from './Workload.ts'
 import { INITIAL_DRIVER_STATE, applyEnvResponse, applyStart, decide, startRequest, verifyRequest } from './Workload.ts'
@@ -180,7 +181,7 @@ export class RolloutDriver {
   }
 
   /** Dispatches every restored continuation (and the rest), one rollout per step. */
-  *continueRestored(restored: readonly AgentBoundaryRecord[], retired: readonly ExecutionIdentity[]): Generator<void, void> {
+  *continueRestored(restored: readonly AgentBoundaryRecord[], retired: readonly ExecutionIdentity[]): Generator<undefined, void> {
     const { world, faults, recorder } = this.#engine
     const byRollout = new Map(restored.map((rec) => [rec.rollout_id, rec]))
     for (const r of this.#rollouts) {
@@ -209,7 +210,10 @@ export class RolloutDriver {
       this.#redispatch(id)
       yield
     }
-    this.#staleRequests()
+    replayStaleRequests(this.#engine, (id) => {
+      const r = this.#byId.get(id)
+      return r === undefined ? undefined : { env: r.plan.env, attempt: r.attempt }
+    })
   }
 
   // ---- one rollout ----
@@ -452,29 +456,5 @@ export class RolloutDriver {
     r.state = INITIAL_DRIVER_STATE
     r.waiting = null
     this.#dispatch(r)
-  }
-
-  /** `stale_request` faults: delayed attempt-N requests reach the new processes after restore. */
-  #staleRequests(): void {
-    const e = this.#engine
-    for (const f of e.faults.staleRequests) {
-      const r = this.#byId.get(f.rolloutId)
-      if (r === undefined) continue
-      const stale: ExecutionIdentity = { rollout_id: r.plan.rollout_id, attempt_index: Math.max(0, r.attempt - 1) }
-      const from = `rollout_${r.plan.rollout_id}`
-      const payload = { rollout_id: stale.rollout_id, attempt_index: stale.attempt_index, delayed: true as const }
-      e.at(3, () => {
-        if (f.participant === 'policy_model') {
-          const a = e.world.model.admit(stale)
-          e.emit('continue', from, 'policy_model', 'model.request', { ...payload, model_call_id: a.ok ? a.value.model_call_id : null, parent_call_id: null, relay: false }, a.ok ? 'ok' : a.error.code)
-        } else if (f.participant === 'agent') {
-          const b = e.world.agent.begin(stale)
-          e.emit('continue', from, 'agent', 'run.dispatch', { ...payload, environment: r.plan.env, continued: false, generation: null }, b.ok ? 'ok' : b.error.code)
-        } else {
-          const resp = e.world.resources[r.plan.env].handleRequest({ path: r.plan.env === 'blackjack' ? '/step' : '/get_counter_value', method: 'POST', body: {}, identity: stale, requestId: `${executionKey(stale)}.stale` })
-          e.emit('continue', from, `resources_${r.plan.env}`, 'env.request', { ...payload, path: 'stale', request_id: `${executionKey(stale)}.stale`, revision_before: resp.revisionBefore, revision: resp.revision, status: resp.status, replayed: false, success: resp.code === null }, resp.code ?? 'ok')
-        }
-      })
-    }
   }
 }

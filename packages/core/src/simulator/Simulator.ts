@@ -1,7 +1,7 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
 import type { TraceEvent, TraceEventOf, TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
 import type { ParticipantView } from '../contracts/views.ts'
-import type { ControllerTask } from '../controller/Controller.ts'
+import type { ControllerTask } from '../controller/ControllerHost.ts'
 import { Controller } from '../controller/Controller.ts'
 import type { Fleet } from '../controller/Fleet.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
@@ -116,7 +116,10 @@ export class Simulator implements Engine {
     if (task !== undefined) {
       // A task's steps share its virtual time and nothing else runs between them, so the trace
       // is the one the whole task would produce as a single item.
-      if (task.next().done === true) this.#tasks.shift()
+      const step = task.next()
+      if (step.done === true) this.#tasks.shift()
+      // The simulated fleet answers every control call at once: nothing is ever awaited here.
+      else if (step.value !== undefined) throw new Error('a simulated controller task waited for a fleet answer')
     } else {
       const item = this.#queue.pop()
       if (item === undefined) return false

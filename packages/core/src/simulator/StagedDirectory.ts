@@ -1,4 +1,4 @@
-import type { SteppedDirectory } from '../controller/Controller.ts'
+import type { SteppedDirectory } from '../controller/ControllerHost.ts'
 import type { CheckpointDirectory, DirectoryEntry } from '../directory/CheckpointDirectory.ts'
 import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
 

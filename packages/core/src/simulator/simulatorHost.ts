@@ -1,5 +1,5 @@
 import type { TracePhase } from '../contracts/trace.ts'
-import type { ControllerHost } from '../controller/Controller.ts'
+import type { ControllerHost } from '../controller/ControllerHost.ts'
 import type { JsonValue } from '../json.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import { captureKey } from '../records/ExecutionIdentity.ts'
