@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck, lint, unit tests, web build and the e2e suite in Debian's Chromium.
+# `npm test`: typecheck, lint, the PROTOCOL.md conformance index, unit tests, web build and the e2e suite in Debian's Chromium.
 # Ends with one plain line `N passed, N failed` summed over vitest and Playwright.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,7 @@ bash scripts/ensure-chromium.sh || exit 1
 
 step typecheck npx tsc -b
 step lint npx eslint .
+step conformance npm run --silent conformance
 step unit npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
 if step build npx vite build --logLevel warn; then
   export E2E_DATA_DIR="$OUT/e2e-data"

@@ -14,6 +14,9 @@ export interface GymRequest {
   readonly requestId: string | undefined
   /** `x-nemo-gym-expected-resource-state-revision`. */
   readonly expectedRevision: number | undefined
+  /** The raw query string (without `?`) and every request cookie: part of a mutation's input digest. */
+  readonly query?: string
+  readonly cookies?: readonly (readonly [string, string])[]
 }
 
 /** The answer: the reference server's own shape, or a protocol refusal with its code. */
@@ -25,7 +28,7 @@ export type GymReply =
       readonly headers: readonly (readonly [string, string])[]
     }
   | {
-      /** A replayed mutation receipt: the recorded bytes, sent as they were. */
+      /** A mutation with a receipt, first answer or replay: the recorded bytes, sent as they were. */
       readonly kind: 'raw'
       readonly status: number
       readonly bytes: Uint8Array

@@ -28,13 +28,13 @@ describe('control routes of the resources participant', () => {
   const { dir, cleanup } = tempDataDir()
   afterAll(cleanup)
 
-  it('[control] without a token the control routes are not mounted', async () => {
+  it('[control.bearer-auth] [control] without a token the control routes are not mounted', async () => {
     const { call } = server(dir, undefined)
     expect((await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, auth)).status).toBe(404)
     expect((await call('POST', '/gym/counter/ng-control/v1/resources-checkpoint/prepare', op('c1'), auth)).status).toBe(404)
   })
 
-  it('[control] a missing or wrong bearer token is 401 unauthorized and the token is never echoed', async () => {
+  it('[control.bearer-auth] [control.capabilities] [control] a missing or wrong bearer token is 401 unauthorized and the token is never echoed', async () => {
     const { call } = server(dir, TOKEN)
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }] as Record<string, string>[]) {
       const r = await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, headers)
@@ -48,7 +48,7 @@ describe('control routes of the resources participant', () => {
     expect(ok.text).not.toContain(TOKEN)
   })
 
-  it('[control] prepare, commit, restore under N+1 in a fresh server and resume continue exactly; attempt N is stale', async () => {
+  it('[control.strict-bodies] [control.error-envelope] [control] prepare, commit, restore under N+1 in a fresh server and resume continue exactly; attempt N is stale', async () => {
     const a = server(dir, TOKEN)
     expect((await a.counter('seed_session', { initial_count: 3 }, 'r1', 0)).status).toBe(200)
     const inc = await a.counter('increment_counter', { count: 1 }, 'r1', 0)
@@ -66,7 +66,7 @@ describe('control routes of the resources participant', () => {
     expect(prepared).toMatchObject({ status: 200, body: { sessions: 1, state: 'prepared', inventory: [{ rollout_id: 'r1', attempt_index: 0, revision: 1 }] } })
     expect(await a.counter('increment_counter', { count: 5 }, 'r1', 0)).toMatchObject({ status: 409, body: { error: { code: 'checkpoint_parked' } } })
     expect(await a.control('prepare', op('cp2'))).toMatchObject({ status: 409, body: { error: { code: 'checkpoint_conflict' } } })
-    const status = await a.control('status', op('cp1'))
+    const status = await a.call('GET', '/gym/counter/ng-control/v1/resources-checkpoint/status?checkpoint_id=cp1', undefined, auth)
     expect(status.body).toMatchObject({ state: 'paused', sessions: 1, prepared_inventory: [{ rollout_id: 'r1', attempt_index: 0, revision: 1 }] })
 
     // checkpoint_dir outside the data directory, or through a symlink, is path_escape and writes nothing.
@@ -105,8 +105,35 @@ describe('control routes of the resources participant', () => {
     await a.control('prepare', op('cp9'))
     expect(await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0, extra: true }))).toMatchObject({ status: 400 })
     expect(await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0 }))).toMatchObject({ status: 200, body: { retired: true, dropped_snapshot: true } })
-    expect((await a.control('status', op('cp9'))).body.tombstones).toEqual(['r7.a0'])
+    expect((await a.call('GET', '/gym/counter/ng-control/v1/resources-checkpoint/status?checkpoint_id=cp9', undefined, auth)).body.tombstones).toEqual(['r7.a0'])
     expect(await a.control('nope', op('cp9'))).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } })
     expect(await a.control('prepare', 'x'.repeat(70_000))).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } })
+  })
+
+  it('[resources.status-get-by-participant] status is a GET answered by the participant: lock and receipt-history fields are its own', async () => {
+    const a = server(dir, TOKEN)
+    await a.counter('seed_session', { initial_count: 1 }, 'r3', 0)
+    await a.control('prepare', op('cs1'))
+    const url = '/gym/counter/ng-control/v1/resources-checkpoint/status'
+    const got = await a.call('GET', `${url}?checkpoint_id=cs1`, undefined, auth)
+    expect(got.status).toBe(200)
+    expect(got.body).toMatchObject({ state: 'paused', phase: 'prepared', sessions: 1, lock_entries: 1, locked_sessions: 0, evicted_receipt_tombstones: 0, receipt_history_saturated: false, retired_receipt_sessions: 0, mutation_receipts: 0 })
+    expect(await a.call('GET', `${url}?checkpoint_id=other`, undefined, auth)).toMatchObject({ status: 409, body: { error: { code: 'checkpoint_conflict' } } })
+    expect(await a.call('GET', `${url}?checkpoint_id=.bad`, undefined, auth)).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } })
+    expect((await a.control('status', op('cs1'))).status).toBe(404)
+  })
+
+  it('[model.parked-retry-after] an admission refusal (checkpoint_parked) over HTTP carries retry-after: 1', async () => {
+    const a = server(dir, TOKEN)
+    await a.counter('seed_session', { initial_count: 1 }, 'r4', 0)
+    await a.control('prepare', op('cr1'))
+    const parked = await a.counter('increment_counter', { count: 1 }, 'r4', 0)
+    expect(parked.status).toBe(409)
+    expect(parked.body.error.code).toBe('checkpoint_parked')
+    expect(parked.headers.get('retry-after')).toBe('1')
+    await a.control('resume', op('cr1'))
+    const accepted = await a.counter('increment_counter', { count: 1 }, 'r4', 0)
+    expect(accepted.status).toBe(200)
+    expect(accepted.headers.get('retry-after')).toBe(null)
   })
 })

@@ -31,6 +31,7 @@ const base = {
   deadline_ts: z.number().nonnegative().finite(),
 }
 const operationBody = z.strictObject(base)
+const statusQuery = z.strictObject({ checkpoint_id: base.checkpoint_id })
 const directoryBody = z.strictObject({ ...base, checkpoint_dir: z.string().min(1).max(4096) })
 const retireBody = z.strictObject({
   ...base,
@@ -72,25 +73,11 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
     return reply(c, participant.prepare(body.value.checkpoint_id, body.value.deadline_ts * 1000, options.clock.now()))
   })
 
-  app.post('/resources-checkpoint/status', async (c) => {
-    const body = await readValidJson(c, operationBody, 'status body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const check = participant.fence.requirePhase(body.value.checkpoint_id, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restore_failed_paused', 'restored_paused'])
-    if (!check.ok) return cutoverErrorResponse(c, check.error)
-    const sessions = participant.sessions()
-    const state = participant.accepting ? 'accepting' : 'paused'
-    return c.json({
-      state,
-      admission_state: state,
-      phase: participant.fence.phase,
-      sessions: sessions.length,
-      per_session: sessions.map((s) => ({ rollout_id: s.rollout_id, attempt_index: s.attempt, revision: s.revision, locked: false })),
-      lock_entries: 0,
-      locked_sessions: 0,
-      tombstones: participant.tombstones(),
-      uncertain_sessions: sessions.filter((s) => s.state === 'uncertain').map((s) => s.key),
-      prepared_inventory: participant.preparedSnapshots().map((s) => ({ rollout_id: s.rollout_id, attempt_index: s.attempt_index, revision: s.state_revision })),
-    })
+  // GET, like every status route of the protocol (§3.2, §3.3): `?checkpoint_id=…`; answered by the participant itself.
+  app.get('/resources-checkpoint/status', (c) => {
+    const query = statusQuery.safeParse({ checkpoint_id: c.req.query('checkpoint_id') })
+    if (!query.success) return errorResponse(c, 'invalid_request', `status query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    return reply(c, participant.status(query.data.checkpoint_id))
   })
 
   app.post('/resources-checkpoint/commit', async (c) => {

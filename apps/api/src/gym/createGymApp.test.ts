@@ -11,12 +11,12 @@ import { RCP, responseOf, say } from '../testing/gymBodies.ts'
 const servers = createEnvironmentServers(nodeDigest, () => 0n)
 
 /** One environment's sub-app mounted like the main server does, plus a one-cookie jar. */
-function gym(env: EnvName) {
+function gym(env: EnvName, options: ConstructorParameters<typeof ResourcesParticipant>[2] = {}) {
   let n = 0
   const mountPath = `/gym/${env}`
   const app = createGymApp({
     env,
-    host: createParticipantGymHost(new ResourcesParticipant(servers[env], nodeDigest)),
+    host: createParticipantGymHost(new ResourcesParticipant(servers[env], nodeDigest, options)),
     mountPath,
     newSessionId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
   })
@@ -144,7 +144,7 @@ describe('Gym-compatible environment routes', () => {
     expect((await post('/get_counter_value', {}, { headers: { 'x-nemo-gym-rollout-id': 'r1', 'x-nemo-gym-attempt-index': '2' } })).body).toEqual({ count: 1 })
   })
 
-  it('[gym] revisions, idempotent receipts and compare-and-set apply to identified sessions', async () => {
+  it('[resources.receipt-mismatch] [resources.revision-cas] [gym] revisions, idempotent receipts and compare-and-set apply to identified sessions', async () => {
     const { post } = gym('counter')
     const who = { 'x-nemo-gym-rollout-id': 'r5', 'x-nemo-gym-attempt-index': '0' }
     expect(await post('/increment_counter', { count: 1 }, { headers: who })).toMatchObject({ status: 409, body: { error: { code: 'resources_session_unbound' } } })
@@ -161,6 +161,52 @@ describe('Gym-compatible environment routes', () => {
       expect(await post('/increment_counter', { count: 1 }, { headers: { ...who, ...bad } })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } })
     }
     expect((await post('/get_counter_value', {}, { headers: who })).body).toEqual({ count: 15 })
+  })
+
+  it('[resources.receipt-replay-bytes] a replayed mutation sends the bytes first sent; query and cookies are part of the input digest', async () => {
+    const { app, mountPath, post, cookie: jar } = gym('blackjack')
+    const who = { 'x-nemo-gym-rollout-id': 'r7', 'x-nemo-gym-attempt-index': '0' }
+    expect((await post('/reset', { responses_create_params: RCP, seed: 0 }, { headers: who })).status).toBe(200)
+    const cookie = jar() ?? ''
+    expect(cookie).toMatch(/^cutover_blackjack_session=/)
+    const send = async (route: string, headers: Record<string, string>) =>
+      app.request(`${mountPath}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, ...who, ...headers }, body: JSON.stringify({ responses_create_params: RCP, response: say('<action>hit</action>') }) })
+    const once = { 'x-nemo-gym-resource-request-id': 'hit-1' }
+    const first = await send('/step', once)
+    const firstText = await first.text()
+    expect(first.status).toBe(200)
+    // The reference's key order (observation first), not sorted keys.
+    expect(firstText.startsWith('{"observation":')).toBe(true)
+    const replay = await send('/step', once)
+    expect(replay.status).toBe(200)
+    expect(await replay.text()).toBe(firstText)
+    expect(replay.headers.get('x-nemo-gym-resource-state-revision')).toBe(first.headers.get('x-nemo-gym-resource-state-revision'))
+    // The same id with another query or other cookies is another input.
+    const otherQuery = await send('/step?verbose=1', once)
+    expect(otherQuery.status).toBe(409)
+    expect(((await otherQuery.json()) as { error: { code: string } }).error.code).toBe('resource_request_receipt_error')
+    const otherCookie = await send('/step', { ...once, cookie: `${cookie}; extra=1` })
+    expect(((await otherCookie.json()) as { error: { code: string } }).error.code).toBe('resource_request_receipt_error')
+  })
+
+  it('[resources.receipt-evicted] over HTTP an evicted identity is 409 resource_receipt_evicted (history bounds shrunk to 1 session and 1 tombstone)', async () => {
+    const { post } = gym('counter', { receiptHistory: { retiredSessions: 1, evictionTombstones: 1 } })
+    const close = async (r: string) => {
+      const who = { 'x-nemo-gym-rollout-id': r, 'x-nemo-gym-attempt-index': '0' }
+      await post('/seed_session', { initial_count: 0 }, { headers: who })
+      await post('/increment_counter', { count: 1 }, { headers: { ...who, 'x-nemo-gym-resource-request-id': `${r}-1` } })
+      const v = await post('/verify', { responses_create_params: { input: [] }, response: { output: [] }, expected_count: 1 }, { headers: who })
+      expect(v.body['reward']).toBe(1)
+      return who
+    }
+    const first = await close('r1')
+    await close('r2')
+    const retry = await post('/increment_counter', { count: 1 }, { headers: { ...first, 'x-nemo-gym-resource-request-id': 'r1-1' } })
+    expect(retry).toMatchObject({ status: 409, body: { error: { code: 'resource_receipt_evicted' } } })
+    await close('r3')
+    // Two evicted keys exceed the one remembered: saturated, every identified request is refused.
+    const fresh = await post('/seed_session', { initial_count: 0 }, { headers: { 'x-nemo-gym-rollout-id': 'r9', 'x-nemo-gym-attempt-index': '0' } })
+    expect(fresh).toMatchObject({ status: 409, body: { error: { code: 'resource_receipt_evicted' } } })
   })
 
   it('[gym] GET / answers ok, /reverify_mode exists where the reference has it, wrong methods are 405', async () => {

@@ -115,7 +115,9 @@ export function createGymApp(options: GymAppOptions): Hono {
     }
     const cookie = getCookie(c, cookieName)
     const sessionId = cookie !== undefined && SESSION_ID_PATTERN.test(cookie) ? cookie : options.newSessionId()
-    const reply = host.handle({ path, body: envBody, cookieSessionId: sessionId, identity: identity.value, ...protocolHeaders })
+    const query = new URL(c.req.url).search.replace(/^\?/, '')
+    const cookies = Object.entries(getCookie(c))
+    const reply = host.handle({ path, body: envBody, cookieSessionId: sessionId, identity: identity.value, ...protocolHeaders, query, cookies })
     if (sessionId !== cookie) setCookie(c, cookieName, sessionId, { path: mountPath === '' ? '/' : mountPath, httpOnly: true, sameSite: 'Lax' })
     for (const [name, value] of reply.headers) c.header(name, value)
     if (reply.kind === 'refused') return errorResponse(c, reply.code, reply.message)

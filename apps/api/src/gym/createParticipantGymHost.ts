@@ -4,10 +4,6 @@ import type { GymHost, GymReply } from './GymHost.ts'
 /** Response header carrying the session's state revision after the request (PROTOCOL.md §2.2). */
 export const REVISION_HEADER = 'x-nemo-gym-resource-state-revision'
 
-function decodeBase64(text: string): Uint8Array {
-  return new Uint8Array(Buffer.from(text, 'base64'))
-}
-
 /**
  * Sessions through the resources participant (PROTOCOL.md §3.4, §4.4, §7.1), so the HTTP routes
  * get the same binding, revisions, idempotent receipts, admission pause and stale-attempt fencing
@@ -24,14 +20,16 @@ export function createParticipantGymHost<S>(participant: ResourcesParticipant<S>
         ...(request.identity === undefined ? {} : { identity: request.identity }),
         ...(request.requestId === undefined ? {} : { requestId: request.requestId }),
         ...(request.expectedRevision === undefined ? {} : { expectedRevision: request.expectedRevision }),
+        ...(request.query === undefined ? {} : { query: request.query }),
+        ...(request.cookies === undefined ? {} : { cookies: request.cookies }),
       })
       const headers: [string, string][] = response.revision === null ? [] : [[REVISION_HEADER, String(response.revision)]]
       if (response.code !== null) {
         const error = (response.body as { error?: { message?: unknown } } | null)?.error
         return { kind: 'refused', code: response.code, message: typeof error?.message === 'string' ? error.message : response.code, headers }
       }
-      const receipt = response.replayed ? (response.body as { receipt_body_base64?: unknown } | null)?.receipt_body_base64 : undefined
-      if (typeof receipt === 'string') return { kind: 'raw', status: response.status, bytes: decodeBase64(receipt), headers }
+      // A recorded receipt: the first answer and every replay send the same bytes (§8).
+      if (response.bytes !== undefined) return { kind: 'raw', status: response.status, bytes: response.bytes, headers }
       return { kind: 'json', status: response.status, body: response.body, headers }
     },
   }

@@ -3,9 +3,13 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { CutoverError, ErrorBody, ErrorCode } from '@cutover/core/contracts'
 import { ERROR_STATUS } from './errorStatus.ts'
 
-/** Replies with the contract error envelope and the status the code maps to. */
+/** Admission refusals: the call changed nothing and may be re-issued after resume (PROTOCOL.md §3.1, §8). */
+const RETRY_AFTER_ONE: readonly ErrorCode[] = ['checkpoint_parked']
+
+/** Replies with the contract error envelope and the status the code maps to (admission refusals add `retry-after: 1`). */
 export function errorResponse(c: Context, code: ErrorCode, message: string): Response {
   const body: ErrorBody = { error: { code, message } }
+  if (RETRY_AFTER_ONE.includes(code)) c.header('retry-after', '1')
   return c.json(body, ERROR_STATUS[code] as ContentfulStatusCode)
 }
 

@@ -9,6 +9,7 @@ import type { EnvName } from '../contracts/environments.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
 import type { AggregateParticipant } from '../directory/manifests.ts'
+import { loadPublishedCheckpoint } from '../directory/loadPublishedCheckpoint.ts'
 import { publishAggregateManifest } from '../directory/publishAggregateManifest.ts'
 import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts'
 import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
@@ -23,6 +24,7 @@ import type { ControllerHost, SteppedDirectory } from './ControllerHost.ts'
 import type { Work } from './controllerWork.ts'
 import { ask, atOnce, runNow } from './controllerWork.ts'
 import type { Fleet, Reply } from './Fleet.ts'
+import { fleetParticipants, participantSetMismatch } from './fleetParticipants.ts'
 
 /** Test-only switches that break the protocol on purpose, so invariants can be seen to fail. */
 export interface ControllerTestOptions {
@@ -106,6 +108,15 @@ export class Controller {
     const now = this.#host.now()
     this.#deadline = now + this.#deadlineMs
     this.#host.freezeDispatch()
+    // The actor fails fast on a deadline already passed (§3.1); Gym participants would instead
+    // treat it as a zero budget, so nothing is sent to them.
+    if (this.#deadline <= now) return yield* this.#abort(`deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`)
+    // SC step 2 (§3.6): completed results are acknowledged with their exact receipts before any
+    // participant is asked to prepare; the actor's prepare fails while any remain unreleased (§3.5).
+    const unacked = this.#host.unacknowledged()
+    if (unacked.length > 0) this.#host.acknowledge(unacked, 'prepare')
+    const unreleased = this.#host.unacknowledged().length
+    if (unreleased > 0) return yield* this.#abort(`prepare_incomplete: streamed agent results remain unacknowledged (${unreleased})`)
     const w = this.#host.fleet()
     const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', yield* ask(w.agent.prepare(cid, this.#deadline)), { deadline_ms: this.#deadline })
     if (!agent.ok) return yield* this.#abort('prepare failed')
@@ -133,15 +144,6 @@ export class Controller {
   *#poke(): Work {
     if (!this.waiting) return
     const w = this.#host.fleet()
-    const unacked = this.#host.unacknowledged()
-    if (unacked.length > 0 && this.#stage === 'preparing') {
-      // SC step 2: completed results are acknowledged to Gym before the cut can be ready.
-      const status = yield* ask(w.agent.status(this.#cid))
-      if (status.ok && status.value.completed_unacknowledged > 0) {
-        this.#emitResult('prepare', 'agent', 'agent.status', status)
-        this.#host.acknowledge(unacked, 'prepare')
-      }
-    }
     const paused = w.model.admission === 'paused'
     const agentReady = yield* ask(w.agent.status(this.#cid))
     if (!paused || !agentReady.ok || !agentReady.value.ready_to_commit) return
@@ -156,7 +158,8 @@ export class Controller {
     const w = this.#host.fleet()
     const status = this.#emitResult('prepare', 'agent', 'agent.status', yield* ask(w.agent.status(cid)))
     const model = this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(cid, this.#host.now())))
-    if (!model.ok) return yield* this.#abort(model.error.code)
+    // The policy model did not reach `paused` by the deadline (§3.5 prepare: else prepare_incomplete).
+    if (!model.ok) return yield* this.#abort(`prepare_incomplete: ${model.error.code}`)
     if (!status.ok) return yield* this.#abort(status.error.code)
     const blocking = status.value.blocking_attempts
     const inflight = model.value.inflight.map((i) => executionKey(i))
@@ -262,10 +265,8 @@ export class Controller {
     if (!model.ok) return yield* this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
-    const participants: AggregateParticipant[] = [
-      { participant_id: 'agent', name: 'agent', base_url: 'sim://agent', kind: 'agent', capabilities: { checkpoint_mode: 'export_restore' } },
-      { participant_id: 'policy_model', name: 'policy', base_url: 'sim://policy', kind: 'policy_model', capabilities: { checkpoint_mode: 'export_restore', workers: w.model.workerCount } },
-    ]
+    const fleetSet = fleetParticipants(w)
+    const participants: AggregateParticipant[] = fleetSet.filter((p) => p.kind !== 'resources')
     if (this.#test.aggregateBeforeResources === true) {
       // The broken controller writes an aggregate itself, bypassing the directory layer (which
       // would refuse it: the agent's boundaries name resources that have not committed yet).
@@ -277,7 +278,7 @@ export class Controller {
       const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
       if (!r.ok) return yield* this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
-      participants.push({ participant_id: `resources_${env}`, name: env, base_url: `sim://${env}`, kind: 'resources', capabilities: { checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session' } })
+      participants.push(fleetSet.find((p) => p.participant_id === `resources_${env}`) as AggregateParticipant)
     }
     const published = yield* this.#publish(dir, participants, (who) => (writer = who))
     if (!published.ok) return yield* this.#retryCommit(published.error)
@@ -353,6 +354,12 @@ export class Controller {
       self.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: self.#cid, reason: why })
       yield* self.#resumeAll('abort', old, null)
     }
+    // The actor reads checkpoint.json and the aggregate manifest (verified) and compares the
+    // committed participant set with the current fleet before any participant restores (§3.5, §5.5).
+    const published = loadPublishedCheckpoint(dir, this.#host.digest, this.#cid)
+    if (!published.ok) return yield* fail(`${published.error.code}: ${published.error.message}`)
+    const mismatch = participantSetMismatch(published.value.manifest.participants, fleetParticipants(fresh))
+    if (mismatch !== null) return yield* fail(`fleet_mismatch: ${mismatch}`)
     touched.push('policy_model')
     const model = this.#emitResult('restore', 'policy_model', 'model.restore', yield* ask(fresh.model.restore(this.#cid, dir)))
     if (!model.ok) return yield* fail(model.error.code)

@@ -30,10 +30,15 @@ export interface Fleet {
 }
 
 /** Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit, restore, resume. */
-export type AgentControl = ControlOf<AgentParticipant, 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'>
+export type AgentControl = ControlOf<AgentParticipant, 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'> & {
+  /** The agent's instance name (the aggregate manifest records it; restore compares it with the committed set). */
+  readonly instanceName: string
+}
 
 /** Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its last report gave. */
 export interface ModelControl extends ControlOf<PolicyModel, 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> {
+  /** The model's server name (aggregate participant name). */
+  readonly serverName: string
   readonly admission: PolicyModel['admission']
   readonly workerCount: number
   /**
@@ -44,4 +49,7 @@ export interface ModelControl extends ControlOf<PolicyModel, 'pause' | 'status' 
 }
 
 /** Resources control routes (PROTOCOL.md §3.4): prepare, retire, commit, restore, resume. */
-export type ResourcesControl = ControlOf<ResourcesParticipant<unknown>, 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'>
+export type ResourcesControl = ControlOf<ResourcesParticipant<unknown>, 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'> & {
+  /** The resources server's name (aggregate participant name). */
+  readonly serverName: string
+}

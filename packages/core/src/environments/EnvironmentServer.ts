@@ -53,4 +53,10 @@ export interface CheckpointCodec<TSession> {
   restoreState(state: JsonValue): Result<TSession, CutoverError>
   /** One-line summary for the UI, e.g. "[8, A] = 19 vs 8". */
   describe(session: TSession): string
+  /**
+   * `retire_checkpoint_state` (PROTOCOL.md §7.1): the adapter releases a retired execution's state
+   * (the participant calls it under the session lock before dropping the session). Optional here:
+   * the environments Cutover ships hold nothing outside the session value (§10.4).
+   */
+  retireState?(session: TSession): Result<void, CutoverError>
 }

@@ -12,7 +12,7 @@ import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { AgentCommitResult } from '../directory/commitAgentNamespace.ts'
 import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
 import { loadAgentNamespace } from '../directory/loadAgentNamespace.ts'
-import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import { ControlFence, FENCE_OPS, FENCE_PHASES } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
@@ -44,6 +44,8 @@ export interface Execution {
   receipt: CompletionReceipt | null
   /** The restored boundary this execution continues from, when it claimed one. */
   readonly continuation: AgentBoundaryRecord | null
+  /** Parked with a boundary and its outer `/run` task cancelled: exportable, retired at resume (§4.3). */
+  detached?: boolean
 }
 
 /** `prepare` / `status` report (PROTOCOL.md §3.3). */
@@ -197,6 +199,11 @@ export class AgentParticipant {
     if (!owner.ok) return owner
     const e = owner.value
     if (outcome !== 'completed') {
+      if (outcome === 'cancelled' && e.state === 'parked' && e.boundary !== null && e.atBoundary) {
+        // §4.3: the outer task is detached, the parked execution stays exportable until resume.
+        e.detached = true
+        return ok(null)
+      }
       this.#retireExecution(e)
       return ok(null)
     }
@@ -274,13 +281,30 @@ export class AgentParticipant {
     )
   }
 
-  /** `status`: readiness; marks prepared once ready. */
+  /** `status` (any phase, idle included; stale/conflict still checked): readiness; marks prepared once ready. */
   status(checkpointId: string): Result<AgentStatus, CutoverError> {
-    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restored_paused'])
+    const check = this.fence.requirePhase(checkpointId, FENCE_PHASES)
     if (!check.ok) return check
     const report = this.#status()
     if (report.ready_to_commit) this.fence.markPrepared(checkpointId)
     return ok(report)
+  }
+
+  /** `GET /completion-receipt?rollout_id&attempt_index` (auth only): the retained receipt of a completed execution. */
+  completionReceipt(id: ExecutionIdentity): Result<CompletionReceipt, CutoverError> {
+    const key = executionKey(id)
+    const acked = this.#acknowledged.get(key)
+    if (acked !== undefined) return ok(acked)
+    const e = this.#executions.get(key)
+    if (e === undefined || e.state !== 'completed' || e.receipt === null) return err(cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`))
+    return ok(e.receipt)
+  }
+
+  /** `POST /acknowledge` (auth only): one exact receipt → `{acknowledged, idempotent}`; the batch rules apply to it. */
+  acknowledgeOne(receipt: CompletionReceipt): Result<{ acknowledged: boolean; idempotent: boolean }, CutoverError> {
+    const r = this.acknowledge([receipt])
+    if (!r.ok) return r
+    return ok({ acknowledged: true, idempotent: r.value.idempotent === 1 })
   }
 
   /**
@@ -296,6 +320,8 @@ export class AgentParticipant {
       return ok(report)
     }
     for (const e of this.#executions.values()) if (e.state === 'park_requested') e.state = 'running'
+    // A failed prepare returns the fence to idle (§4.1); admission stays closed until resume/abort (§10.3).
+    this.fence.failPrepare(checkpointId)
     return err(
       cutoverError(
         'agent_prepare_incomplete',
@@ -357,7 +383,11 @@ export class AgentParticipant {
    * file per record, manifest last); returns the continuation roots the ledger commit needs.
    */
   commit(checkpointId: string, dir: CheckpointDirectory): Result<AgentCommitResult, CutoverError> {
-    return fencedCommit(this.fence, checkpointId, 'agent_checkpoint_error', () => {
+    const durable = (): boolean => {
+      const loaded = loadAgentNamespace(dir, this.#digest)
+      return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
+    }
+    return fencedCommit(this.fence, checkpointId, 'agent_checkpoint_error', durable, () => {
       const records: AgentBoundaryRecord[] = []
       for (const e of this.#executions.values()) if (e.state === 'parked' && e.boundary !== null && e.atBoundary) records.push(e.boundary)
       const committed = commitAgentNamespace(dir, this.#digest, { checkpoint_id: checkpointId, instance_name: this.instanceName, records })
@@ -396,11 +426,13 @@ export class AgentParticipant {
     return this.fence.run(checkpointId, FENCE_OPS.agentResume, () => {
       this.#accepting = true
       let released = 0
-      for (const e of this.#executions.values())
-        if (e.state === 'parked' || e.state === 'park_requested') {
+      for (const e of [...this.#executions.values()]) {
+        if (e.detached === true) this.#retireExecution(e)
+        else if (e.state === 'parked' || e.state === 'park_requested') {
           e.state = 'running'
           released++
         }
+      }
       return ok({ state: 'accepting' as const, released })
     })
   }

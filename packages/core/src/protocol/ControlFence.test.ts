@@ -6,7 +6,7 @@ import { ControlFence, FENCE_OPS } from './ControlFence.ts'
 const codeOf = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code)
 
 describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
-  it('[fence] prepare moves idle → preparing and mark_prepared → prepared', () => {
+  it('[fence.mark-prepared] [fence] prepare moves idle → preparing and mark_prepared → prepared', () => {
     const f = new ControlFence()
     expect(f.run('ck', FENCE_OPS.prepare, () => ok(1), 100).ok).toBe(true)
     expect(f.phase).toBe('preparing')
@@ -15,13 +15,13 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(f.phase).toBe('prepared')
   })
 
-  it('[fence] resources prepare goes idle → prepared in one call', () => {
+  it('[fence.mark-prepared] [fence] resources prepare goes idle → prepared in one call', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(1))
     expect(f.phase).toBe('prepared')
   })
 
-  it('[fence] commit moves prepared → committed_paused; a failed commit returns to prepared', () => {
+  it('[fence.failure-rolls-back] [fence] commit moves prepared → committed_paused; a failed commit returns to prepared', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(1))
     expect(codeOf(f.run('ck', FENCE_OPS.commit, () => err(cutoverError('resources_checkpoint_error', 'crash'))))).toBe('resources_checkpoint_error')
@@ -30,7 +30,7 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(f.phase).toBe('committed_paused')
   })
 
-  it('[fence] replays the recorded result of a repeated operation without running it again', () => {
+  it('[fence.replay] [fence] replays the recorded result of a repeated operation without running it again', () => {
     const f = new ControlFence()
     let runs = 0
     f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(1))
@@ -40,14 +40,14 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(runs).toBe(1)
   })
 
-  it('[fence] replay works even after the checkpoint id is retired', () => {
+  it('[fence.replay] [fence] replay works even after the checkpoint id is retired', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.prepare, () => ok('p'))
     f.run('ck', FENCE_OPS.agentResume, () => ok('r'))
     expect(f.run('ck', FENCE_OPS.agentResume, () => ok('again'))).toEqual(ok('r'))
   })
 
-  it('[fence] an identical in-flight operation is coalesced onto the same pending ticket', () => {
+  it('[fence.coalesce] [fence] an identical in-flight operation is coalesced onto the same pending ticket', () => {
     const f = new ControlFence()
     const first = f.begin('ck', FENCE_OPS.prepare, 100)
     const second = f.begin('ck', FENCE_OPS.prepare, 100)
@@ -61,7 +61,7 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(third.ok && third.value.kind).toBe('replayed')
   })
 
-  it('[fence] a retired (resumed) checkpoint id is stale_checkpoint forever', () => {
+  it('[fence.stale-checkpoint] [fence] a retired (resumed) checkpoint id is stale_checkpoint forever', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.prepare, () => ok(1))
     f.run('ck', FENCE_OPS.modelResume, () => ok(1))
@@ -70,20 +70,20 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(codeOf(f.requirePhase('ck', ['idle']))).toBe('stale_checkpoint')
   })
 
-  it('[fence] another id while one is active is checkpoint_conflict', () => {
+  it('[fence.checkpoint-conflict] [fence] another id while one is active is checkpoint_conflict', () => {
     const f = new ControlFence()
     f.run('a', FENCE_OPS.prepare, () => ok(1))
     expect(codeOf(f.run('b', FENCE_OPS.prepare, () => ok(1)))).toBe('checkpoint_conflict')
   })
 
-  it('[fence] an operation in the wrong phase is invalid_phase', () => {
+  it('[fence.invalid-phase] [fence] an operation in the wrong phase is invalid_phase', () => {
     const f = new ControlFence()
     expect(codeOf(f.run('ck', FENCE_OPS.commit, () => ok(1)))).toBe('invalid_phase')
     expect(f.phase).toBe('idle')
     expect(f.activeCheckpointId).toBeNull()
   })
 
-  it('[fence] a failed prepare returns to idle and clears the active id', () => {
+  it('[fence.failure-rolls-back] [fence] a failed prepare returns to idle and clears the active id', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.prepare, () => err(cutoverError('missing_workers', 'w1')))
     expect(f.phase).toBe('idle')
@@ -91,7 +91,7 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(f.run('other', FENCE_OPS.prepare, () => ok(1)).ok).toBe(true)
   })
 
-  it('[fence] a failed model restore moves to restore_failed_paused and a retry may restore again', () => {
+  it('[fence.restore-failed-paused] [fence] a failed model restore moves to restore_failed_paused and a retry may restore again', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.modelRestore, () => err(cutoverError('ledger_mismatch', 'bad')))
     expect(f.phase).toBe('restore_failed_paused')
@@ -99,7 +99,7 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(f.phase).toBe('restored_paused')
   })
 
-  it('[fence] resume is allowed from every paused phase and retires the id', () => {
+  it('[fence.resume-retires-id] [fence] resume is allowed from every paused phase and retires the id', () => {
     for (const setup of [
       (f: ControlFence) => f.run('ck', FENCE_OPS.prepare, () => ok(1)),
       (f: ControlFence) => f.run('ck', FENCE_OPS.restore, () => ok(1)),
@@ -116,11 +116,37 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     }
   })
 
-  it('[fence] deadlines are absolute and an expired one is a zero budget, never negative', () => {
+  it('[fence.zero-budget] [fence] deadlines are absolute and an expired one is a zero budget, never negative', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.prepare, () => ok(1), 100)
     expect(f.remaining(40)).toBe(60)
     expect(f.remaining(100)).toBe(0)
     expect(f.remaining(500)).toBe(0)
+  })
+
+  it('[fence.failure-rolls-back] [fence] a prepare that fails after its call returned (failPrepare) drops its record and returns to idle', () => {
+    const f = new ControlFence()
+    expect(f.run('ck', FENCE_OPS.prepare, () => ok(1), 100).ok).toBe(true)
+    expect(f.failPrepare('other')).toBe(false)
+    expect(f.failPrepare('ck')).toBe(true)
+    expect(f.snapshot()).toEqual({ phase: 'idle', active_checkpoint_id: null, deadline_ms: null })
+    let ran = 0
+    expect(f.run('ck', FENCE_OPS.prepare, () => ok(++ran), 100)).toEqual(ok(1))
+    expect(ran).toBe(1)
+  })
+
+  it('[controller.commit-durable-before-success] [fence] a recorded commit can be voided (voidCommit) only in committed_paused: back to prepared, the commit runs again', () => {
+    const f = new ControlFence()
+    f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(0), 100)
+    let writes = 0
+    expect(f.run('ck', FENCE_OPS.commit, () => ok(++writes)).ok).toBe(true)
+    expect(f.hasRecorded('ck', 'commit')).toBe(true)
+    expect(f.run('ck', FENCE_OPS.commit, () => ok(++writes))).toEqual(ok(1))
+    expect(f.voidCommit('ck')).toBe(true)
+    expect(f.phase).toBe('prepared')
+    expect(f.run('ck', FENCE_OPS.commit, () => ok(++writes))).toEqual(ok(2))
+    expect(f.phase).toBe('committed_paused')
+    f.run('ck', FENCE_OPS.modelResume, () => ok(null))
+    expect(f.voidCommit('ck')).toBe(false)
   })
 })

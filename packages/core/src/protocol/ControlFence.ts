@@ -163,6 +163,39 @@ export class ControlFence {
     return this.finish(b.ticket, body())
   }
 
+  /**
+   * A prepare that failed after its call returned (the agent's deadline without readiness): as if
+   * the prepare operation had raised (§3.1 step 4, §4.1 "failed prepare: fence returns to idle"),
+   * its recorded result is dropped, the phase returns to idle and the active id is cleared, so the
+   * same id may prepare again and another id is no longer a conflict.
+   */
+  failPrepare(checkpointId: string, operation = 'prepare'): boolean {
+    if (this.#activeId !== checkpointId || (this.#phase !== 'preparing' && this.#phase !== 'prepared')) return false
+    this.#results.delete(`${checkpointId}\u0000${operation}`)
+    this.#phase = 'idle'
+    this.#activeId = null
+    this.#deadline = null
+    return true
+  }
+
+  /**
+   * A recorded commit whose bytes did not survive (a staged write failed after the call returned):
+   * the record is void, the phase returns to `prepared` and the commit may run again (§5: success
+   * stands only for a namespace that verifies).
+   */
+  voidCommit(checkpointId: string, operation = 'commit'): boolean {
+    if (this.#activeId !== checkpointId || this.#phase !== 'committed_paused') return false
+    this.#results.delete(`${checkpointId}\u0000${operation}`)
+    this.#phase = 'prepared'
+    return true
+  }
+
+  /** True when `(checkpointId, operation)` has a recorded successful result. */
+  hasRecorded(checkpointId: string, operation: string): boolean {
+    const r = this.#results.get(`${checkpointId}\u0000${operation}`)
+    return r !== undefined && r.ok
+  }
+
   /** preparing → prepared once the participant reports readiness (drained / ready_to_commit). */
   markPrepared(checkpointId: string): boolean {
     if (this.#activeId !== checkpointId || this.#phase !== 'preparing') return false

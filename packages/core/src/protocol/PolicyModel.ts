@@ -70,6 +70,15 @@ export interface PolicyModelOptions {
   /** Uvicorn workers; two or more put a service-level admission coordinator in front (§4.6). */
   readonly workers?: number
   readonly instanceRole?: 'policy' | 'auxiliary'
+  /** False for a server without a ledger lifecycle (no token-free custody): commit is `ledger_not_checkpointable`. */
+  readonly ledger?: boolean
+}
+
+/** A status long-poll's answer: the report, and how long the server holds the request before answering (0 when paused). */
+export interface AdmissionLongPoll {
+  readonly report: AdmissionReport
+  /** `min(timeout, remaining)` virtual ms while not yet paused (§3.2 status `wait_state=paused&timeout_s`). */
+  readonly wait_ms: number
 }
 
 interface Inflight {
@@ -90,6 +99,7 @@ export class PolicyModel {
   readonly fence = new ControlFence()
   readonly #digest: Digest
   readonly #role: 'policy' | 'auxiliary'
+  readonly #hasLedger: boolean
   #state: AdmissionState = 'accepting'
   #nextCall = 1
   #nextTicket = 1
@@ -106,6 +116,7 @@ export class PolicyModel {
     this.#digest = digest
     this.serverName = options.serverName ?? 'policy'
     this.#role = options.instanceRole ?? 'policy'
+    this.#hasLedger = options.ledger ?? true
     this.#workers = new WorkerCoordinator(options.workers ?? 1)
   }
 
@@ -285,6 +296,18 @@ export class PolicyModel {
     return ok(this.#report())
   }
 
+  /**
+   * `status?wait_state=paused&timeout_s=…` (§3.2): the long-poll waits up to `min(timeout, remaining)`
+   * for `paused`. The simulator answers at once, so the wait is returned: the caller asks again
+   * after `wait_ms` (or sooner, when in-flight calls finish). An expired deadline waits 0.
+   */
+  statusLongPoll(checkpointId: string, now: number, timeoutMs: number): Result<AdmissionLongPoll, CutoverError> {
+    const report = this.status(checkpointId, now)
+    if (!report.ok) return report
+    const wait = report.value.state === 'paused' ? 0 : Math.max(0, Math.min(timeoutMs, this.fence.remaining(now)))
+    return ok({ report: report.value, wait_ms: wait })
+  }
+
   /** Deadline escape hatch: tombstone the attempt and cancel its tasks (they stay in flight until they exit). */
   abortInflight(checkpointId: string, id: ExecutionIdentity): Result<{ state: AdmissionState; aborted_inflight: number; inflight_total: number }, CutoverError> {
     const key = executionKey(id)
@@ -307,7 +330,12 @@ export class PolicyModel {
    * Lineage the roots do not name is recorded as `excluded_inactive`.
    */
   commit(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
-    return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', () => {
+    const durable = (): boolean => {
+      const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
+      return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
+    }
+    return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', durable, () => {
+      if (!this.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${this.serverName} has no ledger lifecycle; nothing can be committed`))
       if (this.#state !== 'paused' || this.#inflight.size > 0)
         return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${this.#inflight.size} in flight`))
       const named = new Set(roots.map((r) => r.capture_key))
@@ -342,8 +370,9 @@ export class PolicyModel {
   restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
     const role = this.#roleCheck()
     if (!role.ok) return role
-    this.#state = this.#state === 'restore_failed_paused' ? 'paused' : this.#state === 'accepting' ? 'paused' : this.#state
     const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
+      // Admission closes only once the fence accepted the restore (a refused call changes nothing).
+      this.#state = 'paused'
       if (this.#served || this.#ledger.size > 0) return err(cutoverError('ledger_mismatch', 'restore needs a fresh ledger namespace; this process has served traffic'))
       const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
       if (!loaded.ok) return loaded

@@ -17,13 +17,15 @@ import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { ResourcesCommitResult } from '../directory/commitResourcesNamespace.ts'
 import { commitResourcesNamespace } from '../directory/commitResourcesNamespace.ts'
 import { loadReplacementSet } from '../directory/loadReplacementSet.ts'
-import { encodeUtf8 } from '../utf8.ts'
+import { loadResourcesNamespace } from '../directory/loadResourcesNamespace.ts'
+import { decodeUtf8, encodeUtf8 } from '../utf8.ts'
+import { base64Decode } from './base64Decode.ts'
 import { base64Encode } from './base64Encode.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
-import type { SessionMeta } from './SessionTable.ts'
+import type { ReceiptHistoryLimits, SessionMeta } from './SessionTable.ts'
 import { SessionTable } from './SessionTable.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
@@ -40,6 +42,10 @@ export interface ResourcesRequest {
   readonly expectedRevision?: number
   /** The session cookie's id (used when there is no identity binding). */
   readonly sessionId?: string
+  /** The raw query string (without `?`), part of a mutation's input digest (§5.3). */
+  readonly query?: string
+  /** Every request cookie as `[name, value]`, part of a mutation's input digest (sorted there). */
+  readonly cookies?: readonly (readonly [string, string])[]
 }
 
 /** The answer: an HTTP-shaped response plus the protocol facts a transport sends as headers. */
@@ -58,6 +64,11 @@ export interface ResourcesResponse {
   readonly closed: boolean
   /** The session after the request (immutable env sessions: safe to keep for views). */
   readonly session?: unknown
+  /**
+   * The exact body bytes to send, when a mutation receipt recorded them: the first answer and
+   * every replay of its request id send these same bytes (§8 "replayed byte-for-byte").
+   */
+  readonly bytes?: Uint8Array
 }
 
 /** Mutation receipts kept per session (PROTOCOL.md §8: 1 024 per session). */
@@ -88,13 +99,14 @@ export class ResourcesParticipant<TSession> {
   #servedUntracked = false
   #servedStateful = false
   #nextSession = 1
-  readonly #sessions = new SessionTable<TSession>()
+  readonly #sessions: SessionTable<TSession>
   readonly #tombstones = new TombstoneSet()
   #prepared: ResourceSnapshot[] = []
   #lastCommitDigest: string | null = null
   #restoreExpected: boolean
 
-  constructor(env: EnvironmentServer<TSession>, digest: Digest, options: { serverName?: string; restoreExpected?: boolean } = {}) {
+  constructor(env: EnvironmentServer<TSession>, digest: Digest, options: { serverName?: string; restoreExpected?: boolean; receiptHistory?: ReceiptHistoryLimits } = {}) {
+    this.#sessions = new SessionTable<TSession>(options.receiptHistory)
     this.env = env
     this.#digest = digest
     this.serverName = options.serverName ?? env.name
@@ -139,12 +151,32 @@ export class ResourcesParticipant<TSession> {
     return { status: 409, body: { error: { code, message } }, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: meta?.sessionId ?? null, code, replayed: false, closed: false }
   }
 
+  /**
+   * A mutation's input digest (§5.3): method, path, query, canonical content type, sorted cookies
+   * and body. An empty query and no cookies are left out, so requests without them (the
+   * simulator's) keep the digest they always had.
+   */
   #inputDigest(req: ResourcesRequest): string {
-    return this.#digest.sha256Hex(canonicalJson({ method: req.method.toUpperCase(), path: req.path, content_type: 'application/json', body: req.body ?? null }))
+    const cookies = [...(req.cookies ?? [])].map(([k, v]) => [k, v]).sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
+    return this.#digest.sha256Hex(
+      canonicalJson({
+        method: req.method.toUpperCase(),
+        path: req.path,
+        ...(req.query === undefined || req.query === '' ? {} : { query: req.query }),
+        content_type: 'application/json',
+        ...(cookies.length === 0 ? {} : { cookies }),
+        body: (req.body ?? null) as JsonValue,
+      }),
+    )
   }
 
   /** The data plane: one Gym route of this environment, checkpoint-managed (§4.4, §7.1). */
   handleRequest(req: ResourcesRequest): ResourcesResponse {
+    return this.#handle(req, false)
+  }
+
+  /** `admitted`: the request passed admission earlier and its handler held the session lock. */
+  #handle(req: ResourcesRequest, admitted: boolean): ResourcesResponse {
     const kind = this.env.routeKind(req.path, req.method)
     if (kind === 'untracked') {
       const r = this.env.handle(req.path, req.body, req.sessionId === undefined ? undefined : this.#sessions.state(req.sessionId))
@@ -152,7 +184,7 @@ export class ResourcesParticipant<TSession> {
     }
     if (req.identity !== undefined && this.#tombstones.has(executionKey(req.identity)))
       return this.#refuse('stale_attempt', `attempt ${executionKey(req.identity)} is fenced`)
-    if (!this.#accepting) return this.#refuse('checkpoint_parked', 'resources mutation admission is paused for a checkpoint')
+    if (!this.#accepting && !admitted) return this.#refuse('checkpoint_parked', 'resources mutation admission is paused for a checkpoint')
     if (req.identity === undefined) {
       // Stateful traffic without identity is allowed while accepting but poisons prepare.
       this.#servedUntracked = true
@@ -162,6 +194,8 @@ export class ResourcesParticipant<TSession> {
       return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: sid, code: null, replayed: false, closed: r.closed === true }
     }
     const key = executionKey(req.identity)
+    // Its receipts were evicted (or the history saturated): a retry could not be told from a new request.
+    if (this.#sessions.isEvicted(key)) return this.#refuse('resource_receipt_evicted', `receipt history of ${key} was evicted; a replay cannot be answered`)
     this.#servedStateful = true
     if (kind === 'start') {
       const existing = this.#sessions.bound(key)
@@ -204,15 +238,18 @@ export class ResourcesParticipant<TSession> {
     if (success) meta.revision = before + 1
     const closed = r.closed === true || (kind === 'terminal' && success)
     if (r.session !== undefined) this.#sessions.setState(meta.sessionId, r.session)
-    const response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
+    let response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
     if (req.requestId !== undefined && success) {
+      // The bytes sent now are the bytes recorded: a replay sends exactly these.
+      const bytes = encodeUtf8(JSON.stringify(r.response.body))
+      response = { ...response, bytes }
       meta.receipts.set(req.requestId, {
         request_id: req.requestId,
         ...(req.expectedRevision === undefined ? {} : { expected_revision: req.expectedRevision }),
         input_digest: this.#inputDigest(req),
         status: r.response.status,
         headers: [['content-type', 'application/json']],
-        body_base64: base64Encode(encodeUtf8(canonicalJson(r.response.body))),
+        body_base64: base64Encode(bytes),
         resulting_revision: meta.revision,
       })
     }
@@ -229,7 +266,15 @@ export class ResourcesParticipant<TSession> {
     if (receipt === undefined) return null
     if (receipt.input_digest !== this.#inputDigest(req) || receipt.expected_revision !== req.expectedRevision)
       return this.#refuse('resource_request_receipt_error', `request id ${String(req.requestId)} was used with a different input`, meta)
-    return { status: receipt.status, body: { receipt_body_base64: receipt.body_base64 }, revision: receipt.resulting_revision ?? null, revisionBefore: receipt.resulting_revision ?? null, sessionId: meta.sessionId, code: null, replayed: true, closed: false }
+    const bytes = base64Decode(receipt.body_base64) ?? new Uint8Array()
+    const text = decodeUtf8(bytes)
+    let body: JsonValue = null
+    try {
+      body = text === undefined ? null : (JSON.parse(text) as JsonValue)
+    } catch {
+      body = null
+    }
+    return { status: receipt.status, body, bytes, revision: receipt.resulting_revision ?? null, revisionBefore: receipt.resulting_revision ?? null, sessionId: meta.sessionId, code: null, replayed: true, closed: false }
   }
 
   #plain(response: EnvResponse, meta: SessionMeta | null, sid: string): ResourcesResponse {
@@ -257,9 +302,9 @@ export class ResourcesParticipant<TSession> {
     }
   }
 
-  /** `resources-checkpoint/status` (any phase but idle; stale/conflict still checked). */
+  /** `resources-checkpoint/status` (any phase but idle; stale/conflict still checked), answered from the participant's own state. */
   status(checkpointId: string): Result<JsonValue, CutoverError> {
-    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restored_paused'])
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restore_failed_paused', 'restored_paused'])
     if (!check.ok) return check
     const metas = [...this.#sessions.boundSessions()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
     return ok({
@@ -270,9 +315,13 @@ export class ResourcesParticipant<TSession> {
       lock_entries: metas.length,
       locked_sessions: metas.filter((m) => m.lockedUntil !== null).length,
       tombstones: [...this.tombstones()],
+      evicted_receipt_tombstones: this.#sessions.evictedTombstones,
+      receipt_history_saturated: this.#sessions.saturated,
       uncertain_sessions: metas.filter((m) => m.uncertain).map((m) => executionKey(m.id)),
       mutation_receipts: metas.reduce((n, m) => n + m.receipts.size, 0),
-      prepared_inventory: this.#prepared.map((p) => ({ rollout_id: p.rollout_id, attempt_index: p.attempt_index, revision: p.state_revision })),
+      retired_receipt_sessions: this.#sessions.retiredReceiptSessions,
+      phase: this.fence.phase,
+      prepared_inventory: this.#prepared.map((p) => ({ rollout_id: p.rollout_id, attempt_index: p.attempt_index, revision: p.state_revision, mutation_receipts: p.mutation_receipts.length })),
     })
   }
 
@@ -281,10 +330,12 @@ export class ResourcesParticipant<TSession> {
    * `until`. Requests run atomically in the simulator, so this is how a slow handler (a long tool
    * call) is modelled; prepare and retire must take the lock within their deadline.
    */
-  holdLock(id: ExecutionIdentity, until: number): boolean {
+  holdLock(id: ExecutionIdentity, until: number, request?: ResourcesRequest): boolean {
     const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined) return false
     meta.lockedUntil = until
+    // An admitted request whose handler holds the lock: its effect lands when the lock is handed over.
+    meta.holder = request === undefined ? null : () => void this.#handle(request, true)
     return true
   }
 
@@ -292,8 +343,16 @@ export class ResourcesParticipant<TSession> {
   releaseLock(id: ExecutionIdentity): boolean {
     const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined || meta.lockedUntil === null) return false
-    meta.lockedUntil = null
+    this.#handOver(meta)
     return true
+  }
+
+  /** The lock holder finishes: its request takes effect (it may close the session), then the lock is free. */
+  #handOver(meta: SessionMeta): void {
+    const holder = meta.holder
+    meta.lockedUntil = null
+    meta.holder = null
+    holder?.()
   }
 
   /**
@@ -305,7 +364,7 @@ export class ResourcesParticipant<TSession> {
     if (meta.lockedUntil === null) return ok(undefined)
     if (deadline !== null && meta.lockedUntil > deadline)
       return err(cutoverError('resources_checkpoint_error', `${operation}: lock of ${executionKey(meta.id)} is held until ${meta.lockedUntil}, past the deadline ${deadline}`))
-    meta.lockedUntil = null
+    this.#handOver(meta)
     return ok(undefined)
   }
 
@@ -337,6 +396,8 @@ export class ResourcesParticipant<TSession> {
         for (const m of metas) {
           const locked = this.#acquire(m, deadline, 'prepare')
           if (!locked.ok) return this.#reopen(locked)
+          // A terminal request that held the lock may have retired the session: it leaves the cut.
+          if (this.#sessions.bound(executionKey(m.id)) !== m) continue
           const session = this.#sessions.state(m.sessionId)
           if (session === undefined) continue
           const state = this.env.codec.exportState(session)
@@ -377,6 +438,12 @@ export class ResourcesParticipant<TSession> {
     if (meta !== undefined) {
       const locked = this.#acquire(meta, deadline ?? this.fence.snapshot().deadline_ms, 'retire')
       if (!locked.ok) return locked
+      // The adapter's retire hook runs under the lock, before the session is dropped (§7.1).
+      const session = this.#sessions.state(meta.sessionId)
+      if (session !== undefined && this.env.codec.retireState !== undefined) {
+        const released = this.env.codec.retireState(session)
+        if (!released.ok) return err(cutoverError('resources_checkpoint_error', `retire of ${key}: adapter refused: ${released.error.message}`))
+      }
       this.#sessions.release(key)
     }
     const before = this.#prepared.length
@@ -386,7 +453,11 @@ export class ResourcesParticipant<TSession> {
 
   /** `commit`: the prepared snapshots go to `D/resources/<server>` through the directory layer, manifest last. */
   commit(checkpointId: string, dir: CheckpointDirectory): Result<ResourcesCommitResult, CutoverError> {
-    return fencedCommit(this.fence, checkpointId, 'resources_checkpoint_error', () => {
+    const durable = (): boolean => {
+      const loaded = loadResourcesNamespace(dir, this.#digest, this.serverName)
+      return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
+    }
+    return fencedCommit(this.fence, checkpointId, 'resources_checkpoint_error', durable, () => {
       const committed = commitResourcesNamespace(dir, this.#digest, { server_name: this.serverName, checkpoint_id: checkpointId, snapshots: this.#prepared })
       if (committed.ok) this.#lastCommitDigest = committed.value.manifest_digest
       return committed

@@ -35,7 +35,7 @@ describe('scenario presets', () => {
     })
   }
 
-  it('[straggler-retirement] the straggler is retired on all three participants, tombstoned, redispatched fresh and its stale request refused', () => {
+  it('[controller.straggler-sacrifice] [straggler-retirement] the straggler is retired on all three participants, tombstoned, redispatched fresh and its stale request refused', () => {
     const { result } = run('straggler-retirement')
     expect(types(result, 'model.abort_inflight', 'ok').map((e) => e.payload['rollout_id'])).toEqual(['r0'])
     expect(types(result, 'agent.retire', 'ok').map((e) => e.payload['rollout_id'])).toEqual(['r0'])
@@ -47,13 +47,15 @@ describe('scenario presets', () => {
     expect(stale.map((e) => e.outcome)).toEqual(['stale_attempt'])
   })
 
-  it('[corrupt-snapshot] restore refuses naming the file, activates nothing, and the retaken checkpoint restores', () => {
+  it('[controller.restore-reads-aggregate] [corrupt-snapshot] restore refuses naming the file before any participant restores, and the retaken checkpoint restores', () => {
     const { result, dirs } = run('corrupt-snapshot')
-    const refused = types(result, 'resources.restore').find((e) => e.outcome !== 'ok')
-    expect(refused?.outcome).toBe('resources_checkpoint_error')
-    expect(String(refused?.payload['message'])).toMatch(/resources\/\w+\/r\d\.a0\.json/)
-    expect(refused?.payload['activated']).toBe(0)
-    expect(types(result, 'controller.restore_abandoned')).toHaveLength(1)
+    // The controller verifies checkpoint.json and the aggregate manifest first: the flipped byte is
+    // a digest mismatch there, so no participant is asked to restore the damaged checkpoint.
+    const abandoned = types(result, 'controller.restore_abandoned')
+    expect(abandoned).toHaveLength(1)
+    expect(String(abandoned[0]?.payload['reason'])).toMatch(/digest_mismatch at resources\/\w+\/r\d\.a0\.json/)
+    const restores = result.events.filter((e) => e.type.endsWith('.restore') && e.payload['checkpoint_id'] === 'ck-1')
+    expect(restores).toEqual([])
     expect(result.checkpoints.map((c) => [c.checkpoint_id, c.damaged])).toEqual([['ck-1', true], ['ck-2', false]])
     expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).valid).toBe(false)
   })
@@ -70,9 +72,10 @@ describe('scenario presets', () => {
     expect(verifyCheckpoint(dirs.get('ck-1') as MemoryCheckpointDirectory, nodeDigest).problems).toEqual([])
   })
 
-  it('[two-worker-admission] a missing worker is missing_workers, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
+  it('[coordinator.missing-workers] [coordinator.registration-rejected] [controller.prepare-incomplete] [two-worker-admission] a missing worker is missing_workers, the prepare is prepare_incomplete, its rejoin is rejected while closed, the retaken checkpoint pauses with both acks', () => {
     const { result } = run('two-worker-admission')
     expect(types(result, 'model.status', 'missing_workers')).toHaveLength(1)
+    expect(types(result, 'controller.abort').map((e) => e.payload['reason'])).toEqual(['prepare_incomplete: missing_workers'])
     const registers = types(result, 'model.worker_register').map((e) => e.outcome)
     expect(registers).toEqual(['worker_registration_rejected', 'ok'])
     const acks = types(result, 'model.worker_ack').map((e) => [e.payload['checkpoint_id'], e.from])
@@ -80,7 +83,7 @@ describe('scenario presets', () => {
     expect(result.checkpoints.map((c) => c.checkpoint_id)).toEqual(['ck-2'])
   })
 
-  it('[receipt-replay] a bad batch releases nothing, the exact receipt acknowledges, its replay is idempotent', () => {
+  it('[controller.acks-before-prepare] [receipt.batch-all-or-nothing] [receipt.idempotent-replay] [controller.release-exact-receipt] [receipt-replay] a bad batch releases nothing, the exact receipt acknowledges before prepare, its replay is idempotent', () => {
     const { result } = run('receipt-replay')
     const acks = types(result, 'agent.acknowledge').filter((e) => e.phase === 'prepare')
     expect(acks.map((e) => [e.outcome, e.payload['idempotent']])).toEqual([
@@ -88,7 +91,10 @@ describe('scenario presets', () => {
       ['ok', 0],
       ['ok', 1],
     ])
-    expect(types(result, 'agent.prepare')[0]?.payload['result']).toMatchObject({ completed_unacknowledged: 1, ready_to_commit: false })
+    // SC step 2: the exact receipts are acknowledged before the agent is asked to prepare.
+    const firstPrepare = result.events.findIndex((e) => e.type === 'agent.prepare')
+    expect(result.events.findIndex((e) => e.type === 'agent.acknowledge' && e.phase === 'prepare')).toBeLessThan(firstPrepare)
+    expect(types(result, 'agent.prepare')[0]?.payload['result']).toMatchObject({ completed_unacknowledged: 0 })
   })
 
   it('[receipt-replay] the unacked_result fault takes effect for every seed: the checkpoint waits until the rollout completed', () => {
@@ -101,20 +107,20 @@ describe('scenario presets', () => {
         seed,
         batch: expect.arrayContaining(['r0']),
         outcomes: [['completed_execution_acknowledgement_error', 0], ['ok', 0], ['ok', 1]],
-        prepared: { ready_to_commit: false },
+        prepared: { completed_unacknowledged: 0 },
       })
       expect(result.outcome).toBe('completed')
     }
   })
 
-  it('[restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
+  it('[agent.restore-race] [restore-race] two /run claims of one restored continuation: the second is duplicate_execution', () => {
     const { result } = run('restore-race')
     const claims = types(result, 'run.dispatch').filter((e) => e.payload['rollout_id'] === 'r1' && e.payload['attempt_index'] === 1)
     expect(claims.map((e) => e.outcome)).toEqual(['ok', 'duplicate_execution'])
     expect(claims[0]?.payload['continued']).toBe(true)
   })
 
-  it('[stale-attempt-fenced] delayed attempt-N requests are refused by the model, the agent and the resources server', () => {
+  it('[fence.stale-attempt-everywhere] [stale-attempt-fenced] delayed attempt-N requests are refused by the model, the agent and the resources server', () => {
     const { result } = run('stale-attempt-fenced')
     const stale = result.events.filter((e) => e.from === 'rollout_r1')
     expect(stale.map((e) => [e.to, e.outcome])).toEqual([
@@ -124,7 +130,7 @@ describe('scenario presets', () => {
     ])
   })
 
-  it('[commit-order] agents → model → resources → aggregate → token store → checkpoint.json', () => {
+  it('[controller.commit-order] [controller.publish-last] [commit-order] agents → model → resources → aggregate → token store → checkpoint.json', () => {
     const { result } = run('happy-path')
     const order = result.events.filter((e) => e.phase === 'commit' && e.type !== 'directory.write').map((e) => `${e.type}:${e.to}`)
     expect(order).toEqual([

@@ -34,7 +34,7 @@ function sim(seed: string, checkpoint: boolean) {
 }
 
 describe('full cycle over all three environments (in memory)', () => {
-  it('[cycle] prepare, retire the straggler, commit, restore N+1 in fresh processes, resume, continue: every continued rollout ends exactly as without the checkpoint', () => {
+  it('[controller.straggler-sacrifice] [cycle] prepare, retire the straggler, commit, restore N+1 in fresh processes, resume, continue: every continued rollout ends exactly as without the checkpoint', () => {
     const seed = '3'
     const { s, dirs } = sim(seed, true)
     const baseline = sim(seed, false).s
@@ -67,7 +67,7 @@ describe('full cycle over all three environments (in memory)', () => {
     expect(verifyCheckpoint(ck, nodeDigest).problems).toEqual([])
   })
 
-  it('[cycle] fencing of attempt N after restore on all three participants', () => {
+  it('[fence.stale-attempt-everywhere] [cycle] fencing of attempt N after restore on all three participants', () => {
     const { s } = sim('3', true)
     const w = s.world
     const continued = [...s.continued].sort()

@@ -112,3 +112,15 @@ describe('views at any step', () => {
     expect(Object.values(result.invariantsAt(result.events.length).invariants).every((v) => v === 'pass')).toBe(true)
   })
 })
+
+describe('deadlines at the controller', () => {
+  it('[controller.deadline-exceeded] a run whose prepare deadline is already due fails each checkpoint fast with deadline_exceeded and sends no prepare', () => {
+    const r = runSimulation(resolveRunConfig({ scenario: 'happy-path', seed: '1', rollouts: 6, deadline_ms: 0 }), deps)
+    const aborts = r.events.filter((e) => e.type === 'controller.abort').map((e) => String(e.payload['reason']))
+    expect(aborts.length).toBeGreaterThan(0)
+    for (const reason of aborts) expect(reason).toMatch(/^deadline_exceeded/)
+    expect(r.events.filter((e) => e.type === 'agent.prepare' || e.type === 'model.pause' || e.type === 'resources.prepare')).toEqual([])
+    expect(r.checkpoints).toEqual([])
+    expect(Object.values(r.invariants).every((v) => v === 'pass')).toBe(true)
+  })
+})

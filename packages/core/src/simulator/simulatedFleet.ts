@@ -24,6 +24,7 @@ export function simulatedFleet(world: World, around: FleetSurroundings): Fleet {
     agent: world.agent,
     resources: world.resources,
     model: {
+      serverName: model.serverName,
       get admission() {
         return model.admission
       },

@@ -3,6 +3,7 @@ import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
 import { resolveRunConfig, runSimulation, simulate } from './simulate.ts'
 
 const workplace = loadNodeWorkplaceData()
@@ -44,7 +45,7 @@ describe('stepped checkpoint work', () => {
     }
   })
 
-  it('[commit] the trace keeps the protocol order: participant files, namespace manifests, aggregate, token store, checkpoint.json', () => {
+  it('[controller.publish-last] [commit] the trace keeps the protocol order: participant files, namespace manifests, aggregate, token store, checkpoint.json', () => {
     const paths = stream('happy-path', '1')
       .filter((s) => s.event.type === 'directory.write')
       .map((s) => String(s.event.payload['path']))
@@ -81,5 +82,30 @@ describe('stepped checkpoint work', () => {
     expect(refused[0]?.payload['checkpoint_id']).toBe('ck-1')
     expect(result.events.some((e) => e.type === 'controller.abort')).toBe(true)
     expect(result.checkpoints.map((c) => c.checkpoint_id)).toEqual(['ck-2'])
+  })
+
+  it('[controller.commit-durable-before-success] a retried commit after any one failed write ends with every file present and verified', () => {
+    const config = resolveRunConfig({ scenario: 'happy-path', seed: '2', rollouts: 9 })
+    const clean = runSimulation(config, { digest: nodeDigest, workplace, openDirectory: (id: string) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
+    const writes = clean.events.filter((e) => e.type === 'directory.write' && e.payload['checkpoint_id'] === 'ck-1').length
+    expect(writes).toBeGreaterThan(10)
+    for (let k = 1; k <= writes; k++) {
+      let dir: MemoryCheckpointDirectory | undefined
+      const result = runSimulation(config, {
+        digest: nodeDigest,
+        workplace,
+        // The disk fails write k once (losing the writes since the last sync) and then works again.
+        openDirectory: (id: string) => {
+          const d = new MemoryCheckpointDirectory({ location: `mem://${id}`, ...(id === 'ck-1' ? { failOnWrite: k, transient: true } : {}) })
+          if (id === 'ck-1') dir = d
+          return d
+        },
+      })
+      expect(result.events.some((e) => e.type === 'directory.write' && e.outcome === 'internal_error'), `write ${k} failed`).toBe(true)
+      expect(result.checkpoints.map((c) => c.checkpoint_id), `write ${k}`).toContain('ck-1')
+      const report = verifyCheckpoint(dir as MemoryCheckpointDirectory, nodeDigest)
+      expect(report.problems, `write ${k}`).toEqual([])
+      expect(report.valid).toBe(true)
+    }
   })
 })

@@ -12,6 +12,11 @@ export interface MemoryCheckpointDirectoryOptions {
    * falls back to what the last `sync()` committed.
    */
   readonly failOnWrite?: number
+  /**
+   * With `failOnWrite`: the failure is transient — write k fails (and, as a crash, loses the writes
+   * since the last `sync()`), later writes succeed again (a disk that hiccups once).
+   */
+  readonly transient?: boolean
   /** Initial content (e.g. a crashed directory's files, to retry over the same directory). */
   readonly files?: ReadonlyMap<string, Uint8Array>
   readonly symlinks?: ReadonlyMap<string, string>
@@ -34,6 +39,7 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
   readonly #pending = new Set<string>()
   readonly #symlinks: Map<string, string>
   readonly #failOnWrite: number | undefined
+  readonly #transient: boolean
   #writes = 0
   #syncs = 0
   #crashed = false
@@ -44,6 +50,7 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
     this.#durable = new Map(this.#files)
     this.#symlinks = new Map(options.symlinks ?? [])
     this.#failOnWrite = options.failOnWrite
+    this.#transient = options.transient ?? false
   }
 
   /** Writes attempted so far (including the one that crashed). */
@@ -66,7 +73,7 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
     this.#writes++
     if (this.#crashed || this.#writes === this.#failOnWrite) {
       if (!this.#crashed) this.#dieWithPendingWrites()
-      this.#crashed = true
+      this.#crashed = !this.#transient
       throw new DirectoryWriteError(path, `injected crash on write ${this.#writes} (${path})`)
     }
     for (const link of this.#symlinks.keys()) {

@@ -1,0 +1,132 @@
+/**
+ * The conformance index (issue #12): every rule of PROTOCOL.md §3, §4 and §6 and every row of §8
+ * with a stable id, its one-line rule and its source sections. A rule is covered by the tests
+ * whose names carry `[<id>]`; `npm run conformance` (scripts/conformance.ts) counts them and fails
+ * when a modelled rule has none. Rules Cutover deliberately does not model say why in
+ * `notModelled`; they are listed as such, never left out. SPEC_RULES.md is generated from this table.
+ */
+export interface SpecRule {
+  /** Stable id, `<area>.<rule>`; tests name it as `[<id>]`. */
+  readonly id: string
+  /** PROTOCOL.md sections (and §8 rows, as `§8 <row>`) the rule comes from. */
+  readonly sources: readonly string[]
+  /** The rule in one line. */
+  readonly rule: string
+  /** Why Cutover does not model the rule (absent: modelled, and a test must name it). */
+  readonly notModelled?: string
+}
+
+export const SPEC_RULES = [
+  // ---- §3.1 shared control plane, §4.1 fence ----
+  { id: 'control.capabilities', sources: ['§3.1'], rule: 'GET /ng-control/v1/capabilities is never gated by admission and reports component, name, schema_version 1, modes and the fence snapshot' },
+  { id: 'control.bearer-auth', sources: ['§3.1'], rule: 'control routes need Authorization: Bearer <token>; otherwise 401 unauthorized, and no token mounts no control route' },
+  { id: 'control.strict-bodies', sources: ['§3.1'], rule: 'every control body is {schema_version:1, checkpoint_id, deadline_ts, …} with extra fields forbidden' },
+  { id: 'control.error-envelope', sources: ['§3.1'], rule: 'refusals use the error envelope {error:{code, …}} with status 409 unless noted' },
+  { id: 'fence.replay', sources: ['§3.1', '§8 same checkpoint op retried'], rule: 'a (checkpoint_id, operation) with a recorded result replays it, even after the id is retired' },
+  { id: 'fence.coalesce', sources: ['§3.1', '§8 same checkpoint op retried'], rule: 'an identical call while one is in flight is coalesced onto it' },
+  { id: 'fence.stale-checkpoint', sources: ['§3.1', '§8 finished checkpoint id'], rule: 'a retired (resumed or aborted) checkpoint id is 409 stale_checkpoint forever' },
+  { id: 'fence.checkpoint-conflict', sources: ['§3.1', '§8 id B while A active'], rule: 'another id while one is active is 409 checkpoint_conflict' },
+  { id: 'fence.invalid-phase', sources: ['§3.1', '§8 operation in wrong phase'], rule: 'an operation in a phase it does not allow is 409 invalid_phase' },
+  { id: 'fence.failure-rolls-back', sources: ['§3.1', '§4.1'], rule: 'a failed operation restores the entry phase and deadline (clearing the active id when entry was idle); a failed commit returns to prepared' },
+  { id: 'fence.mark-prepared', sources: ['§3.1', '§4.1'], rule: 'preparing → prepared once the participant reports readiness (resources prepare goes idle → prepared in one call)' },
+  { id: 'fence.restore-failed-paused', sources: ['§3.1', '§4.1', '§8 restore failure (model)'], rule: 'a failed model restore moves to restore_failed_paused; a retry may restore again' },
+  { id: 'fence.resume-retires-id', sources: ['§3.1', '§4.1'], rule: 'resume (and abort) is allowed from every paused phase, returns to idle and retires the id' },
+  { id: 'fence.zero-budget', sources: ['§3.1', '§8 deadline already passed'], rule: 'deadlines are absolute; at a Gym participant an expired deadline is a zero budget, never negative, never an error' },
+  { id: 'fence.stale-attempt-everywhere', sources: ['§2.4', '§8 call from aborted/retired attempt after restore'], rule: 'a call from an aborted or retired attempt after restore is 409 stale_attempt at the model, the agent and the resources server' },
+  // ---- §3.2 policy model, §4.2 admission ----
+  { id: 'model.not-a-policy-instance', sources: ['§3.2'], rule: 'an auxiliary model instance refuses checkpoint operations with not_a_policy_instance' },
+  { id: 'model.pause-closes-admission', sources: ['§3.2', '§4.2'], rule: 'pause closes admission: paused at once with nothing in flight, else draining until the last accepted call finishes' },
+  { id: 'model.admission-gate', sources: ['§3.2', '§4.2', '§8 new policy generation during drain/paused'], rule: 'a new generation while draining or paused is 409 checkpoint_parked, refused before any state changes' },
+  { id: 'model.parked-retry-after', sources: ['§3.1', '§8 new policy generation during drain/paused'], rule: 'an admission refusal (checkpoint_parked) over HTTP carries retry-after: 1' },
+  { id: 'model.status-long-poll', sources: ['§3.2', '§3.5', '§8 active generation at prepare'], rule: 'status long-polls up to min(timeout_s, remaining) for paused and marks prepared once paused' },
+  { id: 'model.abort-inflight', sources: ['§3.2', '§6.1', '§8 abort_inflight then commit'], rule: 'abort_inflight tombstones the attempt at once; commit stays ledger_not_quiescent until the cancelled task exits' },
+  { id: 'model.commit-quiescent', sources: ['§3.2'], rule: 'commit needs admission paused and zero in flight, else ledger_not_quiescent' },
+  { id: 'model.ledger-not-checkpointable', sources: ['§3.2'], rule: 'a model server without a ledger lifecycle refuses commit with ledger_not_checkpointable' },
+  { id: 'model.commit-roots-only', sources: ['§3.2', '§5.1'], rule: 'commit copies lineage only for capture keys named by agent continuation roots; the rest is excluded_inactive' },
+  { id: 'model.commit-root-mismatch', sources: ['§5.1'], rule: 'a root naming a tombstoned attempt, a missing lineage or no single matching row is ledger_mismatch' },
+  { id: 'model.restore-boots-paused', sources: ['§3.2', '§3.7', '§4.2'], rule: 'restore closes the limiter first, fences tombstones and every source attempt, and stays paused until resume' },
+  { id: 'model.refused-restore-keeps-admission', sources: ['§3.1', '§4.2'], rule: 'a restore the fence refuses (stale or conflicting id) changes nothing: admission only closes once the fence accepted the restore' },
+  { id: 'model.resume-reopens', sources: ['§3.2', '§4.2'], rule: 'resume reopens admission (paused → accepting) and retires the id' },
+  { id: 'model.custody-before-response', sources: ['§3.2'], rule: 'custody (the lineage row) is recorded before the response completes; a cancelled request records nothing' },
+  { id: 'model.generation-safe-cuts', sources: ['§3.2', '§8 active generation (generation-safe mode)', '§8 completed before egress'], rule: 'generation-safe cuts: durable prefix or durable failure per ticket, egress fenced until the disposition is known', notModelled: 'generation-safe cuts are specified in GENERATION_CUTS.md and come with their own issue; Cutover models whole-request mode only' },
+  // ---- §3.3 agent, §4.3 agent execution ----
+  { id: 'agent.begin-rules', sources: ['§3.3', '§8 duplicate /run for a live attempt'], rule: 'begin: fenced or acknowledged keys are stale_attempt; a live execution is duplicate_execution, a completed one replays its result; closed admission is agent_admission_closed' },
+  { id: 'agent.boundary-index', sources: ['§3.3'], rule: 'boundary indices strictly increase; an identical re-commit is a no-op, a different lower one an error' },
+  { id: 'agent.ownership', sources: ['§2.4', '§3.3'], rule: 'a stale execution generation cannot write a boundary (ownership check, stale_attempt)' },
+  { id: 'agent.prepare-parks', sources: ['§3.3', '§4.3'], rule: 'prepare closes admission, parks executions on a boundary and asks the others to park at their next boundary' },
+  { id: 'agent.boundaryless-park-blocks', sources: ['§4.3', '§8 boundary-less park'], rule: 'a boundary-less park blocks ready_to_commit (it cannot be exported)' },
+  { id: 'agent.completed-blocks-ready', sources: ['§4.3', '§8 completed results awaiting ack'], rule: 'completed results awaiting acknowledgement block ready_to_commit; retire of a completed execution reports completed_unacknowledged' },
+  { id: 'agent.prepare-incomplete', sources: ['§3.3', '§8 agent execution between boundaries at deadline'], rule: 'not ready at the deadline: agent_prepare_incomplete listing the blockers; park requests revert' },
+  { id: 'agent.failed-prepare-returns-idle', sources: ['§4.1', '§8 agent execution between boundaries at deadline'], rule: 'after a failed prepare the fence is idle with no active id: the same id prepares afresh and another id is no conflict' },
+  { id: 'agent.status-every-phase', sources: ['§3.3'], rule: 'status answers in every phase, idle included; stale and conflicting ids are still checked' },
+  { id: 'agent.retire', sources: ['§3.3', '§6.1'], rule: 'retire tombstones the attempt and drops its execution; a later begin is stale_attempt' },
+  { id: 'agent.commit-records', sources: ['§3.3', '§5.2'], rule: 'commit writes one record per parked-with-boundary execution, manifest last, and returns the continuation roots' },
+  { id: 'agent.restore-continuations', sources: ['§3.3', '§2.3'], rule: 'restore installs each record as the continuation of N+1, fences N, and the continuation is claimed by exactly one /run' },
+  { id: 'agent.resume-releases', sources: ['§3.3', '§4.3'], rule: 'resume reopens admission and releases parked executions' },
+  { id: 'agent.cancelled-parked-stays-exportable', sources: ['§4.3'], rule: 'a parked-with-boundary execution whose /run is cancelled stays exportable and is retired at resume; other failures/cancels retire at once' },
+  { id: 'agent.single-acknowledge', sources: ['§3.3', '§6.3'], rule: 'the single /acknowledge takes one exact receipt → {acknowledged, idempotent}' },
+  { id: 'agent.completion-receipt', sources: ['§3.3', '§6.3'], rule: 'GET completion-receipt by identity returns the retained receipt of a completed execution' },
+  { id: 'agent.discard-restored-continuation', sources: ['§3.3', '§6.4'], rule: 'discard-restored-continuation (restored_paused only) drops the continuation so the replacement restarts from its input' },
+  { id: 'controller.discard-non-restorable', sources: ['§6.4'], rule: 'the controller discards restored continuations that depend on a resources server that is not restorable (restart_only)', notModelled: 'needs a restart_only resources mode and the agent resource dependency index (agent_resource_dependency_index_v1), neither modelled: every Cutover resources server is export_restore; the agent operation itself is modelled (agent.discard-restored-continuation)' },
+  // ---- §3.4 resources, §4.4 sessions ----
+  { id: 'resources.bind-after-start', sources: ['§4.4'], rule: 'a session binds to (rollout_id, attempt_index) only after a successful start, at revision 0' },
+  { id: 'resources.unbound', sources: ['§8 mutation before bind'], rule: 'a mutation before bind is resources_session_unbound' },
+  { id: 'resources.revision-on-success', sources: ['§4.4'], rule: 'the revision rises by one only after a successful non-read request' },
+  { id: 'resources.revision-cas', sources: ['§8 expected revision mismatch'], rule: 'an expected revision that does not match is resource_revision_mismatch (compare-and-set)' },
+  { id: 'resources.receipt-replay-bytes', sources: ['§5.3', '§8 resources mutation replay'], rule: 'a repeated request id replays the stored response byte for byte without re-executing; the input digest covers method, path, query, content type, sorted cookies and body' },
+  { id: 'resources.receipt-mismatch', sources: ['§8 resources mutation replay'], rule: 'the same request id with other input or expected revision is resource_request_receipt_error' },
+  { id: 'resources.receipt-capacity', sources: ['§8 receipt capacity / evicted history'], rule: 'a session holding 1 024 receipts refuses a new request id with resource_receipt_capacity_exhausted' },
+  { id: 'resources.receipt-evicted', sources: ['§3.4', '§8 receipt capacity / evicted history'], rule: '1 024 closed sessions keep their receipts, then 4 096 eviction tombstones, then saturation; an evicted identity is resource_receipt_evicted' },
+  { id: 'resources.uncertain', sources: ['§4.4', '§8 handler raises / incomplete response'], rule: 'a handler that raises marks the session uncertain: later requests are resource_mutation_uncertain and prepare refuses until it is retired' },
+  { id: 'resources.untracked-poisons-prepare', sources: ['§3.4', '§8 stateful traffic without identity'], rule: 'stateful traffic without identity is served while accepting but makes prepare refuse (resources_checkpoint_error)' },
+  { id: 'resources.prepare-exports', sources: ['§3.4', '§4.4'], rule: 'prepare closes mutation admission and exports every bound session in sorted order with revision and receipts' },
+  { id: 'resources.prepare-lock-deadline', sources: ['§3.4'], rule: 'prepare takes each session lock within the deadline; a holder running past it is resources_checkpoint_error and nothing is exported' },
+  { id: 'resources.terminal-races-prepare', sources: ['§3.4', '§8 terminal request races prepare lock'], rule: 'a terminal request holding the lock at prepare retires its session, which silently leaves the cut' },
+  { id: 'resources.retire', sources: ['§3.4', '§6.1'], rule: 'retire tombstones first, takes the session lock within the deadline, then drops the session, its revision and its snapshot' },
+  { id: 'resources.adapter-retire-hook', sources: ['§3.4', '§7.1'], rule: 'retire calls the adapter retire hook under the session lock before the session is dropped' },
+  { id: 'resources.terminal-releases', sources: ['§4.4'], rule: 'a successful terminal request unbinds the session; its receipts stay answerable' },
+  { id: 'resources.commit-manifest-last', sources: ['§3.4', '§5.3'], rule: 'commit writes one snapshot per session, then the manifest' },
+  { id: 'resources.restore-replacement-set', sources: ['§3.4', '§5.4'], rule: 'restore activates the complete set under N+1 at once (checkpoint:<rollout>:a<N+1>), fences N, keeps revisions and receipts' },
+  { id: 'resources.revision-reconcile', sources: ['§5.4', '§8 agent/resources revision disagreement'], rule: 'agent boundaries that disagree on a revision or the session set are resource_revision_mismatch at restore; nothing activates' },
+  { id: 'resources.restore-expected', sources: ['§3.4', '§7.1'], rule: 'a restore-expected process starts paused and refuses resume until it restored' },
+  { id: 'resources.status-get-by-participant', sources: ['§3.4'], rule: 'status is a GET answered by the participant itself (locks, receipts, eviction history, prepared inventory)' },
+  // ---- restore refusals shared by the participants ----
+  { id: 'restore.fresh-process', sources: ['§2.4', '§8 restore into a process that served traffic'], rule: 'restore into a process that served traffic is refused: resources unsafe_resources_restore, model ledger_mismatch, agent error' },
+  { id: 'restore.corrupt-refused', sources: ['§5', '§8 corrupt / missing / torn snapshot'], rule: 'a corrupt, missing or torn namespace is refused naming the file and installs nothing' },
+  // ---- §3.5–3.7 actor / controller ----
+  { id: 'controller.discover', sources: ['§3.5', '§8 multi-worker service without coordinator'], rule: 'discovery reads every capabilities route, refuses unmanaged multi-process servers and skips non export_restore participants', notModelled: 'the simulated fleet is fixed when the run starts; HTTP discovery belongs to the cross-process fleet issue' },
+  { id: 'controller.prepare-order', sources: ['§3.5', '§3.7'], rule: 'prepare: freeze dispatch, prepare agents, pause the policy model, wait for paused, then prepare resources' },
+  { id: 'controller.acks-before-prepare', sources: ['§3.6', '§8 completed results awaiting ack'], rule: 'completed results are acknowledged with their exact receipts before any participant is asked to prepare' },
+  { id: 'controller.prepare-refused-unreleased', sources: ['§3.5', '§8 actor sees terminal-but-unreleased results at prepare'], rule: 'while completed results remain unreleased the prepare fails (prepare_incomplete) and no participant prepares' },
+  { id: 'controller.prepare-incomplete', sources: ['§3.5'], rule: 'a policy model that does not reach paused by the deadline fails the prepare with prepare_incomplete' },
+  { id: 'controller.deadline-exceeded', sources: ['§3.1', '§8 deadline already passed'], rule: 'a deadline already passed at the controller fails fast with deadline_exceeded; nothing is sent' },
+  { id: 'controller.straggler-sacrifice', sources: ['§6.1', '§8 active generation at prepare'], rule: 'at the deadline stragglers are sacrificed (model abort_inflight, agent retire, resources retire) instead of failing the checkpoint, and redispatched fresh' },
+  { id: 'controller.commit-order', sources: ['§3.5', '§3.6', '§10.1'], rule: 'commit: agents first (continuation roots), then the model with those roots, then resources' },
+  { id: 'controller.publish-last', sources: ['§3.5', '§3.7', '§5.5'], rule: 'the aggregate manifest is written after every participant manifest, then the token store, then checkpoint.json last' },
+  { id: 'controller.commit-durable-before-success', sources: ['§3.5', '§5'], rule: 'commit success is recorded only for durable bytes: a retried commit after any failed write ends with every file present and verified' },
+  { id: 'controller.restore-reads-aggregate', sources: ['§3.5', '§5.5'], rule: 'restore reads checkpoint.json and verifies the aggregate manifest before any participant restores' },
+  { id: 'controller.restore-fleet-mismatch', sources: ['§3.5', '§5.5', '§8 participant set changed between commit and restore'], rule: 'restore refuses when the committed participant set (id, name, kind) differs from the current fleet' },
+  { id: 'controller.resume-order', sources: ['§3.5', '§3.7'], rule: 'resume: dependencies (policy model, resources) before agents, then dispatch' },
+  { id: 'controller.abort-resumes-lost-response', sources: ['§3.5', '§8 lost response to prepare/restore'], rule: 'abort sends resume to every participant a prepare or restore was sent to, even when its response was lost' },
+  { id: 'controller.abort-already-accepting', sources: ['§3.5', '§8 operation in wrong phase'], rule: 'during abort an invalid_phase answer to resume is recorded as already_accepting', notModelled: 'every participant accepts resume in every phase an abort can find it in (idle included), so no invalid_phase answer arises' },
+  { id: 'controller.release-exact-receipt', sources: ['§3.5', '§6.3'], rule: 'release acknowledges exactly the receipt of the identity and drops it from the registry' },
+  { id: 'controller.status', sources: ['§3.5'], rule: 'the actor status operation reports phase, participants, registry and results', notModelled: "the run's views and participant cards stand in for the actor's status; there is no actor status operation" },
+  { id: 'controller.transport-limits', sources: ['§3.5'], rule: '1 MiB response limit; errors name participant, endpoint, status and gym_error_code', notModelled: 'the simulated fleet is in-process; transport limits belong to the HTTP fleet' },
+  { id: 'controller.registry-freeze', sources: ['§4.5'], rule: 'registry: register refused while frozen, freeze of another or a retired id is an error, unfreeze only by the owning id', notModelled: 'the simulator freezes dispatch as one flag for one transaction at a time; the registry id checks have no second caller to refuse' },
+  // ---- §4.6 coordinator ----
+  { id: 'coordinator.paused-needs-all-acks', sources: ['§4.6'], rule: 'paused only when every frozen worker acknowledged and summed in-flight is zero' },
+  { id: 'coordinator.missing-workers', sources: ['§4.6', '§8 worker missing / extra at close'], rule: 'a missing or unacknowledging worker is missing_workers, never an implicit zero' },
+  { id: 'coordinator.registration-rejected', sources: ['§4.6', '§8 worker (re)joins during checkpoint'], rule: 'registration while not accepting is worker_registration_rejected' },
+  { id: 'coordinator.cut-leases', sources: ['§4.6', '§8 restore race'], rule: 'restored generation cuts are leased per attempt to one (worker, call): restored_cut_already_owned / restored_cut_consumed', notModelled: 'generation-safe cuts (GENERATION_CUTS.md) come with their own issue' },
+  // ---- §6 stragglers, relay, receipts ----
+  { id: 'straggler.tombstones-restored', sources: ['§6.1'], rule: 'the model commit records tombstoned attempts so a restored server re-installs the fence before serving' },
+  { id: 'relay.first-call-once', sources: ['§6.2'], rule: "the first N+1 model call links to N's verified last committed call exactly once; later calls link within N+1" },
+  { id: 'receipt.shape', sources: ['§6.3'], rule: "a receipt is {rollout_id, attempt_index, execution_generation, result_identity (result id, else the digest), result_digest}" },
+  { id: 'receipt.batch-all-or-nothing', sources: ['§6.3', '§8 receipt replay'], rule: 'a batch is validated whole before anything is released; one bad receipt releases nothing' },
+  { id: 'receipt.idempotent-replay', sources: ['§6.3', '§8 receipt replay'], rule: 'an identical acknowledged receipt is an idempotent success; a mismatching one is completed_execution_acknowledgement_error' },
+  { id: 'receipt.multi-worker', sources: ['§6.3'], rule: 'multi-worker agents validate each receipt against its owning worker, then release per owner', notModelled: 'the agent participant is one process' },
+  { id: 'agent.restore-race', sources: ['§8 restore race'], rule: 'two requests claiming one restored continuation: the second is duplicate_execution' },
+] as const satisfies readonly SpecRule[]
+
+/** Every rule id. */
+export type SpecRuleId = (typeof SPEC_RULES)[number]['id']
