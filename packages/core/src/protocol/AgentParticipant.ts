@@ -17,6 +17,7 @@ import { fencedCommit } from './fencedCommit.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
+import type { TombstoneReader } from './TombstoneSet.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
 /** Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state). */
@@ -77,6 +78,8 @@ export class AgentParticipant {
   /** Restored continuations: N+1 key → N's boundary; claimed by the first `/run` for the key. */
   readonly #continuations = new Map<string, AgentBoundaryRecord>()
   readonly #claimed = new Set<string>()
+  /** Executions running or asked to park, kept as states change (views read it after every event). */
+  #running = 0
   #served = false
   #lastCommitDigest: string | null = null
 
@@ -95,14 +98,16 @@ export class AgentParticipant {
   tombstones(): readonly string[] {
     return this.#tombstones.sorted()
   }
+  /** The tombstones as views read them (a count now, the sorted list later). */
+  get tombstoneSet(): TombstoneReader {
+    return this.#tombstones
+  }
   execution(id: ExecutionIdentity): Execution | undefined {
     return this.#executions.get(executionKey(id))
   }
-  /** Executions running or asked to park (no allocation: views call this after every event). */
+  /** Executions running or asked to park: O(1), views call this after every event (a scan per event was quadratic). */
   runningCount(): number {
-    let n = 0
-    for (const e of this.#executions.values()) if (e.state === 'running' || e.state === 'park_requested') n++
-    return n
+    return this.#running
   }
   executions(): readonly Execution[] {
     return [...this.#executions.values()]
@@ -146,6 +151,7 @@ export class AgentParticipant {
       continuation,
     }
     this.#executions.set(key, execution)
+    this.#running++
     return ok({ execution, replayed: false })
   }
 
@@ -181,7 +187,7 @@ export class AgentParticipant {
     }
     e.boundary = record
     e.atBoundary = true
-    if (e.state === 'park_requested') e.state = 'parked'
+    if (e.state === 'park_requested') this.#setState(e, 'parked')
     return ok(e)
   }
 
@@ -189,7 +195,7 @@ export class AgentParticipant {
   park(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
     const owner = this.#owner(id, generation)
     if (!owner.ok) return owner
-    owner.value.state = 'parked'
+    this.#setState(owner.value, 'parked')
     return owner
   }
 
@@ -209,7 +215,7 @@ export class AgentParticipant {
     }
     const named = result !== null && typeof result === 'object' && !Array.isArray(result) ? result['id'] : undefined
     const identity = typeof named === 'string' ? named : this.#digest.sha256Hex(canonicalJson(result))
-    e.state = 'completed'
+    this.#setState(e, 'completed')
     e.result = result
     e.receipt = {
       rollout_id: e.rollout_id,
@@ -223,9 +229,15 @@ export class AgentParticipant {
 
   #retireExecution(e: Execution): void {
     const key = executionKey(e)
-    e.state = 'retired'
+    this.#setState(e, 'retired')
     this.#tombstones.add(key)
     this.#executions.delete(key)
+  }
+
+  /** Every state change of an execution goes through here, so `#running` stays exact. */
+  #setState(e: Execution, state: ExecutionState): void {
+    this.#running += (isRunning(state) ? 1 : 0) - (isRunning(e.state) ? 1 : 0)
+    e.state = state
   }
 
   #status(): AgentStatus {
@@ -271,7 +283,7 @@ export class AgentParticipant {
         this.#accepting = false
         for (const e of this.#executions.values()) {
           if (e.state !== 'running') continue
-          e.state = e.atBoundary && e.boundary !== null ? 'parked' : 'park_requested'
+          this.#setState(e, e.atBoundary && e.boundary !== null ? 'parked' : 'park_requested')
         }
         const report = this.#status()
         if (report.ready_to_commit) this.fence.markPrepared(checkpointId)
@@ -319,7 +331,7 @@ export class AgentParticipant {
       this.fence.markPrepared(checkpointId)
       return ok(report)
     }
-    for (const e of this.#executions.values()) if (e.state === 'park_requested') e.state = 'running'
+    for (const e of this.#executions.values()) if (e.state === 'park_requested') this.#setState(e, 'running')
     // A failed prepare returns the fence to idle (§4.1); admission stays closed until resume/abort (§10.3).
     this.fence.failPrepare(checkpointId)
     return err(
@@ -429,7 +441,7 @@ export class AgentParticipant {
       for (const e of [...this.#executions.values()]) {
         if (e.detached === true) this.#retireExecution(e)
         else if (e.state === 'parked' || e.state === 'park_requested') {
-          e.state = 'running'
+          this.#setState(e, 'running')
           released++
         }
       }
@@ -443,4 +455,8 @@ export class AgentParticipant {
     if (!check.ok) return check
     return ok({ discarded: this.#continuations.delete(executionKey(id)) })
   }
+}
+
+function isRunning(state: ExecutionState): boolean {
+  return state === 'running' || state === 'park_requested'
 }

@@ -21,6 +21,7 @@ import { Simulator } from './Simulator.ts'
 import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
 import { ChangedRowCounter } from './changedRows.ts'
+import { cardView } from './participantView.ts'
 import { LineageIndex } from './LineageIndex.ts'
 import { defaultEnvFactory } from './World.ts'
 
@@ -233,7 +234,7 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       const out = []
       for (const id of rec.participantOrder) {
         const v = rec.participants.get(id)?.at(s)
-        if (v !== undefined) out.push(v)
+        if (v !== undefined) out.push(cardView(v))
       }
       return out
     },
