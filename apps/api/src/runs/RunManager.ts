@@ -5,6 +5,7 @@ import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
 import { hideLocalPaths } from '../store/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
+import { traceJson } from './traceJson.ts'
 import type { RunIdSource } from './runIds.ts'
 import { createRunIdSource } from './runIds.ts'
 import type { RunLimits } from './runLimits.ts'
@@ -153,7 +154,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       )
       if (result === undefined) return err(cutoverError('run_not_found', `run ${runId} was deleted`))
       // The trace lands before run.json says complete, so a complete run always has its trace.
-      deps.store.writeTrace(runId, result.events)
+      deps.store.writeTrace(runId, await traceJson(result.events))
       entry.events = [...result.events]
       entry.live = undefined
       entry.view = finishView(entry, result)
