@@ -32,7 +32,7 @@ describe('cutover bench', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
     const figures = JSON.parse(r.stdout) as Record<string, unknown>
     expect(figures['rollouts']).toBe(6)
-    for (const name of FIXED) {
+    for (const name of [...FIXED, 'max_step_ms', 'peak_rss_mb']) {
       expect(typeof figures[name], name).toBe('number')
       expect(figures[name] as number, name).toBeGreaterThan(0)
     }
@@ -49,7 +49,7 @@ describe('cutover bench', () => {
     const r = run(['--rollouts', '3'])
     expect(r.code).toBe(0)
     for (const name of FIXED.slice(1)) expect(r.stdout).toContain(`(${name})`)
-    for (const target of ['≤ 1,500 ms', '≥ 100,000 events/s', '≥ 1,500 sessions/s', '≤ 2 KB', '362 KB']) expect(r.stdout).toContain(target)
+    for (const target of ['≤ 500 ms', '≤ 20 ms', '≥ 100,000 events/s', '≥ 1,500 sessions/s', '≤ 2 KB', '362 KB']) expect(r.stdout).toContain(target)
   })
 
   it('[cli] --help exits 0; bad options are usage errors (one stderr line, exit 2)', () => {
@@ -63,5 +63,18 @@ describe('cutover bench', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1)
       expect(r.stderr).toMatch(/^cutover bench: /)
     }
+  })
+})
+
+describe('cutover bench --api', () => {
+  it('[bench] --api --json prints the server figures of a streamed run (shapes only, never speed)', async () => {
+    const tempRoot = mkdtempSync(join(tmpdir(), 'cutover-bench-test-'))
+    roots.push(tempRoot)
+    let stdout = ''
+    const code = await runBenchCommand(['--api', '--rollouts', '6', '--json'], { stdout: (s) => (stdout += s), stderr: () => undefined }, { measure: { tempRoot } })
+    expect(code).toBe(0)
+    const figures = JSON.parse(stdout) as Record<string, unknown>
+    for (const name of ['event_loop_max_stall_ms', 'view_ms_p95', 'view_requests', 'api_run_ms']) expect(typeof figures[name], name).toBe('number')
+    expect(readdirSync(tempRoot)).toEqual([])
   })
 })

@@ -46,6 +46,12 @@ export interface BenchFigures {
   readonly workplace_full_bytes_median: number
   /** SHA-256 throughput in MiB/s over one buffer through the `nodeDigest` port. */
   readonly sha256_mb_per_s: number
+  /** The longest single simulator step (one `next()` of the generator) of the in-memory run. */
+  readonly max_step_ms: number
+  /** The event that step produced (`<step> <type> <path or rollout>`), to find it in the trace. */
+  readonly max_step_event: string
+  /** Peak resident set size of this process over the whole bench (both simulations held in turn). */
+  readonly peak_rss_mb: number
   readonly scenario: 'happy-path'
   readonly seed: string
   /** Wall ms spent in each cycle phase inside the window (events attributed to the phase they carry). */
@@ -92,13 +98,20 @@ function timedRun(gen: Generator<TraceEvent, SimulationResult>) {
   let windowEnd: number | undefined
   let files = 0
   let bytes = 0
+  let maxStepMs = 0
+  let maxStepEvent = ''
   const started = performance.now()
   let before = started
   for (;;) {
     const next = gen.next()
     const now = performance.now()
-    if (next.done === true) return { result: next.value, totalMs: now - started, lastEventMs: before - started, phaseMs, windowMs: windowStart === undefined || windowEnd === undefined ? null : windowEnd - windowStart, files, bytes }
+    if (next.done === true) return { result: next.value, totalMs: now - started, lastEventMs: before - started, phaseMs, windowMs: windowStart === undefined || windowEnd === undefined ? null : windowEnd - windowStart, files, bytes, maxStepMs, maxStepEvent }
     const event = next.value
+    if (now - before > maxStepMs) {
+      maxStepMs = now - before
+      const where = event.payload['path'] ?? event.payload['rollout_id']
+      maxStepEvent = `${event.step} ${event.type}${typeof where === 'string' ? ` ${where}` : ''}`
+    }
     if (windowStart === undefined && event.phase !== 'run') windowStart = before
     if (event.phase in phaseMs) phaseMs[event.phase] = (phaseMs[event.phase] as number) + (now - before)
     if (event.phase === 'resume') windowEnd = now
@@ -122,7 +135,10 @@ function measureCycle(options: BenchOptions, seed: string) {
     for (const c of run.result.checkpoints) valid = verifyCheckpoint(new NodeCheckpointDirectory(c.location, { create: false }), nodeDigest).valid && valid
     const verifyMs = performance.now() - t0
     const invariantsPass = Object.values(run.result.invariants).every((v) => v === 'pass')
-    return { ...run, verifyMs, valid, invariantsPass, checkpoints: run.result.checkpoints.length }
+    // Figures only: the run's result (trace, histories, views) is dropped before the in-memory run
+    // starts, so peak_rss_mb is one simulation's, not two held at once.
+    const { result, ...figures } = run
+    return { ...figures, verifyMs, valid, invariantsPass, checkpoints: result.checkpoints.length }
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
@@ -215,6 +231,9 @@ export function measureBench(options: BenchOptions): BenchFigures {
     workplace_snapshot_bytes_median: median(wp.deltaBytes),
     workplace_full_bytes_median: median(wp.fullBytes),
     sha256_mb_per_s: round1(sha),
+    max_step_ms: round1(mem.maxStepMs),
+    max_step_event: mem.maxStepEvent,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     scenario: 'happy-path',
     seed,
     cycle_phases_ms: Object.fromEntries(Object.entries(cycle.phaseMs).map(([k, v]) => [k, Math.round(v)])),
@@ -237,6 +256,7 @@ export function measureBench(options: BenchOptions): BenchFigures {
       `cycle_ms: the simulator has no cycle hook, so a real-FS happy-path run (seed ${seed}) is streamed and timed from the first non-'run' event to the last 'resume' event (prepare with the fleet draining, retire, commit with atomic writes made durable in one syncfs per sync() batch, renames, and one fsync per touched folder, restore in fresh processes with every digest checked before activation, resume), plus verifyCheckpoint of each published directory from disk (cycle_verify_ms); the rest of the run (cycle_run_ms) is excluded. Rollout traffic that happens inside the window (draining in prepare) is included.`,
       'events_per_s: events of one whole happy-path simulation with in-memory directories divided by its wall time, including the invariant checker and the equivalence baseline run; trace_events_per_s excludes the baseline.',
       `workplace_*: the ${wp.tasks} example tasks' ground-truth calls replayed on fresh sessions; sizes are UTF-8 bytes of JSON.stringify(state) (delta form vs full-table form); sessions/s is exportState → JSON.stringify → JSON.parse → restoreState, repeated for at least ${minMs} ms.`,
+      'max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process\'s peak resident set (getrusage maxRSS) at the end of the bench, the real-FS run, the in-memory run and the codec loops included.',
       'sha256_mb_per_s: MiB (2^20 bytes) per second, median of three passes through the nodeDigest port (node:crypto).',
     ],
   }

@@ -9,10 +9,12 @@ import type { RunManager } from '../runs/RunManager.ts'
 import { sessionKeyParam, stepOnlyQuery, stepQuery, stepText } from './params.ts'
 import { requireRun } from './runsRoutes.ts'
 
-/** The finished simulation of `:id`, or the error response. */
+/** The simulation of `:id` (a running one up to its current edge, without waiting for its end), or the error response. */
 async function requireResult(c: Context, runs: RunManager): Promise<SimulationResult | Response> {
   const run = requireRun(c, runs)
   if (run instanceof Response) return run
+  const live = runs.live(run.id)
+  if (live !== undefined) return live
   const result = await runs.result(run.id)
   return result.ok ? result.value : cutoverErrorResponse(c, result.error)
 }

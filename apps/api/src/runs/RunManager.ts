@@ -5,6 +5,7 @@ import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
 import { hideLocalPaths } from '../store/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
+import { traceJson } from './traceJson.ts'
 import type { RunIdSource } from './runIds.ts'
 import { createRunIdSource } from './runIds.ts'
 import type { RunLimits } from './runLimits.ts'
@@ -43,6 +44,8 @@ interface RunEntry {
   readonly listeners: Set<() => void>
   /** The simulation slot of a fresh run, while it waits for it or simulates. */
   slot?: SlotTicket | undefined
+  /** While a fresh run simulates: its views so far (up to its current edge). */
+  live?: SimulationResult | undefined
 }
 
 /** The runs the API serves: created, simulated in the background, persisted, reloaded. */
@@ -62,6 +65,8 @@ export interface RunManager {
   remove(id: string): boolean
   /** The events so far (running) or the whole trace (complete); undefined for an unknown run. */
   events(id: string): readonly TraceEvent[] | undefined
+  /** The views of a run still simulating, up to its current edge; undefined once it finished (or before it started). */
+  live(id: string): SimulationResult | undefined
   /** The simulation result (waits for a running run; re-simulates a reloaded one). */
   result(id: string): Promise<Result<SimulationResult, CutoverError>>
   /** Called after every batch of new events and on every status change; returns unsubscribe. */
@@ -134,7 +139,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       await slot.granted
       if (entry.cancelled) return err(cutoverError('run_not_found', `run ${runId} was deleted`))
       notify(entry) // no longer queued
-      const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: (cid) => deps.store.openCheckpoint(runId, cid) })
+      const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: (cid) => deps.store.openCheckpoint(runId, cid) }, { live: (live) => (entry.live = live) })
       const result = await driveSimulation(
         generator,
         (event) => events.push(event),
@@ -149,8 +154,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       )
       if (result === undefined) return err(cutoverError('run_not_found', `run ${runId} was deleted`))
       // The trace lands before run.json says complete, so a complete run always has its trace.
-      deps.store.writeTrace(runId, result.events)
+      deps.store.writeTrace(runId, await traceJson(result.events))
       entry.events = [...result.events]
+      entry.live = undefined
       entry.view = finishView(entry, result)
       deps.store.writeRun(entry.view)
       touch(runId)
@@ -166,6 +172,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       }
       return err(cutoverError('internal_error', shownMessage))
     } finally {
+      entry.live = undefined
       slot.release()
       entry.slot = undefined
     }
@@ -284,6 +291,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     events(id) {
       const entry = runs.get(id)
       return entry === undefined ? undefined : (readEvents(entry) ?? [])
+    },
+    live(id) {
+      const entry = runs.get(id)
+      return entry?.view.status === 'running' ? entry.live : undefined
     },
     async result(id) {
       const entry = runs.get(id)

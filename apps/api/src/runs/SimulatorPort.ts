@@ -1,4 +1,4 @@
-import type { Result, SimulationDeps, SimulationResult } from '@cutover/core'
+import type { Result, SimulateOptions, SimulationDeps, SimulationResult } from '@cutover/core'
 import type { CutoverError, RunConfig, RunConfigInput, ScenarioInfo, TraceEvent } from '@cutover/core/contracts'
 
 /**
@@ -9,5 +9,6 @@ import type { CutoverError, RunConfig, RunConfigInput, ScenarioInfo, TraceEvent 
 export interface SimulatorPort {
   readonly scenarios: readonly ScenarioInfo[]
   resolve(input: RunConfigInput): Result<RunConfig, CutoverError>
-  simulate(config: RunConfig, deps: SimulationDeps): Generator<TraceEvent, SimulationResult, void>
+  /** `options.live` receives the views of the run so far while it streams (SimulateOptions). */
+  simulate(config: RunConfig, deps: SimulationDeps, options?: Pick<SimulateOptions, 'live'>): Generator<TraceEvent, SimulationResult, void>
 }

@@ -7,6 +7,6 @@ export function createCoreSimulator(workplace: WorkplaceData): SimulatorPort {
   return {
     scenarios: SCENARIOS,
     resolve: (input) => ok(resolveRunConfig(input)),
-    simulate: (config, deps) => simulate(config, { ...deps, workplace }),
+    simulate: (config, deps, options) => simulate(config, { ...deps, workplace }, options),
   }
 }

@@ -53,9 +53,9 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
       mkdirSync(runDir(view.id), { recursive: true })
       writeFileAtomic(join(runDir(view.id), 'run.json'), `${JSON.stringify(view, null, 2)}\n`)
     },
-    writeTrace(runId, events) {
+    writeTrace(runId, json) {
       mkdirSync(runDir(runId), { recursive: true })
-      writeFileAtomic(join(runDir(runId), 'trace.json'), `${JSON.stringify(events)}\n`)
+      writeFileAtomic(join(runDir(runId), 'trace.json'), json)
     },
     hasTrace(runId) {
       return existsSync(join(runDir(runId), 'trace.json'))

@@ -19,8 +19,8 @@ export interface RunStore {
   listRuns(): { readonly runs: readonly RunView[]; readonly unreadable: readonly UnreadableRun[] }
   /** Writes `run.json` atomically. */
   writeRun(view: RunView): void
-  /** Writes `trace.json` atomically (once the run is complete). */
-  writeTrace(runId: string, events: readonly TraceEvent[]): void
+  /** Writes `trace.json` atomically (once the run is complete): `json` is its text (`traceJson`). */
+  writeTrace(runId: string, json: string): void
   /** True when `trace.json` exists (cheap: startup checks every run without parsing traces). */
   hasTrace(runId: string): boolean
   /** The stored trace, or undefined when there is none or it does not parse. */

@@ -10,6 +10,7 @@ import type { ResourcesManifest } from './manifests.ts'
 import { resourcesManifestSchema } from './manifests.ts'
 import { checkListedFiles, readManifest } from './namespaceChecks.ts'
 import { parseJsonFile } from './jsonFile.ts'
+import { validatedByDigest } from './validatedByDigest.ts'
 import { parseSnapshotFromFile } from './snapshotEnvelope.ts'
 import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { directoryError, problem } from './problems.ts'
@@ -56,8 +57,10 @@ export function loadResourcesFromView(
   const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
   for (const file of checked) {
     file_digests[file.path] = file.sha256
-    const json = parseJsonFile(file.bytes)
-    const parsed = json.ok ? parseSnapshotFromFile(json.value) : { ok: false as const, message: json.error }
+    const parsed = validatedByDigest(parseSnapshotFromFile, file.sha256, () => {
+      const json = parseJsonFile(file.bytes)
+      return json.ok ? parseSnapshotFromFile(json.value) : { ok: false as const, message: json.error }
+    })
     if (!parsed.ok) {
       problems.push(problem('schema_error', file.path, parsed.message))
       continue

@@ -5,6 +5,7 @@ import type { DirectoryView } from './DirectoryView.ts'
 import { describeZodError } from './manifests.ts'
 import { parseJsonFile } from './jsonFile.ts'
 import { isSafeFileName } from './safePath.ts'
+import { validatedByDigest } from './validatedByDigest.ts'
 
 /** A manifest read, parsed and validated, or the problems that stopped it. */
 export type ManifestRead<T> =
@@ -19,11 +20,14 @@ export function readManifest<T>(view: DirectoryView, path: string, schema: z.Zod
   if (bytes === undefined) {
     return { ok: false, problems: [problem('missing_manifest', path, 'manifest not found (torn or missing commit)')] }
   }
-  const parsed = parseJsonFile(bytes)
-  if (!parsed.ok) return { ok: false, problems: [problem('schema_error', path, parsed.error)] }
-  const checked = schema.safeParse(parsed.value)
-  if (!checked.success) return { ok: false, problems: [problem('schema_error', path, describeZodError(checked.error))] }
-  return { ok: true, manifest: checked.data, sha256: view.sha256(path) as string }
+  const sha256 = view.sha256(path) as string
+  return validatedByDigest(schema, sha256, (): ManifestRead<T> => {
+    const parsed = parseJsonFile(bytes)
+    if (!parsed.ok) return { ok: false, problems: [problem('schema_error', path, parsed.error)] }
+    const checked = schema.safeParse(parsed.value)
+    if (!checked.success) return { ok: false, problems: [problem('schema_error', path, describeZodError(checked.error))] }
+    return { ok: true, manifest: checked.data, sha256 }
+  })
 }
 
 /** A listed file that exists and matches its digest, with its bytes. */
@@ -86,9 +90,11 @@ export function parseRecordFile<T>(
   file: CheckedFile,
   schema: z.ZodType<T>,
 ): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: CheckpointProblem } {
-  const parsed = parseJsonFile(file.bytes)
-  if (!parsed.ok) return { ok: false, problem: problem('schema_error', file.path, parsed.error) }
-  const checked = schema.safeParse(parsed.value)
-  if (!checked.success) return { ok: false, problem: problem('schema_error', file.path, describeZodError(checked.error)) }
-  return { ok: true, value: checked.data }
+  return validatedByDigest(schema, file.sha256, (): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: CheckpointProblem } => {
+    const parsed = parseJsonFile(file.bytes)
+    if (!parsed.ok) return { ok: false, problem: problem('schema_error', file.path, parsed.error) }
+    const checked = schema.safeParse(parsed.value)
+    if (!checked.success) return { ok: false, problem: problem('schema_error', file.path, describeZodError(checked.error)) }
+    return { ok: true, value: checked.data }
+  })
 }

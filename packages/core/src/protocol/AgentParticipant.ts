@@ -17,6 +17,7 @@ import { fencedCommit } from './fencedCommit.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
+import type { TombstoneReader } from './TombstoneSet.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
 /** Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state). */
@@ -77,6 +78,11 @@ export class AgentParticipant {
   /** Restored continuations: N+1 key → N's boundary; claimed by the first `/run` for the key. */
   readonly #continuations = new Map<string, AgentBoundaryRecord>()
   readonly #claimed = new Set<string>()
+  /** Executions running or asked to park, kept as states change (views read it after every event). */
+  #running = 0
+  /** Bumped by every change `#status` reads; the controller asks for status after every event while it waits. */
+  #version = 0
+  #statusCache: { readonly version: number; readonly report: AgentStatus } | null = null
   #served = false
   #lastCommitDigest: string | null = null
 
@@ -95,14 +101,16 @@ export class AgentParticipant {
   tombstones(): readonly string[] {
     return this.#tombstones.sorted()
   }
+  /** The tombstones as views read them (a count now, the sorted list later). */
+  get tombstoneSet(): TombstoneReader {
+    return this.#tombstones
+  }
   execution(id: ExecutionIdentity): Execution | undefined {
     return this.#executions.get(executionKey(id))
   }
-  /** Executions running or asked to park (no allocation: views call this after every event). */
+  /** Executions running or asked to park: O(1), views call this after every event (a scan per event was quadratic). */
   runningCount(): number {
-    let n = 0
-    for (const e of this.#executions.values()) if (e.state === 'running' || e.state === 'park_requested') n++
-    return n
+    return this.#running
   }
   executions(): readonly Execution[] {
     return [...this.#executions.values()]
@@ -146,6 +154,8 @@ export class AgentParticipant {
       continuation,
     }
     this.#executions.set(key, execution)
+    this.#running++
+    this.#version++
     return ok({ execution, replayed: false })
   }
 
@@ -165,6 +175,7 @@ export class AgentParticipant {
     if (owner.value.state === 'parked' || owner.value.state === 'park_requested')
       return err(cutoverError('checkpoint_parked', `execution ${executionKey(id)} is parked for a checkpoint`))
     owner.value.atBoundary = false
+    this.#version++
     return owner
   }
 
@@ -181,7 +192,8 @@ export class AgentParticipant {
     }
     e.boundary = record
     e.atBoundary = true
-    if (e.state === 'park_requested') e.state = 'parked'
+    this.#version++
+    if (e.state === 'park_requested') this.#setState(e, 'parked')
     return ok(e)
   }
 
@@ -189,7 +201,7 @@ export class AgentParticipant {
   park(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
     const owner = this.#owner(id, generation)
     if (!owner.ok) return owner
-    owner.value.state = 'parked'
+    this.#setState(owner.value, 'parked')
     return owner
   }
 
@@ -209,8 +221,9 @@ export class AgentParticipant {
     }
     const named = result !== null && typeof result === 'object' && !Array.isArray(result) ? result['id'] : undefined
     const identity = typeof named === 'string' ? named : this.#digest.sha256Hex(canonicalJson(result))
-    e.state = 'completed'
+    this.#setState(e, 'completed')
     e.result = result
+    this.#version++
     e.receipt = {
       rollout_id: e.rollout_id,
       attempt_index: e.attempt_index,
@@ -223,12 +236,29 @@ export class AgentParticipant {
 
   #retireExecution(e: Execution): void {
     const key = executionKey(e)
-    e.state = 'retired'
+    this.#setState(e, 'retired')
     this.#tombstones.add(key)
     this.#executions.delete(key)
+    this.#version++
   }
 
+  /** Every state change of an execution goes through here, so `#running` stays exact. */
+  #setState(e: Execution, state: ExecutionState): void {
+    this.#running += (isRunning(state) ? 1 : 0) - (isRunning(e.state) ? 1 : 0)
+    e.state = state
+    this.#version++
+  }
+
+  /** The readiness report, recomputed only after a change (a scan of every execution per poll was quadratic while draining). */
   #status(): AgentStatus {
+    const cached = this.#statusCache
+    if (cached !== null && cached.version === this.#version) return cached.report
+    const report = this.#scanStatus()
+    this.#statusCache = { version: this.#version, report }
+    return report
+  }
+
+  #scanStatus(): AgentStatus {
     let running = 0
     let withB = 0
     let withoutB = 0
@@ -269,9 +299,10 @@ export class AgentParticipant {
       FENCE_OPS.prepare,
       () => {
         this.#accepting = false
+        this.#version++
         for (const e of this.#executions.values()) {
           if (e.state !== 'running') continue
-          e.state = e.atBoundary && e.boundary !== null ? 'parked' : 'park_requested'
+          this.#setState(e, e.atBoundary && e.boundary !== null ? 'parked' : 'park_requested')
         }
         const report = this.#status()
         if (report.ready_to_commit) this.fence.markPrepared(checkpointId)
@@ -319,7 +350,7 @@ export class AgentParticipant {
       this.fence.markPrepared(checkpointId)
       return ok(report)
     }
-    for (const e of this.#executions.values()) if (e.state === 'park_requested') e.state = 'running'
+    for (const e of this.#executions.values()) if (e.state === 'park_requested') this.#setState(e, 'running')
     // A failed prepare returns the fence to idle (§4.1); admission stays closed until resume/abort (§10.3).
     this.fence.failPrepare(checkpointId)
     return err(
@@ -410,6 +441,7 @@ export class AgentParticipant {
       if (source !== checkpointId) return err(cutoverError('agent_checkpoint_error', `agent/manifest.json holds checkpoint ${source}, not ${checkpointId}`))
       const records = loaded.value.records
       this.#accepting = false
+      this.#version++
       const installed: string[] = []
       for (const rec of records) {
         const next = { rollout_id: rec.rollout_id, attempt_index: rec.attempt_index + 1 }
@@ -425,11 +457,12 @@ export class AgentParticipant {
   resume(checkpointId: string): Result<{ state: 'accepting'; released: number }, CutoverError> {
     return this.fence.run(checkpointId, FENCE_OPS.agentResume, () => {
       this.#accepting = true
+      this.#version++
       let released = 0
       for (const e of [...this.#executions.values()]) {
         if (e.detached === true) this.#retireExecution(e)
         else if (e.state === 'parked' || e.state === 'park_requested') {
-          e.state = 'running'
+          this.#setState(e, 'running')
           released++
         }
       }
@@ -443,4 +476,8 @@ export class AgentParticipant {
     if (!check.ok) return check
     return ok({ discarded: this.#continuations.delete(executionKey(id)) })
   }
+}
+
+function isRunning(state: ExecutionState): boolean {
+  return state === 'running' || state === 'park_requested'
 }

@@ -13,6 +13,7 @@ import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { LineageRow } from '../records/LineageRow.ts'
 import { executionKey, parseKey } from '../records/ExecutionIdentity.ts'
 import { LineageLedger } from './LineageLedger.ts'
+import type { TombstoneReader } from './TombstoneSet.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 import { WorkerCoordinator } from './WorkerCoordinator.ts'
 
@@ -135,6 +136,10 @@ export class PolicyModel {
   /** Fenced attempts, sorted. */
   tombstones(): readonly string[] {
     return this.#tombstones.sorted()
+  }
+  /** The tombstones as views read them (a count now, the sorted list later). */
+  get tombstoneSet(): TombstoneReader {
+    return this.#tombstones
   }
   isTombstoned(id: ExecutionIdentity): boolean {
     return this.#tombstones.has(id)

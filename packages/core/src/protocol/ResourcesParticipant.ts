@@ -27,6 +27,7 @@ import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
 import type { ReceiptHistoryLimits, SessionMeta } from './SessionTable.ts'
 import { SessionTable } from './SessionTable.ts'
+import type { TombstoneReader } from './TombstoneSet.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
 /** A transport-neutral resources request (the HTTP layer maps headers onto these fields). */
@@ -129,6 +130,10 @@ export class ResourcesParticipant<TSession> {
   /** Fenced attempts, sorted. */
   tombstones(): readonly string[] {
     return this.#tombstones.sorted()
+  }
+  /** The tombstones as views read them (a count now, the sorted list later). */
+  get tombstoneSet(): TombstoneReader {
+    return this.#tombstones
   }
   /** The live session of an execution (for views and equivalence). */
   sessionOf(id: ExecutionIdentity): TSession | undefined {

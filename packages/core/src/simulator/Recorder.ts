@@ -1,7 +1,8 @@
 import type { TraceEvent } from '../contracts/trace.ts'
 import type { EnvName } from '../contracts/environments.ts'
 import type { JsonValue } from '../json.ts'
-import type { LineageView, ParticipantView, SessionRow } from '../contracts/views.ts'
+import type { LineageView, SessionRow } from '../contracts/views.ts'
+import type { ParticipantCard } from './participantView.ts'
 
 /** A value that changes over steps: parallel arrays, binary-searched by step. */
 export class StepHistory<T> {
@@ -62,7 +63,7 @@ type AttemptStatus = LineageRollout['attempts'][number]['status']
  */
 export class Recorder {
   readonly events: TraceEvent[] = []
-  readonly participants = new Map<string, StepHistory<ParticipantView>>()
+  readonly participants = new Map<string, StepHistory<ParticipantCard>>()
   readonly participantOrder: string[] = []
   readonly sessions = new Map<string, StepHistory<SessionRecord>>()
   readonly sessionEnv = new Map<string, EnvName>()
@@ -79,7 +80,7 @@ export class Recorder {
     return this.events.length
   }
 
-  participant(id: string, view: ParticipantView): void {
+  participant(id: string, view: ParticipantCard): void {
     let h = this.participants.get(id)
     if (h === undefined) {
       h = new StepHistory()
@@ -160,13 +161,13 @@ function callsUpTo(calls: readonly LineageCall[], step: number): readonly Lineag
   return calls.slice(0, lo)
 }
 
-function sameParticipant(a: ParticipantView, b: ParticipantView): boolean {
+function sameParticipant(a: ParticipantCard, b: ParticipantCard): boolean {
   return (
-    a.phase === b.phase &&
-    a.admission === b.admission &&
-    a.inflight === b.inflight &&
-    a.tombstones.length === b.tombstones.length &&
-    a.manifest_digest === b.manifest_digest &&
-    a.checkpoint_id === b.checkpoint_id
+    a.view.phase === b.view.phase &&
+    a.view.admission === b.view.admission &&
+    a.view.inflight === b.view.inflight &&
+    a.tombstoneCount === b.tombstoneCount &&
+    a.view.manifest_digest === b.view.manifest_digest &&
+    a.view.checkpoint_id === b.view.checkpoint_id
   )
 }

@@ -9,7 +9,8 @@ import { TokenStore } from '../protocol/TokenStore.ts'
 import type { Engine } from './Engine.ts'
 import { EventQueue } from './EventQueue.ts'
 import { FaultPlan } from './FaultPlan.ts'
-import { participantView } from './participantView.ts'
+import type { ParticipantCard } from './participantView.ts'
+import { cardView, participantCard } from './participantView.ts'
 import { Recorder } from './Recorder.ts'
 import { RolloutDriver } from './RolloutDriver.ts'
 import type { RolloutOutcome } from './RolloutOutcome.ts'
@@ -185,7 +186,12 @@ export class Simulator implements Engine {
 
   /** One participant's card as of now; null for unknown ids. */
   participantView(id: string): ParticipantView | null {
-    return participantView(id, { world: this.#world, controllerStage: this.#controller.stage, checkpointId: this.#controller.checkpointId, dispatchFrozen: this.frozen, isMissingWorker: (k) => this.faults.isMissingWorker(k) })
+    const card = this.#participantCard(id)
+    return card === null ? null : cardView(card)
+  }
+
+  #participantCard(id: string): ParticipantCard | null {
+    return participantCard(id, { world: this.#world, controllerStage: this.#controller.stage, checkpointId: this.#controller.checkpointId, dispatchFrozen: this.frozen, isMissingWorker: (k) => this.faults.isMissingWorker(k) })
   }
 
   // ---- inside ----
@@ -203,8 +209,8 @@ export class Simulator implements Engine {
 
   /** Recomputes one participant's card (only the participants an event touches change). */
   #refreshParticipant(id: string): void {
-    const view = this.participantView(id)
-    if (view !== null) this.recorder.participant(id, view)
+    const card = this.#participantCard(id)
+    if (card !== null) this.recorder.participant(id, card)
   }
 
   #fleetOf(world: World): Fleet {

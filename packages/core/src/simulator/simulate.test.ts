@@ -124,3 +124,33 @@ describe('deadlines at the controller', () => {
     expect(Object.values(r.invariants).every((v) => v === 'pass')).toBe(true)
   })
 })
+
+describe('live views of a running simulation', () => {
+  it('[views] while the generator runs, the live result answers every step up to its edge exactly as the finished run does', () => {
+    const config = resolveRunConfig({ scenario: 'happy-path', seed: '3', rollouts: 12 })
+    let live: ReturnType<typeof runSimulation> | undefined
+    const gen = simulate(config, deps, { live: (r) => (live = r) })
+    const checked: number[] = []
+    const snapshots: { step: number; participants: string; sessions: string; lineage: string; detail: string }[] = []
+    let n = 0
+    for (;;) {
+      const next = gen.next()
+      if (next.done === true) break
+      n++
+      if (n % 37 !== 0 || live === undefined) continue
+      const edge = live.events.length
+      expect(edge).toBe(n - 1)
+      const key = live.sessionsAt(edge)[0]?.key ?? ''
+      snapshots.push({ step: edge, participants: JSON.stringify(live.participantsAt(edge)), sessions: JSON.stringify(live.sessionsAt(edge)), lineage: JSON.stringify(live.lineage(edge)), detail: JSON.stringify(live.sessionDetail(key, edge) ?? null) })
+      checked.push(edge)
+    }
+    expect(checked.length).toBeGreaterThan(3)
+    for (const s of snapshots) {
+      const key = result.sessionsAt(s.step)[0]?.key ?? ''
+      expect(JSON.stringify(result.participantsAt(s.step))).toBe(s.participants)
+      expect(JSON.stringify(result.sessionsAt(s.step))).toBe(s.sessions)
+      expect(JSON.stringify(result.lineage(s.step))).toBe(s.lineage)
+      expect(JSON.stringify(result.sessionDetail(key, s.step) ?? null)).toBe(s.detail)
+    }
+  })
+})

@@ -21,12 +21,19 @@ import { Simulator } from './Simulator.ts'
 import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
 import { ChangedRowCounter } from './changedRows.ts'
+import { cardView } from './participantView.ts'
 import { LineageIndex } from './LineageIndex.ts'
 import { defaultEnvFactory } from './World.ts'
 
 /** Extra knobs for tests: deliberately broken participants and the Workplace environment. */
 export interface SimulateOptions {
   readonly test?: ControllerTestOptions
+  /**
+   * Called once, before the first event, with a result that answers the views of the run so far
+   * (through the step before the last one yielded: that step's records are final) while the
+   * generator is still running, so a server can show a streaming run at its current edge.
+   */
+  readonly live?: (result: SimulationResult) => void
 }
 
 /** Applies scenario defaults: seed "0", 9 rollouts, the preset's deadline and fault schedule. */
@@ -153,6 +160,8 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   const checker = new InvariantChecker()
   const invariantSteps = new StepHistory<readonly InvariantFailure[]>()
   let seen = 0
+  let edge = 0
+  if (options.live !== undefined) options.live(makeResult(config, sim, checker, invariantSteps, workplace, rowOf, () => Math.max(0, edge - 1)))
   for (const event of sim.run()) {
     checker.observe(event)
     if (checker.failures.length !== seen) {
@@ -172,6 +181,7 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
     // ever pays for all of them at once.
     for (const record of sim.recorder.unsummarised) rowOf(record)
     sim.recorder.unsummarised.length = 0
+    edge = event.step
     yield event
   }
   // Normally the baselines have finished by now (the run goes on long after its restore).
@@ -202,51 +212,89 @@ export function runSimulation(config: RunConfig, deps: SimulationDeps, options: 
   }
 }
 
-function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker, invariantSteps: StepHistory<readonly InvariantFailure[]>, workplace: WorkplaceDeps | undefined, rowOf: (record: SessionRecord) => SessionRow): SimulationResult {
+/**
+ * The views of a run. Finished (`liveEdge` undefined): every step of the whole trace, cached.
+ * Live: the steps up to `liveEdge()`, which grows as the generator runs; nothing is cached by step
+ * (a step's records are final, but the key lists and the lineage index grow).
+ */
+function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker, invariantSteps: StepHistory<readonly InvariantFailure[]>, workplace: WorkplaceDeps | undefined, rowOf: (record: SessionRecord) => SessionRow, liveEdge?: () => number): SimulationResult {
   const rec: Recorder = sim.recorder
-  const events = rec.events
-  const clamp = (step: number) => Math.max(0, Math.min(events.length, Math.floor(step)))
+  const all = rec.events
+  const limit = liveEdge ?? (() => all.length)
+  const clamp = (step: number) => Math.max(0, Math.min(limit(), Math.floor(step)))
   const invariantsAt = (step: number): { invariants: InvariantMap; failures: readonly InvariantFailure[] } => {
     const failures = invariantSteps.at(clamp(step)) ?? []
     const failed = new Set(failures.map((f) => f.id))
     const map = Object.fromEntries(Object.keys(checker.map()).map((id) => [id, failed.has(id as InvariantFailure['id']) ? 'fail' : 'pass'])) as unknown as InvariantMap
     return { invariants: map, failures }
   }
-  // Sessions in key order, sorted once: a view is then one binary search per session, no sort.
-  const sessionKeys = [...rec.sessions.keys()].sort()
-  const sessionHistories = sessionKeys.map((key) => rec.sessions.get(key) as StepHistory<SessionRecord>)
+  // Sessions in key order, sorted once (again when a live run has new ones): a view is then one
+  // binary search per session, no sort.
+  let sessionHistories: StepHistory<SessionRecord>[] = []
+  let sessionCount = -1
+  const histories = (): readonly StepHistory<SessionRecord>[] => {
+    if (sessionCount !== rec.sessions.size) {
+      sessionCount = rec.sessions.size
+      sessionHistories = [...rec.sessions.keys()].sort().map((key) => rec.sessions.get(key) as StepHistory<SessionRecord>)
+    }
+    return sessionHistories
+  }
+  const live = liveEdge !== undefined
   const sessionsCache = new StepCache<readonly SessionRow[]>()
   const lineageCache = new StepCache<LineageView>()
-  // Built on the first lineage view (not in the generator's last slice).
+  // Built on the first lineage view (not in the generator's last slice); a live run rebuilds it as it grows.
   let lineage: LineageIndex | undefined
-  const checkpoints: SimulatedCheckpoint[] = sim.checkpoints.map((c) => ({ checkpoint_id: c.checkpoint_id, location: c.location, damaged: c.damaged }))
-  const finalFailures = checker.failures
-  return {
+  let lineageEdge = -1
+  const checkpointsNow = (): SimulatedCheckpoint[] => sim.checkpoints.map((c) => ({ checkpoint_id: c.checkpoint_id, location: c.location, damaged: c.damaged }))
+  const sessionsAt = (s: number): readonly SessionRow[] => {
+    const out: SessionRow[] = []
+    for (const h of histories()) {
+      const v = h.at(s)
+      if (v !== undefined) out.push(rowOf(v))
+    }
+    return out
+  }
+  const lineageAt = (s: number): LineageView => {
+    if (live && lineageEdge !== limit()) {
+      lineage = undefined
+      lineageEdge = limit()
+    }
+    return (lineage ??= new LineageIndex(rec)).at(s)
+  }
+  let liveEvents: readonly TraceEvent[] = []
+  // A live result reads its fields at each request; a finished one is plain data.
+  const liveFields: Pick<SimulationResult, 'config' | 'events' | 'outcome' | 'invariants' | 'failures' | 'checkpoints'> = {
     config,
-    events,
-    outcome: sim.controller.stage === 'done' ? 'completed' : 'aborted',
-    invariants: checker.map(),
-    failures: finalFailures,
-    checkpoints,
+    get events() {
+      if (liveEvents.length !== limit()) liveEvents = all.slice(0, limit())
+      return liveEvents
+    },
+    get outcome() {
+      return sim.controller.stage === 'done' ? 'completed' : 'aborted'
+    },
+    get invariants() {
+      return invariantsAt(limit()).invariants
+    },
+    get failures() {
+      return invariantsAt(limit()).failures
+    },
+    get checkpoints() {
+      return checkpointsNow()
+    },
+  }
+  const views: Omit<SimulationResult, keyof typeof liveFields> = {
     participantsAt: (step) => {
       const s = clamp(step)
       const out = []
       for (const id of rec.participantOrder) {
         const v = rec.participants.get(id)?.at(s)
-        if (v !== undefined) out.push(v)
+        if (v !== undefined) out.push(cardView(v))
       }
       return out
     },
     sessionsAt: (step) => {
       const s = clamp(step)
-      return sessionsCache.get(s, () => {
-        const out: SessionRow[] = []
-        for (const h of sessionHistories) {
-          const v = h.at(s)
-          if (v !== undefined) out.push(rowOf(v))
-        }
-        return out
-      })
+      return live ? sessionsAt(s) : sessionsCache.get(s, () => sessionsAt(s))
     },
     invariantsAt,
     sessionDetail: (key, step): SessionDetailView | undefined => {
@@ -268,9 +316,11 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     },
     lineage: (step) => {
       const s = clamp(step)
-      return lineageCache.get(s, () => (lineage ??= new LineageIndex(rec)).at(s))
+      return live ? lineageAt(s) : lineageCache.get(s, () => lineageAt(s))
     },
   }
+  if (live) return Object.defineProperties(views, Object.getOwnPropertyDescriptors(liveFields)) as SimulationResult
+  return { config, events: all, outcome: sim.controller.stage === 'done' ? 'completed' : 'aborted', invariants: checker.map(), failures: checker.failures, checkpoints: checkpointsNow(), ...views }
 }
 
 /**

@@ -12,6 +12,7 @@ import { createWorkplaceServer } from '../environments/workplace/workplaceServer
 import { PyRandom } from '../rng/PyRandom.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { changedRows } from './changedRows.ts'
+import { cardView } from './participantView.ts'
 import type { Recorder } from './Recorder.ts'
 import { resolveRunConfig, runSimulation } from './simulate.ts'
 import type { SimulatorOptions } from './SimulatorOptions.ts'
@@ -88,7 +89,7 @@ function slowLineage(rec: Recorder, step: number): LineageView {
 function slowParticipants(rec: Recorder, step: number): ParticipantView[] {
   return rec.participantOrder.flatMap((id) => {
     const v = rec.participants.get(id)?.at(step)
-    return v === undefined ? [] : [v]
+    return v === undefined ? [] : [cardView(v)]
   })
 }
 

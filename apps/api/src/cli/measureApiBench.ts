@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { createNodeAppDeps } from '../nodeAppDeps.ts'
+import { startServer } from '../server.ts'
+
+/** What `cutover bench --api` measures with. */
+export interface ApiBenchOptions {
+  /** Rollouts of the run that streams while the views are asked for. */
+  readonly rollouts: number
+  /** Where the server's temp data directory is made (removed afterwards). */
+  readonly tempRoot?: string
+  readonly progress?: (line: string) => void
+}
+
+/** The figures of `cutover bench --api` (CONTRACTS.md §11). Wall-clock, never asserted in tests. */
+export interface ApiBenchFigures {
+  readonly api_rollouts: number
+  /** The longest event-loop delay of the server process while the run streamed (perf_hooks histogram, 1 ms resolution). */
+  readonly event_loop_max_stall_ms: number
+  /** 95th percentile of the step, sessions and tables views of the running run, over real HTTP. */
+  readonly view_ms_p95: number
+  readonly view_ms_max: number
+  readonly view_requests: number
+  /** `/api/health` answered while the run streamed. */
+  readonly health_ms_p95: number
+  /** POST /runs to status complete. */
+  readonly api_run_ms: number
+  readonly api_notes: readonly string[]
+}
+
+const percentile = (values: readonly number[], p: number): number => {
+  if (values.length === 0) return 0
+  const s = [...values].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] as number
+}
+const round1 = (x: number): number => Math.round(x * 10) / 10
+
+/**
+ * Starts the API on an ephemeral loopback port in this process, creates a happy-path run of
+ * `rollouts` and, while it streams, asks for its step view, a session, a Workplace session's tables
+ * and `/api/health` in turn (one request at a time, as a browser tab stepping would), timing each
+ * and the event loop's longest delay.
+ */
+export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenchFigures> {
+  const dataDir = mkdtempSync(join(options.tempRoot ?? tmpdir(), 'cutover-bench-api-'))
+  const progress = options.progress ?? (() => undefined)
+  const deps = createNodeAppDeps({ dataDir })
+  const { server, url, runs } = await startServer({ port: 0, host: '127.0.0.1', serveWeb: false, deps })
+  const loop = monitorEventLoopDelay({ resolution: 1 })
+  try {
+    const timed = async (path: string): Promise<{ ms: number; body: unknown }> => {
+      const t0 = performance.now()
+      const res = await fetch(`${url}/api${path}`)
+      const body = (await res.json()) as unknown
+      return { ms: performance.now() - t0, body }
+    }
+    progress(`API: a ${options.rollouts}-rollout happy-path run streaming on ${url}…`)
+    loop.enable()
+    const started = performance.now()
+    const created = await fetch(`${url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: 'happy-path', seed: '0', rollouts: options.rollouts }) })
+    if (created.status !== 201) throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`)
+    const id = ((await created.json()) as { id: string }).id
+    const views: number[] = []
+    const health: number[] = []
+    let session: string | undefined
+    let tables: string | undefined
+    for (;;) {
+      const run = await timed(`/runs/${id}`)
+      const view = run.body as { status: string; events: number }
+      if (view.status !== 'running') break
+      health.push((await timed('/health')).ms)
+      const step = await timed(`/runs/${id}/steps/${view.events}`)
+      views.push(step.ms)
+      const rows = (step.body as { sessions?: { key: string; environment: string }[] }).sessions ?? []
+      session ??= rows[0]?.key
+      tables ??= rows.find((r) => r.environment === 'workplace')?.key
+      if (session !== undefined) views.push((await timed(`/runs/${id}/sessions/${session}?step=${view.events}`)).ms)
+      if (tables !== undefined) views.push((await timed(`/runs/${id}/sessions/${tables}/tables?step=${view.events}`)).ms)
+    }
+    const runMs = performance.now() - started
+    loop.disable()
+    return {
+      api_rollouts: options.rollouts,
+      event_loop_max_stall_ms: round1(loop.max / 1e6),
+      view_ms_p95: round1(percentile(views, 95)),
+      view_ms_max: round1(Math.max(0, ...views)),
+      view_requests: views.length,
+      health_ms_p95: round1(percentile(health, 95)),
+      api_run_ms: Math.round(runMs),
+      api_notes: [
+        'event_loop_max_stall_ms: the maximum of a perf_hooks event-loop delay histogram (1 ms resolution) over the run, in the one process that serves the API and runs the simulation; the bench client shares that loop.',
+        'view_ms_p95: each request timed from fetch to parsed body, one at a time: GET /api/runs/:id/steps/:n at the current edge, a session detail and a Workplace session\'s tables at that step, repeated until the run completes.',
+      ],
+    }
+  } finally {
+    loop.disable()
+    await runs.idle()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
