@@ -8,6 +8,7 @@ const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
   'restore-all-or-nothing': 'A restore activates every session of the checkpoint or none.',
   'resume-order': 'Nobody resumes before every participant has restored.',
   'relay-once': 'Each restored continuation is claimed and relayed exactly once.',
+  'call-id-unique': 'Every model call id names one call: ids are never reused across attempts or restores.',
   equivalence: 'Continued rollouts end exactly as they would have without the checkpoint (checked at the end).',
 }
 

@@ -9,6 +9,7 @@ export const ALL_PASS: InvariantMap = {
   'restore-all-or-nothing': 'pass',
   'resume-order': 'pass',
   'relay-once': 'pass',
+  'call-id-unique': 'pass',
   equivalence: 'pass',
 }
 

@@ -8,6 +8,8 @@ export type { TracePhase, ParticipantId, TraceEvent, TraceEventOf, TraceEventTyp
 export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS } from './scenarios.ts'
 export type { Fault, FaultKind, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
 export { INVARIANT_IDS } from './views.ts'
+export { BUG_NAMES } from './bugs.ts'
+export type { BugName, BugInfo } from './bugs.ts'
 export type {
   InvariantId,
   InvariantStatus,

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import type { BugName } from './bugs.ts'
+import { BUG_NAMES } from './bugs.ts'
 
 /** A rollout named by id (`r004`) or by index (4). */
 const rolloutRef = z.union([z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), z.number().int().nonnegative()])
@@ -60,6 +62,7 @@ export const runConfigSchema = z.strictObject({
   rollouts: z.number().int().min(1).max(MAX_ROLLOUTS).optional(),
   deadline_ms: z.number().int().min(0).max(3_600_000).optional(),
   faults: z.array(faultSchema).max(100).optional(),
+  bug: z.enum(BUG_NAMES).optional(),
 })
 export type RunConfigInput = z.infer<typeof runConfigSchema>
 
@@ -70,4 +73,6 @@ export interface RunConfig {
   readonly rollouts: number
   readonly deadline_ms: number
   readonly faults: readonly Fault[]
+  /** A teaching-mode bug (absent for a correct run). */
+  readonly bug?: BugName
 }

@@ -11,6 +11,7 @@ export const INVARIANT_IDS = [
   'restore-all-or-nothing',
   'resume-order',
   'relay-once',
+  'call-id-unique',
   'equivalence',
 ] as const
 export type InvariantId = (typeof INVARIANT_IDS)[number]

@@ -38,6 +38,7 @@ export function resolveRunConfig(input: RunConfigInput): RunConfig {
     rollouts: input.rollouts ?? preset.config.rollouts,
     deadline_ms: input.deadline_ms ?? preset.config.deadline_ms,
     faults: input.faults ?? preset.faults,
+    ...(input.bug === undefined ? {} : { bug: input.bug }),
   }
 }
 
