@@ -53,6 +53,7 @@ describe('run persistence', () => {
       rollouts: 9,
       deadline_ms: 100,
       faults: [],
+      inert_faults: [],
       status: 'running',
       created_at: '2026-01-01T00:00:00.000Z',
       events: 0,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
+import { BUG_NAMES, INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
 const invariantMapSchema = z.object(
@@ -14,6 +14,8 @@ export const storedRunViewSchema = z.object({
   rollouts: z.number().int().positive(),
   deadline_ms: z.number().int().nonnegative(),
   faults: z.array(faultSchema),
+  bug: z.enum(BUG_NAMES).optional(),
+  inert_faults: z.array(z.object({ fault: faultSchema, reason: z.string() })).default([]),
   status: z.enum(['running', 'complete', 'failed']),
   created_at: z.string(),
   events: z.number().int().nonnegative(),

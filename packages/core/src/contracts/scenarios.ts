@@ -76,3 +76,9 @@ export interface RunConfig {
   /** A teaching-mode bug (absent for a correct run). */
   readonly bug?: BugName
 }
+
+/** A fault of the run's schedule that never fired, and why (CONTRACTS.md §3 `inert_faults`). */
+export interface InertFault {
+  readonly fault: Fault
+  readonly reason: string
+}

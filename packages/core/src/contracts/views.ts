@@ -1,6 +1,7 @@
 import type { EnvName } from './environments.ts'
 import type { JsonValue } from '../json.ts'
-import type { Fault, ScenarioName } from './scenarios.ts'
+import type { BugName } from './bugs.ts'
+import type { Fault, InertFault, ScenarioName } from './scenarios.ts'
 import type { ParticipantId, TraceEvent } from './trace.ts'
 
 /** Invariant ids (CONTRACTS.md §4). */
@@ -35,6 +36,10 @@ export interface RunView {
   readonly rollouts: number
   readonly deadline_ms: number
   readonly faults: readonly Fault[]
+  /** The run's teaching-mode bug, when it has one. */
+  readonly bug?: BugName
+  /** Faults of the schedule that never fired, with the reason (empty while running). */
+  readonly inert_faults: readonly InertFault[]
   readonly status: RunStatus
   readonly created_at: string
   readonly events: number

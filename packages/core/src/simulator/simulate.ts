@@ -23,6 +23,7 @@ import { StepHistory } from './Recorder.ts'
 import { ChangedRowCounter } from './changedRows.ts'
 import { LineageIndex } from './LineageIndex.ts'
 import { defaultEnvFactory } from './World.ts'
+import { inertFaults } from './inertFaults.ts'
 
 /** Extra knobs for tests: deliberately broken participants and the Workplace environment. */
 export interface SimulateOptions {
@@ -229,6 +230,7 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     invariants: checker.map(),
     failures: finalFailures,
     checkpoints,
+    inert_faults: inertFaults(config, events),
     participantsAt: (step) => {
       const s = clamp(step)
       const out = []
