@@ -9,6 +9,7 @@ export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS 
 export type { Fault, FaultKind, InertFault, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
 export { INVARIANT_IDS } from './views.ts'
 export { BUG_NAMES } from './bugs.ts'
+export { simulateCommandLine } from './simulateCommandLine.ts'
 export type { BugName, BugInfo } from './bugs.ts'
 export type {
   InvariantId,
