@@ -151,7 +151,7 @@ export type { AgentControl, Fleet, ModelControl, Reply, ResourcesControl } from 
 export { simulate, runSimulation, resolveRunConfig } from './simulator/simulate.ts'
 export type { SimulateOptions } from './simulator/simulate.ts'
 export { rolloutIds, planRollouts } from './simulator/Workload.ts'
-export { checkFaults, rolloutNamingHint } from './simulator/checkFaults.ts'
+export { checkFaults } from './simulator/checkFaults.ts'
 export { inertFaults } from './simulator/inertFaults.ts'
 export { BUG_CATALOGUE, bugInfo } from './scenarios/bugCatalogue.ts'
 export type { RolloutPlan } from './simulator/Workload.ts'

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import type { SimulateOptions, SimulationResult, WorkplaceData } from '@cutover/core'
 import { BUG_CATALOGUE, SCENARIOS, checkFaults, resolveRunConfig, runSimulation, verifyCheckpoint } from '@cutover/core'
 import type { BugName, Fault, InertFault, InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
-import { BUG_NAMES, INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
+import { BUG_NAMES, INTEGER_FIELDS, INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES, faultSchema, seedTextProblem } from '@cutover/core/contracts'
 import { z } from 'zod'
 import { validate } from '../http/jsonBody.ts'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
@@ -87,8 +87,8 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   const seed = values.get('--seed')
   if (seed === undefined) throw new UsageError('--seed N is required (a non-negative decimal integer of any size)')
   // BigInt alone would also take "0x1f" or " 7 "; a seed is plain decimal digits (CONTRACTS.md §1).
-  if (!/^[0-9]+$/.test(seed)) throw new UsageError(`--seed takes a non-negative decimal integer, got '${seed}'`)
-  if (seed.length > 4096) throw new UsageError('--seed is longer than 4096 digits')
+  const seedProblem = seedTextProblem(seed)
+  if (seedProblem !== null) throw new UsageError(`--seed ${seedProblem}`)
   const rolloutsText = values.get('--rollouts')
   const deadlineText = values.get('--deadline-ms')
   const out = values.get('--out')
@@ -100,8 +100,8 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   const config = resolveRunConfig({
     scenario: scenario as ScenarioName,
     seed: BigInt(seed).toString(),
-    ...(rolloutsText === undefined ? {} : { rollouts: parseIntegerOption('--rollouts', rolloutsText, 1, MAX_ROLLOUTS) }),
-    ...(deadlineText === undefined ? {} : { deadline_ms: parseIntegerOption('--deadline-ms', deadlineText, 0, 3_600_000) }),
+    ...(rolloutsText === undefined ? {} : { rollouts: parseIntegerOption('--rollouts', rolloutsText, INTEGER_FIELDS.rollouts.min, INTEGER_FIELDS.rollouts.max) }),
+    ...(deadlineText === undefined ? {} : { deadline_ms: parseIntegerOption('--deadline-ms', deadlineText, INTEGER_FIELDS.deadline_ms.min, INTEGER_FIELDS.deadline_ms.max) }),
     ...(faults === undefined ? {} : { faults }),
     ...(bug === undefined ? {} : { bug: bug as BugName }),
   })

@@ -48,3 +48,25 @@ describe('faults are checked and bugs are selectable (API)', () => {
     expect((await api.json('/api/runs', post({ scenario: 'happy-path', bug: 'nope' }))).status).toBe(400)
   })
 })
+
+describe('number fields: one rule and wording for the form, the CLI and the API', () => {
+  const { dir, cleanup } = tempDataDir()
+  const api = apiHarness(dir)
+  afterAll(cleanup)
+
+  it('[numbers] rollouts 1.5 or 0 and a non-integer deadline are refused with the shared wording', async () => {
+    for (const body of [{ rollouts: 1.5 }, { rollouts: 0 }, { rollouts: '9' }]) {
+      const r = await api.json('/api/runs', post({ scenario: 'happy-path', ...body }))
+      expect(r.status).toBe(400)
+      expect(r.body.error.message).toBe('invalid run config: rollouts: takes an integer from 1 to 10000')
+    }
+    expect((await api.json('/api/runs', post({ scenario: 'happy-path', deadline_ms: 2.5 }))).body.error.message).toBe('invalid run config: deadline_ms: takes an integer from 0 to 3600000')
+  })
+
+  it('[numbers] a 5,000-digit seed is a seed (any size, CONTRACTS.md §1)', async () => {
+    const seed = '7'.repeat(5000)
+    const run = await api.waitComplete((await api.createRun({ scenario: 'happy-path', seed, rollouts: 2 })).id)
+    expect(run.seed).toBe(seed)
+    expect(run.status).toBe('complete')
+  })
+})

@@ -10,6 +10,8 @@ export type { Fault, FaultKind, InertFault, ScenarioName, ScenarioInfo, RunConfi
 export { INVARIANT_IDS } from './views.ts'
 export { BUG_NAMES } from './bugs.ts'
 export { simulateCommandLine } from './simulateCommandLine.ts'
+export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
+export { INTEGER_FIELDS, MAX_DEADLINE_MS, SEED_RULE, integerRule, integerTextProblem, seedTextProblem } from './numberFields.ts'
 export type { BugName, BugInfo } from './bugs.ts'
 export type {
   InvariantId,

@@ -4,14 +4,7 @@ import type { Fault, RunConfig } from '../contracts/scenarios.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { presetModelWorkers } from '../scenarios/presets.ts'
-import { rolloutIds } from './Workload.ts'
-
-/** How a fault names a rollout, for messages and the form's hint: `r00…r89` or `0…89`. */
-export function rolloutNamingHint(rollouts: number): string {
-  const ids = rolloutIds(rollouts)
-  const last = rollouts - 1
-  return rollouts === 1 ? `"${ids[0]}" or 0` : `an id as the run prints it ("${ids[0]}"…"${ids[last]}") or an index (0…${last})`
-}
+import { rolloutIds, rolloutNamingHint } from '../contracts/rolloutIds.ts'
 
 /** The policy-model workers a run with `missing_worker` faults has: 0…n−1. */
 export const faultWorkerCount = (config: Pick<RunConfig, 'scenario'>): number => Math.max(2, presetModelWorkers(config.scenario))
