@@ -26,4 +26,16 @@ describe('invariants tab', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Go to step 222 →' }))
     expect(onSeek).toHaveBeenCalledWith(222)
   })
+
+  it('[bugs] a bug run leads with one sentence naming the first failure, its step and the bug, and seeks there', () => {
+    const onSeek = vi.fn()
+    const failure = { id: 'call-id-unique' as const, step: 188, message: 'model call id policy-call-000001 issued to r1.a1 was already issued to r0.a0' }
+    const bug = { name: 'call-ids-reused' as const, narrative: 'The restored policy model starts its call-id counter again.', invariant: 'call-id-unique' as const }
+    render(<InvariantsTab invariants={ALL_PASS} failures={[]} runFailures={[failure]} step={10} onSeek={onSeek} bug={bug} />)
+    const lead = screen.getByTestId('first-failure')
+    expect(lead.textContent).toContain('call-id-unique first fails at step 188: model call id policy-call-000001')
+    expect(lead.textContent).toContain('the bug call-ids-reused at work: the restored policy model starts')
+    fireEvent.click(screen.getByRole('button', { name: 'go to step 188 →' }))
+    expect(onSeek).toHaveBeenCalledWith(188)
+  })
 })

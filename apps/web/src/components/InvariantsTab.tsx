@@ -1,5 +1,5 @@
 import { INVARIANT_IDS } from '@cutover/core/contracts'
-import type { InvariantFailure, InvariantId, InvariantMap } from '@cutover/core/contracts'
+import type { BugInfo, InvariantFailure, InvariantId, InvariantMap } from '@cutover/core/contracts'
 
 const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
   'manifest-last': 'Manifests are published after every file they cover; checkpoint.json is written last.',
@@ -22,15 +22,29 @@ export function InvariantsTab({
   runFailures,
   step,
   onSeek,
+  bug,
 }: {
   invariants: InvariantMap
   failures: readonly InvariantFailure[]
   runFailures: readonly InvariantFailure[]
   step: number
   onSeek: (step: number) => void
+  /** The run's teaching-mode bug, when it has one. */
+  bug?: BugInfo | undefined
 }) {
+  const first = [...runFailures].sort((a, b) => a.step - b.step)[0]
   return (
     <div className="invariants" data-testid="invariants-view">
+      {first && (
+        <p className="first-failure" data-testid="first-failure">
+          {firstFailureSentence(first, bug)}{' '}
+          {first.step !== step && (
+            <button type="button" className="link-button" onClick={() => onSeek(first.step)}>
+              go to step {first.step} →
+            </button>
+          )}
+        </p>
+      )}
       <ul className="invariant-list">
         {INVARIANT_IDS.map((id) => {
           const status = invariants[id]
@@ -68,3 +82,11 @@ export function InvariantsTab({
     </div>
   )
 }
+
+/** One sentence on the run's first failure: which invariant, where, what happened, and the bug behind it. */
+export function firstFailureSentence(first: InvariantFailure, bug: BugInfo | undefined): string {
+  const cause = bug !== undefined && bug.invariant === first.id ? ` — the bug ${bug.name} at work: ${lowerFirst(bug.narrative)}` : ''
+  return `${first.id} first fails at step ${first.step}: ${first.message}${cause}`
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)

@@ -17,6 +17,7 @@ beforeEach(() => {
   apiFetch.mockReset()
   apiFetch.mockImplementation(async (path: string, init?: RequestInit) => {
     if (path === '/api/scenarios') return { scenarios: [] }
+    if (path === '/api/bugs') return { bugs: [{ name: 'call-ids-reused', narrative: 'Ids are reused.', invariant: 'call-id-unique' }] }
     if (path === '/api/runs' && init?.method === 'POST') return { id: 'new1', status: 'running' }
     throw new Error(`unexpected ${path}`)
   })

@@ -2,8 +2,8 @@ import { useState } from 'react'
 import type { FormEvent } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { INTEGER_FIELDS, SCENARIO_NAMES, integerTextProblem, rolloutIds, rolloutNamingHint, seedTextProblem } from '@cutover/core/contracts'
-import type { ScenarioName } from '@cutover/core/contracts'
-import { scenariosQuery } from '../api/queries.ts'
+import type { BugName, ScenarioName } from '@cutover/core/contracts'
+import { bugsQuery, scenariosQuery } from '../api/queries.ts'
 import { useCreateRun } from '../api/useCreateRun.ts'
 import { parseFaultsInput } from '../lib/faultsInput.ts'
 import { go } from '../router/navigation.ts'
@@ -24,6 +24,9 @@ export function NewRunForm() {
   const [rollouts, setRollouts] = useState('')
   const [deadline, setDeadline] = useState('')
   const [faults, setFaults] = useState('')
+  const [bug, setBug] = useState<BugName | ''>('')
+  const bugs = useQuery(bugsQuery())
+  const chosenBug = bugs.data?.bugs.find((b) => b.name === bug)
   const [touched, setTouched] = useState(false)
 
   const faultsParsed = parseFaultsInput(faults)
@@ -50,6 +53,7 @@ export function NewRunForm() {
         ...(rollouts !== '' && { rollouts: Number(rollouts) }),
         ...(deadline !== '' && { deadline_ms: Number(deadline) }),
         ...(faultsParsed.faults && { faults: faultsParsed.faults }),
+        ...(bug !== '' && { bug }),
       },
       { onSuccess: (created) => go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null }) },
     )
@@ -102,6 +106,18 @@ export function NewRunForm() {
       <ul id="faults-errors" className="field-errors" aria-live="polite">
         {!faultsParsed.ok && (touched || faults.trim() !== '') && faultsParsed.errors.map((e) => <li key={e}>{e}</li>)}
       </ul>
+      <label className="bug-field">
+        Bug (teaching mode)
+        <select value={bug} onChange={(e) => setBug(e.currentTarget.value as BugName | '')}>
+          <option value="">none — the protocol as specified</option>
+          {(bugs.data?.bugs ?? []).map((b) => (
+            <option key={b.name} value={b.name}>
+              {b.name} (breaks {b.invariant})
+            </option>
+          ))}
+        </select>
+      </label>
+      {chosenBug && <p className="muted small bug-narrative">{chosenBug.narrative} Watch the Invariants tab: {chosenBug.invariant} fails.</p>}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Starting…' : 'Start run'}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { StepView, TracePhase } from '@cutover/core/contracts'
-import { runQuery, stepQuery } from '../api/queries.ts'
+import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
 import { phaseBands } from '../lib/phaseBands.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
@@ -52,6 +52,7 @@ export function RunInspector({
   // the diagram library loads while the run and its first step are fetched, not after
   useEffect(preloadMermaid, [])
   const run = useQuery(runQuery(runId))
+  const bugs = useQuery({ ...bugsQuery(), enabled: run.data?.bug !== undefined })
   const [firstStepShown, setFirstStepShown] = useState(false)
   const trace = useRunTrace(runId, run.data, { defer: !firstStepShown })
   const events = trace.events
@@ -194,7 +195,7 @@ export function RunInspector({
         ) : view.tab === 'manifests' ? (
           <ManifestsTab runId={runId} status={run.data.status} />
         ) : view.tab === 'invariants' ? (
-          <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} />
+          <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)} />
         ) : (
           <EventsTab events={events ?? []} step={step} onSeek={seek} />
         )}
