@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
 import { simulateCommandLine } from '@cutover/core/contracts'
+import { diagramSvg } from '../lib/diagramSvg.ts'
 import { downloadText } from '../lib/download.ts'
 
 /**
@@ -26,9 +27,8 @@ export function ExportBar({ run, events, mermaid, step }: { run: RunView; events
     }
   }
   const svg = () => {
-    const element = document.querySelector('[data-testid="sequence-diagram"] svg')
-    if (!element) return
-    downloadText(`${base}-step${step}.svg`, new XMLSerializer().serializeToString(element), 'image/svg+xml')
+    const text = diagramSvg()
+    if (text !== null) downloadText(`${base}-step${step}.svg`, text, 'image/svg+xml')
   }
   return (
     <div className="export-bar" role="group" aria-label="Export">
