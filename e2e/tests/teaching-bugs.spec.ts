@@ -1,0 +1,54 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { expect, test } from '../fixtures/test.ts'
+
+const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
+
+test('a run with a bug shows its broken invariant, and "first failing step" lands on it', async ({ page, runPage }) => {
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.goto('/')
+  const form = page.getByRole('form', { name: 'New run' })
+  await form.getByRole('combobox', { name: /^Bug/ }).selectOption('call-ids-reused')
+  await expect(form.locator('.bug-narrative')).toContainText('call-id-unique fails')
+  // a fault that never fires is accepted and reported on the run
+  await form.getByRole('textbox', { name: /^Faults/ }).fill('[{"kind": "crash_after_write", "k": 5000}]')
+  await form.getByRole('button', { name: 'Start run' }).click()
+  await page.waitForURL(/\/runs\/[^/?]+/)
+  await runPage.waitForComplete()
+  await expect(page.getByTestId('bug-badge')).toHaveText('bug: call-ids-reused')
+  await expect(page.getByTestId('inert-fault')).toContainText('this fault had no effect')
+  await expect(page.getByTestId('fault-chip')).toHaveText('crash_after_write · no effect')
+
+  await runPage.openTab('Invariants')
+  const row = page.locator('[data-invariant="call-id-unique"]')
+  await expect(row).toHaveAttribute('data-status', 'fail')
+  const lead = page.getByTestId('first-failure')
+  await expect(lead).toContainText('call-id-unique first fails at step')
+  await expect(lead).toContainText('the bug call-ids-reused at work')
+  const step = Number(/at step (\d+)/.exec((await lead.textContent()) ?? '')?.[1])
+  await lead.getByRole('button', { name: `go to step ${step} →` }).click()
+  await runPage.waitForStep(step)
+  await expect(row).toHaveAttribute('data-status', 'fail')
+  await expect(row).toContainText(`first failing step ${step}`)
+  // one step earlier it still passed: the failure is this step's event
+  await runPage.press('ArrowLeft')
+  await runPage.waitForStep(step - 1)
+  await expect(row).toHaveAttribute('data-status', 'pass')
+  await runPage.press('ArrowRight')
+  await runPage.waitForStep(step)
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: `${SCREENSHOTS}teaching-bug.png` })
+})
+
+test('the SVG export holds the messages of the drawn window, with the participant boxes', async ({ page, homePage, runPage }) => {
+  await homePage.open()
+  await homePage.runScenario('happy-path')
+  await runPage.waitForComplete()
+  await runPage.waitForStep((await runPage.position()).total)
+  const drawn = await runPage.diagram.locator('.diagram-canvas text.messageText').count()
+  expect(drawn).toBeGreaterThan(5)
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'SVG', exact: true }).click()])
+  const svg = readFileSync((await download.path()) ?? '', 'utf8')
+  expect(svg.startsWith('<svg')).toBe(true)
+  expect(svg.match(/class="messageText[^"]*"/g)?.length).toBe(drawn)
+  expect(svg).toContain('actor-top')
+})
