@@ -52,3 +52,30 @@ test('the SVG export holds the messages of the drawn window, with the participan
   expect(svg.match(/class="messageText[^"]*"/g)?.length).toBe(drawn)
   expect(svg).toContain('actor-top')
 })
+
+test('"next phase" walks the phases of a straggler run, and "previous phase" walks back', async ({ page, homePage, runPage }) => {
+  await homePage.open()
+  await homePage.runScenario('straggler-retirement')
+  await runPage.waitForComplete()
+  await page.locator('body').click({ position: { x: 2, y: 2 } })
+  await runPage.press('Home')
+  await runPage.waitForStep(0)
+  const next = page.getByRole('button', { name: 'next phase' })
+  const seen: string[] = []
+  let last = 0
+  while (await next.isEnabled()) {
+    await next.click()
+    await expect(runPage.stepCounter).not.toHaveText(new RegExp(`^step ${last} /`))
+    const { step } = await runPage.position()
+    expect(step).toBeGreaterThan(last)
+    last = step
+    await runPage.waitForStep(step)
+    const phase = (await page.locator('.current-event .phase-chip').textContent()) ?? ''
+    if (seen.at(-1) !== phase) seen.push(phase)
+    // the current-event line names the rollout and attempt when the event has one
+    if (await page.getByTestId('current-session').count()) await expect(page.getByTestId('current-session')).toHaveText(/^r\d+(\.a\d+)?$/)
+  }
+  expect(seen.slice(0, 5)).toEqual(['prepare', 'retire', 'commit', 'restore', 'resume'])
+  await page.getByRole('button', { name: 'previous phase' }).click()
+  await expect.poll(async () => (await runPage.position()).step).toBeLessThan(last)
+})

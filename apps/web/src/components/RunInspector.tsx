@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { StepView, TracePhase } from '@cutover/core/contracts'
 import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
+import { phaseStarts } from '../lib/phaseStarts.ts'
 import { phaseBands } from '../lib/phaseBands.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
@@ -100,6 +101,7 @@ export function RunInspector({
   })
 
   const bands = useMemo(() => phaseBands(events ?? []), [events])
+  const starts = useMemo(() => phaseStarts(bands), [bands])
   const present = useMemo(() => new Set<TracePhase>((events ?? []).map((e) => e.phase)), [events])
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
@@ -135,6 +137,7 @@ export function RunInspector({
           onSeek={seek}
           onTogglePlay={playback.toggle}
           onSpeed={playback.setSpeed}
+          phases={starts}
         />
         <Scrubber step={step} total={total} bands={bands} onSeek={seek} onTogglePlay={playback.toggle} />
         <StepCounter step={step} total={total} />
@@ -248,10 +251,18 @@ const sameDiagram = (a: DrawnDiagram, b: DrawnDiagram): boolean =>
 function CurrentEvent({ data }: { data: StepView | undefined }) {
   const event = data?.event
   if (!event) return <p className="current-event muted">{data ? 'Step 0: before the first message.' : '\u00a0'}</p>
+  const rollout = event.payload['rollout_id']
+  const attempt = event.payload['attempt_index']
   return (
     <p className="current-event">
       <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span> <span className="mono">{event.from}</span> →{' '}
       <span className="mono">{event.to}</span> <span className="mono strong">{event.type}</span>{' '}
+      {typeof rollout === 'string' && (
+        <span className="mono session-chip" data-testid="current-session">
+          {rollout}
+          {typeof attempt === 'number' ? `.a${attempt}` : ''}
+        </span>
+      )}{' '}
       <span className={event.outcome === 'ok' ? 'muted' : 'outcome-error'}>{event.outcome}</span>
       <span className="muted"> · {event.time_ms} ms</span>
     </p>
