@@ -17,6 +17,8 @@ export interface GymRequest {
   /** The raw query string (without `?`) and every request cookie: part of a mutation's input digest. */
   readonly query?: string
   readonly cookies?: readonly (readonly [string, string])[]
+  /** The bytes the edge sends for a successful answer: what a mutation receipt records (§8). */
+  readonly encodeAnswer?: (status: number, body: JsonValue) => Uint8Array
 }
 
 /** The answer: the reference server's own shape, or a protocol refusal with its code. */

@@ -189,13 +189,28 @@ describe('Gym-compatible environment routes', () => {
     expect(((await otherCookie.json()) as { error: { code: string } }).error.code).toBe('resource_request_receipt_error')
   })
 
+  it('[resources.receipt-replay-bytes] a mutation with a receipt answers the bytes the same mutation without one answers (Python JSON through the response model)', async () => {
+    const answer = async (rollout: string, receipt: Record<string, string>) => {
+      const { post, app, mountPath, cookie: jar } = gym('blackjack')
+      const who = { 'x-nemo-gym-rollout-id': rollout, 'x-nemo-gym-attempt-index': '0' }
+      await post('/reset', { responses_create_params: RCP, seed: 0 }, { headers: who })
+      const body = JSON.stringify({ responses_create_params: RCP, response: say('<action>stand</action>') })
+      const step = () => app.request(`${mountPath}/step`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: jar() ?? '', ...who, ...receipt }, body })
+      return [await (await step()).text(), await (await step()).text()]
+    }
+    const [plain] = await answer('r1', {})
+    // Python's float: a won hand's reward is `1.0`.
+    expect(plain).toContain('"reward":1.0')
+    expect(await answer('r2', { 'x-nemo-gym-resource-request-id': 'stand-1' })).toEqual([plain, plain])
+  })
+
   it('[resources.receipt-evicted] over HTTP an evicted identity is 409 resource_receipt_evicted (history bounds shrunk to 1 session and 1 tombstone)', async () => {
     const { post } = gym('counter', { receiptHistory: { retiredSessions: 1, evictionTombstones: 1 } })
     const close = async (r: string) => {
       const who = { 'x-nemo-gym-rollout-id': r, 'x-nemo-gym-attempt-index': '0' }
       await post('/seed_session', { initial_count: 0 }, { headers: who })
       await post('/increment_counter', { count: 1 }, { headers: { ...who, 'x-nemo-gym-resource-request-id': `${r}-1` } })
-      const v = await post('/verify', { responses_create_params: { input: [] }, response: { output: [] }, expected_count: 1 }, { headers: who })
+      const v = await post('/verify', { responses_create_params: RCP, response: responseOf([]), expected_count: 1 }, { headers: who })
       expect(v.body['reward']).toBe(1)
       return who
     }

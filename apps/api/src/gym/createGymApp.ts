@@ -36,6 +36,19 @@ function pyJson(c: Context, status: number, body: PyJson): Response {
   return c.body(JSON.stringify(text.error), 500, { 'content-type': 'application/json' })
 }
 
+/**
+ * The bytes a successful answer goes out as, for a mutation receipt to record (§8: the first answer
+ * and every replay send the same bytes): through the route's response model, in Python's JSON.
+ * An answer that does not fit its model or cannot be encoded falls back to plain JSON.
+ */
+function answerEncoder(model: GymRouteModel | undefined, validated: PyJson | undefined): (status: number, body: JsonValue) => Uint8Array {
+  return (status, body) => {
+    const answer = serializeAnswer(model, validated, status, body as PyJson)
+    const text = answer === undefined ? undefined : encodePyJson(answer)
+    return new TextEncoder().encode(text?.ok === true ? text.value : JSON.stringify(body))
+  }
+}
+
 /** Percent-decodes one path segment; undefined when the encoding is broken. */
 function decodeSegment(segment: string): string | undefined {
   try {
@@ -117,7 +130,8 @@ export function createGymApp(options: GymAppOptions): Hono {
     const sessionId = cookie !== undefined && SESSION_ID_PATTERN.test(cookie) ? cookie : options.newSessionId()
     const query = new URL(c.req.url).search.replace(/^\?/, '')
     const cookies = Object.entries(getCookie(c))
-    const reply = host.handle({ path, body: envBody, cookieSessionId: sessionId, identity: identity.value, ...protocolHeaders, query, cookies })
+    const encodeAnswer = answerEncoder(model, validated)
+    const reply = host.handle({ path, body: envBody, cookieSessionId: sessionId, identity: identity.value, ...protocolHeaders, query, cookies, encodeAnswer })
     if (sessionId !== cookie) setCookie(c, cookieName, sessionId, { path: mountPath === '' ? '/' : mountPath, httpOnly: true, sameSite: 'Lax' })
     for (const [name, value] of reply.headers) c.header(name, value)
     if (reply.kind === 'refused') return errorResponse(c, reply.code, reply.message)

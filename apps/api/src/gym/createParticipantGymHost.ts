@@ -22,6 +22,7 @@ export function createParticipantGymHost<S>(participant: ResourcesParticipant<S>
         ...(request.expectedRevision === undefined ? {} : { expectedRevision: request.expectedRevision }),
         ...(request.query === undefined ? {} : { query: request.query }),
         ...(request.cookies === undefined ? {} : { cookies: request.cookies }),
+        ...(request.encodeAnswer === undefined ? {} : { encodeAnswer: request.encodeAnswer }),
       })
       const headers: [string, string][] = response.revision === null ? [] : [[REVISION_HEADER, String(response.revision)]]
       if (response.code !== null) {

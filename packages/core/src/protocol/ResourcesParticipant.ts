@@ -46,6 +46,12 @@ export interface ResourcesRequest {
   readonly query?: string
   /** Every request cookie as `[name, value]`, part of a mutation's input digest (sorted there). */
   readonly cookies?: readonly (readonly [string, string])[]
+  /**
+   * The transport's encoding of a successful answer (the Gym routes: Python's JSON through the
+   * route's response model). A mutation receipt records exactly these bytes; without it the body is
+   * recorded as `JSON.stringify` writes it.
+   */
+  readonly encodeAnswer?: (status: number, body: JsonValue) => Uint8Array
 }
 
 /** The answer: an HTTP-shaped response plus the protocol facts a transport sends as headers. */
@@ -241,7 +247,7 @@ export class ResourcesParticipant<TSession> {
     let response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
     if (req.requestId !== undefined && success) {
       // The bytes sent now are the bytes recorded: a replay sends exactly these.
-      const bytes = encodeUtf8(JSON.stringify(r.response.body))
+      const bytes = req.encodeAnswer?.(r.response.status, r.response.body) ?? encodeUtf8(JSON.stringify(r.response.body))
       response = { ...response, bytes }
       meta.receipts.set(req.requestId, {
         request_id: req.requestId,
