@@ -75,7 +75,9 @@ test('"next phase" walks the phases of a straggler run, and "previous phase" wal
     // the current-event line names the rollout and attempt when the event has one
     if (await page.getByTestId('current-session').count()) await expect(page.getByTestId('current-session')).toHaveText(/^r\d+(\.a\d+)?$/)
   }
-  expect(seen.slice(0, 5)).toEqual(['prepare', 'retire', 'commit', 'restore', 'resume'])
+  // retirement happens inside prepare (the straggler is retired, then prepare finishes): the walk
+  // visits each phase of the cycle in order of first appearance
+  expect([...new Set(seen)].slice(0, 5)).toEqual(['prepare', 'retire', 'commit', 'restore', 'resume'])
   await page.getByRole('button', { name: 'previous phase' }).click()
   await expect.poll(async () => (await runPage.position()).step).toBeLessThan(last)
 })
