@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { StepView, TracePhase } from '@cutover/core/contracts'
+import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
 import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
@@ -63,6 +63,11 @@ export function RunInspector({
   // has loaded: new events arrive faster than step views, and chasing each would show nothing.
   const [liveStep, setLiveStep] = useState(0)
   const step = following ? (trace.live ? Math.min(liveStep, total) : total) : Math.min(view.step ?? 0, total)
+  // While a run streams, the counter, the scrubber and the current-event line show the live edge
+  // (the streamed events are here); the diagram and the cards show the latest step view the server
+  // has answered, and catch up as it answers.
+  const atLiveEdge = following && trace.live
+  const shownStep = atLiveEdge ? total : step
   // the step view needs only the run (its total): it does not wait for the whole trace to arrive
   const ready = run.status === 'success' && (events !== null || run.data.status !== 'running')
 
@@ -139,8 +144,8 @@ export function RunInspector({
           onSpeed={playback.setSpeed}
           phases={starts}
         />
-        <Scrubber step={step} total={total} bands={bands} onSeek={seek} onTogglePlay={playback.toggle} />
-        <StepCounter step={step} total={total} />
+        <Scrubber step={shownStep} total={total} bands={bands} onSeek={seek} onTogglePlay={playback.toggle} />
+        <StepCounter step={shownStep} total={total} />
         <div className="live-state" aria-live="polite">
           {trace.live ? (
             following ? (
@@ -157,14 +162,18 @@ export function RunInspector({
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
           <div className="diagram-tools">
-            <CurrentEvent data={data} />
+            <CurrentEvent data={data} live={atLiveEdge ? (events?.at(-1) ?? null) : null} />
             <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
           {!ready || !data ? (
             stepView.status === 'error' ? (
               <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />
-            ) : total === 0 && ready ? (
+            ) : total === 0 && (ready || trace.live) ? (
               <Empty>Waiting for the first event…</Empty>
+            ) : trace.live ? (
+              <Empty>
+                <span data-testid="live-edge">Live: {total.toLocaleString('en-US')} events so far.</span> The diagram draws as soon as the server answers a step of this run.
+              </Empty>
             ) : (
               <Loading what="the diagram" />
             )
@@ -248,8 +257,8 @@ const sameDiagram = (a: DrawnDiagram, b: DrawnDiagram): boolean =>
   a.source === b.source && a.highlight === b.highlight && a.folded === b.folded && a.window.from === b.window.from && a.window.to === b.window.to
 
 /** The message at this step in one line, above the diagram. */
-function CurrentEvent({ data }: { data: StepView | undefined }) {
-  const event = data?.event
+function CurrentEvent({ data, live }: { data: StepView | undefined; live: TraceEvent | null }) {
+  const event = live ?? data?.event
   if (!event) return <p className="current-event muted">{data ? 'Step 0: before the first message.' : '\u00a0'}</p>
   const rollout = event.payload['rollout_id']
   const attempt = event.payload['attempt_index']
