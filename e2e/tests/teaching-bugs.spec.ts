@@ -81,3 +81,26 @@ test('"next phase" walks the phases of a straggler run, and "previous phase" wal
   await page.getByRole('button', { name: 'previous phase' }).click()
   await expect.poll(async () => (await runPage.position()).step).toBeLessThan(last)
 })
+
+test('key moments jump to the straggler retirement; next/previous event of the selected rollout stay on it', async ({ page, homePage, runPage }) => {
+  await homePage.open()
+  const id = await homePage.runScenario('straggler-retirement')
+  await runPage.waitForComplete()
+  const moments = page.getByRole('combobox', { name: 'key moments' })
+  const retired = moments.locator('option', { hasText: 'straggler r0.a0 retired' })
+  const step = Number(await retired.getAttribute('value'))
+  await moments.selectOption(String(step))
+  await runPage.waitForStep(step)
+  await expect(page.getByTestId('current-session')).toHaveText('r0.a0')
+
+  await page.goto(`/runs/${id}?step=1&session=r0.a0`)
+  await runPage.waitForStep(1)
+  for (let i = 0; i < 4; i++) {
+    await page.getByRole('button', { name: 'next event of r0' }).click()
+    await expect(page.getByTestId('current-session')).toHaveText(/^r0\.a\d+$/)
+  }
+  const at = (await runPage.position()).step
+  await page.getByRole('button', { name: 'previous event of r0' }).click()
+  await expect.poll(async () => (await runPage.position()).step).toBeLessThan(at)
+  await expect(page.getByTestId('current-session')).toHaveText(/^r0\.a\d+$/)
+})

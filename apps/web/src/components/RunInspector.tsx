@@ -5,6 +5,7 @@ import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
 import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
+import { StoryNav } from './StoryNav.tsx'
 import { phaseBands } from '../lib/phaseBands.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
@@ -158,6 +159,7 @@ export function RunInspector({
           ) : null}
         </div>
       </div>
+      <StoryNav events={events ?? []} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
       <DivergedNotice run={run.data} error={stepView.error} />
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
