@@ -103,4 +103,11 @@ test('key moments jump to the straggler retirement; next/previous event of the s
   await page.getByRole('button', { name: 'previous event of r0' }).click()
   await expect.poll(async () => (await runPage.position()).step).toBeLessThan(at)
   await expect(page.getByTestId('current-session')).toHaveText(/^r0\.a\d+$/)
+
+  // Lineage and Manifests open on the session named in the URL
+  await page.goto(`/runs/${id}?tab=lineage&session=r1.a1`)
+  await expect(page.getByRole('searchbox', { name: 'Filter rollouts' })).toHaveValue('r1')
+  await page.goto(`/runs/${id}?tab=manifests&session=r1.a1`)
+  await expect(page.getByRole('searchbox', { name: 'Search files' })).toHaveValue('r1.')
+  await expect(page.locator('.file-view h3')).toHaveText(/r1\.a0\.json$/)
 })

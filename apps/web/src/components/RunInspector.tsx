@@ -205,9 +205,9 @@ export function RunInspector({
         ) : view.tab === 'tables' ? (
           <TablesTab runId={runId} step={data.step} sessions={data.sessions} selected={view.session} onSelect={setSession} />
         ) : view.tab === 'lineage' ? (
-          <LineageTab runId={runId} step={data.step} onSeek={seek} />
+          <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
         ) : view.tab === 'manifests' ? (
-          <ManifestsTab runId={runId} status={run.data.status} />
+          <ManifestsTab runId={runId} status={run.data.status} session={view.session} />
         ) : view.tab === 'invariants' ? (
           <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)} />
         ) : (
