@@ -55,7 +55,13 @@ export function NewRunForm() {
         ...(faultsParsed.faults && { faults: faultsParsed.faults }),
         ...(bug !== '' && { bug }),
       },
-      { onSuccess: (created) => go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null }) },
+      {
+        onSuccess: (created) => {
+          go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null })
+          // the run page opens at its title, not at the form's scroll position
+          window.scrollTo(0, 0)
+        },
+      },
     )
   }
 

@@ -18,7 +18,8 @@ export function RunHeader({ run }: { run: RunView }) {
       </h1>
       <div className="run-verdict">
         <StatusBadge status={run.status} queuePosition={run.queue_position} />
-        {run.outcome && <span className="badge">{run.outcome}</span>}
+        {/* "complete" already says the run completed; only an aborted transaction needs its own badge */}
+        {run.outcome === 'aborted' && <span className="badge">aborted</span>}
         <InvariantSummary run={run} failing={failing} />
       </div>
       <RunFaults run={run} />
