@@ -131,6 +131,8 @@ export interface TableView {
     readonly status: 'same' | 'added' | 'changed'
     /** Column indices whose cells differ from the prepare snapshot's row with this label. */
     readonly changed: readonly number[]
+    /** A changed row's cells in the baseline (by this table's columns; null for a new column). */
+    readonly was?: readonly JsonValue[]
   }[]
   readonly removed: readonly { readonly label: number; readonly cells: readonly JsonValue[] }[]
 }
