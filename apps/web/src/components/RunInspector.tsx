@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
 import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
+import { narrate } from '../lib/narrate.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
 import { StoryNav } from './StoryNav.tsx'
 import { phaseBands } from '../lib/phaseBands.ts'
@@ -276,6 +277,9 @@ function CurrentEvent({ data, live }: { data: StepView | undefined; live: TraceE
       )}{' '}
       <span className={event.outcome === 'ok' ? 'muted' : 'outcome-error'}>{event.outcome}</span>
       <span className="muted"> · {event.time_ms} ms</span>
+      <span className="narration small" data-testid="narration">
+        {narrate(event)}
+      </span>
     </p>
   )
 }
