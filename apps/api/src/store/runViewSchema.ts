@@ -2,8 +2,12 @@ import { z } from 'zod'
 import { BUG_NAMES, INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
+// A run stored by an older build lacks the invariants added since (call-id-unique): it reads as
+// not failing them; its re-simulation then diverges and the page offers a re-run.
 const invariantMapSchema = z.object(
-  Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail'])])) as { [K in (typeof INVARIANT_IDS)[number]]: z.ZodEnum<{ pass: 'pass'; fail: 'fail' }> },
+  Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail']).default('pass')])) as {
+    [K in (typeof INVARIANT_IDS)[number]]: z.ZodDefault<z.ZodEnum<{ pass: 'pass'; fail: 'fail' }>>
+  },
 )
 
 /** `run.json` as read back from the data directory: a RunView, checked before it is served. */
