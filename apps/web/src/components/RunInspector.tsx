@@ -165,7 +165,7 @@ export function RunInspector({
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
           <div className="diagram-tools">
-            <CurrentEvent data={data} live={atLiveEdge ? (events?.at(-1) ?? null) : null} />
+            <CurrentEvent data={data} live={atLiveEdge ? (events?.at(-1) ?? null) : null} narrated={aside === undefined} />
             <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
           {!ready || !data ? (
@@ -260,7 +260,7 @@ const sameDiagram = (a: DrawnDiagram, b: DrawnDiagram): boolean =>
   a.source === b.source && a.highlight === b.highlight && a.folded === b.folded && a.window.from === b.window.from && a.window.to === b.window.to
 
 /** The message at this step in one line, above the diagram. */
-function CurrentEvent({ data, live }: { data: StepView | undefined; live: TraceEvent | null }) {
+function CurrentEvent({ data, live, narrated }: { data: StepView | undefined; live: TraceEvent | null; narrated: boolean }) {
   const event = live ?? data?.event
   if (!event) return <p className="current-event muted">{data ? 'Step 0: before the first message.' : '\u00a0'}</p>
   const rollout = event.payload['rollout_id']
@@ -277,9 +277,12 @@ function CurrentEvent({ data, live }: { data: StepView | undefined; live: TraceE
       )}{' '}
       <span className={event.outcome === 'ok' ? 'muted' : 'outcome-error'}>{event.outcome}</span>
       <span className="muted"> · {event.time_ms} ms</span>
-      <span className="narration small" data-testid="narration">
-        {narrate(event)}
-      </span>
+      {/* a page with its own narration (the straggler demo) does not repeat it here */}
+      {narrated && (
+        <span className="narration small" data-testid="narration">
+          {narrate(event)}
+        </span>
+      )}
     </p>
   )
 }
