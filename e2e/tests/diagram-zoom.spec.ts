@@ -1,11 +1,17 @@
 import { expect, test } from '../fixtures/test.ts'
 
-test('the diagram zooms in and out and fits its width', async ({ page, createRun, runPage }) => {
+test('the diagram fits a 1,440-px pane by default with no horizontal scroll, and zooms in and out', async ({ page, createRun, runPage }) => {
+  await page.setViewportSize({ width: 1440, height: 900 })
   const run = await createRun({ scenario: 'happy-path', rollouts: 30 })
   await page.goto(`/runs/${run.id}?step=${Math.floor(run.events / 2)}`)
   await runPage.waitForStep(Math.floor(run.events / 2))
   const zoom = page.getByRole('toolbar', { name: 'Diagram zoom' })
   const level = page.getByTestId('diagram-zoom-level')
+  // default: fitted to the pane, nothing to scroll sideways, in the page or in the diagram
+  await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute('aria-pressed', 'true')
+  expect(await runPage.diagram.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(2)
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+  await zoom.getByRole('button', { name: '100%' }).click()
   await expect(level).toHaveText('100%')
   await zoom.getByRole('button', { name: 'Zoom in' }).click()
   await expect(level).toHaveText('125%')

@@ -23,7 +23,11 @@ test('a Workplace session opened in Tables after restore shows the rows its tool
   }
   expect(marked, 'rows changed since prepare are marked').toBeGreaterThan(0)
   const changedCells = view.locator('td[data-changed]')
-  if ((await view.locator('tr[data-status="changed"]').count()) > 0) await expect(changedCells.first()).toBeVisible()
+  if ((await view.locator('tr[data-status="changed"]').count()) > 0) {
+    await expect(changedCells.first()).toBeVisible()
+    // a changed cell says what it was: old → new
+    await expect(view.locator('tr[data-status="changed"] td[data-changed] del.cell-was').first()).toBeVisible()
+  }
 
   // "show all rows" brings the untouched rows back
   const before = await view.locator('tbody tr').count()

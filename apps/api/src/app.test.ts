@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, symlinkSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
+import { INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
 import type { RunView, StepView } from '@cutover/core/contracts'
 import { API_BODY_LIMIT } from './http/bodyLimits.ts'
 import { JSON_DELETE, apiHarness, tempDataDir } from './testing/apiHarness.ts'
@@ -64,7 +64,7 @@ describe('runs API', () => {
     expect(body.diagram.source).not.toContain('▶')
     expect(body.diagram.steps[body.diagram.highlight]).toBe(n)
     expect(body.participants.length).toBeGreaterThan(0)
-    expect(Object.keys(body.invariants).length).toBe(7)
+    expect(Object.keys(body.invariants).length).toBe(INVARIANT_IDS.length)
     const zero = (await api.json(`/api/runs/${run.id}/steps/0`)).body as StepView
     expect(zero.event).toBeNull()
     const collapsed = (await api.json(`/api/runs/${run.id}/steps/${run.events}?collapsed=prepare,commit`)).body as StepView

@@ -27,6 +27,7 @@ const RUN: RunView = {
   rollouts: 3,
   deadline_ms: 100,
   faults: [],
+  inert_faults: [],
   status: 'complete',
   created_at: '2026-01-01T00:00:00Z',
   events: TRACE.length,

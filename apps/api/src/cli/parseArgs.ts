@@ -1,5 +1,6 @@
 import { parseArgs as parseUtilArgs } from 'node:util'
 import { UsageError } from './io.ts'
+import { integerTextProblem } from '@cutover/core/contracts'
 
 /** What a command accepts: options that take a value, and boolean switches (e.g. `--json`). */
 export interface ArgSpec {
@@ -64,8 +65,7 @@ export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--
  * Only plain digits are accepted (no sign, exponent, hex or spaces).
  */
 export function parseIntegerOption(name: string, text: string, min: number, max: number): number {
-  if (!/^[0-9]+$/.test(text)) throw new UsageError(`${name} takes an integer from ${min} to ${max}, got '${text}'`)
-  const value = Number(text)
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`${name} takes an integer from ${min} to ${max}, got ${text}`)
-  return value
+  const problem = integerTextProblem(text, min, max)
+  if (problem !== null) throw new UsageError(`${name} ${problem}`)
+  return Number(text)
 }

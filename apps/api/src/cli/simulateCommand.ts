@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { SimulateOptions, SimulationResult, WorkplaceData } from '@cutover/core'
-import { SCENARIOS, resolveRunConfig, runSimulation, verifyCheckpoint } from '@cutover/core'
-import type { InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
-import { INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES } from '@cutover/core/contracts'
+import { BUG_CATALOGUE, SCENARIOS, checkFaults, resolveRunConfig, runSimulation, verifyCheckpoint } from '@cutover/core'
+import type { BugName, Fault, InertFault, InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
+import { BUG_NAMES, INTEGER_FIELDS, INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES, faultSchema, seedTextProblem } from '@cutover/core/contracts'
+import { z } from 'zod'
+import { validate } from '../http/jsonBody.ts'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import type { CliIo } from './io.ts'
@@ -24,7 +26,8 @@ function wrap(text: string, indent: string, width = 100): string {
   return lines.join('\n')
 }
 
-export const SIMULATE_HELP = `usage: cutover simulate --scenario NAME --seed N [--rollouts N] [--deadline-ms N] [--out DIR] [--json]
+export const SIMULATE_HELP = `usage: cutover simulate --scenario NAME --seed N [--rollouts N] [--deadline-ms N] [--faults JSON|@FILE]
+                        [--bug NAME] [--out DIR] [--json]
 
 Runs one scenario of the deterministic simulator to the end, committing every checkpoint into a
 real directory under DIR, then verifies each published directory (as \`cutover verify\` does).
@@ -36,11 +39,20 @@ Options:
   --rollouts N       total rollouts, dealt round-robin to blackjack, counter, workplace
                      (1 to ${MAX_ROLLOUTS}; default: the scenario's, 9)
   --deadline-ms N    the prepare deadline in virtual ms (default: the scenario's, 100)
+  --faults JSON      the run's fault schedule, replacing the scenario's: a JSON list of faults
+  --faults @FILE     (CONTRACTS.md §3), inline or read from FILE, e.g.
+                     '[{"kind":"straggler","rollout":"r0","extra_ms":400}]'. A fault names a
+                     rollout by its id as the run prints it (r0…r8, r00…r89) or by its index; a
+                     rollout or worker the run does not have is a usage error. Faults that never
+                     fire are listed as inert_faults with the reason.
+  --bug NAME         teaching mode: run with one deliberately broken behaviour (below); the run
+                     fails that bug's invariant
   --out DIR          where checkpoint directories go (DIR/<checkpoint id>); must be empty or new.
                      Default: a new folder <data>/simulations/<scenario>-<seed>-<n>, where <data>
                      is CUTOVER_DATA_DIR or .cutover/ in the working directory
   --json             print exactly one JSON object:
-                     { "scenario", "seed", "rollouts", "deadline_ms", "out", "outcome", "events",
+                     { "scenario", "seed", "rollouts", "deadline_ms", "faults", "bug"?, "out", "outcome",
+                       "events", "inert_faults": [{ "fault", "reason" }],
                        "checkpoints": [DIR...], "damaged": [DIR...], "invariants": { id: "pass"|"fail" },
                        "failures": [{ "id", "step", "message" }],
                        "invalid": [{ "dir", "code", "path", "message" }] }
@@ -54,6 +66,9 @@ ${wrap(`${INVARIANT_IDS.join(', ')}.`, '  ')}
 Exit status: 0 every invariant passed and every undamaged checkpoint verifies; 1 an invariant
 failed or a checkpoint directory is invalid; 2 usage error (one line on stderr).
 
+Bugs (--bug NAME):
+${BUG_CATALOGUE.map((b) => `  ${b.name} — breaks ${b.invariant}\n${wrap(b.narrative, '      ')}`).join('\n')}
+
 Scenarios:
 ${SCENARIOS.map((s) => `  ${s.name} — ${s.title}\n${wrap(s.narrative, '      ')}`).join('\n\n')}`
 
@@ -65,26 +80,55 @@ interface SimulateArgs {
 }
 
 function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
-  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--deadline-ms', '--out'], switches: ['--json'] })
+  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--deadline-ms', '--faults', '--bug', '--out'], switches: ['--json'] })
   const scenario = values.get('--scenario')
   if (scenario === undefined) throw new UsageError(`--scenario NAME is required (one of ${SCENARIO_NAMES.join(', ')})`)
   if (!(SCENARIO_NAMES as readonly string[]).includes(scenario)) throw new UsageError(`unknown scenario '${scenario}' (one of ${SCENARIO_NAMES.join(', ')})`)
   const seed = values.get('--seed')
   if (seed === undefined) throw new UsageError('--seed N is required (a non-negative decimal integer of any size)')
   // BigInt alone would also take "0x1f" or " 7 "; a seed is plain decimal digits (CONTRACTS.md §1).
-  if (!/^[0-9]+$/.test(seed)) throw new UsageError(`--seed takes a non-negative decimal integer, got '${seed}'`)
-  if (seed.length > 4096) throw new UsageError('--seed is longer than 4096 digits')
+  const seedProblem = seedTextProblem(seed)
+  if (seedProblem !== null) throw new UsageError(`--seed ${seedProblem}`)
   const rolloutsText = values.get('--rollouts')
   const deadlineText = values.get('--deadline-ms')
   const out = values.get('--out')
   if (out === '') throw new UsageError('--out needs a directory')
+  const faultsText = values.get('--faults')
+  const faults = faultsText === undefined ? undefined : parseFaults(faultsText)
+  const bug = values.get('--bug')
+  if (bug !== undefined && !(BUG_NAMES as readonly string[]).includes(bug)) throw new UsageError(`unknown bug '${bug}' (one of ${BUG_NAMES.join(', ')})`)
   const config = resolveRunConfig({
     scenario: scenario as ScenarioName,
     seed: BigInt(seed).toString(),
-    ...(rolloutsText === undefined ? {} : { rollouts: parseIntegerOption('--rollouts', rolloutsText, 1, MAX_ROLLOUTS) }),
-    ...(deadlineText === undefined ? {} : { deadline_ms: parseIntegerOption('--deadline-ms', deadlineText, 0, 3_600_000) }),
+    ...(rolloutsText === undefined ? {} : { rollouts: parseIntegerOption('--rollouts', rolloutsText, INTEGER_FIELDS.rollouts.min, INTEGER_FIELDS.rollouts.max) }),
+    ...(deadlineText === undefined ? {} : { deadline_ms: parseIntegerOption('--deadline-ms', deadlineText, INTEGER_FIELDS.deadline_ms.min, INTEGER_FIELDS.deadline_ms.max) }),
+    ...(faults === undefined ? {} : { faults }),
+    ...(bug === undefined ? {} : { bug: bug as BugName }),
   })
+  const checked = checkFaults(config, faults ?? [])
+  if (!checked.ok) throw new UsageError(`--faults: ${checked.error.message}`)
   return { config, out, json: switches.has('--json') }
+}
+
+/** `--faults JSON` or `--faults @FILE`: a JSON list of faults, checked like the API's run config. */
+function parseFaults(text: string): Fault[] {
+  let source = text
+  if (text.startsWith('@')) {
+    try {
+      source = readFileSync(text.slice(1), 'utf8')
+    } catch (error) {
+      throw new UsageError(`--faults: cannot read ${text.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    }
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(source)
+  } catch {
+    throw new UsageError(`--faults takes a JSON list of faults (or @FILE holding one), got malformed JSON`)
+  }
+  const parsed = validate(z.array(faultSchema).max(100), value, 'faults')
+  if (!parsed.ok) throw new UsageError(`--faults: ${parsed.error.message}`)
+  return parsed.value
 }
 
 /** A seed short enough for a folder name: long seeds keep their first digits and their length. */
@@ -129,6 +173,9 @@ export interface SimulateReport {
   readonly seed: string
   readonly rollouts: number
   readonly deadline_ms: number
+  readonly faults: readonly Fault[]
+  readonly bug?: BugName
+  readonly inert_faults: readonly InertFault[]
   readonly out: string
   readonly outcome: 'completed' | 'aborted'
   readonly events: number
@@ -163,6 +210,9 @@ export function classifyCheckpoints(published: SimulationResult['checkpoints']):
 function humanSummary(r: SimulateReport): string {
   const lines = [
     `scenario ${r.scenario}, seed ${r.seed}, ${r.rollouts} rollouts, deadline ${r.deadline_ms} ms`,
+    ...(r.bug === undefined ? [] : [`teaching mode: bug ${r.bug} (expected to break ${BUG_CATALOGUE.find((b) => b.name === r.bug)?.invariant ?? '?'})`]),
+    `faults: ${r.faults.length === 0 ? 'none' : JSON.stringify(r.faults)}`,
+    ...r.inert_faults.map((f) => `  inert fault ${JSON.stringify(f.fault)} — ${f.reason}`),
     `outcome: ${r.outcome} after ${r.events} events`,
     `output: ${r.out}`,
     `checkpoints (${r.checkpoints.length} valid):`,
@@ -188,6 +238,8 @@ export interface SimulateCommandOptions {
   readonly dataDir?: string
   readonly loadWorkplace?: () => WorkplaceData
   readonly simulateOptions?: SimulateOptions
+  /** Sees the finished simulation (tests compare its trace). */
+  readonly onResult?: (result: SimulationResult) => void
 }
 
 /**
@@ -220,12 +272,16 @@ export function runSimulateCommand(argv: readonly string[], io: CliIo, options: 
       return new NodeCheckpointDirectory(join(out, checkpointId))
     },
   }, options.simulateOptions)
+  options.onResult?.(result)
   const sorted = classifyCheckpoints(result.checkpoints)
   const report: SimulateReport = {
     scenario: config.scenario,
     seed: config.seed,
     rollouts: config.rollouts,
     deadline_ms: config.deadline_ms,
+    faults: config.faults,
+    ...(config.bug === undefined ? {} : { bug: config.bug }),
+    inert_faults: result.inert_faults,
     out,
     outcome: result.outcome,
     events: result.events.length,

@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import type { RunView } from '@cutover/core/contracts'
 import { runConfigSchema } from '@cutover/core/contracts'
+import { BUG_CATALOGUE } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readJson, validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
@@ -36,6 +37,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
   const streams = new Map<string, number>()
 
   app.get('/scenarios', (c) => c.json({ scenarios: simulator.scenarios }))
+
+  app.get('/bugs', (c) => c.json({ bugs: BUG_CATALOGUE }))
 
   app.post('/runs', async (c) => {
     const body = await readJson(c)

@@ -124,6 +124,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     damaged: result.checkpoints.filter((c) => c.damaged).map((c) => deps.store.relativePath(c.location)),
     invariants: result.invariants,
     failures: result.failures,
+    inert_faults: result.inert_faults,
   })
 
   const fail = (entry: RunEntry, message: string): void => {
@@ -182,8 +183,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   async function resimulate(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const stored = readEvents(entry)
     if (stored === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
-    const { scenario, seed, rollouts, deadline_ms, faults } = entry.view
-    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults }
+    const { scenario, seed, rollouts, deadline_ms, faults, bug } = entry.view
+    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }) }
     const slot = slots.wait()
     try {
       await slot.granted
@@ -256,6 +257,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         rollouts: config.rollouts,
         deadline_ms: config.deadline_ms,
         faults: config.faults,
+        ...(config.bug === undefined ? {} : { bug: config.bug }),
+        inert_faults: [],
         status: 'running',
         created_at: new Date(now).toISOString(),
         events: 0,

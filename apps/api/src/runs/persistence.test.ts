@@ -53,13 +53,14 @@ describe('run persistence', () => {
       rollouts: 9,
       deadline_ms: 100,
       faults: [],
+      inert_faults: [],
       status: 'running',
       created_at: '2026-01-01T00:00:00.000Z',
       events: 0,
       outcome: null,
       checkpoints: [],
       damaged: [],
-      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', equivalence: 'pass' },
+      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', 'call-id-unique': 'pass', equivalence: 'pass' },
       failures: [],
     }
     mkdirSync(join(dir, 'runs', orphan.id), { recursive: true })
@@ -71,6 +72,33 @@ describe('run persistence', () => {
     expect(JSON.parse(readFileSync(join(dir, 'runs', orphan.id, 'run.json'), 'utf8')).status).toBe('failed')
     expect(await api.json(`/api/runs/${orphan.id}/steps/0`)).toMatchObject({ status: 409, body: { error: { code: 'invalid_phase' } } })
     await api.app.request(`/api/runs/${orphan.id}`, JSON_DELETE)
+  })
+
+  it('[persist] a run stored before call-id-unique and inert_faults existed is still listed (the new invariant reads pass, no inert faults)', async () => {
+    const old = {
+      id: '00000000zz1',
+      scenario: 'happy-path',
+      seed: '1',
+      rollouts: 9,
+      deadline_ms: 100,
+      faults: [],
+      status: 'failed',
+      error: 'old',
+      created_at: '2026-01-01T00:00:00.000Z',
+      events: 0,
+      outcome: null,
+      checkpoints: [],
+      damaged: [],
+      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', equivalence: 'pass' },
+      failures: [],
+    }
+    mkdirSync(join(dir, 'runs', old.id), { recursive: true })
+    writeFileSync(join(dir, 'runs', old.id, 'run.json'), JSON.stringify(old))
+    const api = apiHarness(dir)
+    const listed = (await api.json(`/api/runs/${old.id}`)).body as RunView
+    expect(listed.invariants['call-id-unique']).toBe('pass')
+    expect(listed.inert_faults).toEqual([])
+    await api.app.request(`/api/runs/${old.id}`, JSON_DELETE)
   })
 
   it('[persist] a stored trace that the deterministic re-run does not reproduce is reported, not served', async () => {

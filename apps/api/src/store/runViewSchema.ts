@@ -1,9 +1,13 @@
 import { z } from 'zod'
-import { INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
+import { BUG_NAMES, INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
+// A run stored by an older build lacks the invariants added since (call-id-unique): it reads as
+// not failing them; its re-simulation then diverges and the page offers a re-run.
 const invariantMapSchema = z.object(
-  Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail'])])) as { [K in (typeof INVARIANT_IDS)[number]]: z.ZodEnum<{ pass: 'pass'; fail: 'fail' }> },
+  Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail']).default('pass')])) as {
+    [K in (typeof INVARIANT_IDS)[number]]: z.ZodDefault<z.ZodEnum<{ pass: 'pass'; fail: 'fail' }>>
+  },
 )
 
 /** `run.json` as read back from the data directory: a RunView, checked before it is served. */
@@ -14,6 +18,8 @@ export const storedRunViewSchema = z.object({
   rollouts: z.number().int().positive(),
   deadline_ms: z.number().int().nonnegative(),
   faults: z.array(faultSchema),
+  bug: z.enum(BUG_NAMES).optional(),
+  inert_faults: z.array(z.object({ fault: faultSchema, reason: z.string() })).default([]),
   status: z.enum(['running', 'complete', 'failed']),
   created_at: z.string(),
   events: z.number().int().nonnegative(),

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
 import type {
+  BugInfo,
   CheckpointView,
   LineageView,
   RunConfigInput,
@@ -12,7 +13,7 @@ import type {
   TracePhase,
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
-import { runKeys, scenarioKeys } from './queryKeys.ts'
+import { bugKeys, runKeys, scenarioKeys } from './queryKeys.ts'
 
 /**
  * Query factories: one source for fetchers (TanStack "Query Options"); their keys come from
@@ -26,6 +27,13 @@ export const scenariosQuery = () =>
   queryOptions({
     queryKey: scenarioKeys.all,
     queryFn: () => apiFetch<{ scenarios: ScenarioInfo[] }>('/api/scenarios'),
+    staleTime: Infinity,
+  })
+
+export const bugsQuery = () =>
+  queryOptions({
+    queryKey: bugKeys.all,
+    queryFn: () => apiFetch<{ bugs: BugInfo[] }>('/api/bugs'),
     staleTime: Infinity,
   })
 

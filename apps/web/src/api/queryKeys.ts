@@ -24,6 +24,11 @@ export const scenarioKeys = {
   all: ['scenarios'] as const,
 }
 
+/** The teaching-mode bug catalogue (fixed while the server runs). */
+export const bugKeys = {
+  all: ['bugs'] as const,
+}
+
 /** Directory runs (a checkpoint directory opened read-only): everything of one under `detail(id)`. */
 export const directoryKeys = {
   all: ['directories'] as const,

@@ -11,7 +11,7 @@ import { ErrorNotice } from './ErrorNotice.tsx'
  */
 export function DivergedNotice({ run, error }: { run: RunView; error: Error | null }) {
   const rerun = useCreateRun()
-  const start = () => rerun.mutate({ scenario: run.scenario, seed: run.seed, rollouts: run.rollouts, deadline_ms: run.deadline_ms, faults: [...run.faults] }, { onSuccess: (created) => navigate(`/runs/${created.id}`) })
+  const start = () => rerun.mutate({ scenario: run.scenario, seed: run.seed, rollouts: run.rollouts, deadline_ms: run.deadline_ms, faults: [...run.faults], ...(run.bug === undefined ? {} : { bug: run.bug }) }, { onSuccess: (created) => navigate(`/runs/${created.id}`) })
   if (!(error instanceof ApiError) || error.code !== 'run_diverged') return null
   return (
     <div role="alert" className="notice notice-error diverged-notice" data-testid="run-diverged">

@@ -1,9 +1,8 @@
 import { useState } from 'react'
-import { useQuery } from '@tanstack/react-query'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
-import { scenariosQuery } from '../api/queries.ts'
+import { simulateCommandLine } from '@cutover/core/contracts'
+import { diagramSvg } from '../lib/diagramSvg.ts'
 import { downloadText } from '../lib/download.ts'
-import { simulateCommand } from '../lib/simulateCommand.ts'
 
 /**
  * Exports of what is on screen: the trace as JSON, the diagram as mermaid source and as SVG, and
@@ -13,11 +12,8 @@ import { simulateCommand } from '../lib/simulateCommand.ts'
 export function ExportBar({ run, events, mermaid, step }: { run: RunView; events: readonly TraceEvent[] | null; mermaid: string | null; step: number }) {
   const [copied, setCopied] = useState<'command' | 'mermaid' | null>(null)
   const [fallback, setFallback] = useState<string | null>(null)
-  const command = simulateCommand(run)
-  // the CLI takes a scenario's own fault schedule; say so when this run overrode it
-  const preset = useQuery(scenariosQuery()).data?.scenarios.find((s) => s.name === run.scenario)
-  const customFaults = preset !== undefined && JSON.stringify(preset.faults) !== JSON.stringify(run.faults)
-  const deadlineDiffers = preset !== undefined && preset.config.deadline_ms !== run.deadline_ms
+  // every option of the run, faults and deadline included: the command reproduces it byte for byte
+  const command = simulateCommandLine(run)
   const base = `cutover-${run.scenario}-${run.id}`
 
   const copy = async (what: 'command' | 'mermaid', text: string) => {
@@ -31,9 +27,8 @@ export function ExportBar({ run, events, mermaid, step }: { run: RunView; events
     }
   }
   const svg = () => {
-    const element = document.querySelector('[data-testid="sequence-diagram"] svg')
-    if (!element) return
-    downloadText(`${base}-step${step}.svg`, new XMLSerializer().serializeToString(element), 'image/svg+xml')
+    const text = diagramSvg()
+    if (text !== null) downloadText(`${base}-step${step}.svg`, text, 'image/svg+xml')
   }
   return (
     <div className="export-bar" role="group" aria-label="Export">
@@ -52,9 +47,6 @@ export function ExportBar({ run, events, mermaid, step }: { run: RunView; events
       <button type="button" title={command} onClick={() => void copy('command', command)}>
         {copied === 'command' ? 'Copied ✓' : 'Copy as cutover simulate'}
       </button>
-      {(customFaults || deadlineDiffers) && (
-        <span className="muted small">the command uses the scenario’s own {customFaults ? 'faults' : ''}{customFaults && deadlineDiffers ? ' and ' : ''}{deadlineDiffers ? 'deadline' : ''}, not this run’s</span>
-      )}
       {fallback !== null && (
         <input className="copy-fallback" readOnly aria-label="Copy this text" value={fallback} ref={(el) => el?.select()} onBlur={() => setFallback(null)} />
       )}

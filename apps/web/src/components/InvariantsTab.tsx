@@ -1,5 +1,5 @@
 import { INVARIANT_IDS } from '@cutover/core/contracts'
-import type { InvariantFailure, InvariantId, InvariantMap } from '@cutover/core/contracts'
+import type { BugInfo, InvariantFailure, InvariantId, InvariantMap } from '@cutover/core/contracts'
 
 const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
   'manifest-last': 'Manifests are published after every file they cover; checkpoint.json is written last.',
@@ -8,6 +8,7 @@ const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
   'restore-all-or-nothing': 'A restore activates every session of the checkpoint or none.',
   'resume-order': 'Nobody resumes before every participant has restored.',
   'relay-once': 'Each restored continuation is claimed and relayed exactly once.',
+  'call-id-unique': 'Every model call id names one call: ids are never reused across attempts or restores.',
   equivalence: 'Continued rollouts end exactly as they would have without the checkpoint (checked at the end).',
 }
 
@@ -21,15 +22,29 @@ export function InvariantsTab({
   runFailures,
   step,
   onSeek,
+  bug,
 }: {
   invariants: InvariantMap
   failures: readonly InvariantFailure[]
   runFailures: readonly InvariantFailure[]
   step: number
   onSeek: (step: number) => void
+  /** The run's teaching-mode bug, when it has one. */
+  bug?: BugInfo | undefined
 }) {
+  const first = [...runFailures].sort((a, b) => a.step - b.step)[0]
   return (
     <div className="invariants" data-testid="invariants-view">
+      {first && (
+        <p className="first-failure" data-testid="first-failure">
+          {firstFailureSentence(first, bug)}{' '}
+          {first.step !== step && (
+            <button type="button" className="link-button" onClick={() => onSeek(first.step)}>
+              go to step {first.step} →
+            </button>
+          )}
+        </p>
+      )}
       <ul className="invariant-list">
         {INVARIANT_IDS.map((id) => {
           const status = invariants[id]
@@ -67,3 +82,11 @@ export function InvariantsTab({
     </div>
   )
 }
+
+/** One sentence on the run's first failure: which invariant, where, what happened, and the bug behind it. */
+export function firstFailureSentence(first: InvariantFailure, bug: BugInfo | undefined): string {
+  const cause = bug !== undefined && bug.invariant === first.id ? ` — the bug ${bug.name} at work: ${lowerFirst(bug.narrative)}` : ''
+  return `${first.id} first fails at step ${first.step}: ${first.message}${cause}`
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1)

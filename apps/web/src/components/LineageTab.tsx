@@ -25,9 +25,10 @@ const interesting = (r: Rollout) => r.attempts.length > 1 || r.attempts.some((a)
  * The Lineage tab: rollout → attempts → model calls. Retired stragglers and fenced attempts are
  * marked; the relay call of attempt N+1 shows the arrow back to the restored parent call of N.
  */
-export function LineageTab({ runId, step, onSeek }: { runId: string; step: number; onSeek: (step: number) => void }) {
+export function LineageTab({ runId, step, onSeek, session = null }: { runId: string; step: number; onSeek: (step: number) => void; session?: string | null }) {
   const lineage = useQuery({ ...lineageQuery(runId, step), placeholderData: (previous) => previous })
-  const [filter, setFilter] = useState('')
+  // `session=` in the URL opens the tab on that session's rollout
+  const [filter, setFilter] = useState(session === null ? '' : session.replace(/\.a\d+$/, ''))
   const [onlyInteresting, setOnlyInteresting] = useState(false)
   const [asGraph, setAsGraph] = useState(true)
   const rollouts = useMemo(() => {

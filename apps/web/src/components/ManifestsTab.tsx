@@ -29,7 +29,10 @@ function Folder({ node, selected, onSelect, depth }: { node: FileTreeNode<Checkp
         <li key={file.path} className={`file status-${file.status}`}>
           <button type="button" aria-pressed={file.path === selected} className={`file-button${file.path === selected ? ' is-selected' : ''}`} onClick={() => onSelect(file.path)}>
             <span className="mono">{name}</span>
-            <span className={`file-status status-${file.status}`}>{FILE_STATUS[file.status]}</span>
+            <span className={`file-status status-${file.status}`} title={`sha256 ${file.sha256}`}>
+              {FILE_STATUS[file.status]}
+              {file.status === 'ok' ? ` · ${file.sha256.slice(0, 8)}…` : ''}
+            </span>
           </button>
         </li>
       ))}
@@ -58,10 +61,18 @@ function FileView({ runId, checkpoint, file }: { runId: string; checkpoint: Chec
   )
 }
 
-/** The Manifests tab: each checkpoint directory's files with digest status, and a JSON viewer. */
-export function ManifestsTab({ runId, status }: { runId: string; status: RunStatus }) {
+/** `r004.a1` → `r004.`: the prefix of every file of that rollout's boundaries and snapshots. */
+const sessionFilePrefix = (session: string | null): string => (session === null ? '' : `${session.replace(/\.a\d+$/, '')}.`)
+
+/**
+ * The Manifests tab: each checkpoint directory's files with digest status (and the digest), a
+ * search over paths (starting at the selected session's files), and a JSON viewer.
+ */
+export function ManifestsTab({ runId, status, session = null }: { runId: string; status: RunStatus; session?: string | null }) {
   const checkpoints = useQuery(checkpointsQuery(runId, status))
   const [chosen, setChosen] = useState<{ cid: string; path: string } | null>(null)
+  const [search, setSearch] = useState(sessionFilePrefix(session))
+  const needle = search.trim().toLowerCase()
 
   let body
   if (checkpoints.status === 'pending') body = <Loading what="the checkpoint directories" minHeight={240} />
@@ -71,7 +82,8 @@ export function ManifestsTab({ runId, status }: { runId: string; status: RunStat
   else {
     const list = checkpoints.data.checkpoints
     const current = list.find((c) => c.cid === chosen?.cid) ?? list[0]
-    const file = current?.files.find((f) => f.path === chosen?.path) ?? current?.files.find((f) => f.path === 'checkpoint.json') ?? null
+    const matching = current?.files.filter((f) => needle === '' || f.path.toLowerCase().includes(needle)) ?? []
+    const file = current?.files.find((f) => f.path === chosen?.path) ?? (needle !== '' ? matching[0] : undefined) ?? current?.files.find((f) => f.path === 'checkpoint.json') ?? null
     body = current && (
       <div className="manifests-grid">
         <div className="manifests-nav">
@@ -112,7 +124,9 @@ export function ManifestsTab({ runId, status }: { runId: string; status: RunStat
               ))}
             </ul>
           )}
-          <Folder node={fileTree(current.files)} selected={file?.path ?? null} onSelect={(path) => setChosen({ cid: current.cid, path })} depth={0} />
+          <input type="search" aria-label="Search files" placeholder="Search files (e.g. r4. or manifest)" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+          {needle !== '' && matching.length === 0 && <p className="muted small">No file path contains “{search}”.</p>}
+          <Folder node={fileTree(matching)} selected={file?.path ?? null} onSelect={(path) => setChosen({ cid: current.cid, path })} depth={0} />
         </div>
         {file ? <FileView runId={runId} checkpoint={current} file={file} /> : <Empty>Select a file.</Empty>}
       </div>

@@ -165,7 +165,8 @@ export function MermaidDiagram({
   const highlightRef = useRef(highlight)
   highlightRef.current = highlight
   const [painted, setPainted] = useState(-1)
-  const [zoom, setZoom] = useState<number | 'fit'>(1)
+  // fit-to-width by default: every lifeline shows in the pane without scrolling sideways
+  const [zoom, setZoom] = useState<number | 'fit'>('fit')
   const [fitScale, setFitScale] = useState(1)
   const scale = zoom === 'fit' ? fitScale : zoom
 

@@ -17,6 +17,7 @@ beforeEach(() => {
   apiFetch.mockReset()
   apiFetch.mockImplementation(async (path: string, init?: RequestInit) => {
     if (path === '/api/scenarios') return { scenarios: [] }
+    if (path === '/api/bugs') return { bugs: [{ name: 'call-ids-reused', narrative: 'Ids are reused.', invariant: 'call-id-unique' }] }
     if (path === '/api/runs' && init?.method === 'POST') return { id: 'new1', status: 'running' }
     throw new Error(`unexpected ${path}`)
   })
@@ -68,6 +69,28 @@ describe('fault list validation', () => {
   it('[seed] a seed that is not decimal digits is flagged beside the field', () => {
     render(wrap(<NewRunForm />))
     fireEvent.change(screen.getByRole('textbox', { name: 'Seed' }), { target: { value: '12a' } })
-    expect(screen.getByText(/non-negative whole number/)).toBeTruthy()
+    expect(screen.getByText("takes a non-negative decimal integer of any size, got '12a'")).toBeTruthy()
+  })
+
+  it('[numbers] rollouts and deadline take the CLI’s rule and message: no 1e3, abc or 1.5; any-size seeds pass', async () => {
+    render(wrap(<NewRunForm />))
+    const rollouts = screen.getByRole('textbox', { name: 'Rollouts' })
+    for (const bad of ['1e3', 'abc', '1.5', '0', '10001', '-3']) {
+      fireEvent.change(rollouts, { target: { value: bad } })
+      expect(screen.getByText(`takes an integer from 1 to 10000, got '${bad}'`)).toBeTruthy()
+    }
+    fireEvent.change(screen.getByRole('textbox', { name: /^Deadline/ }), { target: { value: '1e3' } })
+    expect(screen.getByText("takes an integer from 0 to 3600000, got '1e3'")).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }))
+    expect(apiFetch.mock.calls.some(([path]) => path === '/api/runs')).toBe(false)
+    fireEvent.change(rollouts, { target: { value: '90' } })
+    fireEvent.change(screen.getByRole('textbox', { name: /^Deadline/ }), { target: { value: '' } })
+    fireEvent.change(screen.getByRole('textbox', { name: 'Seed' }), { target: { value: '9'.repeat(5000) } })
+    expect(screen.getByTestId('faults-hint').textContent).toContain('"r00"…"r89"')
+    expect(screen.getByRole('textbox', { name: /Faults/ }).getAttribute('placeholder')).toContain('"r07"')
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }))
+    await waitFor(() => expect(apiFetch.mock.calls.some(([path]) => path === '/api/runs')).toBe(true))
+    const [, init] = apiFetch.mock.calls.find(([path]) => path === '/api/runs') as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toEqual({ scenario: 'happy-path', seed: '9'.repeat(5000), rollouts: 90 })
   })
 })

@@ -1,18 +1,16 @@
 import { useState } from 'react'
 import type { FormEvent } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { MAX_ROLLOUTS, SCENARIO_NAMES, runConfigSchema } from '@cutover/core/contracts'
-import type { ScenarioName } from '@cutover/core/contracts'
-import { scenariosQuery } from '../api/queries.ts'
+import { INTEGER_FIELDS, SCENARIO_NAMES, integerTextProblem, rolloutIds, rolloutNamingHint, seedTextProblem } from '@cutover/core/contracts'
+import type { BugName, ScenarioName } from '@cutover/core/contracts'
+import { bugsQuery, scenariosQuery } from '../api/queries.ts'
 import { useCreateRun } from '../api/useCreateRun.ts'
 import { parseFaultsInput } from '../lib/faultsInput.ts'
 import { go } from '../router/navigation.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 
-/** The contract's own field schemas: the form checks what `POST /api/runs` will check. */
-const FIELDS = runConfigSchema.shape
-/** A number field's text as the number it sends (a non-number fails the schema). */
-const numberOf = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text))
+/** The contract's field rules and wording, shared with the CLI and the API (CONTRACTS.md §1). */
+const { rollouts: ROLLOUTS, deadline_ms: DEADLINE } = INTEGER_FIELDS
 
 /**
  * A run with every knob: scenario, seed (decimal text of any size), rollouts, deadline and a
@@ -26,17 +24,21 @@ export function NewRunForm() {
   const [rollouts, setRollouts] = useState('')
   const [deadline, setDeadline] = useState('')
   const [faults, setFaults] = useState('')
+  const [bug, setBug] = useState<BugName | ''>('')
+  const bugs = useQuery(bugsQuery())
+  const chosenBug = bugs.data?.bugs.find((b) => b.name === bug)
   const [touched, setTouched] = useState(false)
 
   const faultsParsed = parseFaultsInput(faults)
   // The seed travels as decimal text so a seed of any size survives JSON (CONTRACTS.md §1).
-  const seedError = seed !== '' && !FIELDS.seed.safeParse(seed).success ? 'a seed is a non-negative whole number in decimal digits' : null
-  const rolloutsNumber = numberOf(rollouts)
-  const rolloutsError = rollouts !== '' && !FIELDS.rollouts.safeParse(rolloutsNumber).success ? `between 1 and ${MAX_ROLLOUTS}` : null
-  const deadlineNumber = numberOf(deadline)
-  const deadlineError = deadline !== '' && !FIELDS.deadline_ms.safeParse(deadlineNumber).success ? 'whole milliseconds, 0 to 3,600,000' : null
+  const seedError = seed === '' ? null : seedTextProblem(seed)
+  const rolloutsError = rollouts === '' ? null : integerTextProblem(rollouts, ROLLOUTS.min, ROLLOUTS.max)
+  const deadlineError = deadline === '' ? null : integerTextProblem(deadline, DEADLINE.min, DEADLINE.max)
   const invalid = !faultsParsed.ok || seedError !== null || rolloutsError !== null || deadlineError !== null
   const preset = scenarios.data?.scenarios.find((s) => s.name === scenario)
+  // The placeholder and the hint name rollouts of the run this form would start.
+  const runRollouts = rollouts !== '' && rolloutsError === null ? Number(rollouts) : (preset?.config.rollouts ?? 9)
+  const exampleRollout = rolloutIds(runRollouts)[Math.min(7, runRollouts - 1)] ?? 'r0'
 
   const create = useCreateRun()
 
@@ -48,11 +50,18 @@ export function NewRunForm() {
       {
         scenario,
         ...(seed !== '' && { seed }),
-        ...(rollouts !== '' && { rollouts: rolloutsNumber }),
-        ...(deadline !== '' && { deadline_ms: deadlineNumber }),
+        ...(rollouts !== '' && { rollouts: Number(rollouts) }),
+        ...(deadline !== '' && { deadline_ms: Number(deadline) }),
         ...(faultsParsed.faults && { faults: faultsParsed.faults }),
+        ...(bug !== '' && { bug }),
       },
-      { onSuccess: (created) => go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null }) },
+      {
+        onSuccess: (created) => {
+          go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null })
+          // the run page opens at its title, not at the form's scroll position
+          window.scrollTo(0, 0)
+        },
+      },
     )
   }
 
@@ -76,12 +85,12 @@ export function NewRunForm() {
         </label>
         <label>
           Rollouts
-          <input type="number" min={1} max={MAX_ROLLOUTS} placeholder={String(preset?.config.rollouts ?? 9)} value={rollouts} onChange={(e) => setRollouts(e.currentTarget.value)} aria-invalid={rolloutsError !== null} aria-describedby="rollouts-error" />
+          <input type="text" inputMode="numeric" placeholder={String(preset?.config.rollouts ?? 9)} value={rollouts} onChange={(e) => setRollouts(e.currentTarget.value.trim())} aria-invalid={rolloutsError !== null} aria-describedby="rollouts-error" />
           <span id="rollouts-error" className="field-error">{rolloutsError}</span>
         </label>
         <label>
           Deadline (ms)
-          <input type="number" min={0} placeholder={String(preset?.config.deadline_ms ?? '')} value={deadline} onChange={(e) => setDeadline(e.currentTarget.value)} aria-invalid={deadlineError !== null} aria-describedby="deadline-error" />
+          <input type="text" inputMode="numeric" placeholder={String(preset?.config.deadline_ms ?? '')} value={deadline} onChange={(e) => setDeadline(e.currentTarget.value.trim())} aria-invalid={deadlineError !== null} aria-describedby="deadline-error" />
           <span id="deadline-error" className="field-error">{deadlineError}</span>
         </label>
       </div>
@@ -90,16 +99,31 @@ export function NewRunForm() {
         <textarea
           rows={3}
           spellCheck={false}
-          placeholder='[{"kind": "straggler", "rollout": "r7", "extra_ms": 500}]'
+          placeholder={`[{"kind": "straggler", "rollout": "${exampleRollout}", "extra_ms": 500}]`}
           value={faults}
           onChange={(e) => setFaults(e.currentTarget.value)}
           aria-invalid={!faultsParsed.ok}
-          aria-describedby="faults-errors"
+          aria-describedby="faults-hint faults-errors"
         />
       </label>
+      <p id="faults-hint" className="muted small" data-testid="faults-hint">
+        Name a rollout by {rolloutNamingHint(runRollouts)}; a fault naming a rollout or worker this run does not have is refused, and a fault that never fires is listed on the run.
+      </p>
       <ul id="faults-errors" className="field-errors" aria-live="polite">
         {!faultsParsed.ok && (touched || faults.trim() !== '') && faultsParsed.errors.map((e) => <li key={e}>{e}</li>)}
       </ul>
+      <label className="bug-field">
+        Bug (teaching mode)
+        <select value={bug} onChange={(e) => setBug(e.currentTarget.value as BugName | '')}>
+          <option value="">none — the protocol as specified</option>
+          {(bugs.data?.bugs ?? []).map((b) => (
+            <option key={b.name} value={b.name}>
+              {b.name} (breaks {b.invariant})
+            </option>
+          ))}
+        </select>
+      </label>
+      {chosenBug && <p className="muted small bug-narrative">{chosenBug.narrative} Watch the Invariants tab: {chosenBug.invariant} fails.</p>}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Starting…' : 'Start run'}

@@ -1,6 +1,7 @@
 import { INVARIANT_IDS } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 import { Link } from '../router/Link.tsx'
+import { RunFaults } from './RunFaults.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
 
 /** The run's identity line: scenario, seed, fleet size, status and the invariant verdict. */
@@ -17,9 +18,11 @@ export function RunHeader({ run }: { run: RunView }) {
       </h1>
       <div className="run-verdict">
         <StatusBadge status={run.status} queuePosition={run.queue_position} />
-        {run.outcome && <span className="badge">{run.outcome}</span>}
+        {/* "complete" already says the run completed; only an aborted transaction needs its own badge */}
+        {run.outcome === 'aborted' && <span className="badge">aborted</span>}
         <InvariantSummary run={run} failing={failing} />
       </div>
+      <RunFaults run={run} />
       {run.error && <p role="alert" className="notice notice-error">{run.error}</p>}
     </header>
   )

@@ -48,6 +48,7 @@ const RUNNING: RunView = {
   rollouts: 3,
   deadline_ms: 100,
   faults: [],
+  inert_faults: [],
   status: 'running',
   created_at: '2026-01-01T00:00:00Z',
   events: 0,

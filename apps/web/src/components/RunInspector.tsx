@@ -1,9 +1,12 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { StepView, TracePhase } from '@cutover/core/contracts'
-import { runQuery, stepQuery } from '../api/queries.ts'
+import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
+import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
+import { narrate } from '../lib/narrate.ts'
+import { phaseStarts } from '../lib/phaseStarts.ts'
+import { StoryNav } from './StoryNav.tsx'
 import { phaseBands } from '../lib/phaseBands.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
@@ -52,6 +55,7 @@ export function RunInspector({
   // the diagram library loads while the run and its first step are fetched, not after
   useEffect(preloadMermaid, [])
   const run = useQuery(runQuery(runId))
+  const bugs = useQuery({ ...bugsQuery(), enabled: run.data?.bug !== undefined })
   const [firstStepShown, setFirstStepShown] = useState(false)
   const trace = useRunTrace(runId, run.data, { defer: !firstStepShown })
   const events = trace.events
@@ -61,6 +65,11 @@ export function RunInspector({
   // has loaded: new events arrive faster than step views, and chasing each would show nothing.
   const [liveStep, setLiveStep] = useState(0)
   const step = following ? (trace.live ? Math.min(liveStep, total) : total) : Math.min(view.step ?? 0, total)
+  // While a run streams, the counter, the scrubber and the current-event line show the live edge
+  // (the streamed events are here); the diagram and the cards show the latest step view the server
+  // has answered, and catch up as it answers.
+  const atLiveEdge = following && trace.live
+  const shownStep = atLiveEdge ? total : step
   // the step view needs only the run (its total): it does not wait for the whole trace to arrive
   const ready = run.status === 'success' && (events !== null || run.data.status !== 'running')
 
@@ -99,6 +108,7 @@ export function RunInspector({
   })
 
   const bands = useMemo(() => phaseBands(events ?? []), [events])
+  const starts = useMemo(() => phaseStarts(bands), [bands])
   const present = useMemo(() => new Set<TracePhase>((events ?? []).map((e) => e.phase)), [events])
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
@@ -134,9 +144,10 @@ export function RunInspector({
           onSeek={seek}
           onTogglePlay={playback.toggle}
           onSpeed={playback.setSpeed}
+          phases={starts}
         />
-        <Scrubber step={step} total={total} bands={bands} onSeek={seek} onTogglePlay={playback.toggle} />
-        <StepCounter step={step} total={total} />
+        <Scrubber step={shownStep} total={total} bands={bands} onSeek={seek} onTogglePlay={playback.toggle} />
+        <StepCounter step={shownStep} total={total} />
         <div className="live-state" aria-live="polite">
           {trace.live ? (
             following ? (
@@ -149,18 +160,23 @@ export function RunInspector({
           ) : null}
         </div>
       </div>
+      <StoryNav events={events ?? []} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
       <DivergedNotice run={run.data} error={stepView.error} />
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
           <div className="diagram-tools">
-            <CurrentEvent data={data} />
+            <CurrentEvent data={data} live={atLiveEdge ? (events?.at(-1) ?? null) : null} narrated={aside === undefined} />
             <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
           {!ready || !data ? (
             stepView.status === 'error' ? (
               <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />
-            ) : total === 0 && ready ? (
+            ) : total === 0 && (ready || trace.live) ? (
               <Empty>Waiting for the first event…</Empty>
+            ) : trace.live ? (
+              <Empty>
+                <span data-testid="live-edge">Live: {total.toLocaleString('en-US')} events so far.</span> The diagram draws as soon as the server answers a step of this run.
+              </Empty>
             ) : (
               <Loading what="the diagram" />
             )
@@ -190,11 +206,11 @@ export function RunInspector({
         ) : view.tab === 'tables' ? (
           <TablesTab runId={runId} step={data.step} sessions={data.sessions} selected={view.session} onSelect={setSession} />
         ) : view.tab === 'lineage' ? (
-          <LineageTab runId={runId} step={data.step} onSeek={seek} />
+          <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
         ) : view.tab === 'manifests' ? (
-          <ManifestsTab runId={runId} status={run.data.status} />
+          <ManifestsTab runId={runId} status={run.data.status} session={view.session} />
         ) : view.tab === 'invariants' ? (
-          <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} />
+          <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)} />
         ) : (
           <EventsTab events={events ?? []} step={step} onSeek={seek} />
         )}
@@ -244,15 +260,29 @@ const sameDiagram = (a: DrawnDiagram, b: DrawnDiagram): boolean =>
   a.source === b.source && a.highlight === b.highlight && a.folded === b.folded && a.window.from === b.window.from && a.window.to === b.window.to
 
 /** The message at this step in one line, above the diagram. */
-function CurrentEvent({ data }: { data: StepView | undefined }) {
-  const event = data?.event
+function CurrentEvent({ data, live, narrated }: { data: StepView | undefined; live: TraceEvent | null; narrated: boolean }) {
+  const event = live ?? data?.event
   if (!event) return <p className="current-event muted">{data ? 'Step 0: before the first message.' : '\u00a0'}</p>
+  const rollout = event.payload['rollout_id']
+  const attempt = event.payload['attempt_index']
   return (
     <p className="current-event">
       <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span> <span className="mono">{event.from}</span> →{' '}
       <span className="mono">{event.to}</span> <span className="mono strong">{event.type}</span>{' '}
+      {typeof rollout === 'string' && (
+        <span className="mono session-chip" data-testid="current-session">
+          {rollout}
+          {typeof attempt === 'number' ? `.a${attempt}` : ''}
+        </span>
+      )}{' '}
       <span className={event.outcome === 'ok' ? 'muted' : 'outcome-error'}>{event.outcome}</span>
       <span className="muted"> · {event.time_ms} ms</span>
+      {/* a page with its own narration (the straggler demo) does not repeat it here */}
+      {narrated && (
+        <span className="narration small" data-testid="narration">
+          {narrate(event)}
+        </span>
+      )}
     </p>
   )
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { RunView } from '@cutover/core/contracts'
 import { deleteRun, runsQuery } from '../api/queries.ts'
@@ -26,6 +27,7 @@ export function RunList() {
           <th scope="col">Seed</th>
           <th scope="col" className="num">Rollouts</th>
           <th scope="col" className="num">Events</th>
+          <th scope="col">Faults</th>
           <th scope="col">Status</th>
           <th scope="col">Invariants</th>
           <th scope="col">Created</th>
@@ -43,8 +45,19 @@ export function RunList() {
   )
 }
 
+/** A run's faults in one cell: the kinds, the bug, and how many checkpoints a fault damaged. */
+export function faultsCell(run: Pick<RunView, 'faults' | 'bug' | 'damaged' | 'inert_faults'>): string {
+  const parts: string[] = []
+  if (run.faults.length > 0) parts.push(run.faults.map((f) => f.kind).join(', '))
+  if (run.inert_faults.length > 0) parts.push(`${run.inert_faults.length} without effect`)
+  if (run.damaged.length > 0) parts.push(`${run.damaged.length} damaged checkpoint${run.damaged.length === 1 ? '' : 's'}`)
+  if (run.bug !== undefined) parts.push(`bug: ${run.bug}`)
+  return parts.length === 0 ? 'none' : parts.join(' · ')
+}
+
 function RunRow({ run }: { run: RunView }) {
   const client = useQueryClient()
+  const [confirming, setConfirming] = useState(false)
   const remove = useMutation({
     mutationFn: () => deleteRun(run.id),
     onSuccess: () => {
@@ -64,6 +77,7 @@ function RunRow({ run }: { run: RunView }) {
       <td className="mono seed" title={run.seed}>{run.seed}</td>
       <td className="num">{run.rollouts}</td>
       <td className="num">{run.events}</td>
+      <td className="small faults-cell" data-testid="run-faults">{faultsCell(run)}</td>
       <td>
         <StatusBadge status={run.status} queuePosition={run.queue_position} />
       </td>
@@ -72,9 +86,21 @@ function RunRow({ run }: { run: RunView }) {
       </td>
       <td className="small muted">{run.created_at.replace('T', ' ').slice(0, 19)}</td>
       <td>
-        <button type="button" className="link-button danger" onClick={() => remove.mutate()} disabled={remove.isPending} aria-label={`Delete run ${run.id}`}>
-          {remove.isPending ? 'Deleting…' : 'Delete'}
-        </button>
+        {confirming ? (
+          <span className="confirm-delete" role="group" aria-label={`Confirm deleting run ${run.id}`}>
+            <span className="small">Delete for good?</span>{' '}
+            <button type="button" className="link-button danger" onClick={() => remove.mutate()} disabled={remove.isPending} aria-label={`Yes, delete run ${run.id}`}>
+              {remove.isPending ? 'Deleting…' : 'Delete'}
+            </button>{' '}
+            <button type="button" className="link-button" onClick={() => setConfirming(false)} disabled={remove.isPending}>
+              Keep
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="link-button danger" onClick={() => setConfirming(true)} aria-label={`Delete run ${run.id}`}>
+            Delete
+          </button>
+        )}
         {remove.isError && <ErrorNotice what="delete the run" error={remove.error} />}
       </td>
     </tr>

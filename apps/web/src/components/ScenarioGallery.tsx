@@ -22,7 +22,16 @@ export function ScenarioGallery() {
 
 function ScenarioCard({ scenario }: { scenario: ScenarioInfo }) {
   const run = useCreateRun()
-  const start = () => run.mutate({ scenario: scenario.name }, { onSuccess: (created) => go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null }) })
+  const start = () =>
+    run.mutate(
+      { scenario: scenario.name },
+      {
+        onSuccess: (created) => {
+          go({ page: 'run', id: created.id, step: null, tab: 'sessions', session: null })
+          window.scrollTo(0, 0)
+        },
+      },
+    )
   return (
     <li className="scenario-card" data-testid="scenario-card" data-scenario={scenario.name}>
       <h3>{scenario.title}</h3>

@@ -41,7 +41,8 @@ export function SessionDetail({ runId, sessionKey, step, onOpenTables }: { runId
           {prepare === null ? <Empty>Not exported yet: no prepare snapshot at this step.</Empty> : (
             <>
               <StatePictureView state={prepare} />
-              <JsonTree value={prepare} />
+              {/* differences are marked on both sides */}
+              <JsonTree value={prepare} compare={state ?? undefined} />
             </>
           )}
         </div>

@@ -13,7 +13,7 @@ const HEADERS: { readonly [C in SessionColumn]: string } = {
   state: 'State',
   revision: 'Revision',
   session_id: 'Session',
-  summary: 'Summary',
+  summary: 'Summary (vs base tables)',
 }
 
 /**

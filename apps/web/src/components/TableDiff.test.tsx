@@ -19,7 +19,9 @@ describe('table diff', () => {
       ['removed', '−3'],
     ])
     const changed = [...container.querySelectorAll('td.cell-changed')].map((td) => td.textContent)
-    expect(changed).toEqual(['Re: budget (edited)'])
+    // old → new: the baseline value struck through, then the new one
+    expect(changed).toEqual(['Re: budget → Re: budget (edited)'])
+    expect(container.querySelector('td.cell-changed del.cell-was')?.textContent).toBe('Re: budget')
     expect(container.querySelector('tr.row-removed del')?.textContent).toBe('00000003')
     expect(container.textContent).toContain('+1 added · ~1 changed · −1 removed')
   })

@@ -42,11 +42,23 @@ export function TableDiff({ table, changedOnly, baseline = 'prepare' }: { table:
                     {row.status === 'added' ? '+' : row.status === 'changed' ? '~' : ''}
                     {row.label}
                   </th>
-                  {row.cells.map((cell, i) => (
-                    <td key={i} className={row.changed.includes(i) ? 'cell-changed' : undefined} data-changed={row.changed.includes(i) || undefined}>
-                      {cellText(cell)}
-                    </td>
-                  ))}
+                  {row.cells.map((cell, i) => {
+                    const changed = row.changed.includes(i)
+                    const was = changed && row.status === 'changed' ? row.was?.[i] : undefined
+                    return (
+                      <td key={i} className={changed ? 'cell-changed' : undefined} data-changed={changed || undefined}>
+                        {was !== undefined && (
+                          <>
+                            <del className="cell-was" title={`was ${cellText(was)} at ${baseline}`}>
+                              {cellText(was)}
+                            </del>{' '}
+                            <span aria-hidden="true">→</span>{' '}
+                          </>
+                        )}
+                        {cellText(cell)}
+                      </td>
+                    )
+                  })}
                 </tr>
               ))}
               {table.removed.map((row) => (

@@ -1,3 +1,5 @@
+import type { PhaseStart } from '../lib/phaseStarts.ts'
+import { nextPhase, previousPhase } from '../lib/phaseStarts.ts'
 import { Icon } from './Icon.tsx'
 import { SPEEDS } from './usePlayback.ts'
 
@@ -10,6 +12,7 @@ export function TransportControls({
   onSeek,
   onTogglePlay,
   onSpeed,
+  phases = [],
 }: {
   step: number
   total: number
@@ -18,7 +21,11 @@ export function TransportControls({
   onSeek: (step: number) => void
   onTogglePlay: () => void
   onSpeed: (speed: number) => void
+  /** Where each phase of the cycle starts, for previous/next phase. */
+  phases?: readonly PhaseStart[]
 }) {
+  const previous = previousPhase(phases, step)
+  const next = nextPhase(phases, step)
   return (
     <div className="transport-controls" role="group" aria-label="Step controls">
       <button type="button" aria-label="First step" title="First step (Home)" disabled={step === 0} onClick={() => onSeek(0)}>
@@ -35,6 +42,12 @@ export function TransportControls({
       </button>
       <button type="button" aria-label="Last step" title="Last step (End)" disabled={step >= total} onClick={() => onSeek(total)}>
         <Icon name="last" />
+      </button>
+      <button type="button" className="phase-jump" aria-label="previous phase" title={previous ? `Previous phase: ${previous.phase} at step ${previous.step}` : 'No earlier phase'} disabled={!previous} onClick={() => previous && onSeek(previous.step)}>
+        ⇤ phase
+      </button>
+      <button type="button" className="phase-jump" aria-label="next phase" title={next ? `Next phase: ${next.phase} at step ${next.step}` : 'No later phase'} disabled={!next} onClick={() => next && onSeek(next.step)}>
+        phase ⇥
       </button>
       <select aria-label="Playback speed" value={speed} onChange={(e) => onSpeed(Number(e.currentTarget.value))}>
         {SPEEDS.map((s) => (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 
 /** Playback speeds offered; 1× is one step every 600 ms. */
-export const SPEEDS = [0.5, 1, 2, 4, 8] as const
+export const SPEEDS = [0.5, 1, 2, 4, 8, 16, 32] as const
 const BASE_MS = 600
 
 /**

@@ -9,6 +9,7 @@ export const ALL_PASS: InvariantMap = {
   'restore-all-or-nothing': 'pass',
   'resume-order': 'pass',
   'relay-once': 'pass',
+  'call-id-unique': 'pass',
   equivalence: 'pass',
 }
 
@@ -70,7 +71,7 @@ export const EMAILS_TABLE: TableView = {
   columns: ['email_id', 'sender', 'subject'],
   rows: [
     { label: 0, cells: ['00000000', 'a@atlas.com', 'Quarterly plan'], status: 'same', changed: [] },
-    { label: 1, cells: ['00000001', 'b@atlas.com', 'Re: budget (edited)'], status: 'changed', changed: [2] },
+    { label: 1, cells: ['00000001', 'b@atlas.com', 'Re: budget (edited)'], status: 'changed', changed: [2], was: ['00000001', 'b@atlas.com', 'Re: budget'] },
     { label: 2, cells: ['00000002', 'me@atlas.com', 'New hire'], status: 'added', changed: [] },
   ],
   removed: [{ label: 3, cells: ['00000003', 'c@atlas.com', 'Old thread'] }],

@@ -6,8 +6,13 @@ export type { EnvName } from './environments.ts'
 export { TRACE_PHASES, TRACE_EVENT_TYPES } from './trace.ts'
 export type { TracePhase, ParticipantId, TraceEvent, TraceEventOf, TraceEventType, TracePayloads, TraceOutcome, TraceMessage } from './trace.ts'
 export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS } from './scenarios.ts'
-export type { Fault, FaultKind, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
+export type { Fault, FaultKind, InertFault, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
 export { INVARIANT_IDS } from './views.ts'
+export { BUG_NAMES } from './bugs.ts'
+export { simulateCommandLine } from './simulateCommandLine.ts'
+export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
+export { INTEGER_FIELDS, MAX_DEADLINE_MS, SEED_RULE, integerRule, integerTextProblem, seedTextProblem } from './numberFields.ts'
+export type { BugName, BugInfo } from './bugs.ts'
 export type {
   InvariantId,
   InvariantStatus,

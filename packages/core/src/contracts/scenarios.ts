@@ -1,4 +1,8 @@
 import { z } from 'zod'
+import type { BugName } from './bugs.ts'
+import { BUG_NAMES } from './bugs.ts'
+import { INTEGER_FIELDS, SEED_RULE, integerRule } from './numberFields.ts'
+export { MAX_ROLLOUTS } from './numberFields.ts'
 
 /** A rollout named by id (`r004`) or by index (4). */
 const rolloutRef = z.union([z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), z.number().int().nonnegative()])
@@ -45,21 +49,25 @@ export interface ScenarioInfo {
   readonly faults: readonly Fault[]
 }
 
-export const MAX_ROLLOUTS = 10_000
 
 /** A seed: a number up to 2^53 − 1 or a decimal string of any size (CONTRACTS.md §1). */
 export const seedSchema = z.union([
   z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  z.string().regex(/^[0-9]+$/, 'a seed string is decimal digits').max(4096),
+  z.string().regex(/^[0-9]+$/, SEED_RULE),
 ])
+
+/** A JSON integer field with the shared rule as its one message. */
+const integerField = ({ min, max }: { readonly min: number; readonly max: number }) =>
+  z.number({ message: integerRule(min, max) }).int({ message: integerRule(min, max) }).min(min, { message: integerRule(min, max) }).max(max, { message: integerRule(min, max) })
 
 /** The body of `POST /api/runs`. */
 export const runConfigSchema = z.strictObject({
   scenario: z.enum(SCENARIO_NAMES),
   seed: seedSchema.optional(),
-  rollouts: z.number().int().min(1).max(MAX_ROLLOUTS).optional(),
-  deadline_ms: z.number().int().min(0).max(3_600_000).optional(),
+  rollouts: integerField(INTEGER_FIELDS.rollouts).optional(),
+  deadline_ms: integerField(INTEGER_FIELDS.deadline_ms).optional(),
   faults: z.array(faultSchema).max(100).optional(),
+  bug: z.enum(BUG_NAMES).optional(),
 })
 export type RunConfigInput = z.infer<typeof runConfigSchema>
 
@@ -70,4 +78,12 @@ export interface RunConfig {
   readonly rollouts: number
   readonly deadline_ms: number
   readonly faults: readonly Fault[]
+  /** A teaching-mode bug (absent for a correct run). */
+  readonly bug?: BugName
+}
+
+/** A fault of the run's schedule that never fired, and why (CONTRACTS.md §3 `inert_faults`). */
+export interface InertFault {
+  readonly fault: Fault
+  readonly reason: string
 }

@@ -1,6 +1,7 @@
 import type { EnvName } from './environments.ts'
 import type { JsonValue } from '../json.ts'
-import type { Fault, ScenarioName } from './scenarios.ts'
+import type { BugName } from './bugs.ts'
+import type { Fault, InertFault, ScenarioName } from './scenarios.ts'
 import type { ParticipantId, TraceEvent } from './trace.ts'
 
 /** Invariant ids (CONTRACTS.md §4). */
@@ -11,6 +12,7 @@ export const INVARIANT_IDS = [
   'restore-all-or-nothing',
   'resume-order',
   'relay-once',
+  'call-id-unique',
   'equivalence',
 ] as const
 export type InvariantId = (typeof INVARIANT_IDS)[number]
@@ -34,6 +36,10 @@ export interface RunView {
   readonly rollouts: number
   readonly deadline_ms: number
   readonly faults: readonly Fault[]
+  /** The run's teaching-mode bug, when it has one. */
+  readonly bug?: BugName
+  /** Faults of the schedule that never fired, with the reason (empty while running). */
+  readonly inert_faults: readonly InertFault[]
   readonly status: RunStatus
   readonly created_at: string
   readonly events: number
@@ -125,6 +131,8 @@ export interface TableView {
     readonly status: 'same' | 'added' | 'changed'
     /** Column indices whose cells differ from the prepare snapshot's row with this label. */
     readonly changed: readonly number[]
+    /** A changed row's cells in the baseline (by this table's columns; null for a new column). */
+    readonly was?: readonly JsonValue[]
   }[]
   readonly removed: readonly { readonly label: number; readonly cells: readonly JsonValue[] }[]
 }

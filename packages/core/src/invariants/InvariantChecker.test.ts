@@ -87,4 +87,22 @@ describe('invariants catch a broken participant at the right step', () => {
     c.observe(ev('directory.write', 'agent', 'directory', { checkpoint_id: 'ck', path: 'agent/r0.a0.json' }, 'ok', 'commit'))
     expect(c.failures.map((f) => [f.id, f.step])).toEqual([['manifest-last', 2]])
   })
+
+  it('[invariants] call-id-unique fails at the second call issued the same id, naming both executions', () => {
+    step = 0
+    const c = new InvariantChecker()
+    c.observe(ev('model.request', 'agent', 'policy_model', { rollout_id: 'r0', attempt_index: 0, model_call_id: 'policy-call-000001', parent_call_id: null, relay: false }))
+    c.observe(ev('model.request', 'agent', 'policy_model', { rollout_id: 'r1', attempt_index: 1, model_call_id: 'policy-call-g1-000001', parent_call_id: null, relay: false }))
+    expect(c.map()['call-id-unique']).toBe('pass')
+    c.observe(ev('model.request', 'agent', 'policy_model', { rollout_id: 'r1', attempt_index: 1, model_call_id: 'policy-call-000001', parent_call_id: null, relay: false }))
+    expect(c.failures).toEqual([{ id: 'call-id-unique', step: 3, message: 'model call id policy-call-000001 issued to r1.a1 was already issued to r0.a0' }])
+  })
+
+  it('[invariants] call-id-unique: a restored policy model issues ids no earlier process issued', () => {
+    const r = runSimulation(resolveRunConfig({ scenario: 'straggler-retirement', rollouts: 9 }), deps)
+    const ids = r.events.filter((e) => e.type === 'model.request' && typeof e.payload['model_call_id'] === 'string').map((e) => String(e.payload['model_call_id']))
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.some((id) => id.startsWith('policy-call-g1-'))).toBe(true)
+    expect(r.invariants['call-id-unique']).toBe('pass')
+  })
 })

@@ -39,6 +39,8 @@ export class InvariantChecker {
   readonly #relayExpect = new Map<string, string>()
   readonly #relaySeen = new Map<string, number>()
   readonly #firstCall = new Set<string>()
+  /** Model call id → the execution (`r004.a1`) it was issued to. */
+  readonly #callOwner = new Map<string, string>()
 
   fail(id: InvariantId, step: number, message: string): void {
     if (this.#failed.has(id)) return
@@ -60,6 +62,18 @@ export class InvariantChecker {
     this.#restoreAllOrNothing(e)
     this.#resumeOrder(e)
     this.#relayOnce(e)
+    this.#callIdUnique(e)
+  }
+
+  /** Every admitted model call gets an id no other call of the run (any attempt, any process) had. */
+  #callIdUnique(e: TraceEvent): void {
+    if (e.type !== 'model.request') return
+    const id = e.payload['model_call_id']
+    const key = this.#identity(e.payload)
+    if (typeof id !== 'string' || key === null) return
+    const owner = this.#callOwner.get(id)
+    if (owner !== undefined) return this.fail('call-id-unique', e.step, `model call id ${id} issued to ${key} was already issued to ${owner}`)
+    this.#callOwner.set(id, key)
   }
 
   #manifestLast(e: TraceEvent, cid: string, path: string): void {

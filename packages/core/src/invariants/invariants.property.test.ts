@@ -58,6 +58,25 @@ describe(`invariants hold for every scenario over ${PROPERTY_SEEDS.length} seeds
   }
 })
 
+describe(`call-id-unique over ${PROPERTY_SEEDS.length} seeds`, () => {
+  // The property above holds call-id-unique on every scenario; this shows it has teeth at the same
+  // fleet sizes: with restored processes reusing ids, every scenario that restores fails it.
+  it('[call-id-unique] the call-ids-reused bug fails it on every scenario that continues a rollout after restore', () => {
+    let checked = 0
+    for (const scenario of SCENARIO_NAMES) {
+      for (const seed of [0, 1, 2]) {
+        const config = resolveRunConfig({ scenario, seed: String(seed * 7919), rollouts: 2, bug: 'call-ids-reused' })
+        const result = runSimulation(config, { digest: nodeDigest, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
+        const restoredCalls = result.events.some((e) => e.type === 'model.request' && e.outcome === 'ok' && e.payload['attempt_index'] === 1)
+        if (!restoredCalls) continue
+        checked++
+        expect([scenario, seed, result.invariants['call-id-unique']]).toEqual([scenario, seed, 'fail'])
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(SCENARIO_NAMES.length)
+  })
+})
+
 describe('determinism', () => {
   it('[determinism] two runs with the same seed give identical traces and directory bytes', () => {
     for (const scenario of ['happy-path', 'crash-during-commit', 'straggler-retirement'] as const) {

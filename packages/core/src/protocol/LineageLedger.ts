@@ -22,6 +22,8 @@ export class LineageLedger {
   /** N+1 execution key → N's verified last committed call; consumed by the first call (relay). */
   readonly #relay = new Map<string, { readonly parent: string; readonly cum_len: number }>()
   readonly #relayConsumed = new Set<string>()
+  /** Teaching-mode bug `relay-applied-twice`: the relay is never marked consumed. */
+  relayTwice = false
 
   /** Capture keys with rows. */
   get size(): number {
@@ -44,6 +46,9 @@ export class LineageLedger {
   link(id: ExecutionIdentity): CallLink {
     const key = executionKey(id)
     const last = this.#lastCall.get(key)
+    const armed = this.#relay.get(key)
+    // The bug: the second call of N+1 is linked to N's boundary again.
+    if (this.relayTwice && armed !== undefined && last !== undefined && last.parent_call_id === armed.parent) return { parent: armed.parent, prevLen: armed.cum_len, relay: true }
     if (last !== undefined) return { parent: last.model_call_id, prevLen: last.cum_len, relay: false }
     const source = this.#relay.get(key)
     if (source !== undefined && !this.#relayConsumed.has(key)) {

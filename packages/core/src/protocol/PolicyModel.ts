@@ -73,6 +73,15 @@ export interface PolicyModelOptions {
   readonly instanceRole?: 'policy' | 'auxiliary'
   /** False for a server without a ledger lifecycle (no token-free custody): commit is `ledger_not_checkpointable`. */
   readonly ledger?: boolean
+  /**
+   * The process generation this server's call ids carry (0: `policy-call-000001`; g ≥ 1, a process
+   * spawned for a restore: `policy-call-g1-000001`), so ids stay unique across restores.
+   */
+  readonly generation?: number
+  /** Teaching-mode bug `relay-applied-twice`: the restored-parent relay is linked twice. */
+  readonly relayTwice?: boolean
+  /** Teaching-mode bug `tombstones-skipped-on-restore`: restore installs no fences. */
+  readonly skipRestoreFences?: boolean
 }
 
 /** A status long-poll's answer: the report, and how long the server holds the request before answering (0 when paused). */
@@ -112,6 +121,8 @@ export class PolicyModel {
   readonly #sourceAttempts: string[] = []
   readonly #workers: WorkerCoordinator
   #lastCommitDigest: string | null = null
+  readonly #callPrefix: string
+  readonly #skipRestoreFences: boolean
 
   constructor(digest: Digest, options: PolicyModelOptions = {}) {
     this.#digest = digest
@@ -119,6 +130,10 @@ export class PolicyModel {
     this.#role = options.instanceRole ?? 'policy'
     this.#hasLedger = options.ledger ?? true
     this.#workers = new WorkerCoordinator(options.workers ?? 1)
+    const generation = options.generation ?? 0
+    this.#callPrefix = generation === 0 ? `${this.serverName}-call-` : `${this.serverName}-call-g${generation}-`
+    if (options.relayTwice === true) this.#ledger.relayTwice = true
+    this.#skipRestoreFences = options.skipRestoreFences === true
   }
 
   get admission(): AdmissionState {
@@ -166,7 +181,7 @@ export class PolicyModel {
     const link = this.#ledger.link(id)
     const admission: ModelAdmission = {
       ticket: `t${this.#nextTicket++}`,
-      model_call_id: `${this.serverName}-call-${String(this.#nextCall++).padStart(6, '0')}`,
+      model_call_id: `${this.#callPrefix}${String(this.#nextCall++).padStart(6, '0')}`,
       parent_call_id: link.parent,
       relay: link.relay,
       prev_len: link.prevLen,
@@ -392,7 +407,7 @@ export class PolicyModel {
         this.#ledger.restore(ck, rows, boundaryOf.get(ck) ?? '')
         rowCount += rows.length
       }
-      for (const id of [...manifest.tombstones, ...manifest.source_attempts]) this.#tombstones.add(id)
+      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts]) this.#tombstones.add(id)
       const sourceKeys = manifest.source_attempts.map(executionKey)
       this.#sourceAttempts.push(...sourceKeys)
       const relays = this.#ledger.relayParents()

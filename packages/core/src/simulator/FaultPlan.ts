@@ -5,6 +5,8 @@ import { presetModelWorkers } from '../scenarios/presets.ts'
 export interface StaleRequest {
   readonly rolloutId: string
   readonly participant: 'policy_model' | 'agent' | 'resources'
+  /** Only when the rollout was continued (the `tombstones-skipped-on-restore` bug's probes). */
+  readonly ifContinued?: boolean
 }
 
 /** A `corrupt_file` fault: flip a byte in file `index` (sorted) of `namespace` after publication. */
@@ -64,6 +66,8 @@ export class FaultPlan {
           break
       }
     }
+    // The bug shows only when a retired or continued attempt speaks again: probe every continued one.
+    if (config.bug === 'tombstones-skipped-on-restore' && checkpoint) for (const rolloutId of rolloutIds) stale.push({ rolloutId, participant: 'policy_model', ifContinued: true })
     const minWorkers = presetModelWorkers(config.scenario)
     this.modelWorkers = minWorkers > 1 || missing.length > 0 ? Math.max(2, minWorkers, ...missing.map((w) => w + 1)) : 1
     for (const w of missing) this.#missing.add(w)

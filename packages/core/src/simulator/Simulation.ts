@@ -1,7 +1,7 @@
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { WorkplaceData } from '../environments/workplace/WorkplaceData.ts'
 import type { Digest } from '../ports.ts'
-import type { RunConfig } from '../contracts/scenarios.ts'
+import type { InertFault, RunConfig } from '../contracts/scenarios.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
 import type {
   InvariantFailure,
@@ -47,6 +47,8 @@ export interface SimulationResult {
   readonly invariants: InvariantMap
   readonly failures: readonly InvariantFailure[]
   readonly checkpoints: readonly SimulatedCheckpoint[]
+  /** Faults of the schedule that never fired, each with the reason (CONTRACTS.md §3). */
+  readonly inert_faults: readonly InertFault[]
   /** Participant cards after event `step` (step 0 = before the first event). */
   participantsAt(step: number): readonly ParticipantView[]
   /** Session rows after event `step`. */

@@ -9,6 +9,7 @@ import { TokenStore } from '../protocol/TokenStore.ts'
 import type { Engine } from './Engine.ts'
 import { EventQueue } from './EventQueue.ts'
 import { FaultPlan } from './FaultPlan.ts'
+import { controllerBug } from './controllerBug.ts'
 import type { ParticipantCard } from './participantView.ts'
 import { cardView, participantCard } from './participantView.ts'
 import { Recorder } from './Recorder.ts'
@@ -71,9 +72,9 @@ export class Simulator implements Engine {
     const plans = planRollouts(BigInt(config.seed), config.rollouts)
     this.faults = new FaultPlan(config, plans.map((p) => p.rollout_id), options.checkpoint)
     this.#driver = new RolloutDriver(this, plans)
-    this.#world = createWorld(0, options.digest, options.envs, this.faults.modelWorkers)
+    this.#world = createWorld(0, options.digest, options.envs, this.faults.modelWorkers, config.bug)
     this.#fleet = this.#fleetOf(this.#world)
-    this.#controller = new Controller(simulatorHost(this, this.#driver), config.deadline_ms, options.test ?? {})
+    this.#controller = new Controller(simulatorHost(this, this.#driver), config.deadline_ms, options.test ?? controllerBug(config.bug))
   }
 
   get now(): number {
@@ -160,7 +161,7 @@ export class Simulator implements Engine {
   }
 
   spawnFleet(): Fleet {
-    return this.#fleetOf(createWorld(++this.#worldCount, this.options.digest, this.options.envs, this.faults.modelWorkers))
+    return this.#fleetOf(createWorld(++this.#worldCount, this.options.digest, this.options.envs, this.faults.modelWorkers, this.config.bug))
   }
 
   adoptFleet(fleet: Fleet): void {

@@ -1,4 +1,5 @@
 import { ENV_NAMES } from '../contracts/environments.ts'
+import { rolloutIds } from '../contracts/rolloutIds.ts'
 import type { EnvName } from '../contracts/environments.ts'
 import type { WorkplaceExample } from '../environments/workplace/WorkplaceSession.ts'
 import type { JsonValue } from '../json.ts'
@@ -16,11 +17,7 @@ export interface RolloutPlan {
   readonly seed: bigint
 }
 
-/** `r0…r8`, `r000…r999`: zero-padded wide enough for the run. */
-export function rolloutIds(count: number): readonly string[] {
-  const width = String(Math.max(0, count - 1)).length
-  return Array.from({ length: count }, (_, i) => `r${String(i).padStart(width, '0')}`)
-}
+export { rolloutIds } from '../contracts/rolloutIds.ts'
 
 /**
  * The run's rollouts dealt round-robin blackjack, counter, workplace. Each rollout's seed is

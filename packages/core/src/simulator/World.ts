@@ -1,3 +1,4 @@
+import type { BugName } from '../contracts/bugs.ts'
 import { ENV_NAMES } from '../contracts/environments.ts'
 import { createBlackjackServer } from '../environments/blackjack/blackjackServer.ts'
 import { createCounterServer } from '../environments/counter/counterServer.ts'
@@ -41,11 +42,17 @@ export function defaultEnvFactory(workplace: (() => EnvironmentServer<unknown>) 
 }
 
 /** Fresh participant instances (a new process each). */
-export function createWorld(generation: number, digest: Digest, envs: EnvFactory, workers: number): World {
+export function createWorld(generation: number, digest: Digest, envs: EnvFactory, workers: number, bug?: BugName): World {
   const mk = (name: EnvName): AnyResources => new ResourcesParticipant(envs(name), digest, { serverName: name })
   return {
     generation,
-    model: new PolicyModel(digest, { serverName: 'policy', workers }),
+    model: new PolicyModel(digest, {
+      serverName: 'policy',
+      workers,
+      generation: bug === 'call-ids-reused' ? 0 : generation,
+      relayTwice: bug === 'relay-applied-twice',
+      skipRestoreFences: bug === 'tombstones-skipped-on-restore',
+    }),
     agent: new AgentParticipant(digest, 'agent'),
     resources: Object.fromEntries(ENV_NAMES.map((name) => [name, mk(name)])) as { [K in EnvName]: AnyResources },
   }

@@ -17,7 +17,7 @@ export interface StaleTarget {
 export function replayStaleRequests(engine: Engine, rollout: (rolloutId: string) => StaleTarget | undefined): void {
   for (const f of engine.faults.staleRequests) {
     const r = rollout(f.rolloutId)
-    if (r === undefined) continue
+    if (r === undefined || (f.ifContinued === true && r.attempt === 0)) continue
     const stale: ExecutionIdentity = { rollout_id: f.rolloutId, attempt_index: Math.max(0, r.attempt - 1) }
     const from = `rollout_${f.rolloutId}`
     const payload = { rollout_id: stale.rollout_id, attempt_index: stale.attempt_index, delayed: true as const }

@@ -24,6 +24,7 @@ import { ChangedRowCounter } from './changedRows.ts'
 import { cardView } from './participantView.ts'
 import { LineageIndex } from './LineageIndex.ts'
 import { defaultEnvFactory } from './World.ts'
+import { inertFaults } from './inertFaults.ts'
 
 /** Extra knobs for tests: deliberately broken participants and the Workplace environment. */
 export interface SimulateOptions {
@@ -45,6 +46,7 @@ export function resolveRunConfig(input: RunConfigInput): RunConfig {
     rollouts: input.rollouts ?? preset.config.rollouts,
     deadline_ms: input.deadline_ms ?? preset.config.deadline_ms,
     faults: input.faults ?? preset.faults,
+    ...(input.bug === undefined ? {} : { bug: input.bug }),
   }
 }
 
@@ -262,8 +264,10 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     return (lineage ??= new LineageIndex(rec)).at(s)
   }
   let liveEvents: readonly TraceEvent[] = []
+  let inert: SimulationResult['inert_faults'] = []
+  let inertEdge = -1
   // A live result reads its fields at each request; a finished one is plain data.
-  const liveFields: Pick<SimulationResult, 'config' | 'events' | 'outcome' | 'invariants' | 'failures' | 'checkpoints'> = {
+  const liveFields: Pick<SimulationResult, 'config' | 'events' | 'outcome' | 'invariants' | 'failures' | 'checkpoints' | 'inert_faults'> = {
     config,
     get events() {
       if (liveEvents.length !== limit()) liveEvents = all.slice(0, limit())
@@ -280,6 +284,13 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     },
     get checkpoints() {
       return checkpointsNow()
+    },
+    get inert_faults() {
+      if (inertEdge !== limit()) {
+        inertEdge = limit()
+        inert = inertFaults(config, this.events)
+      }
+      return inert
     },
   }
   const views: Omit<SimulationResult, keyof typeof liveFields> = {
@@ -320,7 +331,7 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
     },
   }
   if (live) return Object.defineProperties(views, Object.getOwnPropertyDescriptors(liveFields)) as SimulationResult
-  return { config, events: all, outcome: sim.controller.stage === 'done' ? 'completed' : 'aborted', invariants: checker.map(), failures: checker.failures, checkpoints: checkpointsNow(), ...views }
+  return { config, events: all, outcome: sim.controller.stage === 'done' ? 'completed' : 'aborted', invariants: checker.map(), failures: checker.failures, checkpoints: checkpointsNow(), inert_faults: inertFaults(config, all), ...views }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TableView } from '../../contracts/views.ts'
+import type { JsonValue } from '../../json.ts'
 import type { Row, Table } from './Table.ts'
 
 const sameCell = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b)
@@ -20,11 +21,14 @@ export function diffTables(prepare: { readonly [name: string]: Table }, current:
     const diffRow = (label: number, cells: Row, old: Row): TableView['rows'][number] => {
       if (cells === old && aligned) return { label, cells, status: 'same', changed: NO_CHANGE }
       const changed: number[] = []
+      const was: (JsonValue | null)[] = []
       for (let c = 0; c < columns.length; c++) {
         const oc = columns[c] as number
-        if (!sameCell(cells[c] ?? null, oc < 0 ? undefined : (old[oc] ?? null))) changed.push(c)
+        const previous = oc < 0 ? undefined : (old[oc] ?? null)
+        if (!sameCell(cells[c] ?? null, previous)) changed.push(c)
+        was.push(previous === undefined ? null : previous)
       }
-      return { label, cells, status: changed.length > 0 ? 'changed' : 'same', changed }
+      return changed.length > 0 ? { label, cells, status: 'changed', changed, was } : { label, cells, status: 'same', changed }
     }
     if (before.labels === table.labels || sameLabels(before.labels, table.labels)) {
       const rows = table.rows.map((cells, i) => diffRow(table.labels[i] as number, cells, before.rows[i] ?? []))

@@ -1,0 +1,17 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup, render, screen } from '@testing-library/react'
+import { RunFaults } from './RunFaults.tsx'
+
+afterEach(cleanup)
+
+describe('run faults', () => {
+  it('[faults] each fault is a chip; one that never fired is marked and its reason listed', () => {
+    const crash = { kind: 'crash_after_write' as const, k: 999 }
+    render(<RunFaults run={{ status: 'complete', bug: 'relay-applied-twice', faults: [{ kind: 'straggler', rollout: 'r0', extra_ms: 400 }, crash], inert_faults: [{ fault: crash, reason: 'this fault had no effect: the commit wrote fewer than 999 files' }] }} />)
+    const chips = screen.getAllByTestId('fault-chip')
+    expect(chips.map((c) => c.textContent)).toEqual(['straggler r0', 'crash_after_write · no effect'])
+    expect(screen.getByTestId('inert-fault').textContent).toContain('this fault had no effect: the commit wrote fewer than 999 files')
+    expect(screen.getByTestId('bug-badge').textContent).toBe('bug: relay-applied-twice')
+  })
+})

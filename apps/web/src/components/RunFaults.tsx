@@ -1,0 +1,35 @@
+import type { RunView } from '@cutover/core/contracts'
+
+/**
+ * The run's fault schedule as chips (one `fault-chip` each; an inert one is marked), its
+ * teaching-mode bug, and one line per fault that never fired saying why.
+ */
+export function RunFaults({ run }: { run: Pick<RunView, 'faults' | 'inert_faults' | 'bug' | 'status'> }) {
+  if (run.faults.length === 0 && run.bug === undefined) return null
+  const inert = new Set(run.inert_faults.map((f) => JSON.stringify(f.fault)))
+  return (
+    <div className="run-faults">
+      {run.bug !== undefined && (
+        <span className="badge bug-badge" data-testid="bug-badge" title="teaching mode: a deliberately broken behaviour">
+          bug: {run.bug}
+        </span>
+      )}
+      {run.faults.map((f, i) => (
+        <span key={i} className={`fault-chip${inert.has(JSON.stringify(f)) ? ' is-inert' : ''}`} data-testid="fault-chip" data-kind={f.kind} title={JSON.stringify(f)}>
+          {f.kind}
+          {'rollout' in f ? ` ${String(f.rollout)}` : ''}
+          {inert.has(JSON.stringify(f)) ? ' · no effect' : ''}
+        </span>
+      ))}
+      {run.inert_faults.length > 0 && (
+        <ul className="inert-faults" aria-label="Faults that never fired">
+          {run.inert_faults.map((f, i) => (
+            <li key={i} data-testid="inert-fault">
+              <span className="mono">{JSON.stringify(f.fault)}</span> — {f.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

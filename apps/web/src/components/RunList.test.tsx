@@ -1,0 +1,54 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import type { RunView } from '@cutover/core/contracts'
+import type * as Client from '../api/client.ts'
+import { ALL_PASS } from '../test/fixtures.ts'
+
+type ClientModule = typeof Client
+const apiFetch = vi.fn()
+vi.mock('../api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+const { RunList, faultsCell } = await import('./RunList.tsx')
+
+const RUN: RunView = {
+  id: 'run1',
+  scenario: 'corrupt-snapshot',
+  seed: '7',
+  rollouts: 9,
+  deadline_ms: 100,
+  faults: [{ kind: 'corrupt_file', namespace: 'resources', index: 0 }],
+  inert_faults: [],
+  status: 'complete',
+  created_at: '2026-01-01T00:00:00.000Z',
+  events: 200,
+  outcome: 'completed',
+  checkpoints: [],
+  damaged: ['runs/run1/ck-1'],
+  invariants: ALL_PASS,
+  failures: [],
+}
+afterEach(cleanup)
+
+describe('runs list', () => {
+  it('[runs] the faults column says which runs carry faults, damaged checkpoints or a bug', () => {
+    expect(faultsCell(RUN)).toBe('corrupt_file · 1 damaged checkpoint')
+    expect(faultsCell({ ...RUN, faults: [], damaged: [], bug: 'call-ids-reused' })).toBe('bug: call-ids-reused')
+    expect(faultsCell({ ...RUN, faults: [], damaged: [] })).toBe('none')
+  })
+
+  it('[runs] delete asks first; "Keep" keeps the run and nothing is sent', async () => {
+    apiFetch.mockImplementation(async (path: string) => (path === '/api/runs' ? { runs: [RUN] } : null))
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RunList />
+      </QueryClientProvider>,
+    )
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete run run1' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Keep' }))
+    expect(apiFetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'DELETE')).toBe(false)
+    fireEvent.click(screen.getByRole('button', { name: 'Delete run run1' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, delete run run1' }))
+    await waitFor(() => expect(apiFetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'DELETE')).toBe(true))
+  })
+})

@@ -1,0 +1,42 @@
+import { useMemo } from 'react'
+import type { InvariantFailure, TraceEvent } from '@cutover/core/contracts'
+import { keyMoments, rolloutNeighbours } from '../lib/keyMoments.ts'
+
+/**
+ * Ways into a run's story: a list of key moments to jump to (faults taking effect, stragglers
+ * retired, checkpoints published, restores, first invariant failures) and, for the selected
+ * session, the previous/next event of its rollout.
+ */
+export function StoryNav({ events, failures, step, session, onSeek }: { events: readonly TraceEvent[]; failures: readonly InvariantFailure[]; step: number; session: string | null; onSeek: (step: number) => void }) {
+  const moments = useMemo(() => keyMoments(events, failures), [events, failures])
+  const rollout = session === null ? null : session.replace(/\.a\d+$/, '')
+  const around = rollout === null ? null : rolloutNeighbours(events, rollout, step)
+  return (
+    <div className="story-nav" role="group" aria-label="Story">
+      {moments.length > 0 && (
+        <label className="small">
+          Key moments{' '}
+          <select aria-label="key moments" value="" onChange={(e) => e.currentTarget.value !== '' && onSeek(Number(e.currentTarget.value))}>
+            <option value="">jump to…</option>
+            {moments.map((m) => (
+              <option key={`${m.step}-${m.label}`} value={m.step}>
+                step {m.step}: {m.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {rollout !== null && around !== null && (
+        <span className="small rollout-nav">
+          <span className="mono">{rollout}</span>{' '}
+          <button type="button" aria-label={`previous event of ${rollout}`} disabled={around.previous === undefined} onClick={() => around.previous !== undefined && onSeek(around.previous)}>
+            ← event
+          </button>{' '}
+          <button type="button" aria-label={`next event of ${rollout}`} disabled={around.next === undefined} onClick={() => around.next !== undefined && onSeek(around.next)}>
+            event →
+          </button>
+        </span>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import type { TraceEvent } from '@cutover/core/contracts'
+import { keyMoments, rolloutNeighbours } from './keyMoments.ts'
+
+const ev = (step: number, phase: TraceEvent['phase'], type: string, payload: Record<string, unknown>, outcome = 'ok'): TraceEvent =>
+  ({ step, time_ms: step, phase, from: 'controller', to: 'agent', type, payload, outcome }) as unknown as TraceEvent
+
+describe('key moments', () => {
+  const events = [
+    ev(1, 'run', 'model.request', { rollout_id: 'r0', attempt_index: 0 }),
+    ev(2, 'retire', 'rollout.retired', { rollout_id: 'r0', attempt_index: 0 }),
+    ev(3, 'run', 'model.request', { rollout_id: 'r1', attempt_index: 0 }),
+    ev(4, 'commit', 'directory.write', { checkpoint_id: 'ck-1', path: 'checkpoint.json' }),
+    ev(5, 'restore', 'agent.restore', {}),
+    ev(6, 'restore', 'model.restore', {}),
+    ev(7, 'continue', 'model.request', { rollout_id: 'r0', attempt_index: 0, delayed: true }, 'stale_attempt'),
+    ev(8, 'run', 'model.request', { rollout_id: 'r0', attempt_index: 1 }),
+  ]
+  it('[moments] retirement, publication, restore, a fault and the first invariant failure, in step order', () => {
+    expect(keyMoments(events, [{ id: 'relay-once', step: 8, message: 'x' }])).toEqual([
+      { step: 2, label: 'straggler r0.a0 retired' },
+      { step: 4, label: 'checkpoint ck-1 published' },
+      { step: 5, label: 'restore begins' },
+      { step: 7, label: 'fault: delayed request of r0.a0 refused (stale_attempt)' },
+      { step: 8, label: 'invariant relay-once fails' },
+    ])
+  })
+  it('[moments] previous and next event of one rollout, any attempt', () => {
+    expect(rolloutNeighbours(events, 'r0', 3)).toEqual({ previous: 2, next: 7 })
+    expect(rolloutNeighbours(events, 'r0', 8)).toEqual({ previous: 7, next: undefined })
+    expect(rolloutNeighbours(events, 'r1', 3)).toEqual({ previous: undefined, next: undefined })
+  })
+})

@@ -1,0 +1,37 @@
+import type { BugInfo, BugName } from '../contracts/bugs.ts'
+
+/** The teaching-mode catalogue: each bug, what it does, and the invariant that catches it. */
+export const BUG_CATALOGUE: readonly BugInfo[] = [
+  {
+    name: 'resume-agents-first',
+    narrative: 'The controller resumes the agent before the policy model and the resources servers, so a continued rollout can call a dependency that is still paused.',
+    invariant: 'resume-order',
+  },
+  {
+    name: 'aggregate-before-resources',
+    narrative: 'The controller publishes the aggregate manifest before the resources servers commit, so the aggregate vouches for files that do not exist yet.',
+    invariant: 'manifest-last',
+  },
+  {
+    name: 'tombstones-skipped-on-restore',
+    narrative: 'The restored policy model ignores the checkpoint’s tombstones and source attempts, so a delayed attempt-0 request from a continued rollout is served after restore.',
+    invariant: 'fenced-attempt-silent',
+  },
+  {
+    name: 'relay-applied-twice',
+    narrative: 'The restored policy model never consumes the restored-parent relay, so the second call of attempt N+1 links to attempt N’s boundary again.',
+    invariant: 'relay-once',
+  },
+  {
+    name: 'call-ids-reused',
+    narrative: 'The restored policy model starts its call-id counter again, so its first calls reuse the ids of attempt 0’s calls and lineage mixes rollouts.',
+    invariant: 'call-id-unique',
+  },
+]
+
+/** The catalogue entry of `name`. */
+export function bugInfo(name: BugName): BugInfo {
+  const info = BUG_CATALOGUE.find((b) => b.name === name)
+  if (info === undefined) throw new Error(`unknown bug ${name}`)
+  return info
+}

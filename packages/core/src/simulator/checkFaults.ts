@@ -1,0 +1,34 @@
+import type { CutoverError } from '../contracts/errors.ts'
+import { cutoverError } from '../contracts/errors.ts'
+import type { Fault, RunConfig } from '../contracts/scenarios.ts'
+import type { Result } from '../result.ts'
+import { err, ok } from '../result.ts'
+import { presetModelWorkers } from '../scenarios/presets.ts'
+import { rolloutIds, rolloutNamingHint } from '../contracts/rolloutIds.ts'
+
+/** The policy-model workers a run with `missing_worker` faults has: 0…n−1. */
+export const faultWorkerCount = (config: Pick<RunConfig, 'scenario'>): number => Math.max(2, presetModelWorkers(config.scenario))
+
+/** The rollout id a fault's `rollout` names in this run, or undefined when the run has none such. */
+export function faultRolloutId(ref: string | number, rollouts: number): string | undefined {
+  const ids = rolloutIds(rollouts)
+  if (typeof ref === 'number') return ids[ref]
+  return ids.includes(ref) ? ref : undefined
+}
+
+/**
+ * Faults are checked (CONTRACTS.md §3): a fault naming a rollout or a policy-model worker the run
+ * does not have is refused with `invalid_request`, naming the valid form. Nothing is changed.
+ */
+export function checkFaults(config: RunConfig, faults: readonly Fault[] = config.faults): Result<RunConfig, CutoverError> {
+  for (const [i, f] of faults.entries()) {
+    const where = `faults[${i}] (${f.kind})`
+    if ('rollout' in f && faultRolloutId(f.rollout, config.rollouts) === undefined)
+      return err(cutoverError('invalid_request', `${where} names rollout ${JSON.stringify(f.rollout)}, which this ${config.rollouts}-rollout run does not have: name a rollout by ${rolloutNamingHint(config.rollouts)}`))
+    if (f.kind === 'missing_worker' && f.worker >= faultWorkerCount(config)) {
+      const n = faultWorkerCount(config)
+      return err(cutoverError('invalid_request', `${where} names worker ${f.worker}, which this run does not have: its policy model has ${n} workers, 0…${n - 1}`))
+    }
+  }
+  return ok(config)
+}

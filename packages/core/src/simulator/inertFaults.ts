@@ -1,0 +1,71 @@
+import type { Fault, InertFault, RunConfig } from '../contracts/scenarios.ts'
+import type { TraceEvent } from '../contracts/trace.ts'
+import { faultRolloutId } from './checkFaults.ts'
+
+const rolloutOf = (e: TraceEvent): unknown => e.payload['rollout_id']
+
+/** Why a fault of `kind` had no effect (the run's trace shows no sign of it). */
+function reasonFor(f: Fault, id: string): string {
+  switch (f.kind) {
+    case 'straggler':
+      return `rollout ${id}'s model call was not in flight at the prepare deadline, so nothing was retired (raise extra_ms, or check that a checkpoint prepared while ${id} ran)`
+    case 'stale_request':
+      return `no restore continued rollout ${id}, so no delayed request of an earlier attempt could reach ${f.participant}`
+    case 'corrupt_file':
+      return `no committed checkpoint has a ${f.namespace} file number ${f.index} (files are counted from 0 in path order)`
+    case 'crash_after_write':
+      return `the commit wrote fewer than ${f.k} files (or an earlier crash_after_write already fired: only the first one fires)`
+    case 'missing_worker':
+      return `no checkpoint waited for worker ${f.worker}'s acknowledgement`
+    case 'unacked_result':
+      return `rollout ${id} had no completed result awaiting acknowledgement when the checkpoint prepared`
+    case 'duplicate_claim':
+      return `rollout ${id} was never continued after a restore, so there was no continuation to claim twice`
+  }
+}
+
+/**
+ * The faults of a run that never fired (CONTRACTS.md §3 `inert_faults`), read from its trace: each
+ * kind leaves a recognisable event when it takes effect (a retirement, a delayed request, a flipped
+ * byte, a crashed write, a missing-workers report, an acknowledgement error, a duplicate claim).
+ */
+export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): readonly InertFault[] {
+  const out: InertFault[] = []
+  let crashSeen = false
+  const crashed = events.some((e) => e.type === 'directory.write' && e.outcome !== 'ok')
+  for (const fault of config.faults) {
+    const id = 'rollout' in fault ? faultRolloutId(fault.rollout, config.rollouts) : undefined
+    if ('rollout' in fault && id === undefined) {
+      out.push({ fault, reason: `this run has no rollout ${JSON.stringify(fault.rollout)} (it has ${config.rollouts} rollouts)` })
+      continue
+    }
+    const rid = id ?? ''
+    let fired: boolean
+    switch (fault.kind) {
+      case 'straggler':
+        fired = events.some((e) => e.type === 'model.abort_inflight' && e.outcome === 'ok' && rolloutOf(e) === rid)
+        break
+      case 'stale_request':
+        fired = events.some((e) => e.from === `rollout_${rid}` && e.payload['delayed'] === true && e.to.startsWith(fault.participant))
+        break
+      case 'corrupt_file':
+        fired = events.some((e) => e.type === 'fault.corrupt_file' && String(e.payload['path']).startsWith(`${fault.namespace}/`))
+        break
+      case 'crash_after_write':
+        fired = crashed && !crashSeen
+        crashSeen = true
+        break
+      case 'missing_worker':
+        fired = events.some((e) => e.type === 'model.status' && e.outcome === 'missing_workers')
+        break
+      case 'unacked_result':
+        fired = events.some((e) => e.type === 'agent.acknowledge' && e.outcome !== 'ok')
+        break
+      case 'duplicate_claim':
+        fired = events.some((e) => e.type === 'run.dispatch' && e.outcome === 'duplicate_execution' && rolloutOf(e) === rid)
+        break
+    }
+    if (!fired) out.push({ fault, reason: `this fault had no effect: ${reasonFor(fault, rid)}` })
+  }
+  return out
+}
