@@ -72,6 +72,8 @@ export interface PolicyModelOptions {
   readonly instanceRole?: 'policy' | 'auxiliary'
   /** False for a server without a ledger lifecycle (no token-free custody): commit is `ledger_not_checkpointable`. */
   readonly ledger?: boolean
+  /** A replacement process: boots paused and refuses resume until a restore succeeded (§3.4's rule, for the model). */
+  readonly restoreExpected?: boolean
 }
 
 /** A status long-poll's answer: the report, and how long the server holds the request before answering (0 when paused). */
@@ -111,6 +113,7 @@ export class PolicyModel {
   readonly #sourceAttempts: string[] = []
   readonly #workers: WorkerCoordinator
   #lastCommitDigest: string | null = null
+  #restoreExpected: boolean
 
   constructor(digest: Digest, options: PolicyModelOptions = {}) {
     this.#digest = digest
@@ -118,6 +121,8 @@ export class PolicyModel {
     this.#role = options.instanceRole ?? 'policy'
     this.#hasLedger = options.ledger ?? true
     this.#workers = new WorkerCoordinator(options.workers ?? 1)
+    this.#restoreExpected = options.restoreExpected ?? false
+    if (this.#restoreExpected) this.#state = 'paused'
   }
 
   get admission(): AdmissionState {
@@ -401,7 +406,10 @@ export class PolicyModel {
   resume(checkpointId: string): Result<{ state: 'accepting'; workers: number }, CutoverError> {
     const role = this.#roleCheck()
     if (!role.ok) return role
+    if (this.#restoreExpected && this.fence.phase !== 'restored_paused')
+      return err(cutoverError('invalid_phase', 'this process expects a restore before it resumes'))
     return this.fence.run(checkpointId, FENCE_OPS.modelResume, () => {
+      this.#restoreExpected = false
       this.#state = 'accepting'
       this.#workers.reopen()
       return ok({ state: 'accepting' as const, workers: this.#workers.connectedCount })
