@@ -10,6 +10,7 @@ import { runBenchCommand } from './benchCommand.ts'
 import { runInspectCommand } from './inspectCommand.ts'
 import { runDiffCommand } from './diffCommand.ts'
 import { runModelCommand } from './modelCommand.ts'
+import { runAgentCommand } from './agentCommand.ts'
 
 interface Command {
   readonly summary: string
@@ -27,6 +28,7 @@ const COMMANDS: { readonly [name: string]: Command } = {
   },
   gym: { summary: 'one environment as a stand-alone NeMo Gym resources server', run: runGymCommand },
   model: { summary: 'the policy model participant as its own server process', run: runModelCommand },
+  agent: { summary: 'the agent participant as its own server process (POST /run)', run: runAgentCommand },
   inspect: { summary: 'open a checkpoint directory in the inspector, read-only (starts the server if needed)', run: (argv, io) => runInspectCommand(argv, io) },
   diff: { summary: 'compare two stored runs to their first divergent event', run: (argv, io) => runDiffCommand(argv, io) },
   bench: { summary: 'measure the performance figures of PRODUCT.md §6', run: (argv, io) => runBenchCommand(argv, io) },

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
@@ -8,7 +7,7 @@ import type { CutoverError } from '@cutover/core/contracts'
 import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
-import { checkpointDirUnder } from '../gym/checkpointDirUnder.ts'
+import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { bearerAuthorized } from '../control/bearerAuthorized.ts'
 import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
 import type { ChangeSignal } from './ChangeSignal.ts'
@@ -62,16 +61,8 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
   const app = new Hono()
   const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
     result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
-  const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response => {
-    const path = checkpointDirUnder(options.dataDir, requested)
-    if (!path.ok) return cutoverErrorResponse(c, path.error)
-    if (!create && !existsSync(path.value)) return errorResponse(c, 'checkpoint_not_found', `no checkpoint directory at ${requested}`)
-    try {
-      return options.openDirectory(path.value, create)
-    } catch (error) {
-      return errorResponse(c, 'checkpoint_not_found', `cannot open ${requested}: ${error instanceof Error ? error.message : String(error)}`)
-    }
-  }
+  const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response =>
+    openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
 
   app.use('*', async (c, next) => {
     if (!bearerAuthorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { DriverState, EnvName, JsonValue, RolloutPlan, WorkplaceExample } from '@cutover/core'
-import { ENV_NAMES, decide, parseWorkplaceBase } from '@cutover/core'
-import { loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
+import type { DriverState, EnvName, JsonValue, RolloutPlan } from '@cutover/core'
+import { ENV_NAMES, decide } from '@cutover/core'
+import { workplaceExamples } from '../participants/workplaceExamples.ts'
 
 /**
  * What the agent tells the scripted policy about its rollout, in the Responses-API `metadata`
@@ -17,13 +17,6 @@ export const policyInputSchema = z.strictObject({
   delay_ms: z.number().int().nonnegative().max(600_000).optional(),
 })
 export type PolicyInput = z.infer<typeof policyInputSchema>
-
-let examples: readonly WorkplaceExample[] | undefined
-/** The Workplace example tasks (the vendored data), parsed once per process on first use. */
-function workplaceExamples(): readonly WorkplaceExample[] {
-  examples ??= parseWorkplaceBase(loadNodeWorkplaceData(), nodeDigest).examples
-  return examples
-}
 
 /**
  * The simulator's deterministic scripted policy (`decide`, Workload.ts) answering one model call:
