@@ -40,16 +40,17 @@ export function spawnParticipant(args: readonly string[], env: NodeJS.ProcessEnv
       void stop(0)
       reject(new Error(`cutover ${args.join(' ')}: no "listening on" line within ${timeoutMs} ms; stderr: ${err.trim()}`))
     }, timeoutMs)
-    child.once('exit', (code) => {
+    const early = (code: number | null): void => {
       clearTimeout(timer)
       reject(new Error(`cutover ${args.join(' ')} exited with ${String(code)} before listening; stderr: ${err.trim()}`))
-    })
+    }
+    child.once('exit', early)
     child.stdout.setEncoding('utf8').on('data', (t: string) => {
       out += t
       const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out)
       if (match === null || child.pid === undefined) return
       clearTimeout(timer)
-      child.removeAllListeners('exit')
+      child.off('exit', early)
       child.stdout.removeAllListeners('data')
       child.stdout.resume()
       resolve({ child, pid: child.pid, url: match[1] as string, port: Number(match[2]), stderr: () => err, stop })
