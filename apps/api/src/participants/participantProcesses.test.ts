@@ -63,7 +63,7 @@ describe('cutover model and cutover agent as real processes', () => {
 
   it('[fleet-token] control routes refuse a missing or wrong bearer token with 401 unauthorized', async () => {
     for (const base of [model.url, agent.url]) {
-      for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong' }] as Record<string, string>[]) {
         const r = await call(`${base}/ng-control/v1/capabilities`, 'GET', undefined, headers)
         expect(r.status).toBe(401)
         expect(code(r)).toBe('unauthorized')
