@@ -34,6 +34,8 @@ const acknowledgeCompletedBody = z.strictObject({ schema_version: z.literal(1), 
 const statusQuery = z.strictObject({
   checkpoint_id: controlBase.checkpoint_id,
   wait_ready: z.literal('1').optional(),
+  /** The controller's deadline check: not ready once the deadline passed → 409 agent_prepare_incomplete. */
+  at_deadline: z.literal('1').optional(),
   timeout_s: z.coerce.number().nonnegative().max(600).optional(),
 })
 const receiptQuery = z.strictObject({ rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN), attempt_index: z.coerce.number().int().nonnegative() })
@@ -42,7 +44,7 @@ const receiptQuery = z.strictObject({ rollout_id: z.string().max(512).regex(ROLL
 export function agentCapabilities(agent: AgentParticipant): object {
   const fence = agent.fence.snapshot()
   return {
-    component: 'agent',
+    component: 'responses_api_agents',
     name: agent.instanceName,
     schema_version: 1,
     admission_states: ['accepting', 'preparing'],
@@ -60,8 +62,8 @@ export function agentCapabilities(agent: AgentParticipant): object {
  * The agent's control plane (PROTOCOL.md §3.3) under `/ng-control/v1`: capabilities and
  * `agent-checkpoint/{prepare,status,commit,restore,resume,retire,acknowledge,acknowledge-completed,
  * completion-receipt,discard-restored-continuation}`, behind the bearer token. Status with
- * `wait_ready=1&timeout_s=…` long-polls for `ready_to_commit`; once the prepare deadline has passed
- * without readiness it answers 409 `agent_prepare_incomplete` (the participant's `prepareDeadline`).
+ * `wait_ready=1&timeout_s=…` long-polls for `ready_to_commit`; with `at_deadline=1`, once the prepare
+ * deadline has passed without readiness it answers 409 `agent_prepare_incomplete` (`prepareDeadline`).
  */
 export function agentControlRoutes(options: AgentControlOptions): Hono {
   const { agent, signal, clock } = options
@@ -90,14 +92,14 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
   app.get('/agent-checkpoint/status', async (c) => {
     const query = statusQuery.safeParse(c.req.query())
     if (!query.success) return errorResponse(c, 'invalid_request', `status query: ${query.error.issues[0]?.message ?? 'invalid'}`)
-    const { checkpoint_id, wait_ready, timeout_s } = query.data
+    const { checkpoint_id, wait_ready, timeout_s, at_deadline } = query.data
     const until = clock.now() + (wait_ready === undefined ? 0 : (timeout_s ?? 0) * 1000)
     for (;;) {
       const status = agent.status(checkpoint_id)
       if (!status.ok) return reply(c, status)
       if (status.value.ready_to_commit) return c.json({ checkpoint_id, ...status.value })
       const phase = agent.fence.phase
-      if ((phase === 'preparing' || phase === 'prepared') && agent.fence.remaining(clock.now()) === 0) return reply(c, agent.prepareDeadline(checkpoint_id))
+      if (at_deadline !== undefined && (phase === 'preparing' || phase === 'prepared') && agent.fence.remaining(clock.now()) === 0) return reply(c, agent.prepareDeadline(checkpoint_id))
       const left = Math.min(until - clock.now(), agent.fence.remaining(clock.now()))
       if (left <= 0) return c.json({ checkpoint_id, ...status.value })
       await signal.wait(Math.min(left, 250))
@@ -119,8 +121,7 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
     if (dir instanceof Response) return dir
     const restored = agent.restore(body.value.checkpoint_id, dir)
     if (!restored.ok) return reply(c, restored)
-    const { records, source_checkpoint_id, continuations } = restored.value
-    return c.json({ records, source_checkpoint_id, continuation_index: continuations })
+    return c.json({ ...restored.value, continuation_index: restored.value.continuations })
   })
 
   app.post('/agent-checkpoint/resume', async (c) => {

@@ -59,6 +59,7 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
     clock: { now: () => Date.now() },
     openDirectory: (path, create) => new NodeCheckpointDirectory(path, { create }),
     pid: process.pid,
+    digest: nodeDigest,
   })
   await serveParticipant(app, args.port, io, (error) => io.stderr(`cutover model: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`))
   return EXIT.ok

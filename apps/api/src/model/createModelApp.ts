@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
-import type { CheckpointDirectory, Clock, PolicyModel } from '@cutover/core'
+import type { CheckpointDirectory, Clock, Digest, PolicyModel } from '@cutover/core'
+import { TokenStore } from '@cutover/core'
 import { ChangeSignal } from './ChangeSignal.ts'
 import { modelControlRoutes } from './modelControlRoutes.ts'
 import { modelDataRoutes } from './modelDataRoutes.ts'
@@ -13,6 +14,7 @@ export interface ModelAppOptions {
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
   readonly pid: number
+  readonly digest: Digest
 }
 
 /**
@@ -23,11 +25,12 @@ export interface ModelAppOptions {
 export function createModelApp(options: ModelAppOptions): Hono {
   const { model } = options
   const signal = new ChangeSignal()
+  const tokens = new TokenStore()
   const app = new Hono()
   app.get('/', (c) => c.json({ participant: 'model', name: model.serverName, pid: options.pid }))
   if (options.controlToken !== undefined) {
-    app.route('/ng-control/v1', modelControlRoutes({ model, signal, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory }))
+    app.route('/ng-control/v1', modelControlRoutes({ model, signal, tokens, digest: options.digest, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory }))
   }
-  app.route('/', modelDataRoutes(model, signal, () => options.clock.now()))
+  app.route('/', modelDataRoutes(model, tokens, signal, () => options.clock.now()))
   return app
 }

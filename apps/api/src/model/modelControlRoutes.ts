@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
-import type { CheckpointDirectory, Clock, PolicyModel } from '@cutover/core'
+import type { CheckpointDirectory, Clock, Digest, PolicyModel, TokenStore } from '@cutover/core'
 import { continuationRootSchema } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
@@ -16,6 +16,9 @@ import type { ChangeSignal } from './ChangeSignal.ts'
 export interface ModelControlOptions {
   readonly model: PolicyModel
   readonly signal: ChangeSignal
+  /** The generation worker's token store (the controller snapshots the committed staging keys). */
+  readonly tokens: TokenStore
+  readonly digest: Digest
   /** `CUTOVER_CONTROL_TOKEN`; compared in constant time, never logged or returned. */
   readonly token: string
   readonly dataDir: string
@@ -25,6 +28,7 @@ export interface ModelControlOptions {
 }
 
 const commitBody = z.strictObject({ ...directoryBody.shape, continuation_roots: z.array(continuationRootSchema).max(100_000) })
+const tokenSnapshotBody = z.strictObject({ ...controlBase, staging_keys: z.array(z.string().max(512)).max(100_000) })
 const longPollQuery = z.strictObject({
   checkpoint_id: controlBase.checkpoint_id,
   wait_state: z.literal('paused').optional(),
@@ -35,7 +39,7 @@ const longPollQuery = z.strictObject({
 export function modelCapabilities(model: PolicyModel): object {
   const fence = model.fence.snapshot()
   return {
-    component: 'model',
+    component: 'responses_api_models',
     name: model.serverName,
     schema_version: 1,
     admission_states: ['accepting', 'draining', 'paused'],
@@ -119,6 +123,16 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
     const dir = openDir(c, body.value.checkpoint_dir, false)
     if (dir instanceof Response) return dir
     return reply(c, model.restore(body.value.checkpoint_id, dir))
+  })
+
+  // Not a Gym route: the token store lives in this process, so the controller asks it for the
+  // snapshot of the committed staging keys it seals into the checkpoint (PROTOCOL.md §3.6 step 5).
+  app.post('/model-checkpoint/token-snapshot', async (c) => {
+    const body = await readValidJson(c, tokenSnapshotBody, 'token-snapshot body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const check = model.fence.requirePhase(body.value.checkpoint_id, ['committed_paused'])
+    if (!check.ok) return cutoverErrorResponse(c, check.error)
+    return c.json({ snapshot: options.tokens.snapshot(body.value.staging_keys, options.digest) })
   })
 
   app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
-import type { PolicyModel } from '@cutover/core'
-import { GenerationWorker, TokenStore } from '@cutover/core'
+import type { PolicyModel, TokenStore } from '@cutover/core'
+import { GenerationWorker } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { readExecutionIdentity } from '../gym/executionIdentity.ts'
@@ -17,8 +17,6 @@ const responsesBody = z.looseObject({
   metadata: z.looseObject({ cutover_policy: z.string().max(70_000) }),
 })
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
 /**
  * The policy model's data plane (CONTRACTS.md §9): `POST /v1/responses`, plain or under
  * `/ng-rollout/<capture_key>/`, with the execution identity headers. Admission goes through the
@@ -26,9 +24,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * the scripted policy answers; the generation worker stages the tokens; custody (the lineage row)
  * is recorded before the answer is sent, and the call stays in flight until then.
  */
-export function modelDataRoutes(model: PolicyModel, signal: ChangeSignal, now: () => number): Hono {
+export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: ChangeSignal, now: () => number): Hono {
   const app = new Hono()
-  const worker = new GenerationWorker(new TokenStore())
+  const worker = new GenerationWorker(tokens)
   const handle = async (c: Context, captureKey: string | undefined): Promise<Response> => {
     const identity = readExecutionIdentity((name) => c.req.header(name), captureKey)
     if (!identity.ok) return cutoverErrorResponse(c, identity.error)
@@ -46,7 +44,9 @@ export function modelDataRoutes(model: PolicyModel, signal: ChangeSignal, now: (
     const admitted = model.admit(identity.value)
     if (!admitted.ok) return cutoverErrorResponse(c, admitted.error)
     const a = admitted.value
-    if (input.data.delay_ms !== undefined && input.data.delay_ms > 0) await sleep(input.data.delay_ms)
+    // A slow generation; `abort_inflight` (which notifies the signal) cancels it: the task exits.
+    const until = now() + (input.data.delay_ms ?? 0)
+    while (now() < until && !model.isTombstoned(identity.value)) await signal.wait(until - now())
     const decision = scriptedPolicy(input.data)
     if (!model.isInflight(a.ticket)) return errorResponse(c, 'stale_attempt', `the call ${a.model_call_id} was aborted`)
     const coords = worker.stage(a.model_call_id, a.prev_len, decision?.text ?? '')
