@@ -195,7 +195,7 @@ describe('Gym-compatible environment routes', () => {
       const who = { 'x-nemo-gym-rollout-id': r, 'x-nemo-gym-attempt-index': '0' }
       await post('/seed_session', { initial_count: 0 }, { headers: who })
       await post('/increment_counter', { count: 1 }, { headers: { ...who, 'x-nemo-gym-resource-request-id': `${r}-1` } })
-      const v = await post('/verify', { responses_create_params: { input: [] }, response: { output: [] }, expected_count: 1 }, { headers: who })
+      const v = await post('/verify', { responses_create_params: { input: [] }, response: responseOf([]), expected_count: 1 }, { headers: who })
       expect(v.body['reward']).toBe(1)
       return who
     }
