@@ -74,11 +74,11 @@ export class HttpFleet implements Fleet {
       if (r.ok && typeof r.value.state === 'string') this.#admission = r.value.state as AdmissionState
       return r
     }
-    const fleet = this
+    const admission = (): AdmissionState => this.#admission
     this.model = {
       serverName: endpoints.model.name,
       get admission(): AdmissionState {
-        return fleet.#admission
+        return admission()
       },
       workerCount: 1,
       workerAck: () => undefined,

@@ -72,6 +72,7 @@ const alive = (pid: number): boolean => {
 /** Slow generations: every call a little (so the checkpoint finds rollouts mid-flight), the straggler's far past the deadline. */
 const MODEL_DELAY_MS = 40
 const STRAGGLER_DELAY_MS = 60_000
+const CHECKPOINT_AFTER_MS = 300
 
 /**
  * `cutover fleet`: every participant as its own OS process on free loopback ports (the token
@@ -158,7 +159,8 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const controller = new Controller(host, options.deadlineMs, {}, 1)
 
   const firstRuns = plans.map((p) => dispatch(p, 0, p.rollout_id === straggler))
-  await sleep(MODEL_DELAY_MS * 2)
+  // Late enough that every rollout is inside a model call (the straggler's never ends on its own).
+  await sleep(CHECKPOINT_AFTER_MS)
   void frozen
   controller.begin(options.checkpointId)
   while (controller.stage === 'preparing' || controller.stage === 'retiring') {
@@ -169,15 +171,14 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     await sleep(20)
     if (host.failure !== null) throw host.failure
   }
-  const { restored, retired } = await Promise.race([
-    afterResume,
-    (async () => {
-      for (;;) {
-        await sleep(50)
-        if (host.failure !== null) throw host.failure
-      }
-    })(),
-  ])
+  let done = false
+  const watch = (async () => {
+    while (!done) {
+      await sleep(50)
+      if (host.failure !== null) throw host.failure
+    }
+  })()
+  const { restored, retired } = await Promise.race([afterResume, watch.then(() => afterResume)]).finally(() => (done = true))
   for (const id of retired) retiredSet.add(id.rollout_id)
   const byId = new Map(plans.map((p) => [p.rollout_id, p]))
   const second: Promise<void>[] = []
