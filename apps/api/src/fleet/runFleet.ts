@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { AgentBoundaryRecord, EnvName, ExecutionIdentity, RolloutPlan } from '@cutover/core'
 import { Controller, ENV_NAMES, planRollouts, verifyCheckpoint } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
-import { fetchJson } from '../control/fetchJson.ts'
+import { errorCodeOf, fetchJson } from '../control/fetchJson.ts'
 import type { ControlCallRecord } from '../controller/controlCall.ts'
 import { controlCall } from '../controller/controlCall.ts'
 import { discoverFleet } from '../controller/discoverFleet.ts'
@@ -117,7 +117,7 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const attempts = new Map<string, number>()
   const continued = new Set<string>()
   const retiredSet = new Set<string>()
-  let frozen = false
+  const refused: { plan: RolloutPlan; attempt: number }[] = []
 
   /** One `/run` on the current agent; completed results are acknowledged at once (exact receipt). */
   async function dispatch(plan: RolloutPlan, attempt: number, slow: boolean): Promise<void> {
@@ -125,7 +125,12 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     const agentUrl = fleet.endpoints.agent.url
     const body = { rollout_id: plan.rollout_id, attempt_index: attempt, environment: plan.env, seed: plan.seed.toString(), task: plan.task, model_delay_ms: slow ? STRAGGLER_DELAY_MS : MODEL_DELAY_MS }
     const r = await fetchJson(`${agentUrl}/run`, { method: 'POST', body, timeoutMs: 300_000 })
-    if (!r.ok || r.status !== 200) return // parked then killed with its process, retired, or refused: the checkpoint decides what continues
+    if (r.ok && errorCodeOf(r.body) === 'agent_admission_closed') {
+      // Refused before it began (admission closed for the checkpoint): dispatched again after resume.
+      refused.push({ plan, attempt })
+      return
+    }
+    if (!r.ok || r.status !== 200) return // parked then killed with its process, or retired: the checkpoint decides what continues
     const answer = r.body as { reward: number; receipt: { result_digest: string } | null }
     if (answer.receipt === null) return
     const ack = await controlCall({ participant: 'agent', url: agentUrl }, token, 'POST', 'agent-checkpoint/acknowledge', { schema_version: 1, receipt: answer.receipt }, record)
@@ -149,9 +154,8 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
       fleet = await discover(replacements.urls, 1)
       return fleet
     },
-    freezeDispatch: () => {
-      frozen = true
-    },
+    // Every rollout is dispatched at the start; the agent refuses the late ones (agent_admission_closed).
+    freezeDispatch: () => undefined,
     afterResume: (restored, retired) => resumed({ restored, retired }),
     liveMembership: () =>
       plans.filter((p) => attempts.has(p.rollout_id)).map((p) => ({ rollout_id: p.rollout_id, attempt_index: attempts.get(p.rollout_id) ?? 0, state: results.has(p.rollout_id) ? ('terminal' as const) : ('running' as const) })),
@@ -161,7 +165,6 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const firstRuns = plans.map((p) => dispatch(p, 0, p.rollout_id === straggler))
   // Late enough that every rollout is inside a model call (the straggler's never ends on its own).
   await sleep(CHECKPOINT_AFTER_MS)
-  void frozen
   controller.begin(options.checkpointId)
   while (controller.stage === 'preparing' || controller.stage === 'retiring') {
     if (!host.busy && controller.waiting) {
@@ -193,8 +196,11 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
       if (plan !== undefined) second.push(dispatch(plan, id.attempt_index + 1, false))
     }
   }
-  // The originals' /run requests end when their process does (or complete, on an abort).
-  await Promise.all([...firstRuns, ...second])
+  // The originals' /run requests end when their process does (or complete, on an abort); then
+  // the rollouts refused while admission was closed start (on the replacements after a restore).
+  await Promise.all(firstRuns)
+  second.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt, false)))
+  await Promise.all(second)
   const directory = join(options.dataDir, options.checkpointId)
   const report = controller.stage === 'done' ? verifyCheckpoint(new NodeCheckpointDirectory(directory, { create: false }), nodeDigest) : null
   return {
