@@ -8,6 +8,8 @@ import { createParticipants } from '../gym/defaultEnvironments.ts'
 import { createGymSubApp } from '../gym/mountGym.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import { closeOnSignals } from '../server.ts'
+import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
+import { exitWithParent } from '../participants/exitWithParent.ts'
 import type { CliIo } from './io.ts'
 import { EXIT, UsageError } from './io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
@@ -52,8 +54,7 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
     io.stderr(`cutover gym: ${error.message}\n`)
     return EXIT.usage
   }
-  const token = process.env.CUTOVER_CONTROL_TOKEN
-  const controlToken = token === undefined || token === '' ? undefined : token
+  const controlToken = controlTokenFromEnv()
   if (args.restoreExpected && controlToken === undefined) {
     io.stderr('cutover gym: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n')
     return EXIT.usage
@@ -83,6 +84,7 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
     const server = serve({ fetch: app.fetch, port: args.port, hostname: host }, (info) => resolve({ server, url: `http://${host}:${info.port}` }))
   })
   closeOnSignals(server)
+  exitWithParent()
   const mode = controlToken === undefined ? 'no control routes (CUTOVER_CONTROL_TOKEN unset)' : args.restoreExpected ? 'control routes on; paused until restore' : 'control routes on'
   io.stdout(`cutover gym ${args.env} listening on ${url} (${mode})\n`)
   return EXIT.ok

@@ -9,6 +9,10 @@ import { runSimulateCommand } from './simulateCommand.ts'
 import { runBenchCommand } from './benchCommand.ts'
 import { runInspectCommand } from './inspectCommand.ts'
 import { runDiffCommand } from './diffCommand.ts'
+import { runModelCommand } from './modelCommand.ts'
+import { runAgentCommand } from './agentCommand.ts'
+import { runFleetCommand } from './fleetCommand.ts'
+import { runCheckpointCommand } from './checkpointCommand.ts'
 
 interface Command {
   readonly summary: string
@@ -25,6 +29,10 @@ const COMMANDS: { readonly [name: string]: Command } = {
     run: (argv, io) => runEnvCommand([...argv], { ...io, readFile: (path) => readFileSync(path, 'utf8') }),
   },
   gym: { summary: 'one environment as a stand-alone NeMo Gym resources server', run: runGymCommand },
+  model: { summary: 'the policy model participant as its own server process', run: runModelCommand },
+  agent: { summary: 'the agent participant as its own server process (POST /run)', run: runAgentCommand },
+  checkpoint: { summary: 'one checkpoint operation (prepare, resume, abort, status) against the servers of a fleet file', run: (argv, io) => runCheckpointCommand(argv, io) },
+  fleet: { summary: 'the checkpoint cycle across real participant processes, checked against the simulator', run: (argv, io) => runFleetCommand(argv, io) },
   inspect: { summary: 'open a checkpoint directory in the inspector, read-only (starts the server if needed)', run: (argv, io) => runInspectCommand(argv, io) },
   diff: { summary: 'compare two stored runs to their first divergent event', run: (argv, io) => runDiffCommand(argv, io) },
   bench: { summary: 'measure the performance figures of PRODUCT.md §6', run: (argv, io) => runBenchCommand(argv, io) },

@@ -1,15 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
-import { z } from 'zod'
 import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { checkpointDirUnder } from './checkpointDirUnder.ts'
-import { ROLLOUT_ID_PATTERN } from './executionIdentity.ts'
+import { bearerAuthorized } from '../control/bearerAuthorized.ts'
+import { directoryBody, identityBody, operationBody, statusQuery } from '../control/controlBodies.ts'
 
 /** What the control routes of one resources participant need. */
 export interface ControlRoutesOptions {
@@ -25,29 +24,6 @@ export interface ControlRoutesOptions {
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
 }
 
-const base = {
-  schema_version: z.literal(1),
-  checkpoint_id: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a checkpoint id is 1–128 of [A-Za-z0-9._-], not starting with . _ or -'),
-  deadline_ts: z.number().nonnegative().finite(),
-}
-const operationBody = z.strictObject(base)
-const statusQuery = z.strictObject({ checkpoint_id: base.checkpoint_id })
-const directoryBody = z.strictObject({ ...base, checkpoint_dir: z.string().min(1).max(4096) })
-const retireBody = z.strictObject({
-  ...base,
-  rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN),
-  attempt_index: z.number().int().nonnegative().max(1_000_000_000),
-})
-
-const sha = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()
-
-/** True when the request carries `Authorization: Bearer <token>` (constant-time comparison). */
-function authorized(c: Context, token: string): boolean {
-  const header = c.req.header('authorization') ?? ''
-  const match = /^Bearer (.+)$/.exec(header)
-  return match !== null && timingSafeEqual(sha(match[1] ?? ''), sha(token))
-}
-
 /**
  * The resources participant's control plane (PROTOCOL.md §3.1, §3.4) under `/ng-control/v1`:
  * capabilities, and `resources-checkpoint/{prepare,status,commit,restore,resume,retire}` with
@@ -60,7 +36,7 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
     result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
 
   app.use('*', async (c, next) => {
-    if (!authorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
+    if (!bearerAuthorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
     return next()
   })
   app.use('*', limitBody(API_BODY_LIMIT))
@@ -112,7 +88,7 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
   })
 
   app.post('/resources-checkpoint/retire', async (c) => {
-    const body = await readValidJson(c, retireBody, 'retire body')
+    const body = await readValidJson(c, identityBody, 'retire body')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
     const { checkpoint_id, rollout_id, attempt_index, deadline_ts } = body.value
     return reply(c, participant.retire(checkpoint_id, { rollout_id, attempt_index }, deadline_ts * 1000))

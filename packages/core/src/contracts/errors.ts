@@ -38,6 +38,10 @@ export const ERROR_CODES = [
   'execution_identity_mismatch',
   // controller
   'prepare_incomplete',
+  // HTTP controller transport (§3.5 transport limits)
+  'transport_error',
+  'invalid_response',
+  'response_too_large',
   // API
   'invalid_request',
   'malformed_json',

@@ -85,10 +85,14 @@ export class AgentParticipant {
   #statusCache: { readonly version: number; readonly report: AgentStatus } | null = null
   #served = false
   #lastCommitDigest: string | null = null
+  #restoreExpected: boolean
 
-  constructor(digest: Digest, instanceName = 'agent') {
+  /** `restoreExpected`: a replacement process boots with admission closed and refuses resume until restored. */
+  constructor(digest: Digest, instanceName = 'agent', options: { readonly restoreExpected?: boolean } = {}) {
     this.#digest = digest
     this.instanceName = instanceName
+    this.#restoreExpected = options.restoreExpected ?? false
+    if (this.#restoreExpected) this.#accepting = false
   }
 
   get accepting(): boolean {
@@ -455,7 +459,10 @@ export class AgentParticipant {
 
   /** `resume`: reopen admission, release parked executions, retire the id. */
   resume(checkpointId: string): Result<{ state: 'accepting'; released: number }, CutoverError> {
+    if (this.#restoreExpected && this.fence.phase !== 'restored_paused')
+      return err(cutoverError('invalid_phase', 'this process expects a restore before it resumes'))
     return this.fence.run(checkpointId, FENCE_OPS.agentResume, () => {
+      this.#restoreExpected = false
       this.#accepting = true
       this.#version++
       let released = 0

@@ -82,6 +82,8 @@ export interface PolicyModelOptions {
   readonly relayTwice?: boolean
   /** Teaching-mode bug `tombstones-skipped-on-restore`: restore installs no fences. */
   readonly skipRestoreFences?: boolean
+  /** A replacement process: boots paused and refuses resume until a restore succeeded (§3.4's rule, for the model). */
+  readonly restoreExpected?: boolean
 }
 
 /** A status long-poll's answer: the report, and how long the server holds the request before answering (0 when paused). */
@@ -123,6 +125,7 @@ export class PolicyModel {
   #lastCommitDigest: string | null = null
   readonly #callPrefix: string
   readonly #skipRestoreFences: boolean
+  #restoreExpected: boolean
 
   constructor(digest: Digest, options: PolicyModelOptions = {}) {
     this.#digest = digest
@@ -134,6 +137,8 @@ export class PolicyModel {
     this.#callPrefix = generation === 0 ? `${this.serverName}-call-` : `${this.serverName}-call-g${generation}-`
     if (options.relayTwice === true) this.#ledger.relayTwice = true
     this.#skipRestoreFences = options.skipRestoreFences === true
+    this.#restoreExpected = options.restoreExpected ?? false
+    if (this.#restoreExpected) this.#state = 'paused'
   }
 
   get admission(): AdmissionState {
@@ -421,7 +426,10 @@ export class PolicyModel {
   resume(checkpointId: string): Result<{ state: 'accepting'; workers: number }, CutoverError> {
     const role = this.#roleCheck()
     if (!role.ok) return role
+    if (this.#restoreExpected && this.fence.phase !== 'restored_paused')
+      return err(cutoverError('invalid_phase', 'this process expects a restore before it resumes'))
     return this.fence.run(checkpointId, FENCE_OPS.modelResume, () => {
+      this.#restoreExpected = false
       this.#state = 'accepting'
       this.#workers.reopen()
       return ok({ state: 'accepting' as const, workers: this.#workers.connectedCount })

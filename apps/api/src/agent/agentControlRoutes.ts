@@ -1,0 +1,175 @@
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { AgentParticipant, CheckpointDirectory, Clock, CompletionReceipt } from '@cutover/core'
+import type { CutoverError } from '@cutover/core/contracts'
+import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { readValidJson } from '../http/jsonBody.ts'
+import { openCheckpointDir } from '../control/openCheckpointDir.ts'
+import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
+import { bearerAuthorized } from '../control/bearerAuthorized.ts'
+import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
+import type { ChangeSignal } from '../model/ChangeSignal.ts'
+
+/** What the control routes of one agent need. */
+export interface AgentControlOptions {
+  readonly agent: AgentParticipant
+  readonly signal: ChangeSignal
+  readonly token: string
+  readonly dataDir: string
+  readonly clock: Clock
+  readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
+}
+
+const receiptSchema = z.strictObject({
+  rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN),
+  attempt_index: z.number().int().nonnegative(),
+  execution_generation: z.number().int().nonnegative(),
+  result_identity: z.string().max(512),
+  result_digest: z.string().regex(/^[0-9a-f]{64}$/),
+})
+const acknowledgeBody = z.strictObject({ schema_version: z.literal(1), receipt: receiptSchema })
+const acknowledgeCompletedBody = z.strictObject({ schema_version: z.literal(1), executions: z.array(receiptSchema).min(1).max(4096) })
+const statusQuery = z.strictObject({
+  checkpoint_id: controlBase.checkpoint_id,
+  wait_ready: z.literal('1').optional(),
+  /** The controller's deadline check: not ready once the deadline passed → 409 agent_prepare_incomplete. */
+  at_deadline: z.literal('1').optional(),
+  timeout_s: z.coerce.number().nonnegative().max(600).optional(),
+})
+const receiptQuery = z.strictObject({ rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN), attempt_index: z.coerce.number().int().nonnegative() })
+
+/** The agent's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
+export function agentCapabilities(agent: AgentParticipant): object {
+  const fence = agent.fence.snapshot()
+  return {
+    component: 'responses_api_agents',
+    name: agent.instanceName,
+    schema_version: 1,
+    admission_states: ['accepting', 'preparing'],
+    checkpoint_mode: 'export_restore',
+    concurrency_contract: 'serialized_per_session',
+    multi_process: { mode: 'single_worker', num_workers: 1 },
+    features: ['turn_boundaries', 'completion_receipts'],
+    phase: fence.phase,
+    active_checkpoint_id: fence.active_checkpoint_id,
+    deadline_ts: fence.deadline_ms === null ? null : fence.deadline_ms / 1000,
+  }
+}
+
+/**
+ * The agent's control plane (PROTOCOL.md §3.3) under `/ng-control/v1`: capabilities and
+ * `agent-checkpoint/{prepare,status,commit,restore,resume,retire,acknowledge,acknowledge-completed,
+ * completion-receipt,discard-restored-continuation}`, behind the bearer token. Status with
+ * `wait_ready=1&timeout_s=…` long-polls for `ready_to_commit`; with `at_deadline=1`, once the prepare
+ * deadline has passed without readiness it answers 409 `agent_prepare_incomplete` (`prepareDeadline`).
+ */
+export function agentControlRoutes(options: AgentControlOptions): Hono {
+  const { agent, signal, clock } = options
+  const app = new Hono()
+  const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
+    result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
+  const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response =>
+    openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
+
+  app.use('*', async (c, next) => {
+    if (!bearerAuthorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
+    return next()
+  })
+  app.use('*', limitBody(API_BODY_LIMIT))
+
+  app.get('/capabilities', (c) => c.json(agentCapabilities(agent)))
+
+  app.post('/agent-checkpoint/prepare', async (c) => {
+    const body = await readValidJson(c, operationBody, 'prepare body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const result = agent.prepare(body.value.checkpoint_id, body.value.deadline_ts * 1000)
+    signal.notify()
+    return reply(c, result)
+  })
+
+  app.get('/agent-checkpoint/status', async (c) => {
+    const query = statusQuery.safeParse(c.req.query())
+    if (!query.success) return errorResponse(c, 'invalid_request', `status query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    const { checkpoint_id, wait_ready, timeout_s, at_deadline } = query.data
+    const until = clock.now() + (wait_ready === undefined ? 0 : (timeout_s ?? 0) * 1000)
+    for (;;) {
+      const status = agent.status(checkpoint_id)
+      if (!status.ok) return reply(c, status)
+      if (status.value.ready_to_commit) return c.json({ checkpoint_id, ...status.value })
+      const phase = agent.fence.phase
+      if (at_deadline !== undefined && (phase === 'preparing' || phase === 'prepared') && agent.fence.remaining(clock.now()) === 0) return reply(c, agent.prepareDeadline(checkpoint_id))
+      const left = Math.min(until - clock.now(), agent.fence.remaining(clock.now()))
+      if (left <= 0) return c.json({ checkpoint_id, ...status.value })
+      await signal.wait(Math.min(left, 250))
+    }
+  })
+
+  app.post('/agent-checkpoint/commit', async (c) => {
+    const body = await readValidJson(c, directoryBody, 'commit body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const dir = openDir(c, body.value.checkpoint_dir, true)
+    if (dir instanceof Response) return dir
+    return reply(c, agent.commit(body.value.checkpoint_id, dir))
+  })
+
+  app.post('/agent-checkpoint/restore', async (c) => {
+    const body = await readValidJson(c, directoryBody, 'restore body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const dir = openDir(c, body.value.checkpoint_dir, false)
+    if (dir instanceof Response) return dir
+    const restored = agent.restore(body.value.checkpoint_id, dir)
+    if (!restored.ok) return reply(c, restored)
+    return c.json({ ...restored.value, continuation_index: restored.value.continuations })
+  })
+
+  app.post('/agent-checkpoint/resume', async (c) => {
+    const body = await readValidJson(c, operationBody, 'resume body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const result = agent.resume(body.value.checkpoint_id)
+    signal.notify()
+    return reply(c, result)
+  })
+
+  app.post('/agent-checkpoint/retire', async (c) => {
+    const body = await readValidJson(c, identityBody, 'retire body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const { checkpoint_id, rollout_id, attempt_index } = body.value
+    const result = agent.retire(checkpoint_id, { rollout_id, attempt_index })
+    signal.notify()
+    return reply(c, result)
+  })
+
+  app.post('/agent-checkpoint/acknowledge', async (c) => {
+    const body = await readValidJson(c, acknowledgeBody, 'acknowledge body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const result = agent.acknowledgeOne(body.value.receipt as CompletionReceipt)
+    signal.notify()
+    return reply(c, result)
+  })
+
+  app.post('/agent-checkpoint/acknowledge-completed', async (c) => {
+    const body = await readValidJson(c, acknowledgeCompletedBody, 'acknowledge-completed body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const result = agent.acknowledge(body.value.executions as CompletionReceipt[])
+    signal.notify()
+    return reply(c, result.ok ? { ok: true, value: { acknowledged: result.value.acknowledged, idempotent: result.value.idempotent } } : result)
+  })
+
+  app.get('/agent-checkpoint/completion-receipt', (c) => {
+    const query = receiptQuery.safeParse(c.req.query())
+    if (!query.success) return errorResponse(c, 'invalid_request', `completion-receipt query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    return reply(c, agent.completionReceipt(query.data))
+  })
+
+  app.post('/agent-checkpoint/discard-restored-continuation', async (c) => {
+    const body = await readValidJson(c, identityBody, 'discard-restored-continuation body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const { checkpoint_id, rollout_id, attempt_index } = body.value
+    return reply(c, agent.discardContinuation(checkpoint_id, { rollout_id, attempt_index }))
+  })
+
+  app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))
+  return app
+}

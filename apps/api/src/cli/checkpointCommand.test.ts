@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ParticipantProcess } from '../fleet/spawnParticipant.ts'
+import { CUTOVER_BIN, spawnParticipant } from '../fleet/spawnParticipant.ts'
+
+const TOKEN = 'test-token-checkpoint-cli'
+const dataDir = mkdtempSync(join(tmpdir(), 'cutover-checkpoint-cli-'))
+const started: ParticipantProcess[] = []
+const fleetFile = join(dataDir, 'fleet.json')
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function cutover(args: string[], token: string | null = TOKEN): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env }
+    if (token === null) delete env['CUTOVER_CONTROL_TOKEN']
+    else env['CUTOVER_CONTROL_TOKEN'] = token
+    const child = spawn(process.execPath, [CUTOVER_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t))
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t))
+    child.once('exit', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+beforeAll(async () => {
+  const env = { CUTOVER_CONTROL_TOKEN: TOKEN, CUTOVER_DATA_DIR: dataDir }
+  const start = async (args: string[]) => {
+    const p = await spawnParticipant(args, env)
+    started.push(p)
+    return p
+  }
+  const [m, b, c, w] = await Promise.all([start(['model']), start(['gym', 'blackjack', '--port', '0']), start(['gym', 'counter', '--port', '0']), start(['gym', 'workplace', '--port', '0'])])
+  const a = await start(['agent', '--model', m.url, '--resources', `blackjack=${b.url},counter=${c.url},workplace=${w.url}`])
+  writeFileSync(fleetFile, JSON.stringify({ model: [m.url], agent: [a.url], resources: { blackjack: b.url, counter: c.url, workplace: w.url } }))
+}, 120_000)
+
+afterAll(async () => {
+  await Promise.all(started.map((p) => p.stop()))
+  for (const p of started) expect(alive(p.pid)).toBe(false)
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('cutover checkpoint', () => {
+  it('[fleet-token] prepare then resume against a fleet file; the report names every participant', async () => {
+    const status = await cutover(['checkpoint', 'status', '--fleet', fleetFile, '--id', 'ck-cli', '--json'])
+    expect(status.code).toBe(0)
+    expect((JSON.parse(status.stdout) as { participants: unknown[] }).participants).toHaveLength(5)
+    const prepare = await cutover(['checkpoint', 'prepare', '--fleet', fleetFile, '--id', 'ck-cli', '--json'])
+    expect(prepare.stderr).toBe('')
+    expect(prepare.code).toBe(0)
+    const report = JSON.parse(prepare.stdout) as { phase: string; participants: { participant: string; error?: unknown }[] }
+    expect(report.phase).toBe('prepared')
+    expect(report.participants.map((p) => p.participant)).toEqual(['agent', 'policy_model', 'resources_blackjack', 'resources_counter', 'resources_workplace'])
+    const resume = await cutover(['checkpoint', 'resume', '--fleet', fleetFile, '--id', 'ck-cli', '--json'])
+    expect(resume.code).toBe(0)
+    expect((JSON.parse(resume.stdout) as { phase: string }).phase).toBe('idle')
+    // Resume is recorded per checkpoint id: a repeated resume replays its result (idempotent).
+    const again = await cutover(['checkpoint', 'resume', '--fleet', fleetFile, '--id', 'ck-cli', '--json'])
+    expect(again.code).toBe(0)
+  }, 60_000)
+
+  it('[cli] a wrong or missing token, a bad fleet file, an unreachable participant: exit 2 naming the participant and endpoint', async () => {
+    const wrong = await cutover(['checkpoint', 'status', '--fleet', fleetFile, '--id', 'ck-x'], 'wrong')
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/policy_model .*GET \/ng-control\/v1\/capabilities: HTTP 401 unauthorized/)
+    expect((await cutover(['checkpoint', 'status', '--fleet', fleetFile, '--id', 'ck-x'], null)).code).toBe(2)
+    const bad = join(dataDir, 'bad.json')
+    writeFileSync(bad, JSON.stringify({ model: ['http://example.com:80'], agent: [], resources: {} }))
+    const badRun = await cutover(['checkpoint', 'status', '--fleet', bad, '--id', 'ck-x'])
+    expect(badRun.code).toBe(2)
+    expect(badRun.stderr).toMatch(/loopback/)
+    const gone = join(dataDir, 'gone.json')
+    writeFileSync(gone, JSON.stringify({ model: ['http://127.0.0.1:9'], agent: ['http://127.0.0.1:9'], resources: {} }))
+    const goneRun = await cutover(['checkpoint', 'status', '--fleet', gone, '--id', 'ck-x'])
+    expect(goneRun.code).toBe(2)
+    expect(goneRun.stderr).toMatch(/policy_model \(http:\/\/127\.0\.0\.1:9\).*transport_error/)
+  }, 60_000)
+})

@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import type { JsonValue } from '@cutover/core'
+import type { ControlCallRecord } from '../controller/controlCall.ts'
+import { controlCall } from '../controller/controlCall.ts'
+import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
+import type { CliIo } from './io.ts'
+import { EXIT, UsageError } from './io.ts'
+import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+
+const OPERATIONS = ['prepare', 'commit', 'restore', 'resume', 'abort', 'status'] as const
+type Operation = (typeof OPERATIONS)[number]
+
+export const CHECKPOINT_HELP = `usage: cutover checkpoint prepare|resume|abort|status --fleet FILE --id CK [--deadline-ms N] [--json]
+
+Sends one checkpoint operation to every participant a fleet file lists ({"model": [URL…],
+"agent": [URL…], "resources": {"<name>": URL…}}), with the token from CUTOVER_CONTROL_TOKEN (never
+from the file). prepare: agents, then models (long-polled until paused), then resources; a refusal
+aborts (every participant a prepare was sent to is resumed, dependencies first). resume / abort:
+models and resources before agents (abort records invalid_phase as already_accepting). status: each
+participant's capabilities phase. commit and restore run the whole transaction (aggregate manifest
+last, replacement set checked) and are available through cutover fleet; as single CLI operations
+they are not implemented yet. Exit 0 success, 1 refused or failed, 2 usage or input (bad fleet
+file, unknown or unreachable participant, missing token).`
+
+const url = z.string().regex(/^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/, 'a loopback http://127.0.0.1:PORT URL')
+const fleetFileSchema = z.strictObject({ model: z.array(url).min(1).max(16), agent: z.array(url).min(1).max(16), resources: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/), url) })
+
+interface Target {
+  readonly participant: string
+  readonly kind: 'model' | 'agent' | 'resources'
+  readonly url: string
+}
+
+interface ParticipantAnswer {
+  readonly participant: string
+  readonly url: string
+  readonly status: number | null
+  readonly result?: JsonValue
+  readonly error?: { readonly code: string; readonly message: string }
+}
+
+function readFleet(path: string): Target[] {
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new UsageError(`--fleet ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  const parsed = fleetFileSchema.safeParse(raw)
+  if (!parsed.success) throw new UsageError(`--fleet ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`)
+  const strip = (u: string) => u.replace(/\/+$/, '')
+  const f = parsed.data
+  return [
+    ...f.model.map((u, i): Target => ({ participant: f.model.length === 1 ? 'policy_model' : `policy_model_${i}`, kind: 'model', url: strip(u) })),
+    ...Object.entries(f.resources).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, u]): Target => ({ participant: `resources_${name}`, kind: 'resources', url: strip(u) })),
+    ...f.agent.map((u, i): Target => ({ participant: f.agent.length === 1 ? 'agent' : `agent_${i}`, kind: 'agent', url: strip(u) })),
+  ]
+}
+
+const ROUTES = {
+  model: { prepare: 'model-admission/pause', resume: 'model-admission/resume', component: 'responses_api_models' },
+  agent: { prepare: 'agent-checkpoint/prepare', resume: 'agent-checkpoint/resume', component: 'responses_api_agents' },
+  resources: { prepare: 'resources-checkpoint/prepare', resume: 'resources-checkpoint/resume', component: 'resources_servers' },
+} as const
+
+/** `cutover checkpoint OP`: one checkpoint operation against the participants of a fleet file. */
+export async function runCheckpointCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout(`${CHECKPOINT_HELP}\n`)
+    return EXIT.ok
+  }
+  let op: Operation
+  let targets: Target[]
+  let id: string
+  let deadlineMs: number
+  let json: boolean
+  let token: string
+  try {
+    const { values, switches, positionals } = parseArgs(argv, { values: ['--fleet', '--id', '--dir', '--deadline-ms'], switches: ['--json'], positionals: 1 })
+    const name = positionals[0]
+    if (name === undefined || !(OPERATIONS as readonly string[]).includes(name)) throw new UsageError(`name an operation: ${OPERATIONS.join(', ')}`)
+    op = name as Operation
+    if (op === 'commit' || op === 'restore') throw new UsageError(`${op} as a single CLI operation is not implemented yet (cutover fleet runs it end to end)`)
+    const fleet = values.get('--fleet')
+    if (fleet === undefined) throw new UsageError('--fleet FILE is required')
+    const cid = values.get('--id')
+    if (cid === undefined || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(cid)) throw new UsageError('--id CK is required (1–128 of [A-Za-z0-9._-])')
+    id = cid
+    const deadlineText = values.get('--deadline-ms')
+    deadlineMs = deadlineText === undefined ? 30_000 : parseIntegerOption('--deadline-ms', deadlineText, 1, 3_600_000)
+    json = switches.has('--json')
+    const t = controlTokenFromEnv()
+    if (t === undefined) throw new UsageError('CUTOVER_CONTROL_TOKEN is not set (the token comes from the environment, never from the fleet file)')
+    token = t
+    targets = readFleet(fleet)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.stderr(`cutover checkpoint: ${error.message}\n`)
+    return EXIT.usage
+  }
+  const calls: ControlCallRecord[] = []
+  const record = (r: ControlCallRecord): void => void calls.push(r)
+  const answers: ParticipantAnswer[] = []
+  const deadlineTs = (Date.now() + deadlineMs) / 1000
+  const body = { schema_version: 1, checkpoint_id: id, deadline_ts: deadlineTs }
+
+  // Discovery first: nothing is sent to any participant unless every one answers as its kind.
+  for (const t of targets) {
+    const caps = await controlCall<{ component?: unknown; phase?: unknown }>(t, token, 'GET', 'capabilities', undefined, record, 10_000)
+    if (!caps.ok || caps.value.component !== ROUTES[t.kind].component) {
+      const why = caps.ok ? `${t.participant} (${t.url}) GET /ng-control/v1/capabilities: component ${JSON.stringify(caps.value.component)}, expected ${ROUTES[t.kind].component}` : caps.error.message
+      io.stderr(`cutover checkpoint: ${why}\n`)
+      return EXIT.usage
+    }
+    if (op === 'status') answers.push({ participant: t.participant, url: t.url, status: 200, result: caps.value as JsonValue })
+  }
+  const send = async (t: Target, route: string): Promise<boolean> => {
+    const r = await controlCall<JsonValue>(t, token, 'POST', route, body, record)
+    const status = calls[calls.length - 1]?.status ?? null
+    answers.push(r.ok ? { participant: t.participant, url: t.url, status, result: r.value } : { participant: t.participant, url: t.url, status, error: { code: r.error.code, message: r.error.message } })
+    return r.ok
+  }
+  const resumeAll = async (only: ReadonlySet<string> | null, abort: boolean): Promise<boolean> => {
+    let all = true
+    // Dependencies (models, resources) before agents (PROTOCOL.md §3.5).
+    for (const t of [...targets.filter((x) => x.kind !== 'agent'), ...targets.filter((x) => x.kind === 'agent')]) {
+      if (only !== null && !only.has(t.participant)) continue
+      const okay = await send(t, ROUTES[t.kind].resume)
+      const last = answers[answers.length - 1]
+      if (!okay && abort && last?.error?.code === 'invalid_phase') answers[answers.length - 1] = { participant: t.participant, url: t.url, status: last.status, result: 'already_accepting' }
+      else if (!okay) all = false
+    }
+    return all
+  }
+
+  let success = true
+  let phase = op === 'status' ? 'status' : op
+  if (op === 'prepare') {
+    const sent = new Set<string>()
+    for (const kind of ['agent', 'model', 'resources'] as const) {
+      for (const t of targets.filter((x) => x.kind === kind)) {
+        sent.add(t.participant)
+        if (!(await send(t, ROUTES[kind].prepare))) success = false
+        if (success && kind === 'model') {
+          const left = Math.max(0, deadlineTs - Date.now() / 1000)
+          const s = await controlCall<{ state?: unknown }>(t, token, 'GET', `model-admission/status?checkpoint_id=${encodeURIComponent(id)}&wait_state=paused&timeout_s=${left.toFixed(3)}`, undefined, record)
+          if (!s.ok || s.value.state !== 'paused') {
+            answers.push({ participant: t.participant, url: t.url, status: null, error: { code: 'prepare_incomplete', message: s.ok ? `${t.participant} is ${String(s.value.state)} at the deadline` : s.error.message } })
+            success = false
+          }
+        }
+        if (success && kind === 'agent') {
+          const left = Math.max(0, deadlineTs - Date.now() / 1000)
+          const s = await controlCall<{ ready_to_commit?: unknown }>(t, token, 'GET', `agent-checkpoint/status?checkpoint_id=${encodeURIComponent(id)}&wait_ready=1&timeout_s=${left.toFixed(3)}&at_deadline=1`, undefined, record)
+          if (!s.ok || s.value.ready_to_commit !== true) {
+            answers.push({ participant: t.participant, url: t.url, status: null, error: { code: 'agent_prepare_incomplete', message: s.ok ? `${t.participant} is not ready to commit at the deadline` : s.error.message } })
+            success = false
+          }
+        }
+        if (!success) break
+      }
+      if (!success) break
+    }
+    if (!success) {
+      // Nothing half-applied: every participant a prepare was sent to is resumed.
+      await resumeAll(sent, true)
+      phase = 'aborted'
+    } else phase = 'prepared'
+  } else if (op === 'resume' || op === 'abort') {
+    success = await resumeAll(null, op === 'abort')
+    phase = success ? 'idle' : 'failed'
+  }
+  const report = { checkpoint_id: id, operation: op, phase, participants: answers }
+  if (json) io.stdout(`${JSON.stringify(report)}\n`)
+  else {
+    io.stdout(`checkpoint ${id} ${op}: ${phase}\n`)
+    for (const a of answers) io.stdout(`  ${a.participant.padEnd(22)} ${a.error === undefined ? 'ok' : `${a.error.code}: ${a.error.message}`}\n`)
+  }
+  return success ? EXIT.ok : EXIT.failure
+}

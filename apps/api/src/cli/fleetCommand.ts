@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { resolveRunConfig } from '@cutover/core'
+import type { ScenarioName } from '@cutover/core/contracts'
+import type { ParticipantProcess } from '../fleet/spawnParticipant.ts'
+import { runFleet } from '../fleet/runFleet.ts'
+import { simulatorResultDigests } from '../fleet/simulatorResultDigests.ts'
+import { resolveDataDir } from '../nodeAppDeps.ts'
+import type { CliIo } from './io.ts'
+import { EXIT, UsageError } from './io.ts'
+import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+
+/** The scenarios `cutover fleet` runs across real processes; the others are simulator-only so far. */
+const FLEET_SCENARIOS = ['happy-path', 'straggler-retirement'] as const
+type FleetScenario = (typeof FLEET_SCENARIOS)[number]
+/** The presets' deadlines are virtual milliseconds; across processes the prepare deadline is at least this much wall-clock time. */
+const WALL_DEADLINE_MS = 1500
+
+export const FLEET_HELP = `usage: cutover fleet --scenario NAME --seed N [--rollouts N] [--out DIR] [--json]
+
+Starts every participant as its own OS process on free loopback ports (cutover model, cutover
+agent, cutover gym blackjack|counter|workplace; the control token is generated and never printed),
+dispatches the rollouts through the agent's POST /run, takes checkpoint ck-1 with the HTTP
+controller, kills the original processes once it is published, starts replacements with
+--restore-expected, restores, resumes, runs the continued and retired rollouts to their end,
+verifies the directory and checks every rollout's result against the simulator's run of the same
+seed (equivalence). Scenarios: ${FLEET_SCENARIOS.join(', ')} (the other scenarios are simulator-only:
+use cutover simulate). --out DIR (new or empty) is the participants' data directory; default
+<data dir>/fleet/<scenario>-<seed>-<n>. Exit 0 when the cycle completed, the directory verified and
+every rollout matched; 1 otherwise; 2 for usage errors.`
+
+interface FleetArgs {
+  readonly scenario: FleetScenario
+  readonly seed: string
+  readonly rollouts: number
+  readonly out: string | undefined
+  readonly json: boolean
+}
+
+function parseFleetArgs(argv: readonly string[]): FleetArgs {
+  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--out'], switches: ['--json'] })
+  const scenario = values.get('--scenario')
+  if (scenario === undefined) throw new UsageError(`--scenario NAME is required (one of ${FLEET_SCENARIOS.join(', ')})`)
+  if (!(FLEET_SCENARIOS as readonly string[]).includes(scenario)) {
+    throw new UsageError(`scenario '${scenario}' is simulator-only so far (cutover fleet runs ${FLEET_SCENARIOS.join(', ')}; use cutover simulate for the others)`)
+  }
+  const seed = values.get('--seed')
+  if (seed === undefined) throw new UsageError('--seed N is required (a non-negative decimal integer)')
+  if (!/^[0-9]{1,40}$/.test(seed)) throw new UsageError(`--seed takes a non-negative decimal integer of at most 40 digits, got '${seed}'`)
+  const rolloutsText = values.get('--rollouts')
+  const out = values.get('--out')
+  if (out === '') throw new UsageError('--out needs a directory')
+  return { scenario: scenario as FleetScenario, seed: BigInt(seed).toString(), rollouts: rolloutsText === undefined ? 9 : parseIntegerOption('--rollouts', rolloutsText, 1, 1000), out, json: switches.has('--json') }
+}
+
+function prepareOut(args: FleetArgs): string {
+  if (args.out !== undefined) {
+    const root = resolve(args.out)
+    if (existsSync(root) && readdirSync(root).length > 0) throw new UsageError(`--out ${root} is not empty (choose a new or empty folder)`)
+    mkdirSync(root, { recursive: true })
+    return realpathSync(root)
+  }
+  const parent = join(resolveDataDir(), 'fleet')
+  mkdirSync(parent, { recursive: true })
+  for (let n = 1; ; n++) {
+    const candidate = join(parent, `${args.scenario}-${args.seed}-${n}`)
+    if (existsSync(candidate)) continue
+    mkdirSync(candidate)
+    return realpathSync(candidate)
+  }
+}
+
+/** `cutover fleet`: the whole checkpoint cycle across real processes (CONTRACTS.md §9). */
+export async function runFleetCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout(`${FLEET_HELP}\n`)
+    return EXIT.ok
+  }
+  let args: FleetArgs
+  let out: string
+  try {
+    args = parseFleetArgs(argv)
+    out = prepareOut(args)
+  } catch (error) {
+    io.stderr(`cutover fleet: ${error instanceof Error ? error.message : String(error)}\n`)
+    return EXIT.usage
+  }
+  const config = resolveRunConfig({ scenario: args.scenario as ScenarioName, seed: args.seed, rollouts: args.rollouts })
+  const running: ParticipantProcess[] = []
+  const stopAll = async (): Promise<void> => {
+    await Promise.all(running.map((p) => p.stop()))
+  }
+  const onSignal = (): void => {
+    void stopAll().then(() => process.exit(130))
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    const run = await runFleet({ scenario: args.scenario, seed: BigInt(args.seed), rollouts: args.rollouts, dataDir: out, deadlineMs: Math.max(config.deadline_ms, WALL_DEADLINE_MS), checkpointId: 'ck-1' }, running)
+    const reference = simulatorResultDigests(config)
+    const mismatches = run.rollouts.filter((r) => reference.get(r.rollout_id)?.result_digest !== r.result_digest).map((r) => r.rollout_id)
+    const report = {
+      scenario: args.scenario,
+      seed: args.seed,
+      rollouts: args.rollouts,
+      deadline_ms: config.deadline_ms,
+      out,
+      outcome: run.outcome,
+      reason: run.reason,
+      checkpoints: [{ id: run.checkpoint_id, path: run.directory, verified: run.verified, problems: run.problems }],
+      retired: run.retired,
+      continued: run.continued,
+      equivalence: { checked: run.rollouts.length, matching: run.rollouts.length - mismatches.length, mismatches },
+      originals_gone: run.originals_gone,
+      run_id: null,
+      processes: run.processes,
+      control_calls: run.control_calls.length,
+      wall_ms: run.wall_ms,
+    }
+    const passed = run.outcome === 'completed' && run.verified && mismatches.length === 0 && run.originals_gone
+    if (args.json) io.stdout(`${JSON.stringify(report)}\n`)
+    else {
+      io.stdout(
+        [
+          `cutover fleet ${args.scenario} seed ${args.seed}: ${args.rollouts} rollouts across ${run.processes.length} processes in ${(run.wall_ms / 1000).toFixed(1)} s`,
+          `checkpoint ${run.checkpoint_id}: ${run.outcome}${run.reason === null ? '' : ` (${run.reason})`}, directory ${run.verified ? 'verified' : 'NOT verified'} at ${run.directory}`,
+          `retired ${run.retired.length} (${run.retired.join(', ') || '—'}), continued ${run.continued.length}; equivalence ${report.equivalence.matching}/${report.equivalence.checked}${mismatches.length > 0 ? ` (differ: ${mismatches.join(', ')})` : ''}`,
+          ...run.processes.map((p) => `  ${p.role.padEnd(11)} ${p.participant.padEnd(20)} pid ${p.pid} port ${p.port}`),
+          `originals ${run.originals_gone ? 'gone' : 'STILL RUNNING'}; ${passed ? 'PASS' : 'FAIL'}`,
+        ].join('\n') + '\n',
+      )
+    }
+    return passed ? EXIT.ok : EXIT.failure
+  } catch (error) {
+    io.stderr(`cutover fleet: ${error instanceof Error ? error.message : String(error)}\n`)
+    return EXIT.failure
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await stopAll()
+  }
+}

@@ -1,0 +1,137 @@
+import type { AdmissionState, CheckpointDirectory, ContinuationRoot, Digest, EnvName, ExecutionIdentity, Fleet, JsonValue, Result } from '@cutover/core'
+import { ENV_NAMES, loadLedgerNamespace } from '@cutover/core'
+import type { CutoverError } from '@cutover/core/contracts'
+import type { ControlCallRecord, ParticipantEndpoint } from './controlCall.ts'
+import { controlCall } from './controlCall.ts'
+
+/** Where a fleet's participants listen, and the names their capabilities gave (`discoverFleet`). */
+export interface FleetEndpoints {
+  readonly model: { readonly url: string; readonly name: string }
+  readonly agent: { readonly url: string; readonly name: string }
+  readonly resources: { readonly [K in EnvName]: { readonly url: string; readonly name: string } }
+}
+
+/** The token-store snapshot of the last model commit (the controller seals it after the aggregate). */
+interface TokenCache {
+  keys: readonly string[]
+  snapshot: JsonValue
+}
+
+/**
+ * The controller's `Fleet` over HTTP (PROTOCOL.md §3.5): each control operation is one
+ * `/ng-control/v1/…` request answered with a promise of the participant's `Result`, so the same
+ * `Controller` that drives the simulator's in-process participants drives real processes.
+ * Directory arguments become `checkpoint_dir` (the checkpoint's path inside the shared data
+ * directory); deadlines go out as `deadline_ts` seconds. `admission` is the model's state from its
+ * last pause/status answer (`refreshAdmission` long-polls it).
+ */
+export class HttpFleet implements Fleet {
+  readonly generation: number
+  readonly agent: Fleet['agent']
+  readonly model: Fleet['model']
+  readonly resources: Fleet['resources']
+  readonly endpoints: FleetEndpoints
+  readonly #token: string
+  readonly #record: (r: ControlCallRecord) => void
+  #admission: AdmissionState = 'accepting'
+  #deadlineTs = 0
+  readonly #tokens: TokenCache = { keys: [], snapshot: {} }
+
+  constructor(endpoints: FleetEndpoints, options: { token: string; generation: number; checkpointDir: (cid: string) => string; digest: Digest; record: (r: ControlCallRecord) => void }) {
+    this.generation = options.generation
+    this.endpoints = endpoints
+    this.#token = options.token
+    this.#record = options.record
+    const dirOf = options.checkpointDir
+    const base = (cid: string) => ({ schema_version: 1, checkpoint_id: cid, deadline_ts: this.#deadlineTs })
+    const agentAt: ParticipantEndpoint = { participant: 'agent', url: endpoints.agent.url }
+    const modelAt: ParticipantEndpoint = { participant: 'policy_model', url: endpoints.model.url }
+    const post = <T>(at: ParticipantEndpoint, endpoint: string, body: unknown) => controlCall<T>(at, this.#token, 'POST', endpoint, body, this.#record)
+    const get = <T>(at: ParticipantEndpoint, endpoint: string) => controlCall<T>(at, this.#token, 'GET', endpoint, undefined, this.#record)
+    const withDeadline = (deadline: number) => {
+      this.#deadlineTs = deadline / 1000
+    }
+    const q = (cid: string) => `checkpoint_id=${encodeURIComponent(cid)}`
+    const identity = (id: ExecutionIdentity) => ({ rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+
+    this.agent = {
+      instanceName: endpoints.agent.name,
+      prepare: (cid, deadline) => {
+        withDeadline(deadline)
+        return post(agentAt, 'agent-checkpoint/prepare', base(cid))
+      },
+      status: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}`),
+      // Past the deadline the status route itself answers agent_prepare_incomplete (the participant's prepareDeadline).
+      prepareDeadline: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}&at_deadline=1`),
+      retire: (cid, id) => post(agentAt, 'agent-checkpoint/retire', { ...base(cid), ...identity(id) }),
+      commit: (cid) => post(agentAt, 'agent-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+      restore: (cid) => post(agentAt, 'agent-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+      resume: (cid) => post(agentAt, 'agent-checkpoint/resume', base(cid)),
+    } as Fleet['agent']
+
+    const track = async <T extends { state?: unknown }>(reply: Promise<Result<T, CutoverError>>): Promise<Result<T, CutoverError>> => {
+      const r = await reply
+      if (r.ok && typeof r.value.state === 'string') this.#admission = r.value.state as AdmissionState
+      return r
+    }
+    const admission = (): AdmissionState => this.#admission
+    this.model = {
+      serverName: endpoints.model.name,
+      get admission(): AdmissionState {
+        return admission()
+      },
+      workerCount: 1,
+      workerAck: () => undefined,
+      pause: (cid: string, deadline: number) => {
+        withDeadline(deadline)
+        return track(post<{ state?: unknown }>(modelAt, 'model-admission/pause', base(cid)))
+      },
+      status: (cid: string) => track(get<{ state?: unknown }>(modelAt, `model-admission/status?${q(cid)}`)),
+      abortInflight: (cid: string, id: ExecutionIdentity) => post(modelAt, 'model-admission/abort_inflight', { ...base(cid), ...identity(id) }),
+      commit: async (cid: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]) => {
+        const r = await post<{ manifest_digest: string }>(modelAt, 'model-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid), continuation_roots: roots })
+        if (!r.ok) return r
+        // The committed ledger names the staging keys; the model process holds their tokens.
+        const named = new Set(roots.map((x) => x.capture_key))
+        const ledger = loadLedgerNamespace(dir, options.digest, endpoints.model.name)
+        const keys = ledger.ok ? Object.entries(ledger.value.rollouts).filter(([ck]) => named.has(ck)).flatMap(([, rows]) => rows.map((row) => row.staging_key)).sort() : []
+        const snap = await post<{ snapshot: JsonValue }>(modelAt, 'model-checkpoint/token-snapshot', { ...base(cid), staging_keys: keys })
+        if (!snap.ok) return snap
+        this.#tokens.keys = keys
+        this.#tokens.snapshot = snap.value.snapshot
+        return r
+      },
+      restore: (cid: string) => track(post<{ state?: unknown }>(modelAt, 'model-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) })),
+      resume: (cid: string) => track(post<{ state?: unknown }>(modelAt, 'model-admission/resume', base(cid))),
+    } as unknown as Fleet['model']
+
+    const resources = {} as { [K in EnvName]: Fleet['resources'][K] }
+    for (const env of ENV_NAMES) {
+      const at: ParticipantEndpoint = { participant: `resources_${env}`, url: endpoints.resources[env].url }
+      resources[env] = {
+        serverName: endpoints.resources[env].name,
+        prepare: (cid, deadline) => {
+          withDeadline(deadline)
+          return post(at, 'resources-checkpoint/prepare', base(cid))
+        },
+        retire: (cid, id) => post(at, 'resources-checkpoint/retire', { ...base(cid), ...identity(id) }),
+        commit: (cid) => post(at, 'resources-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+        restore: (cid) => post(at, 'resources-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+        resume: (cid) => post(at, 'resources-checkpoint/resume', base(cid)),
+      } as Fleet['resources'][EnvName]
+    }
+    this.resources = resources
+  }
+
+  /** Long-polls the model's status (up to `timeoutS`) so `admission` is current. */
+  async refreshAdmission(cid: string, timeoutS: number): Promise<void> {
+    const at: ParticipantEndpoint = { participant: 'policy_model', url: this.endpoints.model.url }
+    const r = await controlCall<{ state: AdmissionState }>(at, this.#token, 'GET', `model-admission/status?checkpoint_id=${encodeURIComponent(cid)}&wait_state=paused&timeout_s=${timeoutS}`, undefined, this.#record)
+    if (r.ok) this.#admission = r.value.state
+  }
+
+  /** The staging keys and token snapshot of the last model commit. */
+  tokenStore(): { readonly keys: readonly string[]; readonly snapshot: JsonValue } {
+    return this.#tokens
+  }
+}

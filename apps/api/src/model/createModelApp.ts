@@ -1,0 +1,36 @@
+import { Hono } from 'hono'
+import type { CheckpointDirectory, Clock, Digest, PolicyModel } from '@cutover/core'
+import { TokenStore } from '@cutover/core'
+import { ChangeSignal } from './ChangeSignal.ts'
+import { modelControlRoutes } from './modelControlRoutes.ts'
+import { modelDataRoutes } from './modelDataRoutes.ts'
+
+/** What one policy model server process needs. */
+export interface ModelAppOptions {
+  readonly model: PolicyModel
+  /** Control routes are mounted only with a token (CONTRACTS.md §9). */
+  readonly controlToken: string | undefined
+  readonly dataDir: string
+  readonly clock: Clock
+  readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
+  readonly pid: number
+  readonly digest: Digest
+}
+
+/**
+ * The policy model server (`cutover model`): `GET /` names it, the data plane answers
+ * `/v1/responses`, and with a token the §3.2 control routes live under `/ng-control/v1`. One
+ * `PolicyModel` instance serves both planes: the same class the simulator drives in process.
+ */
+export function createModelApp(options: ModelAppOptions): Hono {
+  const { model } = options
+  const signal = new ChangeSignal()
+  const tokens = new TokenStore()
+  const app = new Hono()
+  app.get('/', (c) => c.json({ participant: 'model', name: model.serverName, pid: options.pid }))
+  if (options.controlToken !== undefined) {
+    app.route('/ng-control/v1', modelControlRoutes({ model, signal, tokens, digest: options.digest, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory }))
+  }
+  app.route('/', modelDataRoutes(model, tokens, signal, () => options.clock.now()))
+  return app
+}

@@ -1,0 +1,140 @@
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { CheckpointDirectory, Clock, Digest, PolicyModel, TokenStore } from '@cutover/core'
+import { continuationRootSchema } from '@cutover/core'
+import type { CutoverError } from '@cutover/core/contracts'
+import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { readValidJson } from '../http/jsonBody.ts'
+import { openCheckpointDir } from '../control/openCheckpointDir.ts'
+import { bearerAuthorized } from '../control/bearerAuthorized.ts'
+import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
+import type { ChangeSignal } from './ChangeSignal.ts'
+
+/** What the control routes of one policy model need. */
+export interface ModelControlOptions {
+  readonly model: PolicyModel
+  readonly signal: ChangeSignal
+  /** The generation worker's token store (the controller snapshots the committed staging keys). */
+  readonly tokens: TokenStore
+  readonly digest: Digest
+  /** `CUTOVER_CONTROL_TOKEN`; compared in constant time, never logged or returned. */
+  readonly token: string
+  readonly dataDir: string
+  /** Wall-clock ms: `deadline_ts` is absolute Unix-epoch seconds. */
+  readonly clock: Clock
+  readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
+}
+
+const commitBody = z.strictObject({ ...directoryBody.shape, continuation_roots: z.array(continuationRootSchema).max(100_000) })
+const tokenSnapshotBody = z.strictObject({ ...controlBase, staging_keys: z.array(z.string().max(512)).max(100_000) })
+const longPollQuery = z.strictObject({
+  checkpoint_id: controlBase.checkpoint_id,
+  wait_state: z.literal('paused').optional(),
+  timeout_s: z.coerce.number().nonnegative().max(600).optional(),
+})
+
+/** The policy model's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
+export function modelCapabilities(model: PolicyModel): object {
+  const fence = model.fence.snapshot()
+  return {
+    component: 'responses_api_models',
+    name: model.serverName,
+    schema_version: 1,
+    admission_states: ['accepting', 'draining', 'paused'],
+    checkpoint_mode: 'export_restore',
+    concurrency_contract: 'transactional_parallel',
+    multi_process: { mode: model.workerCount > 1 ? 'coordinator' : 'single_worker', num_workers: model.workerCount },
+    instance_role: 'policy',
+    features: ['long_poll_status', 'abort_inflight'],
+    phase: fence.phase,
+    active_checkpoint_id: fence.active_checkpoint_id,
+    deadline_ts: fence.deadline_ms === null ? null : fence.deadline_ms / 1000,
+  }
+}
+
+/**
+ * The policy model's control plane (PROTOCOL.md §3.2) under `/ng-control/v1`: capabilities,
+ * `model-admission/{pause,status,abort_inflight,resume}` and `model-checkpoint/{commit,restore}`,
+ * strict bodies, behind the bearer token. `status?wait_state=paused&timeout_s=…` is a real
+ * long-poll: it holds the request until the model is paused or `min(timeout, remaining)` passed.
+ */
+export function modelControlRoutes(options: ModelControlOptions): Hono {
+  const { model, signal, clock } = options
+  const app = new Hono()
+  const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
+    result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
+  const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response =>
+    openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
+
+  app.use('*', async (c, next) => {
+    if (!bearerAuthorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
+    return next()
+  })
+  app.use('*', limitBody(API_BODY_LIMIT))
+
+  app.get('/capabilities', (c) => c.json(modelCapabilities(model)))
+
+  app.post('/model-admission/pause', async (c) => {
+    const body = await readValidJson(c, operationBody, 'pause body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    return reply(c, model.pause(body.value.checkpoint_id, body.value.deadline_ts * 1000))
+  })
+
+  app.get('/model-admission/status', async (c) => {
+    const query = longPollQuery.safeParse(c.req.query())
+    if (!query.success) return errorResponse(c, 'invalid_request', `status query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    const { checkpoint_id, wait_state, timeout_s } = query.data
+    const until = clock.now() + (wait_state === undefined ? 0 : (timeout_s ?? 0) * 1000)
+    for (;;) {
+      const polled = model.statusLongPoll(checkpoint_id, clock.now(), Math.max(0, until - clock.now()))
+      if (!polled.ok || polled.value.wait_ms <= 0) return reply(c, polled.ok ? { ok: true, value: { checkpoint_id, ...polled.value.report } } : polled)
+      await signal.wait(Math.min(polled.value.wait_ms, 250))
+    }
+  })
+
+  app.post('/model-admission/abort_inflight', async (c) => {
+    const body = await readValidJson(c, identityBody, 'abort_inflight body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const { checkpoint_id, rollout_id, attempt_index } = body.value
+    const result = model.abortInflight(checkpoint_id, { rollout_id, attempt_index })
+    signal.notify()
+    return reply(c, result)
+  })
+
+  app.post('/model-admission/resume', async (c) => {
+    const body = await readValidJson(c, operationBody, 'resume body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    return reply(c, model.resume(body.value.checkpoint_id))
+  })
+
+  app.post('/model-checkpoint/commit', async (c) => {
+    const body = await readValidJson(c, commitBody, 'commit body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const dir = openDir(c, body.value.checkpoint_dir, true)
+    if (dir instanceof Response) return dir
+    return reply(c, model.commit(body.value.checkpoint_id, dir, body.value.continuation_roots))
+  })
+
+  app.post('/model-checkpoint/restore', async (c) => {
+    const body = await readValidJson(c, directoryBody, 'restore body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const dir = openDir(c, body.value.checkpoint_dir, false)
+    if (dir instanceof Response) return dir
+    return reply(c, model.restore(body.value.checkpoint_id, dir))
+  })
+
+  // Not a Gym route: the token store lives in this process, so the controller asks it for the
+  // snapshot of the committed staging keys it seals into the checkpoint (PROTOCOL.md §3.6 step 5).
+  app.post('/model-checkpoint/token-snapshot', async (c) => {
+    const body = await readValidJson(c, tokenSnapshotBody, 'token-snapshot body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const check = model.fence.requirePhase(body.value.checkpoint_id, ['committed_paused'])
+    if (!check.ok) return cutoverErrorResponse(c, check.error)
+    return c.json({ snapshot: options.tokens.snapshot(body.value.staging_keys, options.digest) })
+  })
+
+  app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))
+  return app
+}

@@ -1,0 +1,76 @@
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { PolicyModel, TokenStore } from '@cutover/core'
+import { GenerationWorker } from '@cutover/core'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { readValidJson } from '../http/jsonBody.ts'
+import { readExecutionIdentity } from '../gym/executionIdentity.ts'
+import type { ChangeSignal } from './ChangeSignal.ts'
+import { policyInputSchema, scriptedPolicy } from './scriptedPolicy.ts'
+
+/** The answer header naming the model call (the lineage row's id). */
+export const MODEL_CALL_ID_HEADER = 'x-nemo-gym-model-call-id'
+
+const responsesBody = z.looseObject({
+  input: z.unknown().optional(),
+  metadata: z.looseObject({ cutover_policy: z.string().max(70_000) }),
+})
+
+/**
+ * The policy model's data plane (CONTRACTS.md §9): `POST /v1/responses`, plain or under
+ * `/ng-rollout/<capture_key>/`, with the execution identity headers. Admission goes through the
+ * participant (`checkpoint_parked` + `retry-after: 1` while closed, `stale_attempt` when fenced);
+ * the scripted policy answers; the generation worker stages the tokens; custody (the lineage row)
+ * is recorded before the answer is sent, and the call stays in flight until then.
+ */
+export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: ChangeSignal, now: () => number): Hono {
+  const app = new Hono()
+  const worker = new GenerationWorker(tokens)
+  const handle = async (c: Context, captureKey: string | undefined): Promise<Response> => {
+    const identity = readExecutionIdentity((name) => c.req.header(name), captureKey)
+    if (!identity.ok) return cutoverErrorResponse(c, identity.error)
+    if (identity.value === undefined) return errorResponse(c, 'execution_identity_mismatch', 'POST /v1/responses needs x-nemo-gym-rollout-id and x-nemo-gym-attempt-index')
+    const body = await readValidJson(c, responsesBody, 'responses body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    let raw: unknown
+    try {
+      raw = JSON.parse(body.value.metadata.cutover_policy)
+    } catch {
+      return errorResponse(c, 'malformed_json', 'metadata.cutover_policy is not JSON')
+    }
+    const input = policyInputSchema.safeParse(raw)
+    if (!input.success) return errorResponse(c, 'invalid_request', `metadata.cutover_policy: ${input.error.issues[0]?.message ?? 'invalid'}`)
+    const admitted = model.admit(identity.value)
+    if (!admitted.ok) return cutoverErrorResponse(c, admitted.error)
+    const a = admitted.value
+    // A slow generation; `abort_inflight` (which notifies the signal) cancels it: the task exits.
+    const until = now() + (input.data.delay_ms ?? 0)
+    while (now() < until && !model.isTombstoned(identity.value)) await signal.wait(until - now())
+    const decision = scriptedPolicy(input.data)
+    if (!model.isInflight(a.ticket)) return errorResponse(c, 'stale_attempt', `the call ${a.model_call_id} was aborted`)
+    const coords = worker.stage(a.model_call_id, a.prev_len, decision?.text ?? '')
+    const row = model.complete(a.ticket, coords, now())
+    if (!row.ok) {
+      model.taskExit(a.ticket)
+      signal.notify()
+      return cutoverErrorResponse(c, row.error)
+    }
+    signal.notify()
+    c.header(MODEL_CALL_ID_HEADER, a.model_call_id)
+    return c.json({
+      id: `resp_${a.model_call_id}`,
+      object: 'response',
+      status: 'completed',
+      model: model.serverName,
+      output: decision === null ? [] : [decision.item],
+      output_text: decision?.text ?? '',
+      parent_call_id: a.parent_call_id,
+      relay: a.relay,
+      usage: { input_tokens: a.prev_len, output_tokens: coords.delta_len, total_tokens: coords.cum_len },
+    })
+  }
+  app.post('/v1/responses', (c) => handle(c, undefined))
+  app.post('/ng-rollout/:captureKey/v1/responses', (c) => handle(c, c.req.param('captureKey')))
+  return app
+}
