@@ -17,9 +17,11 @@ const data = workerData as SimulationWorkerData
 const post = (message: FromSimulationWorker): void => port.postMessage(message)
 
 let current: SimulationResult | undefined
-port.on('message', (message: ToSimulationWorker) => {
+/** Queries that arrived before the simulation's first views existed; answered as soon as they do. */
+let early: ToSimulationWorker[] = []
+const answer = (message: ToSimulationWorker): void => {
   if (current === undefined) {
-    post({ type: 'answer', id: message.id, value: undefined, error: 'the simulation has not started' })
+    early.push(message)
     return
   }
   try {
@@ -28,7 +30,14 @@ port.on('message', (message: ToSimulationWorker) => {
   } catch (error) {
     post({ type: 'answer', id: message.id, value: undefined, error: error instanceof Error ? error.message : String(error) })
   }
-})
+}
+port.on('message', answer)
+const setCurrent = (result: SimulationResult): void => {
+  current = result
+  const waiting = early
+  early = []
+  for (const message of waiting) answer(message)
+}
 
 try {
   const store = createFileRunStore(data.dataDir, (path, create) => new NodeCheckpointDirectory(path, { create }))
@@ -36,7 +45,7 @@ try {
   const generator = simulator.simulate(
     data.config,
     { digest: nodeDigest, openDirectory: (checkpointId) => store.openCheckpoint(data.runId, checkpointId) },
-    { live: (live) => (current = live) },
+    { live: setCurrent },
   )
   let batch: TraceEvent[] = []
   const result = await driveSimulation(
@@ -52,7 +61,7 @@ try {
     data.sliceMs,
   )
   if (result === undefined) throw new Error('the simulation stopped without a result')
-  current = result
+  setCurrent(result)
   const { outcome, invariants, failures, checkpoints } = result
   post({ type: 'done', summary: { outcome, invariants, failures, checkpoints } })
 } catch (error) {
