@@ -60,6 +60,8 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
         return
       }
       case 'done':
+        // A finished worker only holds views: it must not keep the process alive (CLI commands exit).
+        worker.unref()
         settle?.resolve(message.summary)
         settle = undefined
         return
