@@ -124,7 +124,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (evicted !== undefined && evicted.view.status === 'complete') {
         evicted.result = undefined
         evicted.events = undefined
-        evicted.worker?.terminate()
+        void evicted.worker?.terminate()
         evicted.worker = undefined
       }
     }
@@ -198,8 +198,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   }
 
   /**
-   * A fresh run in a worker thread: events stream into `entry.events`; at the end the trace and
-   * run.json are written as for an in-thread run, and the worker stays alive holding the finished
+   * A fresh run in a worker thread: events stream into `entry.events`; at the end the worker writes
+   * trace.json and this thread run.json, as for an in-thread run, and the worker stays alive holding the finished
    * views until the run is evicted from the result cache. The SimulationResult itself (`result()`)
    * is re-simulated here on demand, checked event by event against the trace.
    */
@@ -217,16 +217,15 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         notify(entry)
       })
       entry.worker = worker
+      // The worker wrote trace.json before reporting done, so a complete run always has its trace.
       const summary = await worker.done
       if (entry.cancelled) return
-      // The trace lands before run.json says complete, so a complete run always has its trace.
-      deps.store.writeTrace(runId, await traceJson(events))
       entry.view = finishView(entry, summary, events.length)
       deps.store.writeRun(entry.view)
       touch(runId)
       notify(entry)
     } catch (error) {
-      entry.worker?.terminate()
+      void entry.worker?.terminate()
       entry.worker = undefined
       if (entry.cancelled) return
       const message = `simulation failed: ${error instanceof Error ? error.message : String(error)}`
@@ -358,7 +357,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (entry === undefined) return false
       entry.cancelled = true
       entry.slot?.release()
-      entry.worker?.terminate()
+      // A worker stops at its next instruction, but a file write it had begun still lands (and may
+      // recreate the run's folder): remove the folder again once the thread has stopped.
+      const stopping = entry.worker?.terminate()
+      if (stopping !== undefined) void stopping.then(() => deps.store.removeRun(id), () => undefined)
       entry.worker = undefined
       runs.delete(id)
       const at = cached.indexOf(id)

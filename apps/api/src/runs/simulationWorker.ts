@@ -1,6 +1,6 @@
 // The entry of a simulation worker thread (started by startWorkerSimulation through
 // simulationWorkerBootstrap.js): runs one fresh simulation into the run's real checkpoint
-// directories, streams its events in batches, answers view queries at its current edge, and stays
+// directories, writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
 // alive after the end answering queries on the finished result until the main thread terminates it.
 import { parentPort, workerData } from 'node:worker_threads'
 import type { SimulationResult } from '@cutover/core'
@@ -9,6 +9,7 @@ import type { TraceEvent } from '@cutover/core/contracts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
 import { createCoreSimulator } from './coreSimulator.ts'
 import { driveSimulation } from './driveSimulation.ts'
+import { traceJson } from './traceJson.ts'
 import type { FromSimulationWorker, SimulationWorkerData, ToSimulationWorker } from './simulationWorkerProtocol.ts'
 
 const port = parentPort
@@ -62,6 +63,8 @@ try {
   )
   if (result === undefined) throw new Error('the simulation stopped without a result')
   setCurrent(result)
+  // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
+  store.writeTrace(data.runId, await traceJson(result.events))
   const { outcome, invariants, failures, checkpoints } = result
   post({ type: 'done', summary: { outcome, invariants, failures, checkpoints } })
 } catch (error) {

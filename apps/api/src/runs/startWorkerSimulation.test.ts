@@ -26,7 +26,7 @@ describe('startWorkerSimulation', () => {
       expect(summary.invariants).toEqual(next.value.invariants)
       expect(await sim.query('lineage', [expected.length])).toEqual(next.value.lineage(expected.length))
       expect(await sim.query('participantsAt', [5])).toEqual(next.value.participantsAt(5))
-      sim.terminate()
+      await sim.terminate()
       await expect(sim.query('lineage', [1])).rejects.toThrow(/stopped/)
     } finally {
       cleanup()

@@ -8,8 +8,11 @@ export interface WorkerSimulation {
   readonly done: Promise<SimulationSummary>
   /** Asks the worker for a view of the run at its current edge (or of the finished run). */
   query(method: ViewMethod, args: readonly unknown[]): Promise<unknown>
-  /** Ends the worker (cancellation, or dropping a finished run's views); safe to call more than once. */
-  terminate(): void
+  /**
+   * Ends the worker (cancellation, or dropping a finished run's views); safe to call more than
+   * once. Resolves once the thread has stopped (no write of it can land after that).
+   */
+  terminate(): Promise<void>
 }
 
 /** Starts simulations in worker threads: `start(config, runId, onEvents)`. */
@@ -85,7 +88,7 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
     },
     terminate() {
       end(new Error('the simulation worker was stopped'))
-      void worker.terminate()
+      return worker.terminate().then(() => undefined)
     },
   }
 }
