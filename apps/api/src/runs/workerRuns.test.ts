@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { apiHarness, tempDataDir, testDeps } from '../testing/apiHarness.ts'
+import { JSON_DELETE, apiHarness, tempDataDir, testDeps } from '../testing/apiHarness.ts'
 import type { SimulationWorkerFactory } from './startWorkerSimulation.ts'
 import { startWorkerSimulation } from './startWorkerSimulation.ts'
 
@@ -50,6 +50,23 @@ describe('runs simulated in worker threads', () => {
       expect(step.status).toBe(409)
       expect(step.body.error.code).toBe('invalid_phase')
       expect((await api.json('/api/health')).status).toBe(200)
+    } finally {
+      cleanup()
+    }
+  })
+
+  it('[workers] deleting a running run stops its worker and leaves no folder behind', async () => {
+    const { dir, cleanup } = tempDataDir()
+    try {
+      const api = apiHarness(dir)
+      const run = await api.createRun({ scenario: 'happy-path', rollouts: 200 })
+      for (let i = 0; i < 200 && (await api.json(`/api/runs/${run.id}`)).body.events === 0; i += 1) await new Promise((r) => setTimeout(r, 20))
+      expect((await api.json(`/api/runs/${run.id}`, JSON_DELETE)).status).toBeLessThan(300)
+      await api.runs.idle()
+      await new Promise((r) => setTimeout(r, 200))
+      expect(existsSync(join(dir, 'runs', run.id))).toBe(false)
+      expect((await api.json(`/api/runs/${run.id}`)).status).toBe(404)
+      expect(api.runs.slots.running()).toBe(0)
     } finally {
       cleanup()
     }
