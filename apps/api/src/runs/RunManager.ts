@@ -14,7 +14,8 @@ import type { RunSlots, SlotTicket } from './RunSlots.ts'
 import { createRunSlots } from './RunSlots.ts'
 import type { SimulatorPort } from './SimulatorPort.ts'
 import type { RunViews } from './RunViews.ts'
-import { resultViews, runViews } from './RunViews.ts'
+import { callView, resultViews, runViews } from './RunViews.ts'
+import type { ViewMethod } from './simulationWorkerProtocol.ts'
 import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSimulation.ts'
 
 /** What the run manager needs from the edge. */
@@ -386,7 +387,15 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (worker !== undefined && events !== undefined && entry.view.status !== 'failed') {
         if (entry.view.status === 'complete') touch(id)
         // A snapshot: the step bounds of this request stay fixed while more events stream in.
-        return ok(runViews(entry.view.status === 'running' ? events.slice() : events, (method, args) => worker.query(method, args)))
+        const ask = (method: ViewMethod, args: readonly unknown[]): Promise<unknown> =>
+          worker.query(method, args).catch(async (error: unknown) => {
+            // The worker left the result cache (or died) during this request: answer from an in-thread re-simulation.
+            if (entry.view.status !== 'complete') throw error
+            const result = await resultOf(id)
+            if (!result.ok) throw error
+            return callView(result.value, method, args)
+          })
+        return ok(runViews(entry.view.status === 'running' ? events.slice() : events, ask))
       }
       const result = await resultOf(id)
       return result.ok ? ok(resultViews(result.value)) : result

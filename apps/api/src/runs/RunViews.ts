@@ -20,7 +20,12 @@ export function runViews(events: readonly TraceEvent[], ask: (method: ViewMethod
   return views as RunViews
 }
 
+/** One view of a simulation held in this thread, by name (what a view query asks). */
+export function callView(result: SimulationResult, method: ViewMethod, args: readonly unknown[]): unknown {
+  return (result[method] as (...a: readonly unknown[]) => unknown).apply(result, [...args])
+}
+
 /** The views of a simulation held in this thread (a finished or live SimulationResult). */
 export function resultViews(result: SimulationResult): RunViews {
-  return runViews(result.events, async (method, args) => (result[method] as (...a: readonly unknown[]) => unknown).apply(result, [...args]))
+  return runViews(result.events, async (method, args) => callView(result, method, args))
 }

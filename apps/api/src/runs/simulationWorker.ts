@@ -9,6 +9,7 @@ import type { TraceEvent } from '@cutover/core/contracts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
 import { createCoreSimulator } from './coreSimulator.ts'
 import { driveSimulation } from './driveSimulation.ts'
+import { callView } from './RunViews.ts'
 import { traceJson } from './traceJson.ts'
 import type { FromSimulationWorker, SimulationWorkerData, ToSimulationWorker } from './simulationWorkerProtocol.ts'
 
@@ -26,8 +27,7 @@ const answer = (message: ToSimulationWorker): void => {
     return
   }
   try {
-    const method = current[message.method] as (...args: readonly unknown[]) => unknown
-    post({ type: 'answer', id: message.id, value: method.apply(current, [...message.args]) })
+    post({ type: 'answer', id: message.id, value: callView(current, message.method, message.args) })
   } catch (error) {
     post({ type: 'answer', id: message.id, value: undefined, error: error instanceof Error ? error.message : String(error) })
   }

@@ -71,4 +71,20 @@ describe('runs simulated in worker threads', () => {
       cleanup()
     }
   })
+
+  it('[workers] a view asked of a finished run whose worker leaves the result cache mid-request answers from a re-simulation', async () => {
+    const { dir, cleanup } = tempDataDir()
+    try {
+      const api = apiHarness(dir, { cachedResults: 1 })
+      const a = await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 2 })).id)
+      const views = await api.runs.views(a.id)
+      if (!views.ok) throw new Error(views.error.message)
+      const before = await views.value.lineage(5)
+      // Run b finishing evicts run a: its worker is terminated while `views` is still held.
+      await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 2, seed: 1 })).id)
+      expect(await views.value.lineage(5)).toEqual(before)
+    } finally {
+      cleanup()
+    }
+  })
 })
