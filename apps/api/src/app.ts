@@ -18,6 +18,7 @@ import { createRunManager } from './runs/RunManager.ts'
 import type { RunLimits } from './runs/runLimits.ts'
 import type { SimulatorPort } from './runs/SimulatorPort.ts'
 import type { RunStore } from './store/RunStore.ts'
+import type { SimulationWorkerFactory } from './runs/startWorkerSimulation.ts'
 
 /** The ports the HTTP app runs on; tests pass temp-dir stores and fixed clocks. */
 export interface AppDeps {
@@ -44,6 +45,8 @@ export interface AppDeps {
   readonly cachedResults?: number
   /** Simulations at once, queued runs, stored runs, streams per run (default `defaultRunLimits()`). */
   readonly limits?: RunLimits
+  /** When set, fresh runs simulate in worker threads off the server's event loop (RunManagerDeps). */
+  readonly simulationWorkers?: SimulationWorkerFactory
 }
 
 /** The app and the run manager behind it (the serve command creates the demo run through it). */

@@ -7,6 +7,7 @@ import type { AppDeps } from './app.ts'
 import { createParticipants } from './gym/defaultEnvironments.ts'
 import { createCoreSimulator } from './runs/coreSimulator.ts'
 import { createFileRunStore } from './store/FileRunStore.ts'
+import { simulationWorkerFactory } from './runs/startWorkerSimulation.ts'
 
 /** The data directory: `CUTOVER_DATA_DIR`, or `.cutover/` in the working directory. */
 export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
@@ -14,7 +15,7 @@ export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, cwd: string
   return configured !== undefined && configured !== '' ? resolve(cwd, configured) : join(cwd, '.cutover')
 }
 
-/** The real ports: files under the data directory, node:crypto, the wall clock, the core simulator. */
+/** The real ports: files under the data directory, node:crypto, the wall clock, the core simulator (fresh runs in worker threads). */
 export function createNodeAppDeps(options: {
   readonly dataDir: string
   readonly controlToken?: string | undefined
@@ -28,6 +29,7 @@ export function createNodeAppDeps(options: {
     digest: nodeDigest,
     clock: { now: () => Date.now() },
     simulator: createCoreSimulator(loadNodeWorkplaceData()),
+    simulationWorkers: simulationWorkerFactory(options.dataDir),
     memoryDirectory: (checkpointId) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }),
     gym: createParticipants(nodeDigest, {
       ...(options.restoreExpected === undefined ? {} : { restoreExpected: options.restoreExpected }),

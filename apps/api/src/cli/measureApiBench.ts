@@ -90,7 +90,7 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
       health_ms_p95: round1(percentile(health, 95)),
       api_run_ms: Math.round(runMs),
       api_notes: [
-        'event_loop_max_stall_ms: the maximum of a perf_hooks event-loop delay histogram (1 ms resolution) over the run, in the one process that serves the API and runs the simulation; the bench client shares that loop.',
+        'event_loop_max_stall_ms: the maximum of a perf_hooks event-loop delay histogram (1 ms resolution) over the run, on the thread that serves the API (the simulation runs in its own worker thread); the bench client shares that loop.',
         'view_ms_p95: each request timed from fetch to parsed body, one at a time: GET /api/runs/:id/steps/:n at the current edge, a session detail and a Workplace session\'s tables at that step, repeated until the run completes.',
       ],
     }

@@ -1,22 +1,20 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
-import type { SimulationResult } from '@cutover/core'
 import { renderSequenceDiagram, diagramWindow } from '@cutover/core'
 import type { LineageView, SessionDetailView, StepView, TablesView, TracePhase } from '@cutover/core/contracts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
+import type { RunViews } from '../runs/RunViews.ts'
 import { sessionKeyParam, stepOnlyQuery, stepQuery, stepText } from './params.ts'
 import { requireRun } from './runsRoutes.ts'
 
 /** The simulation of `:id` (a running one up to its current edge, without waiting for its end), or the error response. */
-async function requireResult(c: Context, runs: RunManager): Promise<SimulationResult | Response> {
+async function requireResult(c: Context, runs: RunManager): Promise<RunViews | Response> {
   const run = requireRun(c, runs)
   if (run instanceof Response) return run
-  const live = runs.live(run.id)
-  if (live !== undefined) return live
-  const result = await runs.result(run.id)
-  return result.ok ? result.value : cutoverErrorResponse(c, result.error)
+  const views = await runs.views(run.id)
+  return views.ok ? views.value : cutoverErrorResponse(c, views.error)
 }
 
 /** A step within 0..total from text (path or `?step=`), default total. */
@@ -30,7 +28,7 @@ function parseStep(c: Context, raw: string | undefined, total: number): number |
 }
 
 /** A session route's `:id`, `:session` and `?step=` resolved (in that order of checks), or the error response. */
-async function requireSessionAt(c: Context, runs: RunManager): Promise<{ result: SimulationResult; key: string; step: number } | Response> {
+async function requireSessionAt(c: Context, runs: RunManager): Promise<{ result: RunViews; key: string; step: number } | Response> {
   const query = validate(stepOnlyQuery, c.req.query(), 'query')
   if (!query.ok) return cutoverErrorResponse(c, query.error)
   const key = validate(sessionKeyParam, c.req.param('session'), 'session')
@@ -62,14 +60,14 @@ export function runViewRoutes(runs: RunManager): Hono {
     const window = diagramWindow(total, step, size)
     const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed })
     const event = step > 0 ? (result.events[step - 1] ?? null) : null
-    const { invariants, failures } = result.invariantsAt(step)
+    const [{ invariants, failures }, participants, sessions] = await Promise.all([result.invariantsAt(step), result.participantsAt(step), result.sessionsAt(step)])
     const view: StepView = {
       step,
       total,
       event,
       phase: event?.phase ?? null,
-      participants: result.participantsAt(step),
-      sessions: result.sessionsAt(step),
+      participants,
+      sessions,
       invariants,
       failures,
       mermaid: diagram.source,
@@ -83,7 +81,7 @@ export function runViewRoutes(runs: RunManager): Hono {
     const at = await requireSessionAt(c, runs)
     if (at instanceof Response) return at
     const { result, key, step } = at
-    const detail = result.sessionDetail(key, step)
+    const detail = await result.sessionDetail(key, step)
     if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
     return c.json(detail satisfies SessionDetailView)
   })
@@ -92,9 +90,9 @@ export function runViewRoutes(runs: RunManager): Hono {
     const at = await requireSessionAt(c, runs)
     if (at instanceof Response) return at
     const { result, key, step } = at
-    const tables = result.tables(key, step)
+    const tables = await result.tables(key, step)
     if (tables !== undefined) return c.json(tables satisfies TablesView)
-    const detail = result.sessionDetail(key, step)
+    const detail = await result.sessionDetail(key, step)
     if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
     return errorResponse(c, 'session_not_found', `session ${key} is a ${detail.session.environment} session: only Workplace sessions have tables`)
   })
@@ -106,7 +104,7 @@ export function runViewRoutes(runs: RunManager): Hono {
     if (result instanceof Response) return result
     const step = parseStep(c, query.value.step, result.events.length)
     if (typeof step !== 'number') return step
-    return c.json(result.lineage(step) satisfies LineageView)
+    return c.json((await result.lineage(step)) satisfies LineageView)
   })
 
   return app

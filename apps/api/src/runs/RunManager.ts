@@ -13,6 +13,10 @@ import { defaultRunLimits } from './runLimits.ts'
 import type { RunSlots, SlotTicket } from './RunSlots.ts'
 import { createRunSlots } from './RunSlots.ts'
 import type { SimulatorPort } from './SimulatorPort.ts'
+import type { RunViews } from './RunViews.ts'
+import { callView, resultViews, runViews } from './RunViews.ts'
+import type { ViewMethod } from './simulationWorkerProtocol.ts'
+import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSimulation.ts'
 
 /** What the run manager needs from the edge. */
 export interface RunManagerDeps {
@@ -31,6 +35,11 @@ export interface RunManagerDeps {
   readonly cachedResults?: number
   /** Simulations at once, queue, stored runs (default `defaultRunLimits()`). */
   readonly limits?: RunLimits
+  /**
+   * When set, fresh runs simulate in worker threads (the server's event loop never runs a simulator
+   * step); re-simulations of stored runs still run here, in slices.
+   */
+  readonly simulationWorkers?: SimulationWorkerFactory
 }
 
 /** One run in memory. Plain data plus the listeners of its live event stream. */
@@ -46,6 +55,10 @@ interface RunEntry {
   slot?: SlotTicket | undefined
   /** While a fresh run simulates: its views so far (up to its current edge). */
   live?: SimulationResult | undefined
+  /** The worker thread simulating this fresh run, then holding its finished views until evicted. */
+  worker?: WorkerSimulation | undefined
+  /** A fresh run simulating in a worker: settles when it finished, failed or was deleted. */
+  simulating?: Promise<void> | undefined
 }
 
 /** The runs the API serves: created, simulated in the background, persisted, reloaded. */
@@ -67,6 +80,11 @@ export interface RunManager {
   events(id: string): readonly TraceEvent[] | undefined
   /** The views of a run still simulating, up to its current edge; undefined once it finished (or before it started). */
   live(id: string): SimulationResult | undefined
+  /**
+   * The views of a run: a running one up to its current edge (without waiting for its end), a
+   * finished one from its simulation (waiting for a queued run; re-simulating an evicted one).
+   */
+  views(id: string): Promise<Result<RunViews, CutoverError>>
   /** The simulation result (waits for a running run; re-simulates a reloaded one). */
   result(id: string): Promise<Result<SimulationResult, CutoverError>>
   /** Called after every batch of new events and on every status change; returns unsubscribe. */
@@ -107,6 +125,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (evicted !== undefined && evicted.view.status === 'complete') {
         evicted.result = undefined
         evicted.events = undefined
+        void evicted.worker?.terminate()
+        evicted.worker = undefined
       }
     }
   }
@@ -115,10 +135,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     for (const listener of [...entry.listeners]) listener()
   }
 
-  const finishView = (entry: RunEntry, result: SimulationResult): RunView => ({
+  const finishView = (entry: RunEntry, result: Pick<SimulationResult, 'outcome' | 'checkpoints' | 'invariants' | 'failures'>, events: number): RunView => ({
     ...entry.view,
     status: 'complete',
-    events: result.events.length,
+    events,
     outcome: result.outcome,
     checkpoints: result.checkpoints.filter((c) => !c.damaged).map((c) => deps.store.relativePath(c.location)),
     damaged: result.checkpoints.filter((c) => c.damaged).map((c) => deps.store.relativePath(c.location)),
@@ -158,7 +178,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       deps.store.writeTrace(runId, await traceJson(result.events))
       entry.events = [...result.events]
       entry.live = undefined
-      entry.view = finishView(entry, result)
+      entry.view = finishView(entry, result, result.events.length)
       deps.store.writeRun(entry.view)
       touch(runId)
       notify(entry)
@@ -174,6 +194,47 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       return err(cutoverError('internal_error', shownMessage))
     } finally {
       entry.live = undefined
+      slot.release()
+      entry.slot = undefined
+    }
+  }
+
+  /**
+   * A fresh run in a worker thread: events stream into `entry.events`; at the end the worker writes
+   * trace.json and this thread run.json, as for an in-thread run, and the worker stays alive holding the finished
+   * views until the run is evicted from the result cache. The SimulationResult itself (`result()`)
+   * is re-simulated here on demand, checked event by event against the trace.
+   */
+  async function simulateInWorker(entry: RunEntry, config: RunConfig, slot: SlotTicket, start: SimulationWorkerFactory): Promise<void> {
+    const runId = entry.view.id
+    const events: TraceEvent[] = []
+    entry.events = events
+    try {
+      await slot.granted
+      if (entry.cancelled) return
+      notify(entry) // no longer queued
+      const worker = start(config, runId, (batch) => {
+        for (const event of batch) events.push(event)
+        entry.view = { ...entry.view, events: events.length }
+        notify(entry)
+      })
+      entry.worker = worker
+      // The worker wrote trace.json before reporting done, so a complete run always has its trace.
+      const summary = await worker.done
+      if (entry.cancelled) return
+      entry.view = finishView(entry, summary, events.length)
+      deps.store.writeRun(entry.view)
+      touch(runId)
+      notify(entry)
+    } catch (error) {
+      void entry.worker?.terminate()
+      entry.worker = undefined
+      if (entry.cancelled) return
+      const message = `simulation failed: ${error instanceof Error ? error.message : String(error)}`
+      log(`run ${runId}: ${message}`)
+      fail(entry, hideLocalPaths(message, deps.store.root))
+      notify(entry)
+    } finally {
       slot.release()
       entry.slot = undefined
     }
@@ -212,6 +273,21 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (trace !== undefined) entry.events = [...trace]
     }
     return entry.events
+  }
+
+  async function resultOf(id: string): Promise<Result<SimulationResult, CutoverError>> {
+    const entry = runs.get(id)
+    if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
+    await entry.simulating
+    if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
+    if (entry.view.status === 'failed' && entry.result === undefined) {
+      return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? 'unknown error'}`))
+    }
+    entry.result ??= track(resimulate(entry))
+    const result = await entry.result
+    if (entry.view.status === 'complete' && result.ok) touch(id)
+    if (!result.ok && entry.view.status === 'failed') return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? result.error.message}`))
+    return result
   }
 
   const track = <T>(promise: Promise<T>): Promise<T> => {
@@ -276,7 +352,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       }
       const entry: RunEntry = { view, events: [], result: undefined, cancelled: false, listeners: new Set(), slot }
       runs.set(id, entry)
-      entry.result = track(simulateFresh(entry, config, slot))
+      if (deps.simulationWorkers === undefined) entry.result = track(simulateFresh(entry, config, slot))
+      else entry.simulating = track(simulateInWorker(entry, config, slot, deps.simulationWorkers))
       return ok(shown(entry))
     },
     remove(id) {
@@ -284,6 +361,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (entry === undefined) return false
       entry.cancelled = true
       entry.slot?.release()
+      // A worker stops at its next instruction, but a file write it had begun still lands (and may
+      // recreate the run's folder): remove the folder again once the thread has stopped.
+      const stopping = entry.worker?.terminate()
+      if (stopping !== undefined) void stopping.then(() => deps.store.removeRun(id), () => undefined)
+      entry.worker = undefined
       runs.delete(id)
       const at = cached.indexOf(id)
       if (at >= 0) cached.splice(at, 1)
@@ -299,18 +381,29 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       const entry = runs.get(id)
       return entry?.view.status === 'running' ? entry.live : undefined
     },
-    async result(id) {
+    async views(id) {
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
-      if (entry.view.status === 'failed' && entry.result === undefined) {
-        return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? 'unknown error'}`))
+      if (entry.view.status === 'running' && entry.live !== undefined) return ok(resultViews(entry.live))
+      const worker = entry.worker
+      const events = entry.events
+      if (worker !== undefined && events !== undefined && entry.view.status !== 'failed') {
+        if (entry.view.status === 'complete') touch(id)
+        // A snapshot: the step bounds of this request stay fixed while more events stream in.
+        const ask = (method: ViewMethod, args: readonly unknown[]): Promise<unknown> =>
+          worker.query(method, args).catch(async (error: unknown) => {
+            // The worker left the result cache (or died) during this request: answer from an in-thread re-simulation.
+            if (entry.view.status !== 'complete') throw error
+            const result = await resultOf(id)
+            if (!result.ok) throw error
+            return callView(result.value, method, args)
+          })
+        return ok(runViews(entry.view.status === 'running' ? events.slice() : events, ask))
       }
-      entry.result ??= track(resimulate(entry))
-      const result = await entry.result
-      if (entry.view.status === 'complete' && result.ok) touch(id)
-      if (!result.ok && entry.view.status === 'failed') return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? result.error.message}`))
-      return result
+      const result = await resultOf(id)
+      return result.ok ? ok(resultViews(result.value)) : result
     },
+    result: resultOf,
     subscribe(id, listener) {
       const entry = runs.get(id)
       if (entry === undefined) return () => undefined

@@ -24,8 +24,12 @@ export function steppingClock(start = Date.UTC(2026, 0, 1)): { now: () => number
 /** Real ports over a temp data directory, with a deterministic clock and session ids. */
 export function testDeps(dataDir: string, overrides: Partial<AppDeps> = {}): AppDeps {
   let n = 0
+  // A test that passes its own simulator means that simulator to run: fresh runs then simulate in
+  // this thread, unless the test passes worker threads too.
+  const { simulationWorkers, ...node } = createNodeAppDeps({ dataDir, log: () => undefined })
   return {
-    ...createNodeAppDeps({ dataDir, log: () => undefined }),
+    ...node,
+    ...(overrides.simulator === undefined && simulationWorkers !== undefined ? { simulationWorkers } : {}),
     clock: steppingClock(),
     newSessionId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
     ...overrides,

@@ -1,0 +1,72 @@
+// The entry of a simulation worker thread (started by startWorkerSimulation through
+// simulationWorkerBootstrap.js): runs one fresh simulation into the run's real checkpoint
+// directories, writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
+// alive after the end answering queries on the finished result until the main thread terminates it.
+import { parentPort, workerData } from 'node:worker_threads'
+import type { SimulationResult } from '@cutover/core'
+import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
+import type { TraceEvent } from '@cutover/core/contracts'
+import { createFileRunStore } from '../store/FileRunStore.ts'
+import { createCoreSimulator } from './coreSimulator.ts'
+import { driveSimulation } from './driveSimulation.ts'
+import { callView } from './RunViews.ts'
+import { traceJson } from './traceJson.ts'
+import type { FromSimulationWorker, SimulationWorkerData, ToSimulationWorker } from './simulationWorkerProtocol.ts'
+
+const port = parentPort
+if (port === null) throw new Error('simulationWorker.ts runs only as a worker thread')
+const data = workerData as SimulationWorkerData
+const post = (message: FromSimulationWorker): void => port.postMessage(message)
+
+let current: SimulationResult | undefined
+/** Queries that arrived before the simulation's first views existed; answered as soon as they do. */
+let early: ToSimulationWorker[] = []
+const answer = (message: ToSimulationWorker): void => {
+  if (current === undefined) {
+    early.push(message)
+    return
+  }
+  try {
+    post({ type: 'answer', id: message.id, value: callView(current, message.method, message.args) })
+  } catch (error) {
+    post({ type: 'answer', id: message.id, value: undefined, error: error instanceof Error ? error.message : String(error) })
+  }
+}
+port.on('message', answer)
+const setCurrent = (result: SimulationResult): void => {
+  current = result
+  const waiting = early
+  early = []
+  for (const message of waiting) answer(message)
+}
+
+try {
+  const store = createFileRunStore(data.dataDir, (path, create) => new NodeCheckpointDirectory(path, { create }))
+  const simulator = createCoreSimulator(loadNodeWorkplaceData())
+  const generator = simulator.simulate(
+    data.config,
+    { digest: nodeDigest, openDirectory: (checkpointId) => store.openCheckpoint(data.runId, checkpointId) },
+    { live: setCurrent },
+  )
+  let batch: TraceEvent[] = []
+  const result = await driveSimulation(
+    generator,
+    (event) => batch.push(event),
+    {
+      onBatch: () => {
+        post({ type: 'events', events: batch })
+        batch = []
+      },
+      cancelled: () => false,
+    },
+    data.sliceMs,
+  )
+  if (result === undefined) throw new Error('the simulation stopped without a result')
+  setCurrent(result)
+  // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
+  store.writeTrace(data.runId, await traceJson(result.events))
+  const { outcome, invariants, failures, checkpoints } = result
+  post({ type: 'done', summary: { outcome, invariants, failures, checkpoints } })
+} catch (error) {
+  post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
+}

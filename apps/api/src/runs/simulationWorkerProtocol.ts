@@ -1,0 +1,28 @@
+import type { SimulatedCheckpoint, SimulationResult } from '@cutover/core'
+import type { RunConfig, TraceEvent } from '@cutover/core/contracts'
+
+/** What a simulation worker is started with (`workerData`). */
+export interface SimulationWorkerData {
+  readonly config: RunConfig
+  /** The data directory of the run store, and the run whose checkpoint directories the worker writes. */
+  readonly dataDir: string
+  readonly runId: string
+  /** Simulation time per batch before the worker yields to its own event loop (answers queries). */
+  readonly sliceMs?: number
+}
+
+/** The views a running run answers through its worker (the sync methods of SimulationResult). */
+export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage'
+
+/** Main thread → worker. */
+export type ToSimulationWorker = { readonly type: 'query'; readonly id: number; readonly method: ViewMethod; readonly args: readonly unknown[] }
+
+/** The plain data of a finished simulation (its events were streamed before). */
+export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' | 'failures'> & { readonly checkpoints: readonly SimulatedCheckpoint[] }
+
+/** Worker → main thread. */
+export type FromSimulationWorker =
+  | { readonly type: 'events'; readonly events: readonly TraceEvent[] }
+  | { readonly type: 'answer'; readonly id: number; readonly value: unknown; readonly error?: string }
+  | { readonly type: 'done'; readonly summary: SimulationSummary }
+  | { readonly type: 'failed'; readonly message: string }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { resolveRunConfig, simulate } from '@cutover/core'
+import { loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
+import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+import type { TraceEvent } from '@cutover/core/contracts'
+import { tempDataDir } from '../testing/apiHarness.ts'
+import { startWorkerSimulation } from './startWorkerSimulation.ts'
+
+describe('startWorkerSimulation', () => {
+  it('streams the same events the in-thread simulator yields, answers views, and reports the summary', async () => {
+    const { dir, cleanup } = tempDataDir()
+    try {
+      const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 3 })
+      const streamed: TraceEvent[] = []
+      const sim = startWorkerSimulation({ config, dataDir: dir, runId: 'run-1' }, (events) => streamed.push(...events))
+      const summary = await sim.done
+      const generator = simulate(config, { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }) })
+      let next = generator.next()
+      const expected: TraceEvent[] = []
+      while (next.done !== true) {
+        expected.push(next.value)
+        next = generator.next()
+      }
+      expect(JSON.stringify(streamed)).toBe(JSON.stringify(expected))
+      expect(summary.outcome).toBe(next.value.outcome)
+      expect(summary.invariants).toEqual(next.value.invariants)
+      expect(await sim.query('lineage', [expected.length])).toEqual(next.value.lineage(expected.length))
+      expect(await sim.query('participantsAt', [5])).toEqual(next.value.participantsAt(5))
+      await sim.terminate()
+      await expect(sim.query('lineage', [1])).rejects.toThrow(/stopped/)
+    } finally {
+      cleanup()
+    }
+  })
+
+  it('a worker that cannot start rejects done with an error instead of throwing', async () => {
+    const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 1 })
+    const sim = startWorkerSimulation({ config, dataDir: '/nonexistent', runId: 'x' }, () => undefined, new URL('data:text/javascript,throw new Error("boom")'))
+    await expect(sim.done).rejects.toThrow(/boom/)
+  })
+})

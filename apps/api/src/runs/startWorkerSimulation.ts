@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads'
+import type { RunConfig, TraceEvent } from '@cutover/core/contracts'
+import type { FromSimulationWorker, SimulationSummary, SimulationWorkerData, ToSimulationWorker, ViewMethod } from './simulationWorkerProtocol.ts'
+
+/** One fresh simulation running in its own worker thread. */
+export interface WorkerSimulation {
+  /** The summary once the simulation ended; rejects when it failed or the worker died. */
+  readonly done: Promise<SimulationSummary>
+  /** Asks the worker for a view of the run at its current edge (or of the finished run). */
+  query(method: ViewMethod, args: readonly unknown[]): Promise<unknown>
+  /**
+   * Ends the worker (cancellation, or dropping a finished run's views); safe to call more than
+   * once. Resolves once the thread has stopped (no write of it can land after that).
+   */
+  terminate(): Promise<void>
+}
+
+/** Starts simulations in worker threads: `start(config, runId, onEvents)`. */
+export type SimulationWorkerFactory = (config: RunConfig, runId: string, onEvents: (events: readonly TraceEvent[]) => void) => WorkerSimulation
+
+const BOOTSTRAP = new URL('./simulationWorkerBootstrap.js', import.meta.url)
+
+/** The factory over the file run store at `dataDir` (the worker writes the run's checkpoint directories there). */
+export function simulationWorkerFactory(dataDir: string, sliceMs?: number): SimulationWorkerFactory {
+  return (config, runId, onEvents) => startWorkerSimulation({ config, dataDir, runId, ...(sliceMs === undefined ? {} : { sliceMs }) }, onEvents)
+}
+
+/**
+ * Starts one simulation in a worker thread. Events arrive in batches through `onEvents` before
+ * `done` settles. A worker that fails, crashes or exits early rejects `done` (and every pending
+ * query) with an Error; it never throws into the caller's thread.
+ */
+export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (events: readonly TraceEvent[]) => void, bootstrap: URL = BOOTSTRAP): WorkerSimulation {
+  const worker = new Worker(bootstrap, { workerData: data })
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
+  let nextId = 0
+  let ended: Error | undefined
+  let settle: { resolve: (summary: SimulationSummary) => void; reject: (error: Error) => void } | undefined
+  const done = new Promise<SimulationSummary>((resolve, reject) => {
+    settle = { resolve, reject }
+  })
+  // A rejection nobody awaited yet must not become an unhandled rejection of the server.
+  done.catch(() => undefined)
+
+  const end = (error: Error): void => {
+    ended ??= error
+    settle?.reject(error)
+    settle = undefined
+    for (const waiter of pending.values()) waiter.reject(error)
+    pending.clear()
+  }
+
+  worker.on('message', (message: FromSimulationWorker) => {
+    switch (message.type) {
+      case 'events':
+        onEvents(message.events)
+        return
+      case 'answer': {
+        const waiter = pending.get(message.id)
+        pending.delete(message.id)
+        if (message.error === undefined) waiter?.resolve(message.value)
+        else waiter?.reject(new Error(message.error))
+        return
+      }
+      case 'done':
+        // A finished worker only holds views: it must not keep the process alive (CLI commands exit).
+        worker.unref()
+        settle?.resolve(message.summary)
+        settle = undefined
+        return
+      case 'failed':
+        end(new Error(message.message))
+        return
+    }
+  })
+  worker.on('error', (error) => end(error instanceof Error ? error : new Error(String(error))))
+  worker.on('exit', (code) => end(new Error(`the simulation worker exited (code ${code})`)))
+
+  return {
+    done,
+    query(method, args) {
+      if (ended !== undefined) return Promise.reject(ended)
+      const id = (nextId += 1)
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject })
+        worker.postMessage({ type: 'query', id, method, args } satisfies ToSimulationWorker)
+      })
+    },
+    terminate() {
+      end(new Error('the simulation worker was stopped'))
+      return worker.terminate().then(() => undefined)
+    },
+  }
+}
