@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { BUG_NAMES, INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
-// A run stored by an older build lacks the invariants added since (call-id-unique): it reads as
+// A run stored by an older build lacks the invariants added since (call-id-unique, acks-before-prepare): it reads as
 // not failing them; its re-simulation then diverges and the page offers a re-run.
 const invariantMapSchema = z.object(
   Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail']).default('pass')])) as {

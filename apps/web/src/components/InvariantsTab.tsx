@@ -9,6 +9,7 @@ const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
   'resume-order': 'Nobody resumes before every participant has restored.',
   'relay-once': 'Each restored continuation is claimed and relayed exactly once.',
   'call-id-unique': 'Every model call id names one call: ids are never reused across attempts or restores.',
+  'acks-before-prepare': 'Completed results are acknowledged with their exact receipts before the agents are asked to prepare.',
   equivalence: 'Continued rollouts end exactly as they would have without the checkpoint (checked at the end).',
 }
 

@@ -10,6 +10,7 @@ export const ALL_PASS: InvariantMap = {
   'resume-order': 'pass',
   'relay-once': 'pass',
   'call-id-unique': 'pass',
+  'acks-before-prepare': 'pass',
   equivalence: 'pass',
 }
 

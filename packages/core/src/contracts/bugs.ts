@@ -1,7 +1,7 @@
 import type { InvariantId } from './views.ts'
 
 /** Teaching-mode bugs (CONTRACTS.md §3): deliberately broken behaviours a run may select. */
-export const BUG_NAMES = ['resume-agents-first', 'aggregate-before-resources', 'tombstones-skipped-on-restore', 'relay-applied-twice', 'call-ids-reused'] as const
+export const BUG_NAMES = ['resume-agents-first', 'aggregate-before-resources', 'acks-after-prepare', 'tombstones-skipped-on-restore', 'relay-applied-twice', 'call-ids-reused'] as const
 export type BugName = (typeof BUG_NAMES)[number]
 
 /** One entry of `GET /api/bugs`: what is broken and the invariant that catches it. */

@@ -13,6 +13,7 @@ export const INVARIANT_IDS = [
   'resume-order',
   'relay-once',
   'call-id-unique',
+  'acks-before-prepare',
   'equivalence',
 ] as const
 export type InvariantId = (typeof INVARIANT_IDS)[number]

@@ -32,6 +32,8 @@ export interface ControllerTestOptions {
   readonly resumeAgentsFirst?: boolean
   /** Publish the aggregate manifest before the resources commit (breaks `manifest-last`). */
   readonly aggregateBeforeResources?: boolean
+  /** Hold acknowledgements back to the checkpoint and send them after the agents prepare (breaks `acks-before-prepare`). */
+  readonly acksAfterPrepare?: boolean
 }
 
 type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'resuming' | 'done' | 'aborted'
@@ -74,6 +76,10 @@ export class Controller {
   get checkpointId(): string {
     return this.#cid
   }
+  /** True when completed results wait for the checkpoint's flush instead of being acknowledged at once (a test switch). */
+  get defersAcknowledgements(): boolean {
+    return this.#test.acksAfterPrepare === true
+  }
   /** True while the controller waits for the fleet to drain (the host pokes it after each event). */
   get waiting(): boolean {
     return (this.#stage === 'preparing' || this.#stage === 'retiring') && !this.#exporting
@@ -113,13 +119,16 @@ export class Controller {
     if (this.#deadline <= now) return yield* this.#abort(`deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`)
     // SC step 2 (§3.6): completed results are acknowledged with their exact receipts before any
     // participant is asked to prepare; the actor's prepare fails while any remain unreleased (§3.5).
-    const unacked = this.#host.unacknowledged()
-    if (unacked.length > 0) this.#host.acknowledge(unacked, 'prepare')
-    const unreleased = this.#host.unacknowledged().length
-    if (unreleased > 0) return yield* this.#abort(`prepare_incomplete: streamed agent results remain unacknowledged (${unreleased})`)
+    const acksAfter = this.#test.acksAfterPrepare === true
+    if (!acksAfter) {
+      this.#flushAcknowledgements()
+      const unreleased = this.#host.unacknowledged().length
+      if (unreleased > 0) return yield* this.#abort(`prepare_incomplete: streamed agent results remain unacknowledged (${unreleased})`)
+    }
     const w = this.#host.fleet()
     const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', yield* ask(w.agent.prepare(cid, this.#deadline)), { deadline_ms: this.#deadline })
     if (!agent.ok) return yield* this.#abort('prepare failed')
+    if (acksAfter) this.#flushAcknowledgements()
     const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', yield* ask(w.model.pause(cid, this.#deadline)), { deadline_ms: this.#deadline })
     if (!pause.ok) return yield* this.#abort('model pause failed')
     if (w.model.workerCount > 1) {
@@ -133,6 +142,12 @@ export class Controller {
     }
     this.#host.schedule(this.#deadlineMs, () => this.#runNow(this.#onDeadline(cid)))
     yield* this.#poke()
+  }
+
+  /** Acknowledges every completed result with its exact receipt (SC step 2, §3.6). */
+  #flushAcknowledgements(): void {
+    const unacked = this.#host.unacknowledged()
+    if (unacked.length > 0) this.#host.acknowledge(unacked, 'prepare')
   }
 
   /** Re-checks readiness; the host calls this after every event while the controller waits. */

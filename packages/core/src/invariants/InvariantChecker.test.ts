@@ -98,6 +98,36 @@ describe('invariants catch a broken participant at the right step', () => {
     expect(c.failures).toEqual([{ id: 'call-id-unique', step: 3, message: 'model call id policy-call-000001 issued to r1.a1 was already issued to r0.a0' }])
   })
 
+  it('[controller.acks-before-prepare] acks-before-prepare fails at the acknowledgement of a receipt that agent.prepare found unreleased', () => {
+    step = 0
+    const c = new InvariantChecker()
+    const receipt = (rollout: string) => ({ rollout_id: rollout, attempt_index: 0, execution_generation: 1, result_identity: `id-${rollout}`, result_digest: `d-${rollout}` })
+    c.observe(ev('run.complete', 'agent', 'controller', { rollout_id: 'r0', attempt_index: 0, receipt: receipt('r0') }))
+    c.observe(ev('agent.acknowledge', 'controller', 'agent', { receipts: [receipt('r0')] }, 'ok', 'prepare'))
+    c.observe(ev('run.complete', 'agent', 'controller', { rollout_id: 'r1', attempt_index: 0, receipt: receipt('r1') }))
+    c.observe(ev('agent.prepare', 'controller', 'agent', { checkpoint_id: 'ck-1' }, 'ok', 'prepare'))
+    // A result completed after the prepare may be acknowledged after it.
+    c.observe(ev('run.complete', 'agent', 'controller', { rollout_id: 'r2', attempt_index: 0, receipt: receipt('r2') }, 'ok', 'prepare'))
+    c.observe(ev('agent.acknowledge', 'controller', 'agent', { receipts: [receipt('r2')] }, 'ok', 'prepare'))
+    // A receipt that is not the exact one is not r1's acknowledgement.
+    c.observe(ev('agent.acknowledge', 'controller', 'agent', { receipts: [{ ...receipt('r1'), result_digest: '0' }] }, 'completed_execution_acknowledgement_error', 'prepare'))
+    expect(c.map()['acks-before-prepare']).toBe('pass')
+    c.observe(ev('agent.acknowledge', 'controller', 'agent', { receipts: [receipt('r1')] }, 'ok', 'prepare'))
+    expect(c.failures).toEqual([{ id: 'acks-before-prepare', step: 8, message: 'result r1.a0.g1:id-r1:d-r1 acknowledged after agent.prepare of ck-1' }])
+  })
+
+  it('[controller.acks-before-prepare] a controller acknowledging after prepare fails acks-before-prepare at that acknowledgement, and only it', () => {
+    const r = broken({ acksAfterPrepare: true })
+    const failure = r.failures.find((f) => f.id === 'acks-before-prepare')
+    const at = r.events[(failure?.step ?? 0) - 1]
+    expect(at?.type).toBe('agent.acknowledge')
+    const prepare = r.events.findIndex((e) => e.type === 'agent.prepare')
+    expect(prepare).toBeGreaterThanOrEqual(0)
+    expect(prepare).toBeLessThan((failure?.step ?? 0) - 1)
+    expect(r.failures.map((f) => f.id)).toEqual(['acks-before-prepare'])
+    expect(r.outcome).toBe('completed')
+  })
+
   it('[invariants] call-id-unique: a restored policy model issues ids no earlier process issued', () => {
     const r = runSimulation(resolveRunConfig({ scenario: 'straggler-retirement', rollouts: 9 }), deps)
     const ids = r.events.filter((e) => e.type === 'model.request' && typeof e.payload['model_call_id'] === 'string').map((e) => String(e.payload['model_call_id']))

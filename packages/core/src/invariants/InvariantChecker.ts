@@ -41,6 +41,9 @@ export class InvariantChecker {
   readonly #firstCall = new Set<string>()
   /** Model call id → the execution (`r004.a1`) it was issued to. */
   readonly #callOwner = new Map<string, string>()
+  /** Exact receipts of completed results not yet acknowledged; those an `agent.prepare` found, by checkpoint. */
+  readonly #unreleased = new Set<string>()
+  readonly #unreleasedAtPrepare = new Map<string, string>()
 
   fail(id: InvariantId, step: number, message: string): void {
     if (this.#failed.has(id)) return
@@ -63,6 +66,42 @@ export class InvariantChecker {
     this.#resumeOrder(e)
     this.#relayOnce(e)
     this.#callIdUnique(e)
+    this.#acksBeforePrepare(e)
+  }
+
+  /**
+   * Completed results are acknowledged with their exact receipts before the agents are asked to
+   * prepare (PROTOCOL.md §3.6 step 2): no receipt still unacknowledged at checkpoint N's
+   * `agent.prepare` is acknowledged after it.
+   */
+  #acksBeforePrepare(e: TraceEvent): void {
+    const p = e.payload
+    if (e.type === 'run.complete') {
+      const key = this.#receiptKey(p['receipt'])
+      if (e.outcome === 'ok' && key !== null) this.#unreleased.add(key)
+      return
+    }
+    if (e.type === 'agent.prepare') {
+      for (const key of this.#unreleased) this.#unreleasedAtPrepare.set(key, String(p['checkpoint_id']))
+      return
+    }
+    if (e.type !== 'agent.acknowledge') return
+    const receipts = p['receipts']
+    const keys = (Array.isArray(receipts) ? receipts : []).map((r) => this.#receiptKey(r)).filter((k) => k !== null)
+    for (const key of keys) {
+      const cid = this.#unreleasedAtPrepare.get(key)
+      if (cid !== undefined) return this.fail('acks-before-prepare', e.step, `result ${key} acknowledged after agent.prepare of ${cid}`)
+    }
+    if (e.outcome === 'ok') for (const key of keys) this.#unreleased.delete(key)
+  }
+
+  /** A completion receipt as one exact key (`r004.a0.g1:<identity>:<digest>`), or null when it is not one. */
+  #receiptKey(r: JsonValue | undefined): string | null {
+    if (r === null || r === undefined || typeof r !== 'object' || Array.isArray(r)) return null
+    const key = this.#identity(r)
+    const { execution_generation: g, result_identity: id, result_digest: digest } = r
+    if (key === null || typeof g !== 'number' || typeof id !== 'string' || typeof digest !== 'string') return null
+    return `${key}.g${g}:${id}:${digest}`
   }
 
   /** Every admitted model call gets an id no other call of the run (any attempt, any process) had. */

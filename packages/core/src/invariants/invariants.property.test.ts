@@ -77,6 +77,26 @@ describe(`call-id-unique over ${PROPERTY_SEEDS.length} seeds`, () => {
   })
 })
 
+describe(`acks-before-prepare over ${PROPERTY_SEEDS.length} seeds`, () => {
+  // The property above holds acks-before-prepare on every scenario; with the acknowledgements sent
+  // after prepare, every run whose first checkpoint finds a completed result fails it.
+  it('[controller.acks-before-prepare] the acks-after-prepare bug fails it on every scenario that completes a result before the checkpoint', () => {
+    let checked = 0
+    for (const scenario of SCENARIO_NAMES) {
+      for (const seed of [0, 1, 2]) {
+        const config = resolveRunConfig({ scenario, seed: String(seed * 7919), rollouts: 2, bug: 'acks-after-prepare' })
+        const result = runSimulation(config, { digest: nodeDigest, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
+        const prepare = result.events.findIndex((e) => e.type === 'agent.prepare')
+        const completedBefore = result.events.slice(0, Math.max(prepare, 0)).some((e) => e.type === 'run.complete' && e.outcome === 'ok')
+        if (!completedBefore) continue
+        checked++
+        expect([scenario, seed, result.invariants['acks-before-prepare']]).toEqual([scenario, seed, 'fail'])
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(SCENARIO_NAMES.length)
+  })
+})
+
 describe('determinism', () => {
   it('[determinism] two runs with the same seed give identical traces and directory bytes', () => {
     for (const scenario of ['happy-path', 'crash-during-commit', 'straggler-retirement'] as const) {

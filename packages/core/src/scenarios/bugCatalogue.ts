@@ -13,6 +13,11 @@ export const BUG_CATALOGUE: readonly BugInfo[] = [
     invariant: 'manifest-last',
   },
   {
+    name: 'acks-after-prepare',
+    narrative: 'The controller holds completed results back until the checkpoint and sends their acknowledgements after asking the agents to prepare, so the agents prepare while terminal results are still unreleased instead of the prepare being refused.',
+    invariant: 'acks-before-prepare',
+  },
+  {
     name: 'tombstones-skipped-on-restore',
     narrative: 'The restored policy model ignores the checkpoint’s tombstones and source attempts, so a delayed attempt-0 request from a continued rollout is served after restore.',
     invariant: 'fenced-attempt-silent',

@@ -435,7 +435,8 @@ export class RolloutDriver {
     e.recorder.attempt(r.plan.rollout_id, r.attempt, r.plan.env, 'completed')
     e.emit(this.#phase(), 'agent', 'controller', 'run.complete', { ...this.#ids(r), reward, receipt: r.receipt as unknown as JsonValue }, fin.ok ? 'ok' : fin.error.code)
     if (r.receipt === null) return
-    if (e.faults.unackedRollouts.has(r.plan.rollout_id) && e.controller.stage === 'idle') return // held back: still unacknowledged at prepare
+    // Held back (the `unacked_result` fault, or a controller that defers acknowledgements): still unacknowledged at prepare.
+    if ((e.faults.unackedRollouts.has(r.plan.rollout_id) || e.controller.defersAcknowledgements) && e.controller.stage === 'idle') return
     this.#acknowledge([r.receipt as unknown as JsonValue], this.#phase())
   }
 

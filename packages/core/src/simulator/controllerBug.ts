@@ -5,5 +5,6 @@ import type { ControllerTestOptions } from '../controller/Controller.ts'
 export function controllerBug(bug: BugName | undefined): ControllerTestOptions {
   if (bug === 'resume-agents-first') return { resumeAgentsFirst: true }
   if (bug === 'aggregate-before-resources') return { aggregateBeforeResources: true }
+  if (bug === 'acks-after-prepare') return { acksAfterPrepare: true }
   return {}
 }
