@@ -135,7 +135,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     for (const listener of [...entry.listeners]) listener()
   }
 
-  const finishView = (entry: RunEntry, result: Pick<SimulationResult, 'outcome' | 'checkpoints' | 'invariants' | 'failures'>, events: number): RunView => ({
+  const finishView = (entry: RunEntry, result: Pick<SimulationResult, 'outcome' | 'checkpoints' | 'invariants' | 'failures' | 'inert_faults'>, events: number): RunView => ({
     ...entry.view,
     status: 'complete',
     events,

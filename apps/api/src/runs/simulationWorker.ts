@@ -65,8 +65,8 @@ try {
   setCurrent(result)
   // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
   store.writeTrace(data.runId, await traceJson(result.events))
-  const { outcome, invariants, failures, checkpoints } = result
-  post({ type: 'done', summary: { outcome, invariants, failures, checkpoints } })
+  const { outcome, invariants, failures, checkpoints, inert_faults } = result
+  post({ type: 'done', summary: { outcome, invariants, failures, checkpoints, inert_faults } })
 } catch (error) {
   post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
 }

@@ -18,7 +18,7 @@ export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'ses
 export type ToSimulationWorker = { readonly type: 'query'; readonly id: number; readonly method: ViewMethod; readonly args: readonly unknown[] }
 
 /** The plain data of a finished simulation (its events were streamed before). */
-export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' | 'failures'> & { readonly checkpoints: readonly SimulatedCheckpoint[] }
+export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' | 'failures' | 'inert_faults'> & { readonly checkpoints: readonly SimulatedCheckpoint[] }
 
 /** Worker → main thread. */
 export type FromSimulationWorker =
