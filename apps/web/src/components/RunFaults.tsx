@@ -21,9 +21,7 @@ export function RunFaults({ run, onRemove }: { run: Pick<RunView, 'faults' | 'in
           {'rollout' in f ? ` ${String(f.rollout)}` : ''}
           {inert.has(JSON.stringify(f)) ? ' · no effect' : ''}
           {onRemove && (
-            <button type="button" className="chip-remove" data-testid="remove-fault" aria-label={`Run without this fault: ${JSON.stringify(f)}`} title="Run without this fault" onClick={() => onRemove(run.faults.filter((_, j) => j !== i))}>
-              ×
-            </button>
+            <button type="button" className="chip-remove" data-testid="remove-fault" aria-label={`Run without this fault: ${JSON.stringify(f)}`} title="Run without this fault" onClick={() => onRemove(run.faults.filter((_, j) => j !== i))} />
           )}
         </span>
       ))}
