@@ -1,6 +1,7 @@
 import type { RunView } from '@cutover/core/contracts'
 import { ApiError } from '../api/client.ts'
 import { useCreateRun } from '../api/useCreateRun.ts'
+import { rerunConfig } from '../lib/rerunConfig.ts'
 import { navigate } from '../router/navigation.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 
@@ -11,7 +12,7 @@ import { ErrorNotice } from './ErrorNotice.tsx'
  */
 export function DivergedNotice({ run, error }: { run: RunView; error: Error | null }) {
   const rerun = useCreateRun()
-  const start = () => rerun.mutate({ scenario: run.scenario, seed: run.seed, rollouts: run.rollouts, deadline_ms: run.deadline_ms, faults: [...run.faults], ...(run.bug === undefined ? {} : { bug: run.bug }) }, { onSuccess: (created) => navigate(`/runs/${created.id}`) })
+  const start = () => rerun.mutate(rerunConfig(run, run.faults), { onSuccess: (created) => navigate(`/runs/${created.id}`) })
   if (!(error instanceof ApiError) || error.code !== 'run_diverged') return null
   return (
     <div role="alert" className="notice notice-error diverged-notice" data-testid="run-diverged">

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { RunFaults } from './RunFaults.tsx'
 
 afterEach(cleanup)
@@ -13,5 +13,13 @@ describe('run faults', () => {
     expect(chips.map((c) => c.textContent)).toEqual(['straggler r0', 'crash_after_write · no effect'])
     expect(screen.getByTestId('inert-fault').textContent).toContain('this fault had no effect: the commit wrote fewer than 999 files')
     expect(screen.getByTestId('bug-badge').textContent).toBe('bug: relay-applied-twice')
+  })
+  it('[inject] editable chips: removing one asks for the schedule without it', () => {
+    const onRemove = vi.fn()
+    const straggler = { kind: 'straggler' as const, rollout: 'r0', extra_ms: 400 }
+    const stale = { kind: 'stale_request' as const, rollout: 'r0', participant: 'policy_model' as const }
+    render(<RunFaults run={{ status: 'complete', faults: [straggler, stale], inert_faults: [] }} onRemove={onRemove} />)
+    fireEvent.click(screen.getAllByTestId('remove-fault')[0]!)
+    expect(onRemove).toHaveBeenCalledWith([stale])
   })
 })

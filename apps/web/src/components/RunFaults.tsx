@@ -1,10 +1,11 @@
-import type { RunView } from '@cutover/core/contracts'
+import type { Fault, RunView } from '@cutover/core/contracts'
 
 /**
  * The run's fault schedule as chips (one `fault-chip` each; an inert one is marked), its
- * teaching-mode bug, and one line per fault that never fired saying why.
+ * teaching-mode bug, and one line per fault that never fired saying why. With `onRemove` the chips
+ * are editable: each has a "run without this fault" button, given the schedule without it.
  */
-export function RunFaults({ run }: { run: Pick<RunView, 'faults' | 'inert_faults' | 'bug' | 'status'> }) {
+export function RunFaults({ run, onRemove }: { run: Pick<RunView, 'faults' | 'inert_faults' | 'bug' | 'status'>; onRemove?: (faults: readonly Fault[]) => void }) {
   if (run.faults.length === 0 && run.bug === undefined) return null
   const inert = new Set(run.inert_faults.map((f) => JSON.stringify(f.fault)))
   return (
@@ -19,6 +20,9 @@ export function RunFaults({ run }: { run: Pick<RunView, 'faults' | 'inert_faults
           {f.kind}
           {'rollout' in f ? ` ${String(f.rollout)}` : ''}
           {inert.has(JSON.stringify(f)) ? ' · no effect' : ''}
+          {onRemove && (
+            <button type="button" className="chip-remove" data-testid="remove-fault" aria-label={`Run without this fault: ${JSON.stringify(f)}`} title="Run without this fault" onClick={() => onRemove(run.faults.filter((_, j) => j !== i))} />
+          )}
         </span>
       ))}
       {run.inert_faults.length > 0 && (

@@ -1,11 +1,14 @@
 import { INVARIANT_IDS } from '@cutover/core/contracts'
-import type { RunView } from '@cutover/core/contracts'
+import type { Fault, RunView } from '@cutover/core/contracts'
 import { Link } from '../router/Link.tsx'
 import { RunFaults } from './RunFaults.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
 
-/** The run's identity line: scenario, seed, fleet size, status and the invariant verdict. */
-export function RunHeader({ run }: { run: RunView }) {
+/**
+ * The run's identity line: scenario, seed, fleet size, status and the invariant verdict; its fault
+ * chips are editable when `onRemoveFault` is given (a new run without the fault).
+ */
+export function RunHeader({ run, onRemoveFault }: { run: RunView; onRemoveFault?: (faults: readonly Fault[]) => void }) {
   const failing = INVARIANT_IDS.filter((id) => run.invariants[id] === 'fail')
   return (
     <header className="run-head">
@@ -22,7 +25,7 @@ export function RunHeader({ run }: { run: RunView }) {
         {run.outcome === 'aborted' && <span className="badge">aborted</span>}
         <InvariantSummary run={run} failing={failing} />
       </div>
-      <RunFaults run={run} />
+      <RunFaults run={run} onRemove={onRemoveFault} />
       {run.error && <p role="alert" className="notice notice-error">{run.error}</p>}
     </header>
   )

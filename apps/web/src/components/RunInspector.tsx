@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
 import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
+import { useRerun } from '../api/useRerun.ts'
 import { narrate } from '../lib/narrate.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
 import { StoryNav } from './StoryNav.tsx'
@@ -15,6 +16,7 @@ import { DivergedNotice } from './DivergedNotice.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { EventsTab } from './EventsTab.tsx'
 import { ExportBar } from './ExportBar.tsx'
+import { InjectFault } from './InjectFault.tsx'
 import { InvariantsTab } from './InvariantsTab.tsx'
 import { LineageTab } from './LineageTab.tsx'
 import { Loading } from './Loading.tsx'
@@ -55,6 +57,7 @@ export function RunInspector({
   // the diagram library loads while the run and its first step are fetched, not after
   useEffect(preloadMermaid, [])
   const run = useQuery(runQuery(runId))
+  const rerun = useRerun()
   const bugs = useQuery({ ...bugsQuery(), enabled: run.data?.bug !== undefined })
   const [firstStepShown, setFirstStepShown] = useState(false)
   const trace = useRunTrace(runId, run.data, { defer: !firstStepShown })
@@ -134,7 +137,7 @@ export function RunInspector({
 
   return (
     <div className="inspector">
-      <RunHeader run={run.data} />
+      <RunHeader run={run.data} onRemoveFault={(faults) => rerun.rerun(run.data, faults, step, view.tab)} />
       <div className="transport">
         <TransportControls
           step={step}
@@ -168,6 +171,18 @@ export function RunInspector({
             <CurrentEvent data={data} live={atLiveEdge ? (events?.at(-1) ?? null) : null} narrated={aside === undefined} />
             <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
+          {!atLiveEdge && (
+            <InjectFault
+              key={data?.event?.step ?? 0}
+              event={data?.event ?? null}
+              events={events ?? []}
+              schedule={run.data.faults}
+              deadlineMs={run.data.deadline_ms}
+              pending={rerun.pending}
+              onRun={(faults) => rerun.rerun(run.data, faults, step, view.tab)}
+            />
+          )}
+          {rerun.error && <ErrorNotice what="create the new run with this fault schedule" error={rerun.error} />}
           {!ready || !data ? (
             stepView.status === 'error' ? (
               <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />

@@ -1,0 +1,20 @@
+import type { Fault, RunView } from '@cutover/core/contracts'
+import { rerunConfig } from '../lib/rerunConfig.ts'
+import { go } from '../router/navigation.ts'
+import type { Tab } from '../router/route.ts'
+import { useCreateRun } from './useCreateRun.ts'
+
+/** What a re-run copies from its run. */
+type RunLike = Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug'>
+
+/**
+ * Re-running a run with another fault schedule: `rerun(run, faults, step, tab)` creates the new
+ * run (`POST /api/runs`, same config) and opens it at the same step and tab; `error` is the API's
+ * refusal, kept until the next attempt.
+ */
+export function useRerun() {
+  const create = useCreateRun()
+  const rerun = (run: RunLike, faults: readonly Fault[], step: number, tab: Tab) =>
+    create.mutate(rerunConfig(run, faults), { onSuccess: (created) => go({ page: 'run', id: created.id, step, tab, session: null }) })
+  return { rerun, pending: create.isPending, error: create.error }
+}

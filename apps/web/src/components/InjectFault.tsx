@@ -1,0 +1,54 @@
+import { useMemo, useState } from 'react'
+import type { Fault, TraceMessage } from '@cutover/core/contracts'
+import { faultsAt } from '../lib/faultsAt.ts'
+
+/**
+ * "Inject a fault where you stand" (`inject-fault`): the faults that make sense at the current
+ * event, and "Run with this fault", which asks for a new run with the fault added to `schedule`.
+ * Nothing is shown at an event with nothing to break.
+ */
+export function InjectFault({
+  event,
+  events,
+  schedule,
+  deadlineMs,
+  pending,
+  onRun,
+}: {
+  event: TraceMessage | null
+  events: readonly TraceMessage[]
+  schedule: readonly Fault[]
+  deadlineMs: number
+  pending: boolean
+  onRun: (faults: readonly Fault[]) => void
+}) {
+  const offered = useMemo(() => (event ? faultsAt(event, events, { deadlineMs, schedule }) : []), [event, events, deadlineMs, schedule])
+  const [picked, setPicked] = useState(0)
+  if (offered.length === 0) return null
+  const chosen = offered[Math.min(picked, offered.length - 1)]!
+  return (
+    <form
+      className="inject-fault"
+      data-testid="inject-fault"
+      aria-label="Inject a fault at this event"
+      onSubmit={(e) => {
+        e.preventDefault()
+        onRun([...schedule, chosen.fault])
+      }}
+    >
+      <label>
+        Inject here{' '}
+        <select value={Math.min(picked, offered.length - 1)} onChange={(e) => setPicked(Number(e.currentTarget.value))}>
+          {offered.map((o, i) => (
+            <option key={JSON.stringify(o.fault)} value={i} data-kind={o.fault.kind}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>{' '}
+      <button type="submit" disabled={pending} title={JSON.stringify(chosen.fault)}>
+        {pending ? 'Creating run…' : 'Run with this fault'}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,16 @@
+import type { Fault, RunConfigInput, RunView } from '@cutover/core/contracts'
+
+/**
+ * The config of a new run like `run` (scenario, seed, rollouts, deadline, bug) with `faults` as
+ * its whole schedule — an explicit list, so an empty one means no fault rather than the preset's.
+ */
+export function rerunConfig(run: Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug'>, faults: readonly Fault[]): RunConfigInput {
+  return {
+    scenario: run.scenario,
+    seed: run.seed,
+    rollouts: run.rollouts,
+    deadline_ms: run.deadline_ms,
+    faults: [...faults],
+    ...(run.bug !== undefined ? { bug: run.bug } : {}),
+  }
+}
