@@ -60,3 +60,16 @@ test('inject a straggler at a stepped-to event of a happy-path run: the new run 
   await page.waitForURL((url) => url.pathname !== `/runs/${id}` && url.searchParams.get('step') === shown)
   await expect(page.getByTestId('fault-chip')).toHaveCount(0)
 })
+
+test('any event in the Events tab offers its faults: clicking a row makes it current and the tab shows what can break there', async ({ page, createRun }) => {
+  const happy = await createRun({ scenario: 'happy-path', seed: '21' })
+  await page.goto(`/runs/${happy.id}?step=1&tab=events`)
+  const log = page.getByTestId('events-log')
+  await log.getByRole('searchbox', { name: 'Filter events' }).fill('run.dispatch')
+  const row = log.locator('.event-row', { hasText: '"r1"' }).first()
+  await row.click()
+  await expect(page.getByTestId('current-session')).toHaveText('r1.a0')
+  const inject = log.getByTestId('inject-fault-events')
+  await expect(inject.getByRole('combobox', { name: /Inject here/ }).locator('option', { hasText: "straggler: r1's model call" })).toHaveCount(1)
+  await expect(inject.getByRole('button', { name: 'Run with this fault' })).toBeEnabled()
+})

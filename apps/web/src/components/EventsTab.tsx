@@ -1,4 +1,5 @@
 import { useDeferredValue, useMemo, useState } from 'react'
+import type { ReactNode } from 'react'
 import type { TraceEvent } from '@cutover/core/contracts'
 import { filterEvents } from '../lib/eventText.ts'
 import { Empty } from './Empty.tsx'
@@ -6,8 +7,11 @@ import { VirtualList } from './VirtualList.tsx'
 
 const ROW_HEIGHT = 28
 
-/** The Events tab: the raw trace, filterable by text; clicking an event seeks to its step. */
-export function EventsTab({ events, step, onSeek }: { events: readonly TraceEvent[]; step: number; onSeek: (step: number) => void }) {
+/**
+ * The Events tab: the raw trace, filterable by text; clicking an event seeks to its step, and
+ * `inject` (the fault injection control for that event) sits above the list.
+ */
+export function EventsTab({ events, step, onSeek, inject }: { events: readonly TraceEvent[]; step: number; onSeek: (step: number) => void; inject?: ReactNode }) {
   const [filter, setFilter] = useState('')
   const deferred = useDeferredValue(filter)
   const shown = useMemo(() => filterEvents(events, deferred), [events, deferred])
@@ -24,6 +28,7 @@ export function EventsTab({ events, step, onSeek }: { events: readonly TraceEven
         />
         <span className="muted">{shown.length === events.length ? `${events.length} events` : `${shown.length} of ${events.length} events`}</span>
       </div>
+      {inject}
       {shown.length === 0 ? (
         <Empty>{events.length === 0 ? 'No events yet.' : 'No event matches the filter.'}</Empty>
       ) : (

@@ -14,6 +14,7 @@ export function InjectFault({
   deadlineMs,
   pending,
   onRun,
+  testId = 'inject-fault',
 }: {
   event: TraceMessage | null
   events: readonly TraceMessage[]
@@ -21,6 +22,8 @@ export function InjectFault({
   deadlineMs: number
   pending: boolean
   onRun: (faults: readonly Fault[]) => void
+  /** `inject-fault` for the current event's control; the Events tab's copy has its own id. */
+  testId?: string
 }) {
   const offered = useMemo(() => (event ? faultsAt(event, events, { deadlineMs, schedule }) : []), [event, events, deadlineMs, schedule])
   const [picked, setPicked] = useState(0)
@@ -29,7 +32,7 @@ export function InjectFault({
   return (
     <form
       className="inject-fault"
-      data-testid="inject-fault"
+      data-testid={testId}
       aria-label="Inject a fault at this event"
       onSubmit={(e) => {
         e.preventDefault()

@@ -94,3 +94,19 @@ describe('fault list validation', () => {
     expect(JSON.parse(String(init.body))).toEqual({ scenario: 'happy-path', seed: '9'.repeat(5000), rollouts: 90 })
   })
 })
+
+describe('the fault schedule as editable chips', () => {
+  it('[faults] the typed schedule shows as chips; removing one rewrites the list without it', async () => {
+    render(wrap(<NewRunForm />))
+    const field = screen.getByRole('textbox', { name: /Faults/ }) as HTMLTextAreaElement
+    fireEvent.change(field, { target: { value: '[{"kind":"straggler","rollout":"r7","extra_ms":500},{"kind":"crash_after_write","k":3}]' } })
+    expect((await screen.findAllByTestId('fault-chip')).map((c) => c.getAttribute('data-kind'))).toEqual(['straggler', 'crash_after_write'])
+    fireEvent.click(screen.getByRole('button', { name: /^Remove this fault: \{"kind":"straggler"/ }))
+    expect(JSON.parse(field.value)).toEqual([{ kind: 'crash_after_write', k: 3 }])
+    expect(screen.getAllByTestId('fault-chip').map((c) => c.getAttribute('data-kind'))).toEqual(['crash_after_write'])
+    fireEvent.click(screen.getByRole('button', { name: /^Remove this fault:/ }))
+    // An explicit empty list: the run gets no faults at all (not the scenario's own schedule).
+    expect(field.value).toBe('[]')
+    expect(screen.queryAllByTestId('fault-chip')).toHaveLength(0)
+  })
+})

@@ -2,12 +2,13 @@ import { useState } from 'react'
 import type { FormEvent } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { INTEGER_FIELDS, SCENARIO_NAMES, integerTextProblem, rolloutIds, rolloutNamingHint, seedTextProblem } from '@cutover/core/contracts'
-import type { BugName, ScenarioName } from '@cutover/core/contracts'
+import type { BugName, Fault, ScenarioName } from '@cutover/core/contracts'
 import { bugsQuery, scenariosQuery } from '../api/queries.ts'
 import { useCreateRun } from '../api/useCreateRun.ts'
 import { parseFaultsInput } from '../lib/faultsInput.ts'
 import { go } from '../router/navigation.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
+import { FaultChip } from './FaultChip.tsx'
 
 /** The contract's field rules and wording, shared with the CLI and the API (CONTRACTS.md §1). */
 const { rollouts: ROLLOUTS, deadline_ms: DEADLINE } = INTEGER_FIELDS
@@ -36,6 +37,8 @@ export function NewRunForm() {
   const deadlineError = deadline === '' ? null : integerTextProblem(deadline, DEADLINE.min, DEADLINE.max)
   const invalid = !faultsParsed.ok || seedError !== null || rolloutsError !== null || deadlineError !== null
   const preset = scenarios.data?.scenarios.find((s) => s.name === scenario)
+  // The schedule the run would get, as editable chips: the typed list, or else the preset's own.
+  const schedule: readonly Fault[] = faultsParsed.ok ? (faultsParsed.faults ?? preset?.faults ?? []) : []
   // The placeholder and the hint name rollouts of the run this form would start.
   const runRollouts = rollouts !== '' && rolloutsError === null ? Number(rollouts) : (preset?.config.rollouts ?? 9)
   const exampleRollout = rolloutIds(runRollouts)[Math.min(7, runRollouts - 1)] ?? 'r0'
@@ -106,6 +109,13 @@ export function NewRunForm() {
           aria-describedby="faults-hint faults-errors"
         />
       </label>
+      {schedule.length > 0 && (
+        <div className="run-faults form-faults" aria-label="The fault schedule this run gets">
+          {schedule.map((f, i) => (
+            <FaultChip key={i} fault={f} removeLabel="Remove this fault" onRemove={() => setFaults(JSON.stringify(schedule.filter((_, j) => j !== i)))} />
+          ))}
+        </div>
+      )}
       <p id="faults-hint" className="muted small" data-testid="faults-hint">
         Name a rollout by {rolloutNamingHint(runRollouts)}; a fault naming a rollout or worker this run does not have is refused, and a fault that never fires is listed on the run.
       </p>

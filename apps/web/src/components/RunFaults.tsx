@@ -1,4 +1,5 @@
 import type { Fault, RunView } from '@cutover/core/contracts'
+import { FaultChip } from './FaultChip.tsx'
 
 /**
  * The run's fault schedule as chips (one `fault-chip` each; an inert one is marked), its
@@ -16,14 +17,7 @@ export function RunFaults({ run, onRemove }: { run: Pick<RunView, 'faults' | 'in
         </span>
       )}
       {run.faults.map((f, i) => (
-        <span key={i} className={`fault-chip${inert.has(JSON.stringify(f)) ? ' is-inert' : ''}`} data-testid="fault-chip" data-kind={f.kind} title={JSON.stringify(f)}>
-          {f.kind}
-          {'rollout' in f ? ` ${String(f.rollout)}` : ''}
-          {inert.has(JSON.stringify(f)) ? ' · no effect' : ''}
-          {onRemove && (
-            <button type="button" className="chip-remove" data-testid="remove-fault" aria-label={`Run without this fault: ${JSON.stringify(f)}`} title="Run without this fault" onClick={() => onRemove(run.faults.filter((_, j) => j !== i))} />
-          )}
-        </span>
+        <FaultChip key={i} fault={f} inert={inert.has(JSON.stringify(f))} removeLabel="Run without this fault" onRemove={onRemove && (() => onRemove(run.faults.filter((_, j) => j !== i)))} />
       ))}
       {run.inert_faults.length > 0 && (
         <ul className="inert-faults" aria-label="Faults that never fired">

@@ -129,6 +129,20 @@ export function RunInspector({
   const data = stepView.data
   const diagram = data ? stickyDiagram(drawn, data, total, stepView.isPlaceholderData ? null : folded.join(',')) : null
   // The drawn window is state from the previous render (React's "adjust state while rendering"):
+  // "Inject a fault where you stand": the same control above the diagram and in the Events tab.
+  const runData = run.data
+  const injectAt = (testId: string) => (
+    <InjectFault
+      key={data?.event?.step ?? 0}
+      testId={testId}
+      event={data?.event ?? null}
+      events={events ?? []}
+      schedule={runData.faults}
+      deadlineMs={runData.deadline_ms}
+      pending={rerun.pending}
+      onRun={(faults) => rerun.rerun(runData, faults, step, view.tab)}
+    />
+  )
   // stickyDiagram returns the same object when nothing changed, so this settles at once.
   if (diagram !== null && diagram !== drawn) setDrawn(diagram)
   const setTab = (tab: Tab) => onView({ ...view, tab })
@@ -171,17 +185,7 @@ export function RunInspector({
             <CurrentEvent data={data} live={atLiveEdge ? (events?.at(-1) ?? null) : null} narrated={aside === undefined} />
             <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
-          {!atLiveEdge && (
-            <InjectFault
-              key={data?.event?.step ?? 0}
-              event={data?.event ?? null}
-              events={events ?? []}
-              schedule={run.data.faults}
-              deadlineMs={run.data.deadline_ms}
-              pending={rerun.pending}
-              onRun={(faults) => rerun.rerun(run.data, faults, step, view.tab)}
-            />
-          )}
+          {!atLiveEdge && injectAt('inject-fault')}
           {rerun.error && <ErrorNotice what="create the new run with this fault schedule" error={rerun.error} />}
           {!ready || !data ? (
             stepView.status === 'error' ? (
@@ -227,7 +231,7 @@ export function RunInspector({
         ) : view.tab === 'invariants' ? (
           <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)} />
         ) : (
-          <EventsTab events={events ?? []} step={step} onSeek={seek} />
+          <EventsTab events={events ?? []} step={step} onSeek={seek} inject={atLiveEdge ? undefined : injectAt('inject-fault-events')} />
         )}
       </Tabs>
     </div>
