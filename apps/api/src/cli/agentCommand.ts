@@ -3,11 +3,11 @@ import { AgentParticipant, ENV_NAMES } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createAgentApp } from '../agent/createAgentApp.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
-import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
 import type { CliIo } from './io.ts'
+import { readParticipantArgs } from './readParticipantArgs.ts'
 import { EXIT, UsageError } from './io.ts'
-import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+import { parseArgs, parseIntegerOption } from './parseArgs.ts'
 
 export const AGENT_HELP = `usage: cutover agent [--port N] --model URL --resources blackjack=URL,counter=URL,workplace=URL [--restore-expected]
 
@@ -59,23 +59,9 @@ function parseAgentArgs(argv: readonly string[]): { port: number; model: string;
 
 /** `cutover agent`: the agent as its own server process. Resolves once it listens. */
 export async function runAgentCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.stdout(`${AGENT_HELP}\n`)
-    return EXIT.ok
-  }
-  let args: ReturnType<typeof parseAgentArgs>
-  try {
-    args = parseAgentArgs(argv)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    io.stderr(`cutover agent: ${error.message}\n`)
-    return EXIT.usage
-  }
-  const controlToken = controlTokenFromEnv()
-  if (args.restoreExpected && controlToken === undefined) {
-    io.stderr('cutover agent: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n')
-    return EXIT.usage
-  }
+  const read = readParticipantArgs('agent', argv, io, AGENT_HELP, parseAgentArgs)
+  if (typeof read === 'number') return read
+  const { args, controlToken } = read
   const agent = new AgentParticipant(nodeDigest, 'agent', { restoreExpected: args.restoreExpected })
   const app = createAgentApp({
     agent,

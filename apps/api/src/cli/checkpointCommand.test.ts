@@ -5,20 +5,13 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ParticipantProcess } from '../fleet/spawnParticipant.ts'
 import { CUTOVER_BIN, spawnParticipant } from '../fleet/spawnParticipant.ts'
+import { processAlive } from '../participants/processAlive.ts'
 
 const TOKEN = 'test-token-checkpoint-cli'
 const dataDir = mkdtempSync(join(tmpdir(), 'cutover-checkpoint-cli-'))
 const started: ParticipantProcess[] = []
 const fleetFile = join(dataDir, 'fleet.json')
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 function cutover(args: string[], token: string | null = TOKEN): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -48,7 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()))
-  for (const p of started) expect(alive(p.pid)).toBe(false)
+  for (const p of started) expect(processAlive(p.pid)).toBe(false)
   rmSync(dataDir, { recursive: true, force: true })
 })
 

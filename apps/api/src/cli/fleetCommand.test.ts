@@ -4,20 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CUTOVER_BIN } from '../fleet/spawnParticipant.ts'
+import { processAlive } from '../participants/processAlive.ts'
 
 const dirs: string[] = []
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** Runs `cutover fleet …` as its own process (it spawns the participants) and collects its output. */
 function cutover(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -54,7 +47,7 @@ describe('cutover fleet', () => {
     const all = ['agent', 'policy_model', 'resources_blackjack', 'resources_counter', 'resources_workplace']
     expect(roles('original')).toEqual(all)
     expect(roles('replacement')).toEqual(all)
-    for (const p of report.processes) expect(alive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
+    for (const p of report.processes) expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
     expect(r.stdout).not.toMatch(/token/i)
   }, 120_000)
 

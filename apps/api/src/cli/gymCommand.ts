@@ -8,11 +8,11 @@ import { createParticipants } from '../gym/defaultEnvironments.ts'
 import { createGymSubApp } from '../gym/mountGym.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import { closeOnSignals } from '../server.ts'
-import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
 import { exitWithParent } from '../participants/exitWithParent.ts'
 import type { CliIo } from './io.ts'
+import { readParticipantArgs } from './readParticipantArgs.ts'
 import { EXIT, UsageError } from './io.ts'
-import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+import { parseArgs, parseIntegerOption } from './parseArgs.ts'
 
 export const GYM_HELP = `usage: cutover gym ENV [--port N] [--restore-expected]
 
@@ -42,23 +42,9 @@ function parseGymArgs(argv: readonly string[]): { env: EnvName; port: number; re
 
 /** `cutover gym ENV`: one environment as its own resources server. Resolves once it listens. */
 export async function runGymCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.stdout(`${GYM_HELP}\n`)
-    return EXIT.ok
-  }
-  let args: ReturnType<typeof parseGymArgs>
-  try {
-    args = parseGymArgs(argv)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    io.stderr(`cutover gym: ${error.message}\n`)
-    return EXIT.usage
-  }
-  const controlToken = controlTokenFromEnv()
-  if (args.restoreExpected && controlToken === undefined) {
-    io.stderr('cutover gym: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n')
-    return EXIT.usage
-  }
+  const read = readParticipantArgs('gym', argv, io, GYM_HELP, parseGymArgs)
+  if (typeof read === 'number') return read
+  const { args, controlToken } = read
   const participant = createParticipants(nodeDigest, { restoreExpected: args.restoreExpected, only: args.env })[args.env]
   if (participant === undefined) throw new Error(`no participant for ${args.env}`)
   const gym = createGymSubApp({

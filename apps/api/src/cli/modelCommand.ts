@@ -3,10 +3,10 @@ import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createModelApp } from '../model/createModelApp.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
-import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
 import type { CliIo } from './io.ts'
+import { readParticipantArgs } from './readParticipantArgs.ts'
 import { EXIT, UsageError } from './io.ts'
-import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+import { parseArgs, parseIntegerOption } from './parseArgs.ts'
 
 export const MODEL_HELP = `usage: cutover model [--port N] [--workers N] [--restore-expected]
 
@@ -34,23 +34,9 @@ function parseModelArgs(argv: readonly string[]): { port: number; workers: numbe
 
 /** `cutover model`: the policy model as its own server process. Resolves once it listens. */
 export async function runModelCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.stdout(`${MODEL_HELP}\n`)
-    return EXIT.ok
-  }
-  let args: ReturnType<typeof parseModelArgs>
-  try {
-    args = parseModelArgs(argv)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    io.stderr(`cutover model: ${error.message}\n`)
-    return EXIT.usage
-  }
-  const controlToken = controlTokenFromEnv()
-  if (args.restoreExpected && controlToken === undefined) {
-    io.stderr('cutover model: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n')
-    return EXIT.usage
-  }
+  const read = readParticipantArgs('model', argv, io, MODEL_HELP, parseModelArgs)
+  if (typeof read === 'number') return read
+  const { args, controlToken } = read
   // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the simulator's
   // restored model does, so ids stay unique across the restore (invariant call-id-unique).
   const model = new PolicyModel(nodeDigest, { serverName: 'policy', workers: args.workers, restoreExpected: args.restoreExpected, generation: args.restoreExpected ? 1 : 0 })

@@ -13,6 +13,7 @@ import type { ControllerTraceEntry } from '../controller/RealTimeHost.ts'
 import { RealTimeHost } from '../controller/RealTimeHost.ts'
 import type { ParticipantProcess } from './spawnParticipant.ts'
 import { spawnParticipant } from './spawnParticipant.ts'
+import { processAlive } from '../participants/processAlive.ts'
 
 /** One participant process of a fleet run (CONTRACTS.md §9). */
 export interface FleetProcess {
@@ -60,14 +61,6 @@ export interface FleetRunResult {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** Slow generations: every call a little (so the checkpoint finds rollouts mid-flight), the straggler's far past the deadline. */
 const MODEL_DELAY_MS = 40
@@ -149,7 +142,7 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     published: async () => {
       // The checkpoint is durable: the original processes go, replacements boot expecting a restore.
       await Promise.all(originals.procs.map((p) => p.stop()))
-      originalsGone = originals.procs.every((p) => !alive(p.pid))
+      originalsGone = originals.procs.every((p) => !processAlive(p.pid))
       const replacements = await startFleet('replacement')
       fleet = await discover(replacements.urls, 1)
       return fleet

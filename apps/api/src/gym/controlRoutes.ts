@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs'
-import { Hono } from 'hono'
-import type { Context } from 'hono'
+import type { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
-import type { CutoverError } from '@cutover/core/contracts'
-import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { checkpointDirUnder } from './checkpointDirUnder.ts'
-import { bearerAuthorized } from '../control/bearerAuthorized.ts'
+import { controlReply, createControlApp } from '../control/createControlApp.ts'
 import { directoryBody, identityBody, operationBody, statusQuery } from '../control/controlBodies.ts'
 
 /** What the control routes of one resources participant need. */
@@ -31,15 +28,8 @@ export interface ControlRoutesOptions {
  */
 export function controlRoutes(options: ControlRoutesOptions): Hono {
   const { participant } = options
-  const app = new Hono()
-  const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
-    result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
-
-  app.use('*', async (c, next) => {
-    if (!bearerAuthorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
-    return next()
-  })
-  app.use('*', limitBody(API_BODY_LIMIT))
+  const app = createControlApp(options.token)
+  const reply = controlReply
 
   app.get('/capabilities', (c) => c.json(participant.capabilities() as object))
 

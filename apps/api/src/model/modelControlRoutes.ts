@@ -1,14 +1,12 @@
-import { Hono } from 'hono'
+import type { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel, TokenStore } from '@cutover/core'
 import { continuationRootSchema } from '@cutover/core'
-import type { CutoverError } from '@cutover/core/contracts'
-import { limitBody, API_BODY_LIMIT } from '../http/bodyLimits.ts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
-import { bearerAuthorized } from '../control/bearerAuthorized.ts'
+import { controlReply, createControlApp } from '../control/createControlApp.ts'
 import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
 import type { ChangeSignal } from './ChangeSignal.ts'
 
@@ -62,17 +60,10 @@ export function modelCapabilities(model: PolicyModel): object {
  */
 export function modelControlRoutes(options: ModelControlOptions): Hono {
   const { model, signal, clock } = options
-  const app = new Hono()
-  const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
-    result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
+  const app = createControlApp(options.token)
+  const reply = controlReply
   const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response =>
     openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
-
-  app.use('*', async (c, next) => {
-    if (!bearerAuthorized(c, options.token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
-    return next()
-  })
-  app.use('*', limitBody(API_BODY_LIMIT))
 
   app.get('/capabilities', (c) => c.json(modelCapabilities(model)))
 

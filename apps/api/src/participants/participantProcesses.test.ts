@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ParticipantProcess } from '../fleet/spawnParticipant.ts'
 import { spawnParticipant } from '../fleet/spawnParticipant.ts'
+import { processAlive } from './processAlive.ts'
 
 const TOKEN = 'test-token-participants'
 const dataDir = mkdtempSync(join(tmpdir(), 'cutover-participants-'))
@@ -27,14 +28,6 @@ async function call(url: string, method: 'GET' | 'POST', body?: unknown, headers
   return { status: r.status, body: (await r.json()) as Record<string, unknown>, headers: r.headers }
 }
 const code = (r: { body: Record<string, unknown> }): unknown => (r.body['error'] as { code?: unknown } | undefined)?.code
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 const policy = (turn: number) => ({ metadata: { cutover_policy: JSON.stringify({ environment: 'counter', task: 0, turn, observation: null, done: false }) } })
 const identity = (rollout: string, attempt = 0) => ({ 'x-nemo-gym-rollout-id': rollout, 'x-nemo-gym-attempt-index': String(attempt) })
 
@@ -50,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()))
-  for (const p of started) expect(alive(p.pid), `pid ${p.pid} is gone`).toBe(false)
+  for (const p of started) expect(processAlive(p.pid), `pid ${p.pid} is gone`).toBe(false)
   rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -151,6 +144,6 @@ describe('cutover model and cutover agent as real processes', () => {
     const p = await start(['model'])
     p.child.stdin?.end()
     await new Promise<void>((resolve) => p.child.once('exit', () => resolve()))
-    expect(alive(p.pid)).toBe(false)
+    expect(processAlive(p.pid)).toBe(false)
   })
 })

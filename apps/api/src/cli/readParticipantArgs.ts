@@ -1,0 +1,37 @@
+import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
+import type { CliIo } from './io.ts'
+import { EXIT, UsageError } from './io.ts'
+import { wantsHelp } from './parseArgs.ts'
+
+/**
+ * The start every participant command (`cutover model`, `agent`, `gym`) shares: `--help` prints
+ * `help` (exit 0); a usage error is one line on stderr (exit 2); `--restore-expected` needs
+ * `CUTOVER_CONTROL_TOKEN`, since the restore comes through the control routes. Otherwise the parsed
+ * arguments and the token (undefined: no control routes).
+ */
+export function readParticipantArgs<A extends { readonly restoreExpected: boolean }>(
+  command: string,
+  argv: readonly string[],
+  io: CliIo,
+  help: string,
+  parse: (argv: readonly string[]) => A,
+): { readonly args: A; readonly controlToken: string | undefined } | number {
+  if (wantsHelp(argv)) {
+    io.stdout(`${help}\n`)
+    return EXIT.ok
+  }
+  let args: A
+  try {
+    args = parse(argv)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.stderr(`cutover ${command}: ${error.message}\n`)
+    return EXIT.usage
+  }
+  const controlToken = controlTokenFromEnv()
+  if (args.restoreExpected && controlToken === undefined) {
+    io.stderr(`cutover ${command}: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n`)
+    return EXIT.usage
+  }
+  return { args, controlToken }
+}

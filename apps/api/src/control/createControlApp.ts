@@ -1,0 +1,26 @@
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import type { CutoverError } from '@cutover/core/contracts'
+import { API_BODY_LIMIT, limitBody } from '../http/bodyLimits.ts'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { bearerAuthorized } from './bearerAuthorized.ts'
+
+/**
+ * The base of every participant's control plane (`/ng-control/v1`, PROTOCOL.md §3): requests
+ * without `Authorization: Bearer <token>` are 401 `unauthorized` before any route, and bodies are
+ * held to the API limit.
+ */
+export function createControlApp(token: string): Hono {
+  const app = new Hono()
+  app.use('*', async (c, next) => {
+    if (!bearerAuthorized(c, token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
+    return next()
+  })
+  app.use('*', limitBody(API_BODY_LIMIT))
+  return app
+}
+
+/** A control operation's answer: its result as JSON, or its refusal in the error envelope. */
+export function controlReply(c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response {
+  return result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
+}
