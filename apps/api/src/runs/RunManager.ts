@@ -1,3 +1,7 @@
+// Over the ~400-line guide: a run's lifecycle (slot, fresh simulation in its worker, streamed events,
+// persistence, reload, re-simulation with divergence check, views, delete) shares one run table and
+// its cache; the pieces with their own concept live beside it (RunSlots, RunViews, runLimits,
+// startWorkerSimulation, traceJson).
 import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } from '@cutover/core'
 import { err, ok } from '@cutover/core'
 import type { CutoverError, InvariantMap, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'

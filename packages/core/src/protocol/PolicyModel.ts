@@ -1,3 +1,6 @@
+// Over the ~400-line guide: admission, in-flight tickets, tombstones, the fence and the relay all
+// guard the same generation calls (PROTOCOL.md §3.2, §4.2); what has a concept of its own is beside
+// it (WorkerCoordinator, LineageLedger, ControlFence, TokenStore).
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
