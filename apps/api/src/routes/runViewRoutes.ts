@@ -58,7 +58,7 @@ export function runViewRoutes(runs: RunManager): Hono {
     const collapsed = (query.value.collapsed ?? '').split(',').filter((p) => p !== '') as TracePhase[]
     const size = query.value.window === undefined ? undefined : Number(query.value.window)
     const window = diagramWindow(total, step, size)
-    const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed })
+    const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed, lifelines: 'trace' })
     const event = step > 0 ? (result.events[step - 1] ?? null) : null
     const [{ invariants, failures }, participants, sessions] = await Promise.all([result.invariantsAt(step), result.participantsAt(step), result.sessionsAt(step)])
     const view: StepView = {

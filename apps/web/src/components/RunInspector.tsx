@@ -6,6 +6,7 @@ import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
 import { useRerun } from '../api/useRerun.ts'
 import { narrate } from '../lib/narrate.ts'
+import { keyMoments, openingStep } from '../lib/keyMoments.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
 import { StoryNav } from './StoryNav.tsx'
 import { phaseBands } from '../lib/phaseBands.ts'
@@ -45,6 +46,7 @@ export function RunInspector({
   onView,
   aside,
   actions,
+  openAtStory = false,
 }: {
   runId: string
   view: InspectorView
@@ -52,6 +54,8 @@ export function RunInspector({
   aside?: (step: StepView | undefined) => ReactNode
   /** Controls beside the export bar (the run page's "Compare with…"). */
   actions?: ReactNode
+  /** A finished run whose URL names no step opens at its first key moment (`openingStep`), not its end. */
+  openAtStory?: boolean
 }) {
   const client = useQueryClient()
   // the diagram library loads while the run and its first step are fetched, not after
@@ -60,7 +64,12 @@ export function RunInspector({
   const rerun = useRerun()
   const bugs = useQuery({ ...bugsQuery(), enabled: run.data?.bug !== undefined })
   const [firstStepShown, setFirstStepShown] = useState(false)
-  const trace = useRunTrace(runId, run.data, { defer: !firstStepShown })
+  // A run already finished when the page opens, with no step in the URL, opens where its story
+  // turns: that needs its trace first, so the trace is not deferred and no step is shown meanwhile.
+  // A run that streams follows its live edge; a step in the URL (a permalink) always wins.
+  const [opening, setOpening] = useState(openAtStory)
+  const choosing = opening && view.step === null && run.data !== undefined && run.data.status !== 'running'
+  const trace = useRunTrace(runId, run.data, { defer: !firstStepShown && !choosing })
   const events = trace.events
   const total = events?.length ?? (run.data && run.data.status !== 'running' ? run.data.events : 0)
   const following = view.step === null
@@ -78,7 +87,7 @@ export function RunInspector({
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
   const folded = useMemo(() => [...collapsed].sort(), [collapsed])
-  const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready, placeholderData: keepPreviousData })
+  const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready && !choosing, placeholderData: keepPreviousData })
   const settled = !stepView.isFetching
   useEffect(() => {
     if (!firstStepShown && (stepView.isSuccess || stepView.isError)) setFirstStepShown(true)
@@ -86,6 +95,15 @@ export function RunInspector({
   useEffect(() => {
     if (following && trace.live && settled && liveStep !== total) setLiveStep(total)
   }, [following, trace.live, settled, liveStep, total])
+
+  useEffect(() => {
+    if (!opening || run.data === undefined) return
+    if (!choosing) setOpening(false)
+    else if (events !== null) {
+      setOpening(false)
+      onView({ ...view, step: openingStep(keyMoments(events, run.data.failures), events.length) }, { replace: true })
+    }
+  }, [opening, choosing, run.data, events, view, onView])
 
   const seek = (n: number) => onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
   const playback = usePlayback(step, total, seek)
