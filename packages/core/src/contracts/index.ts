@@ -29,6 +29,7 @@ export type {
   SessionDetailView,
   TableView,
   TablesView,
+  RowChangeSteps,
   LineageView,
   CheckpointFileView,
   CheckpointView,
