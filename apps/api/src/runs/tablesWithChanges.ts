@@ -10,6 +10,8 @@ import type { RunViews } from './RunViews.ts'
 export async function tablesWithChanges(views: RunViews, key: string, step: number): Promise<TablesView | undefined> {
   const tables = await views.tables(key, step)
   if (tables === undefined) return undefined
+  const { added, changed, removed } = tables.summary
+  if (added + changed + removed === 0) return { ...tables, changed_at: {} }
   const session = (await views.sessionsAt(step)).find((s) => s.key === key)
   const requests = stateRequests(views.events, key, session?.revision ?? null, step)
   const seen = await Promise.all(
