@@ -217,7 +217,8 @@ export function MermaidDiagram({
         applyHighlight(box.current, highlightRef.current, true)
         setPainted(highlightRef.current)
         setDrawnKey(key)
-        setFitScale(fitWidthScale(box.current, canvas.current))
+        const fit = fitWidthScale(box.current, canvas.current)
+        setFitScale((shown) => steadyFit(shown, fit))
         setState({ status: 'ready' })
         // figures for the e2e suite: loading mermaid (first time only) and parse + render + paint prep
         if (loaded - started > 1) performance.measure('cutover:mermaid-load', { start: started, end: loaded })
@@ -288,6 +289,15 @@ const ZOOM_STEP = 1.25
 const ZOOM_MIN = 0.2
 const ZOOM_MAX = 3
 const round = (n: number) => Math.round(n * 100) / 100
+
+/**
+ * The fit scale after a redraw: a drawing that would overflow at the scale shown shrinks at once;
+ * one that is only a little narrower keeps the scale shown, so the participant header does not
+ * change size with every window of the same run (it grows back once it is 10% too small).
+ */
+function steadyFit(shown: number, fit: number): number {
+  return fit < shown || fit > shown * 1.1 ? fit : shown
+}
 
 /** The scale at which the drawn diagram fills the scroll box's width (never above 1: fit shrinks). */
 function fitWidthScale(box: HTMLElement, canvas: HTMLElement): number {
