@@ -62,6 +62,12 @@ test('the home page lists the scenarios and opens a run from its card', async ({
   await expect(runPage.stepCounter).toBeVisible()
   await expect(page.getByRole('tablist')).toBeVisible()
   for (const name of ['Sessions', 'Tables', 'Lineage', 'Manifests', 'Invariants', 'Events'] as const) await expect(runPage.tab(name)).toBeVisible()
+  // at 1,024 px the current-event line is whole: sender, receiver, type, outcome and its narration
+  await runPage.waitForComplete()
+  const line = page.locator('.current-event')
+  await expect(line).toContainText('→')
+  await expect(page.getByTestId('narration')).not.toBeEmpty()
+  expect(await line.evaluate((p) => p.scrollWidth - p.clientWidth)).toBeLessThanOrEqual(0)
   // the runs list: seed cells stay table cells (an inline-block cell breaks the row's borders)
   await homePage.open()
   const seedCell = page.locator('.run-list td.seed').first()
