@@ -28,3 +28,52 @@ test('the diagram fits a 1,440-px pane by default with no horizontal scroll, and
   await runPage.waitForStep(Math.floor(run.events / 2) + 1)
   await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute('aria-pressed', 'true')
 })
+
+test('a 90-rollout straggler run at 1,440 px: at the start of every phase the diagram fits, no label is clipped, the current arrow shows whole and the lifelines stay the same', async ({ page, createRun, runPage }) => {
+  test.setTimeout(150_000)
+  await page.setViewportSize({ width: 1440, height: 900 })
+  const run = await createRun({ scenario: 'straggler-retirement', rollouts: 90 })
+  await page.goto(`/runs/${run.id}?step=0`)
+  await runPage.waitForStep(0)
+  const next = page.getByRole('button', { name: 'next phase' })
+  const lifelines = new Set<string>()
+  let visited = 0
+  while (await next.isEnabled()) {
+    const before = (await runPage.position()).step
+    await next.click()
+    await expect.poll(async () => (await runPage.position()).step).toBeGreaterThan(before)
+    const { step } = await runPage.position()
+    await runPage.waitForStep(step)
+    await expect(runPage.diagram).toHaveAttribute('data-highlight', /^\d+$/)
+    const seen = await runPage.diagram.evaluate((box) => {
+      const svg = box.querySelector<SVGSVGElement>('.diagram-canvas svg')
+      if (!svg) throw new Error('no diagram')
+      const view = svg.viewBox.baseVal
+      // every text (messages, notes, phase labels, actors) inside the drawing's own box: nothing clipped
+      const clipped = Array.from(svg.querySelectorAll<SVGTextElement>('text'))
+        .filter((t) => (t.textContent ?? '').trim() !== '')
+        .filter((t) => {
+          const b = t.getBBox()
+          return b.x < view.x || b.x + b.width > view.x + view.width || b.y < view.y || b.y + b.height > view.y + view.height
+        })
+        .map((t) => t.textContent)
+      const current = svg.querySelector('rect.current-box')?.getBoundingClientRect()
+      const pane = box.getBoundingClientRect()
+      return {
+        overflow: box.scrollWidth - box.clientWidth,
+        clipped,
+        currentShown: current ? current.left >= pane.left && current.right <= pane.right && current.top >= pane.top && current.bottom <= pane.bottom : false,
+        lifelines: Array.from(svg.querySelectorAll('text.actor')).map((t) => t.textContent?.trim()).join(','),
+      }
+    })
+    expect(seen.overflow, `step ${step}: no sideways scroll`).toBeLessThanOrEqual(0)
+    expect(seen.clipped, `step ${step}: labels inside the drawing`).toEqual([])
+    expect(seen.currentShown, `step ${step}: both ends of the current arrow in view`).toBe(true)
+    lifelines.add(seen.lifelines)
+    visited++
+  }
+  expect(visited).toBeGreaterThanOrEqual(5)
+  expect([...lifelines], 'every window draws the same lifelines').toHaveLength(1)
+  expect([...lifelines][0]).toContain('controller')
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+})

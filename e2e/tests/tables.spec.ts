@@ -29,6 +29,25 @@ test('a Workplace session opened in Tables after restore shows the rows its tool
     await expect(view.locator('tr[data-status="changed"] td[data-changed] del.cell-was').first()).toBeVisible()
   }
 
+  // a changed row links to the step of the request that changed it: that step's event is a request of this rollout
+  const link = view.getByTestId('row-changed-at').first()
+  await expect(link).toBeVisible()
+  const linked = Number(/step (\d+)/.exec((await link.textContent()) ?? '')?.[1])
+  const session = new URL(page.url()).searchParams.get('session') ?? ''
+  await link.click()
+  await runPage.waitForStep(linked)
+  await expect(page).toHaveURL(new RegExp(`tab=tables.*session=${session.replace('.', '\\.')}|session=${session.replace('.', '\\.')}.*tab=tables`))
+  await expect(page.getByTestId('current-session')).toHaveText(new RegExp(`^${session.split('.')[0]}\\.a\\d+$`))
+  await expect(page.locator('.current-event')).toContainText('env.request')
+  // the baseline is named in the tab, and in the Sessions detail beside the same links
+  await expect(view).toContainText(/vs (prepare snapshot|base tables)/)
+  await page.goto(`/runs/${run.id}?step=${run.events}&session=${session}`)
+  await runPage.waitForStep(run.events)
+  await expect(page.getByTestId('row-changes')).toContainText(/differ from the (prepare snapshot|base tables)/)
+  await expect(page.getByTestId('row-changes').getByTestId('row-changed-at').first()).toBeVisible()
+  await page.goto(`/runs/${run.id}?step=${run.events}&tab=tables&session=${session}`)
+  await runPage.waitForStep(run.events)
+
   // "show all rows" brings the untouched rows back
   const before = await view.locator('tbody tr').count()
   await view.getByRole('checkbox', { name: 'Show all rows' }).check()

@@ -93,6 +93,10 @@ test('key moments jump to the straggler retirement; next/previous event of the s
   await runPage.waitForStep(step)
   await expect(page.getByTestId('current-session')).toHaveText('r0.a0')
 
+  // a finished run opened without a step opens at its first key moment, the retirement; a step in the URL wins
+  await page.goto(`/runs/${id}`)
+  await runPage.waitForStep(step)
+  await expect(page).toHaveURL(new RegExp(`step=${step}`))
   await page.goto(`/runs/${id}?step=1&session=r0.a0`)
   await runPage.waitForStep(1)
   for (let i = 0; i < 4; i++) {

@@ -165,6 +165,8 @@ export { workplaceSnapshotSizes, exampleGroundTruthSessions } from './environmen
 export { inspectDirectory } from './inspect/inspectDirectory.ts'
 export type { DirectoryInspection } from './inspect/inspectDirectory.ts'
 export { snapshotTables } from './inspect/snapshotTables.ts'
+export { rowChangeSteps, stateRequests } from './inspect/rowChangeSteps.ts'
+export type { RequestTables, StateRequest } from './inspect/rowChangeSteps.ts'
 // two runs aligned to their first divergence (diff/)
 export { diffTraces } from './diff/diffTraces.ts'
 export type { TraceDiff, TraceDifference } from './diff/diffTraces.ts'

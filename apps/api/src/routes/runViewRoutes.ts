@@ -6,6 +6,7 @@ import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
 import type { RunViews } from '../runs/RunViews.ts'
+import { tablesWithChanges } from '../runs/tablesWithChanges.ts'
 import { sessionKeyParam, stepOnlyQuery, stepQuery, stepText } from './params.ts'
 import { requireRun } from './runsRoutes.ts'
 
@@ -58,7 +59,7 @@ export function runViewRoutes(runs: RunManager): Hono {
     const collapsed = (query.value.collapsed ?? '').split(',').filter((p) => p !== '') as TracePhase[]
     const size = query.value.window === undefined ? undefined : Number(query.value.window)
     const window = diagramWindow(total, step, size)
-    const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed })
+    const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed, lifelines: 'trace' })
     const event = step > 0 ? (result.events[step - 1] ?? null) : null
     const [{ invariants, failures }, participants, sessions] = await Promise.all([result.invariantsAt(step), result.participantsAt(step), result.sessionsAt(step)])
     const view: StepView = {
@@ -90,7 +91,7 @@ export function runViewRoutes(runs: RunManager): Hono {
     const at = await requireSessionAt(c, runs)
     if (at instanceof Response) return at
     const { result, key, step } = at
-    const tables = await result.tables(key, step)
+    const tables = await tablesWithChanges(result, key, step)
     if (tables !== undefined) return c.json(tables satisfies TablesView)
     const detail = await result.sessionDetail(key, step)
     if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)

@@ -91,7 +91,8 @@ function applyHighlight(root: HTMLElement, index: number, scroll: boolean): void
     box.setAttribute('rx', '4')
     target.parentNode?.insertBefore(box, target)
   }
-  if (scroll) scrollIntoContainer(root, target)
+  // the box spans the text and both ends of the arrow: bring all of it into view
+  if (scroll) scrollIntoContainer(root, root.querySelector('rect.current-box') ?? target)
 }
 
 /**
@@ -123,6 +124,28 @@ function buildHeader(header: HTMLElement, svg: SVGSVGElement | null): void {
   header.append(copy)
 }
 
+/** Room left around the drawn content, in SVG units (the current message's box reaches 8 beyond its text). */
+const CONTENT_MARGIN = 12
+
+/**
+ * Makes the SVG's own box the box of what is drawn in it. Mermaid sizes the SVG from its layout,
+ * but a self-message's label on the first or last lifeline, or a long label, can reach past it and
+ * be clipped or push the pane sideways; measured after drawing, every label is inside.
+ */
+function fitToContent(svg: SVGSVGElement | null): void {
+  if (!svg || typeof svg.getBBox !== 'function') return
+  const box = svg.getBBox()
+  if (!(box.width > 0) || !(box.height > 0)) return
+  const x = Math.floor(box.x - CONTENT_MARGIN)
+  const y = Math.floor(box.y - CONTENT_MARGIN)
+  const width = Math.ceil(box.width + 2 * CONTENT_MARGIN)
+  const height = Math.ceil(box.height + 2 * CONTENT_MARGIN)
+  svg.setAttribute('viewBox', `${x} ${y} ${width} ${height}`)
+  svg.setAttribute('width', String(width))
+  svg.setAttribute('height', String(height))
+  svg.style.removeProperty('max-width')
+}
+
 /** Scrolls the diagram's own scroll box (never the page) so `target` is comfortably visible. */
 function scrollIntoContainer(box: HTMLElement, target: Element): void {
   const boxRect = box.getBoundingClientRect()
@@ -132,7 +155,9 @@ function scrollIntoContainer(box: HTMLElement, target: Element): void {
     box.scrollTop += rect.top - boxRect.top - box.clientHeight / 2
   }
   if (rect.left < boxRect.left || rect.right > boxRect.right) {
-    box.scrollLeft += rect.left - boxRect.left - box.clientWidth / 3
+    // both ends of the arrow when they fit side by side, else its start
+    const room = box.clientWidth
+    box.scrollLeft += rect.width <= room - 32 ? rect.left - boxRect.left - (room - rect.width) / 2 : rect.left - boxRect.left - 16
   }
 }
 
@@ -187,11 +212,13 @@ export function MermaidDiagram({
         const { svg } = await mermaid.render(id, key)
         if (cancelled || !canvas.current || !box.current) return
         canvas.current.innerHTML = svg
+        fitToContent(canvas.current.querySelector('svg'))
         if (head.current) buildHeader(head.current, canvas.current.querySelector('svg'))
         applyHighlight(box.current, highlightRef.current, true)
         setPainted(highlightRef.current)
         setDrawnKey(key)
-        setFitScale(fitWidthScale(box.current, canvas.current))
+        const fit = fitWidthScale(box.current, canvas.current)
+        setFitScale((shown) => steadyFit(shown, fit))
         setState({ status: 'ready' })
         // figures for the e2e suite: loading mermaid (first time only) and parse + render + paint prep
         if (loaded - started > 1) performance.measure('cutover:mermaid-load', { start: started, end: loaded })
@@ -263,11 +290,21 @@ const ZOOM_MIN = 0.2
 const ZOOM_MAX = 3
 const round = (n: number) => Math.round(n * 100) / 100
 
+/**
+ * The fit scale after a redraw: a drawing that would overflow at the scale shown shrinks at once;
+ * one that is only a little narrower keeps the scale shown, so the participant header does not
+ * change size with every window of the same run (it grows back once it is 10% too small).
+ */
+function steadyFit(shown: number, fit: number): number {
+  return fit < shown || fit > shown * 1.1 ? fit : shown
+}
+
 /** The scale at which the drawn diagram fills the scroll box's width (never above 1: fit shrinks). */
 function fitWidthScale(box: HTMLElement, canvas: HTMLElement): number {
   const svg = canvas.querySelector('svg')
   const natural = svg ? Number(svg.getAttribute('width')) || svg.getBBox?.().width || 0 : 0
   const room = box.clientWidth - 16
   if (!(natural > 0) || !(room > 0)) return 1
-  return Math.max(ZOOM_MIN, Math.min(1, round(room / natural)))
+  // rounded down: a scale rounded up by half a percent is a few pixels of sideways scroll
+  return Math.max(ZOOM_MIN, Math.min(1, Math.floor((room / natural) * 100) / 100))
 }

@@ -6,9 +6,12 @@ import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useRunTrace } from '../api/useRunTrace.ts'
 import { useRerun } from '../api/useRerun.ts'
 import { narrate } from '../lib/narrate.ts'
+import { keyMoments, openingStep } from '../lib/keyMoments.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
 import { StoryNav } from './StoryNav.tsx'
 import { phaseBands } from '../lib/phaseBands.ts'
+import { stickyDiagram } from '../lib/stickyDiagram.ts'
+import type { DrawnDiagram } from '../lib/stickyDiagram.ts'
 import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
 import { Empty } from './Empty.tsx'
@@ -45,6 +48,7 @@ export function RunInspector({
   onView,
   aside,
   actions,
+  openAtStory = false,
 }: {
   runId: string
   view: InspectorView
@@ -52,6 +56,8 @@ export function RunInspector({
   aside?: (step: StepView | undefined) => ReactNode
   /** Controls beside the export bar (the run page's "Compare with…"). */
   actions?: ReactNode
+  /** A finished run whose URL names no step opens at its first key moment (`openingStep`), not its end. */
+  openAtStory?: boolean
 }) {
   const client = useQueryClient()
   // the diagram library loads while the run and its first step are fetched, not after
@@ -60,7 +66,12 @@ export function RunInspector({
   const rerun = useRerun()
   const bugs = useQuery({ ...bugsQuery(), enabled: run.data?.bug !== undefined })
   const [firstStepShown, setFirstStepShown] = useState(false)
-  const trace = useRunTrace(runId, run.data, { defer: !firstStepShown })
+  // A run already finished when the page opens, with no step in the URL, opens where its story
+  // turns: that needs its trace first, so the trace is not deferred and no step is shown meanwhile.
+  // A run that streams follows its live edge; a step in the URL (a permalink) always wins.
+  const [opening, setOpening] = useState(openAtStory)
+  const choosing = opening && view.step === null && run.data !== undefined && run.data.status !== 'running'
+  const trace = useRunTrace(runId, run.data, { defer: !firstStepShown && !choosing })
   const events = trace.events
   const total = events?.length ?? (run.data && run.data.status !== 'running' ? run.data.events : 0)
   const following = view.step === null
@@ -78,7 +89,7 @@ export function RunInspector({
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
   const folded = useMemo(() => [...collapsed].sort(), [collapsed])
-  const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready, placeholderData: keepPreviousData })
+  const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready && !choosing, placeholderData: keepPreviousData })
   const settled = !stepView.isFetching
   useEffect(() => {
     if (!firstStepShown && (stepView.isSuccess || stepView.isError)) setFirstStepShown(true)
@@ -86,6 +97,15 @@ export function RunInspector({
   useEffect(() => {
     if (following && trace.live && settled && liveStep !== total) setLiveStep(total)
   }, [following, trace.live, settled, liveStep, total])
+
+  useEffect(() => {
+    if (!opening || run.data === undefined) return
+    if (!choosing) setOpening(false)
+    else if (events !== null) {
+      setOpening(false)
+      onView({ ...view, step: openingStep(keyMoments(events, run.data.failures), events.length) }, { replace: true })
+    }
+  }, [opening, choosing, run.data, events, view, onView])
 
   const seek = (n: number) => onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
   const playback = usePlayback(step, total, seek)
@@ -221,9 +241,9 @@ export function RunInspector({
         {!data ? (
           <Loading what="this step" minHeight={360} />
         ) : view.tab === 'sessions' ? (
-          <SessionsTab runId={runId} step={data.step} rows={data.sessions} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} />
+          <SessionsTab runId={runId} step={data.step} rows={data.sessions} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} onSeek={seek} />
         ) : view.tab === 'tables' ? (
-          <TablesTab runId={runId} step={data.step} sessions={data.sessions} selected={view.session} onSelect={setSession} />
+          <TablesTab runId={runId} step={data.step} sessions={data.sessions} selected={view.session} onSelect={setSession} onSeek={seek} />
         ) : view.tab === 'lineage' ? (
           <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
         ) : view.tab === 'manifests' ? (
@@ -238,45 +258,6 @@ export function RunInspector({
   )
 }
 
-/** Steps from the edge of a drawn window at which the diagram is redrawn around the new step. */
-const WINDOW_MARGIN = 20
-
-interface DrawnDiagram {
-  /** The API's diagram without its highlight. */
-  readonly source: string
-  readonly window: StepView['window']
-  /** The step of each drawn message. */
-  readonly steps: readonly number[]
-  /** The folded phases it was drawn with (null: unknown, a placeholder from another key). */
-  readonly folded: string | null
-  /** Message index of the highlighted step, or -1. */
-  readonly highlight: number
-}
-
-/**
- * The diagram to show for a step. The API centres its window on the step, so every step of a
- * long trace comes with a slightly shifted window; redrawing each one would cost a full mermaid
- * render per key press. While the step stays inside the window already drawn with the same folds
- * (and away from its edges, unless the edge is the trace's own end), the drawn source is kept and
- * only the highlight moves, to the message the API's step map gives for the step.
- */
-function stickyDiagram(previous: DrawnDiagram | null, data: StepView, total: number, folded: string | null): DrawnDiagram {
-  const step = data.step
-  if (previous && folded !== null && previous.folded === folded) {
-    const { from, to } = previous.window
-    const index = previous.steps.indexOf(step)
-    const awayFromEdges = (step - from >= WINDOW_MARGIN || from <= 1) && (to - step >= WINDOW_MARGIN || to >= total)
-    if (index >= 0 && awayFromEdges) return withHighlight(previous, index)
-    if (step === 0 && from <= 1) return withHighlight(previous, -1)
-  }
-  const next: DrawnDiagram = { source: data.diagram.source, window: data.window, steps: data.diagram.steps, folded, highlight: data.diagram.highlight }
-  return previous && sameDiagram(previous, next) ? previous : next
-}
-
-const withHighlight = (drawn: DrawnDiagram, highlight: number): DrawnDiagram => (drawn.highlight === highlight ? drawn : { ...drawn, highlight })
-
-const sameDiagram = (a: DrawnDiagram, b: DrawnDiagram): boolean =>
-  a.source === b.source && a.highlight === b.highlight && a.folded === b.folded && a.window.from === b.window.from && a.window.to === b.window.to
 
 /** The message at this step in one line, above the diagram. */
 function CurrentEvent({ data, live, narrated }: { data: StepView | undefined; live: TraceEvent | null; narrated: boolean }) {

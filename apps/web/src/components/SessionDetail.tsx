@@ -4,10 +4,11 @@ import { ErrorNotice } from './ErrorNotice.tsx'
 import { Empty } from './Empty.tsx'
 import { JsonTree } from './JsonTree.tsx'
 import { Loading } from './Loading.tsx'
+import { RowChangeLinks } from './RowChangeLinks.tsx'
 import { StatePictureView } from './StatePictureView.tsx'
 
 /** One session at this step beside its prepare snapshot; changed values are marked. */
-export function SessionDetail({ runId, sessionKey, step, onOpenTables }: { runId: string; sessionKey: string; step: number; onOpenTables: () => void }) {
+export function SessionDetail({ runId, sessionKey, step, onOpenTables, onSeek }: { runId: string; sessionKey: string; step: number; onOpenTables: () => void; onSeek: (step: number) => void }) {
   const detail = useQuery({ ...sessionQuery(runId, sessionKey, step), placeholderData: (previous) => (previous?.session.key === sessionKey ? previous : undefined) })
   if (detail.status === 'pending') return <Loading what={`session ${sessionKey}`} minHeight={200} />
   if (detail.status === 'error') return <ErrorNotice what={`load session ${sessionKey}`} error={detail.error} onRetry={() => void detail.refetch()} />
@@ -19,6 +20,7 @@ export function SessionDetail({ runId, sessionKey, step, onOpenTables }: { runId
         <span className={`state-chip state-${session.state}`}>{session.state}</span>
         <span className="muted">
           {session.environment} · revision {session.revision ?? '—'} · {session.summary}
+          {session.environment === 'workplace' ? ' (vs the base tables)' : ''}
         </span>
         {session.environment === 'workplace' && (
           <button type="button" className="link-button" onClick={onOpenTables}>
@@ -26,6 +28,7 @@ export function SessionDetail({ runId, sessionKey, step, onOpenTables }: { runId
           </button>
         )}
       </header>
+      {session.environment === 'workplace' && <RowChangeLinks runId={runId} sessionKey={session.key} step={detail.data.step} onSeek={onSeek} />}
       <div className="side-by-side">
         <div>
           <h4>At step {detail.data.step}</h4>

@@ -11,6 +11,7 @@ export function SessionsTab({
   selected,
   onSelect,
   onOpenTables,
+  onSeek,
 }: {
   runId: string
   step: number
@@ -18,12 +19,13 @@ export function SessionsTab({
   selected: string | null
   onSelect: (key: string) => void
   onOpenTables: () => void
+  onSeek: (step: number) => void
 }) {
   return (
     <div className="sessions-tab">
       <SessionsTable rows={rows} selected={selected} onSelect={onSelect} />
       {selected && rows.some((r) => r.key === selected) ? (
-        <SessionDetail runId={runId} sessionKey={selected} step={step} onOpenTables={onOpenTables} />
+        <SessionDetail runId={runId} sessionKey={selected} step={step} onOpenTables={onOpenTables} onSeek={onSeek} />
       ) : selected ? (
         // a permalinked session may not exist yet at this step (attempt N+1 before restore)
         <Empty>

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest'
-import { cleanup, render } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { cleanup, fireEvent, render } from '@testing-library/react'
 import { EMAILS_TABLE } from '../test/fixtures.ts'
 import { TableDiff } from './TableDiff.tsx'
 
@@ -36,5 +36,17 @@ describe('table diff', () => {
     const { container } = render(<TableDiff table={untouched} changedOnly={true} />)
     expect(container.textContent).toContain('unchanged since prepare')
     expect(container.querySelector('table')).toBeNull()
+  })
+
+  it('[tables-link] a changed row links to the step of the request that changed it; the baseline is named', () => {
+    const onSeek = vi.fn()
+    const untouched = { ...EMAILS_TABLE, rows: EMAILS_TABLE.rows.map((r) => ({ ...r, status: 'same' as const, changed: [] })), removed: [] }
+    expect(render(<TableDiff table={untouched} changedOnly={true} baseline="the base tables" />).container.textContent).toContain('unchanged since the base tables')
+    cleanup()
+    const { container } = render(<TableDiff table={EMAILS_TABLE} changedOnly={true} changedAt={{ '1': 42, '3': 40 }} onSeek={onSeek} />)
+    const links = [...container.querySelectorAll<HTMLButtonElement>('[data-testid="row-changed-at"]')]
+    expect(links.map((b) => b.textContent)).toEqual(['step 42', 'step 40'])
+    fireEvent.click(links[0] as HTMLButtonElement)
+    expect(onSeek).toHaveBeenCalledWith(42)
   })
 })

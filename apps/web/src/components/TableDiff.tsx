@@ -4,10 +4,24 @@ const cellText = (value: JsonValue | undefined) => (value === null || value === 
 
 /**
  * One Workplace table diffed against prepare: added rows, changed cells and removed rows struck
- * through (the API marks which cells changed, by column index). With
- * `changedOnly`, rows equal to prepare are left out.
+ * through (the API marks which cells changed, by column index); a changed row links to the step of
+ * the request that changed it. With `changedOnly`, rows equal to the baseline are left out.
  */
-export function TableDiff({ table, changedOnly, baseline = 'prepare' }: { table: TableView; changedOnly: boolean; baseline?: 'prepare' | 'the base tables' }) {
+export function TableDiff({
+  table,
+  changedOnly,
+  baseline = 'prepare',
+  changedAt = {},
+  onSeek,
+}: {
+  table: TableView
+  changedOnly: boolean
+  baseline?: 'prepare' | 'the base tables'
+  /** Row label → the step of the request that last changed the row (the API's `changed_at`). */
+  changedAt?: { readonly [label: string]: number }
+  /** Goes to a step: a changed row's link to its request. */
+  onSeek?: (step: number) => void
+}) {
   const rows = changedOnly ? table.rows.filter((r) => r.status !== 'same') : table.rows
   const counts = {
     added: table.rows.filter((r) => r.status === 'added').length,
@@ -41,6 +55,7 @@ export function TableDiff({ table, changedOnly, baseline = 'prepare' }: { table:
                   <th scope="row" className="num" title={row.status}>
                     {row.status === 'added' ? '+' : row.status === 'changed' ? '~' : ''}
                     {row.label}
+                    <ChangedBy step={changedAt[String(row.label)]} onSeek={onSeek} />
                   </th>
                   {row.cells.map((cell, i) => {
                     const changed = row.changed.includes(i)
@@ -65,6 +80,7 @@ export function TableDiff({ table, changedOnly, baseline = 'prepare' }: { table:
                 <tr key={`x${row.label}`} className="row-removed" data-status="removed">
                   <th scope="row" className="num" title="removed">
                     −{row.label}
+                    <ChangedBy step={changedAt[String(row.label)]} onSeek={onSeek} />
                   </th>
                   {row.cells.map((cell, i) => (
                     <td key={i}>
@@ -78,5 +94,15 @@ export function TableDiff({ table, changedOnly, baseline = 'prepare' }: { table:
         </div>
       )}
     </section>
+  )
+}
+
+/** The link from a changed row to the step of the request that changed it. */
+function ChangedBy({ step, onSeek }: { step: number | undefined; onSeek: ((step: number) => void) | undefined }) {
+  if (step === undefined) return null
+  return (
+    <button type="button" className="link-button changed-by" data-testid="row-changed-at" title={`Go to step ${step}: the request that changed this row`} disabled={!onSeek} onClick={() => onSeek?.(step)}>
+      step {step}
+    </button>
   )
 }

@@ -9,7 +9,9 @@ import { TableDiff } from './TableDiff.tsx'
 
 /**
  * The Tables tab: a Workplace session's six mutable tables at this step, diffed against its
- * prepare snapshot. Without a selected Workplace session it opens the first one.
+ * prepare snapshot (or the base tables before prepare: the baseline is named), each changed row
+ * linked to the step of the request that changed it. Without a selected Workplace session it
+ * opens the first one.
  */
 export function TablesTab({
   runId,
@@ -17,12 +19,15 @@ export function TablesTab({
   sessions,
   selected,
   onSelect,
+  onSeek,
 }: {
   runId: string
   step: number
   sessions: readonly SessionRow[]
   selected: string | null
   onSelect: (key: string) => void
+  /** Goes to a step (a changed row's request). */
+  onSeek?: (step: number) => void
 }) {
   const workplace = sessions.filter((s) => s.environment === 'workplace')
   const chosen = workplace.find((s) => s.key === selected)?.key ?? workplace[0]?.key ?? null
@@ -65,7 +70,14 @@ export function TablesTab({
       ) : (
         <div className="table-list">
           {tables.data.tables.map((table) => (
-            <TableDiff key={table.name} table={table} changedOnly={changedOnly} />
+            <TableDiff
+              key={table.name}
+              table={table}
+              changedOnly={changedOnly}
+              baseline={tables.data.baseline === 'prepare' ? 'prepare' : 'the base tables'}
+              changedAt={tables.data.changed_at?.[table.name]}
+              onSeek={onSeek}
+            />
           ))}
         </div>
       )}

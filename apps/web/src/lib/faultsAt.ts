@@ -1,3 +1,4 @@
+import { directoryWriteFaults } from '@cutover/core/contracts'
 import type { Fault, TraceMessage } from '@cutover/core/contracts'
 
 /** A fault the current event offers: the fault itself and a line saying what it does there. */
@@ -5,9 +6,6 @@ export interface OfferedFault {
   readonly fault: Fault
   readonly label: string
 }
-
-/** Namespaces a `corrupt_file` fault can name (CONTRACTS.md §3). */
-const NAMESPACES = ['resources', 'agent', 'model-ledger'] as const
 
 /** The `stale_request` participant an event's end stands for, if it is one. */
 function staleParticipant(id: string): 'policy_model' | 'agent' | 'resources' | null {
@@ -24,9 +22,8 @@ function workerOf(id: string): number | null {
 /**
  * The faults that make sense at `event` of a run's trace (`events`, in step order): a straggler,
  * an unacknowledged result or a delayed request on the event's rollout; a crash at this directory
- * write (`k` counts the run's directory writes, as the simulator does); a corrupt byte in this
- * file (its namespace and its index among the namespace's files, sorted, manifests excluded); a
- * missing worker for a worker's event. Faults already in `schedule` are left out. A straggler is
+ * write and a corrupt byte in this file (numbered as the simulator numbers them:
+ * `directoryWriteFaults`); a missing worker for a worker's event. Faults already in `schedule` are left out. A straggler is
  * slow by four deadlines, so it is still generating when the prepare deadline passes.
  */
 export function faultsAt(event: TraceMessage, events: readonly TraceMessage[], options: { readonly deadlineMs: number; readonly schedule: readonly Fault[] }): OfferedFault[] {
@@ -39,15 +36,11 @@ export function faultsAt(event: TraceMessage, events: readonly TraceMessage[], o
     if (event.type === 'run.complete') offered.push({ fault: { kind: 'unacked_result', rollout }, label: `${rollout}'s result still unacknowledged at prepare` })
   }
   if (event.type === 'directory.write') {
-    const writes = events.filter((e) => e.type === 'directory.write' && e.step <= event.step).length
+    // numbered as the simulator numbers them (core's contracts own the counting)
     const path = event.payload['path']
-    offered.push({ fault: { kind: 'crash_after_write', k: Math.max(1, writes) }, label: `crash at directory write ${writes}${typeof path === 'string' ? ` (${path})` : ''}` })
-    const namespace = typeof path === 'string' ? NAMESPACES.find((n) => path.startsWith(`${n}/`)) : undefined
-    if (typeof path === 'string' && namespace && !path.endsWith('/manifest.json')) {
-      const files = [...new Set(events.filter((e) => e.type === 'directory.write').map((e) => e.payload['path']))]
-        .filter((p): p is string => typeof p === 'string' && p.startsWith(`${namespace}/`) && !p.endsWith('/manifest.json'))
-        .sort()
-      offered.push({ fault: { kind: 'corrupt_file', namespace, index: files.indexOf(path) }, label: `corrupt byte in ${path}` })
+    for (const fault of directoryWriteFaults(events, event.step)) {
+      if (fault.kind === 'crash_after_write') offered.push({ fault, label: `crash at directory write ${fault.k}${typeof path === 'string' ? ` (${path})` : ''}` })
+      else if (fault.kind === 'corrupt_file') offered.push({ fault, label: `corrupt byte in ${String(path)}` })
     }
   }
   const worker = event.payload['worker']

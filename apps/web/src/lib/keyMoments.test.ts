@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TraceEvent } from '@cutover/core/contracts'
-import { keyMoments, rolloutNeighbours } from './keyMoments.ts'
+import { keyMoments, openingStep, rolloutNeighbours } from './keyMoments.ts'
 
 const ev = (step: number, phase: TraceEvent['phase'], type: string, payload: Record<string, unknown>, outcome = 'ok'): TraceEvent =>
   ({ step, time_ms: step, phase, from: 'controller', to: 'agent', type, payload, outcome }) as unknown as TraceEvent
@@ -18,12 +18,19 @@ describe('key moments', () => {
   ]
   it('[moments] retirement, publication, restore, a fault and the first invariant failure, in step order', () => {
     expect(keyMoments(events, [{ id: 'relay-once', step: 8, message: 'x' }])).toEqual([
-      { step: 2, label: 'straggler r0.a0 retired' },
-      { step: 4, label: 'checkpoint ck-1 published' },
-      { step: 5, label: 'restore begins' },
-      { step: 7, label: 'fault: delayed request of r0.a0 refused (stale_attempt)' },
-      { step: 8, label: 'invariant relay-once fails' },
+      { step: 2, kind: 'retired', label: 'straggler r0.a0 retired' },
+      { step: 4, kind: 'published', label: 'checkpoint ck-1 published' },
+      { step: 5, kind: 'restore', label: 'restore begins' },
+      { step: 7, kind: 'fault', label: 'fault: delayed request of r0.a0 refused (stale_attempt)' },
+      { step: 8, kind: 'invariant', label: 'invariant relay-once fails' },
     ])
+  })
+  it('[moments] a finished run opens at its first turn, else its first published checkpoint, else its end', () => {
+    expect(openingStep(keyMoments(events, []), 8)).toBe(2)
+    const plain = events.filter((e) => e.step !== 2 && e.step !== 7)
+    expect(openingStep(keyMoments(plain, []), 8)).toBe(4)
+    expect(openingStep(keyMoments(plain, [{ id: 'relay-once', step: 6, message: 'x' }]), 8)).toBe(6)
+    expect(openingStep([], 8)).toBe(8)
   })
   it('[moments] previous and next event of one rollout, any attempt', () => {
     expect(rolloutNeighbours(events, 'r0', 3)).toEqual({ previous: 2, next: 7 })

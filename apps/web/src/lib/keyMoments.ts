@@ -1,8 +1,12 @@
 import type { InvariantFailure, TraceEvent } from '@cutover/core/contracts'
 
+/** What happens at a key moment. */
+export type MomentKind = 'fault' | 'retired' | 'published' | 'restore' | 'abort' | 'invariant'
+
 /** A step worth jumping to, with a one-line label. */
 export interface KeyMoment {
   readonly step: number
+  readonly kind: MomentKind
   readonly label: string
 }
 
@@ -21,19 +25,31 @@ export function keyMoments(events: readonly TraceEvent[], failures: readonly Inv
   const out: KeyMoment[] = []
   let restoring = false
   for (const e of events) {
-    if (e.type === 'rollout.retired') out.push({ step: e.step, label: `straggler ${rolloutOf(e)} retired` })
-    else if (e.type === 'fault.corrupt_file') out.push({ step: e.step, label: `fault: byte flipped in ${String(e.payload['path'])}` })
-    else if (e.type === 'directory.write' && e.outcome !== 'ok') out.push({ step: e.step, label: `fault: write crashed (${String(e.payload['path'])})` })
-    else if (e.type === 'model.status' && e.outcome === 'missing_workers') out.push({ step: e.step, label: 'fault: a model worker never acknowledged' })
-    else if (e.payload['delayed'] === true) out.push({ step: e.step, label: `fault: delayed request of ${rolloutOf(e)} ${e.outcome === 'ok' ? 'accepted' : `refused (${e.outcome})`}` })
-    else if (e.type === 'run.dispatch' && e.outcome === 'duplicate_execution') out.push({ step: e.step, label: `fault: ${rolloutOf(e)} claimed twice (refused)` })
-    else if (e.type === 'controller.abort') out.push({ step: e.step, label: `checkpoint aborted: ${String(e.payload['reason'])}` })
-    else if (e.type === 'directory.write' && e.outcome === 'ok' && e.payload['path'] === 'checkpoint.json') out.push({ step: e.step, label: `checkpoint ${String(e.payload['checkpoint_id'])} published` })
-    if (e.phase === 'restore' && !restoring) out.push({ step: e.step, label: 'restore begins' })
+    if (e.type === 'rollout.retired') out.push({ step: e.step, kind: 'retired', label: `straggler ${rolloutOf(e)} retired` })
+    else if (e.type === 'fault.corrupt_file') out.push({ step: e.step, kind: 'fault', label: `fault: byte flipped in ${String(e.payload['path'])}` })
+    else if (e.type === 'directory.write' && e.outcome !== 'ok') out.push({ step: e.step, kind: 'fault', label: `fault: write crashed (${String(e.payload['path'])})` })
+    else if (e.type === 'model.status' && e.outcome === 'missing_workers') out.push({ step: e.step, kind: 'fault', label: 'fault: a model worker never acknowledged' })
+    else if (e.payload['delayed'] === true) out.push({ step: e.step, kind: 'fault', label: `fault: delayed request of ${rolloutOf(e)} ${e.outcome === 'ok' ? 'accepted' : `refused (${e.outcome})`}` })
+    else if (e.type === 'run.dispatch' && e.outcome === 'duplicate_execution') out.push({ step: e.step, kind: 'fault', label: `fault: ${rolloutOf(e)} claimed twice (refused)` })
+    else if (e.type === 'controller.abort') out.push({ step: e.step, kind: 'abort', label: `checkpoint aborted: ${String(e.payload['reason'])}` })
+    else if (e.type === 'directory.write' && e.outcome === 'ok' && e.payload['path'] === 'checkpoint.json') out.push({ step: e.step, kind: 'published', label: `checkpoint ${String(e.payload['checkpoint_id'])} published` })
+    if (e.phase === 'restore' && !restoring) out.push({ step: e.step, kind: 'restore', label: 'restore begins' })
     restoring = e.phase === 'restore' || (restoring && e.phase !== 'resume')
   }
-  for (const f of failures) out.push({ step: f.step, label: `invariant ${f.id} fails` })
+  for (const f of failures) out.push({ step: f.step, kind: 'invariant', label: `invariant ${f.id} fails` })
   return out.sort((a, b) => a.step - b.step)
+}
+
+/** Moments a run's story turns on: where it departs from a plain checkpoint cycle. */
+const TURNS: ReadonlySet<MomentKind> = new Set(['fault', 'retired', 'abort', 'invariant'])
+
+/**
+ * Where a finished run opens when its URL names no step: its first turn (a fault taking effect, a
+ * straggler retired, an abort, an invariant failing), else its first published checkpoint, else
+ * its last step. The story starts there; the end of a run is one key press away.
+ */
+export function openingStep(moments: readonly KeyMoment[], total: number): number {
+  return (moments.find((m) => TURNS.has(m.kind)) ?? moments.find((m) => m.kind === 'published'))?.step ?? total
 }
 
 /** The previous and next step of `rollout` (an id like `r004`, any attempt) around `step`. */

@@ -12,7 +12,7 @@ export function RunPage({ id, view }: { id: string; view: InspectorView }) {
       {isDirectoryRunId(id) ? (
         <DirectoryInspector runId={id} view={view} onView={(next) => go({ page: 'run', id, ...next }, { replace: true })} />
       ) : (
-        <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} actions={<CompareWith runId={id} />} />
+        <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} actions={<CompareWith runId={id} />} openAtStory />
       )}
     </main>
   )

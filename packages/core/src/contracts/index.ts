@@ -11,6 +11,8 @@ export { INVARIANT_IDS } from './views.ts'
 export { BUG_NAMES } from './bugs.ts'
 export { simulateCommandLine } from './simulateCommandLine.ts'
 export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
+export { CORRUPTIBLE_NAMESPACES, corruptibleFiles, directoryWriteFaults } from './faultTargets.ts'
+export type { CorruptibleNamespace } from './faultTargets.ts'
 export { INTEGER_FIELDS, MAX_DEADLINE_MS, SEED_RULE, integerRule, integerTextProblem, seedTextProblem } from './numberFields.ts'
 export type { BugName, BugInfo } from './bugs.ts'
 export type {
@@ -27,6 +29,7 @@ export type {
   SessionDetailView,
   TableView,
   TablesView,
+  RowChangeSteps,
   LineageView,
   CheckpointFileView,
   CheckpointView,

@@ -145,7 +145,15 @@ export interface TablesView {
   readonly baseline: 'prepare' | 'base'
   readonly tables: readonly TableView[]
   readonly summary: { readonly added: number; readonly removed: number; readonly changed: number }
+  /**
+   * Per table, per row label: the step of the request that last changed that added, changed or
+   * removed row (absent for a row no request changed, e.g. one a restore brought back).
+   */
+  readonly changed_at?: RowChangeSteps
 }
+
+/** `{ [table]: { [row label]: step } }`: where each changed row of a `TablesView` was changed. */
+export type RowChangeSteps = { readonly [table: string]: { readonly [label: string]: number } }
 
 /** `GET /api/runs/:id/lineage`. */
 export interface LineageView {

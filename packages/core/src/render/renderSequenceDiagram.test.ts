@@ -109,6 +109,24 @@ describe('renderSequenceDiagram', () => {
     expect(declared(renderSequenceDiagram(events, { window: { from: 2, to: 3 } }).source)).toEqual(['controller', 'agent', 'directory'])
   })
 
+  it('[render-order] with lifelines "trace", every window of a trace declares the same lifelines, rollouts counted over the trace', () => {
+    const events = [
+      traceEvent(1, { from: 'controller', to: 'agent' }),
+      traceEvent(2, { from: 'rollout_r1', to: 'agent', payload: { rollout_id: 'r1' } }),
+      traceEvent(3, { from: 'agent', to: 'directory' }),
+      traceEvent(4, { from: 'rollout_r2', to: 'resources_counter', payload: { rollout_id: 'r2' } }),
+    ]
+    const at = (from: number, to: number) => renderSequenceDiagram(events, { window: { from, to }, lifelines: 'trace' }).source
+    const expected = ['controller', 'agent', 'resources_counter', 'directory', 'rollouts']
+    for (const [from, to] of [[1, 1], [2, 3], [4, 4], [1, 4]] as const) expect(declared(at(from, to))).toEqual(expected)
+    expect(lines(at(1, 1))).toContain('participant rollouts as rollouts (2)')
+    // a growing trace (a running run) is rescanned only for its new events, and sees them
+    const growing = events.slice(0, 2)
+    expect(declared(renderSequenceDiagram(growing, { lifelines: 'trace' }).source)).toEqual(['controller', 'agent', 'rollouts'])
+    growing.push(...events.slice(2))
+    expect(declared(renderSequenceDiagram(growing, { window: { from: 1, to: 1 }, lifelines: 'trace' }).source)).toEqual(expected)
+  })
+
   it('[render-phases] each run of a phase is one rect in its own colour, opened by a note naming the phase', () => {
     const { source } = renderSequenceDiagram(demoTrace())
     const rects = lines(source).filter((l) => l.startsWith('rect '))

@@ -20,6 +20,12 @@ export interface SequenceDiagramOptions {
   readonly collapsed?: readonly TracePhase[]
   /** At most this many events are drawn (default `MAX_DIAGRAM_EVENTS`). */
   readonly maxEvents?: number
+  /**
+   * `trace`: declare every participant of the whole trace (and count every rollout), so each
+   * window of one run draws the same lifelines in the same places; default `window`: only those
+   * the drawn window uses.
+   */
+  readonly lifelines?: 'window' | 'trace'
 }
 
 /** Mermaid source and the steps it actually covers (after the caps). */
@@ -173,7 +179,7 @@ function render(
   labelOf: (index: number) => string,
   budget: number,
 ): Rendered | undefined {
-  const ids = participantIds(events, lo, hi)
+  const ids = participantIds(events, lo, hi, options.lifelines === 'trace')
   const out = new Lines(budget)
   out.push('sequenceDiagram', ...ids.declarations)
   const span = ids.span
@@ -250,20 +256,53 @@ interface ParticipantIds {
   of(participant: string): string
 }
 
-function participantIds(events: readonly TraceMessage[], lo: number, hi: number): ParticipantIds {
-  const seen = new Map<string, DiagramParticipant>()
-  const rollouts = new Set<string>()
+/** The participants met in a range of events, and the rollouts among them. */
+interface Met {
+  readonly seen: Map<string, DiagramParticipant>
+  readonly rollouts: Set<string>
+}
+
+function meet(met: Met, events: readonly TraceMessage[], lo: number, hi: number): void {
   const note = (participant: string): void => {
-    if (seen.has(participant)) return
+    if (met.seen.has(participant)) return
     const info = diagramParticipant(participant)
-    seen.set(participant, info)
-    if (info.rollout !== null) rollouts.add(info.rollout)
+    met.seen.set(participant, info)
+    if (info.rollout !== null) met.rollouts.add(info.rollout)
   }
   for (let k = lo; k < hi; k++) {
     const event = events[k] as TraceMessage
     note(event.from)
     note(event.to)
   }
+}
+
+/**
+ * The participants of a whole trace, remembered per events array and extended as it grows (a
+ * running run's trace is appended to), so a step view does not rescan the trace.
+ */
+const metInTrace = new WeakMap<readonly TraceMessage[], Met & { scanned: number }>()
+
+function traceParticipants(events: readonly TraceMessage[]): Met {
+  let met = metInTrace.get(events)
+  if (met === undefined || met.scanned > events.length) {
+    met = { seen: new Map(), rollouts: new Set(), scanned: 0 }
+    metInTrace.set(events, met)
+  }
+  if (met.scanned < events.length) {
+    meet(met, events, met.scanned, events.length)
+    met.scanned = events.length
+  }
+  return met
+}
+
+function participantIds(events: readonly TraceMessage[], lo: number, hi: number, wholeTrace: boolean): ParticipantIds {
+  let met: Met
+  if (wholeTrace) met = traceParticipants(events)
+  else {
+    met = { seen: new Map(), rollouts: new Set() }
+    meet(met, events, lo, hi)
+  }
+  const { seen, rollouts } = met
 
   // Unknown ids get generated mermaid ids in name order, so the text is stable.
   const others = [...seen.entries()].filter(([, info]) => info.id === '').map(([name]) => name)

@@ -1,3 +1,4 @@
+import { corruptibleFiles } from '../contracts/faultTargets.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { Corruption } from './FaultPlan.ts'
 
@@ -10,11 +11,10 @@ export function corruptCheckpoint(dir: CheckpointDirectory, corruptions: readonl
   dir.sync()
   const damaged: string[] = []
   for (const f of corruptions) {
-    const files = dir
-      .list()
-      .map((e) => e.path)
-      .filter((p) => p.startsWith(`${f.namespace}/`) && !p.endsWith('/manifest.json') && p !== `${f.namespace}/manifest.json`)
-      .sort()
+    const files = corruptibleFiles(
+      dir.list().map((e) => e.path),
+      f.namespace,
+    )
     const path = files[f.index % Math.max(1, files.length)]
     if (path === undefined) continue
     const bytes = dir.readFile(path)
