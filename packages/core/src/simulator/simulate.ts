@@ -212,6 +212,9 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
       break
     }
   }
+  // Cut calls too: a continued call's tokens are exactly those of the same call never interrupted.
+  const differing = sim.cutContinuations.find((c) => !c.equal)
+  if (differing !== undefined) checker.fail('equivalence', total, `continued call ${differing.model_call_id} of ${differing.rollout_id} produced other tokens than ${differing.cut_model_call_id} would have uninterrupted`)
   if (checker.failures.length !== seen) invariantSteps.set(total, [...checker.failures])
   return makeResult(config, sim, checker, invariantSteps, workplace, rowOf)
 }
