@@ -35,7 +35,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     const config = resolveRunConfig({ scenario: 'happy-path', seed: 0 })
     expect('cut_mode' in config).toBe(false)
     expect(resolveRunConfig({ scenario: 'generation-safe-cut' }).cut_mode).toBe('generation-safe')
-    expect('cut_mode' in resolveRunConfig({ scenario: 'generation-safe-cut', cut_mode: 'whole-request' })).toBe(false)
+    expect(resolveRunConfig({ scenario: 'generation-safe-cut', cut_mode: 'whole-request' }).cut_mode).toBe('whole-request')
     expect(resolveRunConfig({ scenario: 'happy-path', bug: 'ack-before-durable' }).cut_mode).toBe('generation-safe')
   })
 

@@ -56,12 +56,13 @@ export function resolveRunConfig(input: RunConfigInput): RunConfig {
 
 /**
  * The run's cut mode: the input's, else the preset's; a teaching bug of the cut runs generation-safe.
- * `whole-request` is left out of the config, so a whole-request run's config is what it always was.
+ * Left out of the config when it is `whole-request` and the preset's too, so such a run's config is
+ * what it always was (and a generation-safe scenario run whole-request says so explicitly).
  */
 function cutModeOf(input: RunConfigInput, preset: CutMode | undefined): { cut_mode?: CutMode } {
   const bugCuts = input.bug !== undefined && (CUT_BUG_NAMES as readonly string[]).includes(input.bug)
   const mode = input.cut_mode ?? (bugCuts ? 'generation-safe' : preset) ?? DEFAULT_CUT_MODE
-  return mode === DEFAULT_CUT_MODE ? {} : { cut_mode: mode }
+  return mode === DEFAULT_CUT_MODE && (preset ?? DEFAULT_CUT_MODE) === DEFAULT_CUT_MODE ? {} : { cut_mode: mode }
 }
 
 /** Workplace pieces a simulation runs with: the server, its example tasks, the tables view. */
