@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { RunView, TraceEvent } from '@cutover/core/contracts'
+import type { CheckpointView, LineageView, RunView, SessionDetailView, TraceEvent } from '@cutover/core/contracts'
 import { SCENARIO_NAMES, simulateCommandLine } from '@cutover/core/contracts'
 import type { SimulationResult } from '@cutover/core'
 import { loadNodeWorkplaceData } from '@cutover/core/adapters'
@@ -62,6 +62,23 @@ describe('cut_mode (CONTRACTS.md §10) over the API and the CLI', () => {
     expect(events.some((e) => e.type === 'generation.cut')).toBe(true)
     // A whole-request run says nothing of cut_mode.
     expect(simulateCommandLine({ ...view, cut_mode: undefined } as RunView)).not.toContain('--cut-mode')
+  })
+
+  it('[api] the views of a generation-safe-cut run show the cut: lineage records, the call\'s prefix and continuation, the segments with digest status', async () => {
+    const created = await api.createRun({ scenario: 'generation-safe-cut', seed: 0 })
+    const view: RunView = await api.waitComplete(created.id)
+    const lineage = (await api.json(`/api/runs/${view.id}/lineage`)).body as LineageView
+    const r0 = lineage.rollouts.find((r) => r.rollout_id === 'r0')
+    const cutCall = r0?.attempts[0]?.calls[0]
+    expect(cutCall?.generation_cut).toMatchObject({ disposition: 'durable_prefix', cut_kind: 'active_prefix' })
+    expect(r0?.attempts[1]?.calls[0]?.continues_cut).toMatchObject({ model_call_id: cutCall?.model_call_id, prefix_token_count: cutCall?.generation_cut?.prefix_token_count, prefix_delivery: 'staged' })
+    const detail = (await api.json(`/api/runs/${view.id}/sessions/r0.a1?step=${view.events}`)).body as SessionDetailView
+    const cut = detail.generation_cuts?.[0]
+    expect(cut).toMatchObject({ model_call_id: cutCall?.model_call_id, continued_by: r0?.attempts[1]?.calls[0]?.model_call_id })
+    expect((cut?.prefix_token_count ?? 0) + (cut?.continuation_token_count ?? 0)).toBe(cut?.total_token_count)
+    expect(cut?.continuation_digest).toMatch(/^[0-9a-f]{64}$/)
+    const checkpoints = (await api.json(`/api/runs/${view.id}/checkpoints`)).body.checkpoints as CheckpointView[]
+    expect(checkpoints[0]?.segments).toEqual([expect.objectContaining({ path: `token-store/segments/${cutCall?.model_call_id}.seg-0.json`, status: 'ok', token_count: cut?.prefix_token_count })])
   })
 
   it('[cli] --cut-mode generation-safe cuts the straggler; a bad value or a cut fault without it exits 2 with one line', () => {

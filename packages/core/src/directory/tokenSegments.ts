@@ -3,7 +3,11 @@ import { cutoverError } from '../contracts/errors.ts'
 import { canonicalJson } from '../json.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
+import type { TokenSegmentView } from '../contracts/generationCuts.ts'
+import type { Digest } from '../ports.ts'
+import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import type { DirectoryView } from './DirectoryView.ts'
+import { createDirectoryView } from './DirectoryView.ts'
 import { parseJsonFile } from './jsonFile.ts'
 import { TOKEN_SEGMENTS_DIR, TOKEN_STORE_MANIFEST_PATH, tokenSegmentPath } from './layout.ts'
 import type { GenerationCutEntry, TokenStoreManifest } from './manifests.ts'
@@ -107,4 +111,12 @@ export function restoredCutPrefixes(view: DirectoryView, cuts: readonly Generati
     out.push({ entry, tokens })
   }
   return ok(out)
+}
+
+/** The token-store segments of a checkpoint directory with their digest status (the Manifests tab). */
+export function tokenSegmentViews(dir: CheckpointDirectory, digest: Digest): TokenSegmentView[] {
+  const view = createDirectoryView(dir, digest)
+  const ts = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
+  if (!ts.ok) return []
+  return checkTokenSegments(view, ts.manifest).segments.map(({ tokens: _tokens, ...s }) => s)
 }

@@ -159,6 +159,7 @@ export class Simulator implements Engine {
     if (!this.options.record) return
     const event = { step: this.recorder.events.length + 1, time_ms: this.#now, phase, from, to, type, payload, outcome } as TraceEventOf<T> as TraceEvent
     this.recorder.events.push(event)
+    this.recorder.cutEvent(event)
     this.pending.push(event)
     this.#refreshParticipant(from)
     this.#refreshParticipant(to)

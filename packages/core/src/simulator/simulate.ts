@@ -2,6 +2,7 @@ import type { CutMode } from '../contracts/generationCuts.ts'
 import { DEFAULT_CUT_MODE } from '../contracts/generationCuts.ts'
 import { CUT_BUG_NAMES } from '../contracts/bugs.ts'
 import type { RunConfig, RunConfigInput } from '../contracts/scenarios.ts'
+import { generationCutViews } from './generationCutViews.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
 import type { InvariantFailure, InvariantMap, LineageView, SessionDetailView, SessionRow, TablesView } from '../contracts/views.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
@@ -334,7 +335,9 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       const codec = env === undefined ? undefined : sim.world.resources[env].env.codec
       const state = h.session === undefined || codec === undefined ? null : codec.exportState(h.session)
       const prep = preparedFor(rec, key, s)
-      return { step: s, session: rowOf(h), state: state === null ? null : state.ok ? state.value : null, prepare: prep }
+      const rollout = h.row.rollout_id
+      const cuts = rec.cutSteps.has(rollout) ? generationCutViews(rec.cutEvents, rollout, s, sim.tokenStore, sim.options.digest) : []
+      return { step: s, session: rowOf(h), state: state === null ? null : state.ok ? state.value : null, prepare: prep, ...(cuts.length === 0 ? {} : { generation_cuts: cuts }) }
     },
     tables: (key, step): TablesView | undefined => {
       const s = clamp(step)
