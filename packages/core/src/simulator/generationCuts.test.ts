@@ -7,6 +7,7 @@ import { encodeJsonFile, parseJsonFile } from '../directory/jsonFile.ts'
 import { TOKEN_STORE_MANIFEST_PATH, tokenSegmentPath } from '../directory/layout.ts'
 import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
 import { generationTokenIds } from '../protocol/generationTokens.ts'
+import { PolicyModel } from '../protocol/PolicyModel.ts'
 import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { checkFaults } from './checkFaults.ts'
@@ -120,6 +121,19 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(ofType(result.events, 'controller.restore_abandoned')).toHaveLength(1)
     expect(result.checkpoints.map((c) => c.damaged)).toEqual([true, false])
     expect(result.failures).toEqual([])
+  })
+
+  it('[restored_cut_segment_missing] a missing segment refuses the policy model\'s restore before anything is installed', () => {
+    const { dirs } = run('generation-safe-cut')
+    const dir = (dirs.get('ck-1') as MemoryCheckpointDirectory).reopen()
+    dir.remove(tokenSegmentPath('policy-call-000001', 0))
+    const model = new PolicyModel(nodeDigest, { serverName: 'policy', restoreExpected: true, generation: 1 })
+    const restored = model.restore('ck-1', dir)
+    expect(restored.ok ? null : restored.error.code).toBe('restored_cut_segment_missing')
+    expect(restored.ok ? '' : restored.error.message).toContain('tq/policy-call-000001/seg-0')
+    expect(model.tombstones()).toEqual([])
+    expect(model.ledgerRows()).toEqual([])
+    expect(model.admission).toBe('restore_failed_paused')
   })
 
   it('[restored_cut_already_owned] a second claimant of a restored cut is refused, a late one finds it consumed', () => {
