@@ -53,7 +53,7 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     expect(validateReceipt({ ...receipt, prefixes: receipt.prefixes.map((p) => ({ ...p, attempt: 1 })) }, inventory).ok).toBe(false)
   })
 
-  it('[ledger_mismatch] before commit every prefix is checked against the token store: a changed or missing segment refuses', () => {
+  it('[model.generation-safe-cuts] before commit every prefix is checked against the token store: a changed or missing segment refuses', () => {
     const { store, cuts, receipt } = cutOne()
     expect(cuts.accept(0, receipt).ok).toBe(true)
     expect(cuts.validate(store).ok).toBe(true)
@@ -63,7 +63,7 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     expect(cuts.validate(new TokenStore()).ok).toBe(false)
   })
 
-  it('[restored_cut_already_owned] a restored cut is leased to one worker: a second claimant and a consumed cut are refused; a disconnect releases the lease', () => {
+  it('[coordinator.cut-leases] a restored cut is leased to one worker: a second claimant and a consumed cut are refused; a disconnect releases the lease', () => {
     const { cuts, receipt } = cutOne()
     cuts.accept(0, receipt)
     const [entry] = cuts.records(() => true)

@@ -48,7 +48,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(checkFaults(resolveRunConfig({ scenario: 'generation-safe-cut', faults: [{ kind: 'cut_stage_failure', rollout: 0 }] })).ok).toBe(true)
   })
 
-  it('[token-partition] the straggler of generation-safe-cut is cut at token k, not retired, and continues under N+1 from k to the uninterrupted tokens', () => {
+  it('[model.generation-safe-cuts] the straggler of generation-safe-cut is cut at token k, not retired, and continues under N+1 from k to the uninterrupted tokens', () => {
     const { result } = run('generation-safe-cut')
     expect(ofType(result.events, 'model.abort_inflight')).toEqual([])
     expect(ofType(result.events, 'rollout.retired')).toEqual([])
@@ -90,7 +90,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(commit?.payload.result).toMatchObject({ generation_cut_records: 1 })
   })
 
-  it('[egress-fenced] a call that finishes during the cut is held by the fence and acknowledged terminal_completion; N+1 gets it inline from custody', () => {
+  it('[model.generation-safe-cuts] a call that finishes during the cut is held by the fence and acknowledged terminal_completion; N+1 gets it inline from custody', () => {
     const { result } = run('completed-before-egress')
     const ack = ofType(result.events, 'generation.cut_ack')[0]
     expect(ack?.payload).toMatchObject({ disposition: 'completed_durable', cut_kind: 'terminal_completion' })
@@ -103,7 +103,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(result.failures).toEqual([])
   })
 
-  it('[token-partition] constrained decoding is excluded and a failed stage is durable_failure: both regenerate from their input', () => {
+  it('[model.generation-safe-cuts] constrained decoding is excluded and a failed stage is durable_failure: both regenerate from their input', () => {
     for (const [scenario, disposition] of [['constrained-decoding-excluded', 'excluded'], ['cut-stage-failure', 'durable_failure']] as const) {
       const { result } = run(scenario)
       expect(ofType(result.events, 'generation.cut_ack')[0]?.payload.disposition).toBe(disposition)
@@ -113,7 +113,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     }
   })
 
-  it('[restored_cut_digest_mismatch] a corrupt segment refuses the restore, names the file, installs nothing; the retaken checkpoint restores', () => {
+  it('[model.generation-safe-cuts] a corrupt segment refuses the restore, names the file, installs nothing; the retaken checkpoint restores', () => {
     const { result } = run('corrupt-prefix-segment')
     const refused = ofType(result.events, 'model.restore').find((e) => e.outcome !== 'ok')
     expect(refused?.outcome).toBe('restored_cut_digest_mismatch')
@@ -123,7 +123,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(result.failures).toEqual([])
   })
 
-  it('[restored_cut_segment_missing] a missing segment refuses the policy model\'s restore before anything is installed', () => {
+  it('[model.generation-safe-cuts] a missing segment refuses the policy model\'s restore before anything is installed', () => {
     const { dirs } = run('generation-safe-cut')
     const dir = (dirs.get('ck-1') as MemoryCheckpointDirectory).reopen()
     dir.remove(tokenSegmentPath('policy-call-000001', 0))
@@ -136,7 +136,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(model.admission).toBe('restore_failed_paused')
   })
 
-  it('[restored_cut_already_owned] a second claimant of a restored cut is refused, a late one finds it consumed', () => {
+  it('[coordinator.cut-leases] a second claimant of a restored cut is refused, a late one finds it consumed', () => {
     const { result } = run('cut-restore-race')
     expect(ofType(result.events, 'generation.claim_cut').map((e) => [e.from, e.outcome])).toEqual([
       ['model_worker_0', 'ok'],
