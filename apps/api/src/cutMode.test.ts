@@ -4,23 +4,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CheckpointView, LineageView, RunView, SessionDetailView, TraceEvent } from '@cutover/core/contracts'
 import { SCENARIO_NAMES, simulateCommandLine } from '@cutover/core/contracts'
-import type { SimulationResult } from '@cutover/core'
 import { loadNodeWorkplaceData } from '@cutover/core/adapters'
 import { apiHarness, tempDataDir } from './testing/apiHarness.ts'
-import { runSimulateCommand } from './cli/simulateCommand.ts'
+import { simulateCli } from './testing/simulateCli.ts'
 
 const post = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const workplace = loadNodeWorkplaceData()
 const root = mkdtempSync(join(tmpdir(), 'cutover-cutmode-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-function simulate(argv: readonly string[]) {
-  let stdout = ''
-  let stderr = ''
-  let result: SimulationResult | undefined
-  const code = runSimulateCommand(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) }, { dataDir: root, loadWorkplace: () => workplace, onResult: (r) => (result = r) })
-  return { code, stdout, stderr, result }
-}
+const simulate = (argv: readonly string[]) => simulateCli(root, workplace, argv)
 
 describe('cut_mode (CONTRACTS.md §10) over the API and the CLI', () => {
   const { dir, cleanup } = tempDataDir()

@@ -16,15 +16,8 @@ import { readManifest } from './namespaceChecks.ts'
 import type { CheckpointProblem } from './problems.ts'
 import { problem } from './problems.ts'
 
-/** One listed segment as found on disk. */
-export interface SegmentCheck {
-  readonly path: string
-  readonly staging_key: string
-  readonly model_call_id: string
-  readonly segment: number
-  readonly token_count: number
-  readonly sha256: string
-  readonly status: 'ok' | 'digest_mismatch' | 'missing'
+/** One listed segment as found on disk: its view, and its token ids when it verified. */
+export interface SegmentCheck extends TokenSegmentView {
   /** The token ids, when the file is present, matches its digest and holds `token_count` ids. */
   readonly tokens: readonly number[] | null
 }
