@@ -323,7 +323,8 @@ export class PolicyModel {
     const tickets = [...this.#inflight.values()]
       .filter((v) => !v.cancelled)
       .map((v) => ({ ticket: v.admission.ticket, id: v.id, model_call_id: v.admission.model_call_id, worker: v.admission.worker, admitted_at: admittedAt(v.admission.ticket), class: classify(v.admission.ticket, v.id, v.admission) }))
-    const inventories = this.#cuts.freeze(checkpointId, tickets)
+    const managed = this.#workers.managed ? Array.from({ length: this.#workers.count }, (_, k) => k).filter((k) => this.#workers.isConnected(k)) : []
+    const inventories = this.#cuts.freeze(checkpointId, tickets, managed)
     this.#afterInflightChange()
     return ok({ inventories, frozen: this.#cuts.frozen() })
   }
