@@ -6,7 +6,6 @@ import type { RestoredPrefix } from '../directory/tokenSegments.ts'
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
-import { executionKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { GenerationCutInventory, GenerationCutPrefixAck, GenerationCutReceipt, WorkerCutAck } from './generationCut.ts'
@@ -230,6 +229,3 @@ export class GenerationCuts {
     return n
   }
 }
-
-/** `<rollout_id>.a<attempt>` of a frozen ticket (for reports). */
-export const frozenKey = (t: FrozenTicket): string => executionKey(t.id)
