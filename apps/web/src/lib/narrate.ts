@@ -137,8 +137,7 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'agent.prepare_deadline':
     case 'fault.corrupt_file':
     case 'controller.publish_refused':
-    // generation-safe cuts: the generic line until the web narrates them (issue #13, genweb)
-    case 'generation.cut':
+    case 'generation.cut': // generation-safe cuts: the generic line until the web narrates them (issue #13)
     case 'token.stage_prefix':
     case 'generation.cut_ack':
     case 'model.egress_fenced':
