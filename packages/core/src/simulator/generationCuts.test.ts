@@ -46,6 +46,8 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(checked.ok).toBe(false)
     if (!checked.ok) expect(checked.error.message).toContain('cut_mode')
     expect(checkFaults(resolveRunConfig({ scenario: 'generation-safe-cut', faults: [{ kind: 'cut_stage_failure', rollout: 0 }] })).ok).toBe(true)
+    expect(checkFaults(resolveRunConfig({ scenario: 'happy-path', bug: 'overlapping-cut-buffers', cut_mode: 'whole-request' })).ok).toBe(false)
+    expect(checkFaults(resolveRunConfig({ scenario: 'happy-path', bug: 'overlapping-cut-buffers' })).ok).toBe(true)
   })
 
   it('[model.generation-safe-cuts] the straggler of generation-safe-cut is cut at token k, not retired, and continues under N+1 from k to the uninterrupted tokens', () => {
