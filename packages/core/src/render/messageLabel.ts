@@ -16,9 +16,37 @@ export function messageLabel(event: TraceMessage): string {
   if (event.outcome !== 'ok') parts.push(`✗ ${sanitizeLabel(event.outcome, 40)}`)
   const session = sessionHint(event)
   if (session) parts.push(session)
+  const tokens = tokenHint(event)
+  if (tokens) parts.push(tokens)
   const path = pathHint(event.payload)
   if (path) parts.push(path)
   return parts.join(' ')
+}
+
+/**
+ * Generation-safe cuts show their token counts on the line (never one message per token): the cut
+ * at token k, the staged prefix, the acknowledged disposition, and the continuation from k.
+ */
+function tokenHint(event: TraceMessage): string {
+  const p = event.payload
+  const k = p['prefix_token_count']
+  if (event.type === 'generation.cut_ack' && typeof k !== 'number') return sanitizeLabel(text(p['disposition']) ?? '', 24)
+  if (typeof k !== 'number') return ''
+  switch (event.type) {
+    case 'generation.cut':
+      return `cut at token ${k}`
+    case 'token.stage_prefix':
+      return `prefix [0, ${k})`
+    case 'generation.cut_ack':
+      return `${sanitizeLabel(text(p['disposition']) ?? '', 24)} k=${k}`
+    case 'generation.continue': {
+      const more = p['continuation_token_count']
+      const delivery = sanitizeLabel(text(p['prefix_delivery']) ?? '', 12)
+      return `from token ${k} (${delivery})${typeof more === 'number' ? ` +${more}` : ''}`
+    }
+    default:
+      return ''
+  }
 }
 
 function sessionHint(event: TraceMessage): string {

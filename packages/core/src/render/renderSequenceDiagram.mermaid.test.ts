@@ -6,6 +6,9 @@ import type { TraceMessage } from '../contracts/trace.ts'
 import { TRACE_PHASES } from '../contracts/trace.ts'
 import { demoTrace } from './demoTrace.ts'
 import { renderSequenceDiagram } from './renderSequenceDiagram.ts'
+import { nodeDigest } from '../adapters/nodeDigest.ts'
+import { resolveRunConfig, runSimulation } from '../simulator/simulate.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { HOSTILE_STRINGS, largeTrace, traceEvent } from './testTraces.ts'
 
 // The real mermaid 11 parser (the one the web app draws with) is the judge of the produced text.
@@ -98,6 +101,16 @@ describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
       expect(actors).toContain('rollouts')
       if (!('collapsed' in options)) expect(arrows(messages)).toHaveLength(window.to - window.from + 1)
     }
+  })
+
+  it('[render-mermaid] a generation-safe cut parses with its token counts on the cut, the acknowledgement and the continuation', async () => {
+    // Two rollouts (no Workplace data to load under happy-dom); r0 is the straggler.
+    const result = runSimulation(resolveRunConfig({ scenario: 'generation-safe-cut', seed: '0', rollouts: 2 }), { digest: nodeDigest, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
+    const { messages } = await parse(renderSequenceDiagram(result.events, { window: { from: 1, to: result.events.length } }).source)
+    const texts = messages.map((m) => m.message)
+    expect(texts.some((t) => t.includes('generation.cut r0.a0 cut at token'))).toBe(true)
+    expect(texts.some((t) => t.includes('prefix [0,'))).toBe(true)
+    expect(texts.some((t) => /generation\.continue r0\.a1 from token \d+ \(staged\) \+\d+/.test(t))).toBe(true)
   })
 
   it('[render-mermaid] the empty diagram parses', async () => {

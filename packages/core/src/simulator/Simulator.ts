@@ -14,6 +14,7 @@ import type { ParticipantCard } from './participantView.ts'
 import { cardView, participantCard } from './participantView.ts'
 import { Recorder } from './Recorder.ts'
 import { RolloutDriver } from './RolloutDriver.ts'
+import type { CutContinuation } from './RolloutDriver.ts'
 import type { RolloutOutcome } from './RolloutOutcome.ts'
 import { simulatedFleet } from './simulatedFleet.ts'
 import type { SimulatorOptions } from './SimulatorOptions.ts'
@@ -72,7 +73,7 @@ export class Simulator implements Engine {
     const plans = planRollouts(BigInt(config.seed), config.rollouts)
     this.faults = new FaultPlan(config, plans.map((p) => p.rollout_id), options.checkpoint)
     this.#driver = new RolloutDriver(this, plans)
-    this.#world = createWorld(0, options.digest, options.envs, this.faults.modelWorkers, config.bug)
+    this.#world = createWorld(0, options.digest, options.envs, this.faults.modelWorkers, config.bug, this.tokenStore)
     this.#fleet = this.#fleetOf(this.#world)
     this.#controller = new Controller(simulatorHost(this, this.#driver), config.deadline_ms, options.test ?? controllerBug(config.bug))
   }
@@ -91,6 +92,10 @@ export class Simulator implements Engine {
   }
   get outcomes(): ReadonlyMap<string, RolloutOutcome> {
     return this.#driver.outcomes
+  }
+  /** Generation-safe runs: each continued cut call, and whether its output equals the call never interrupted. */
+  get cutContinuations(): readonly CutContinuation[] {
+    return this.#driver.cutContinuations
   }
   /** Rollouts restored from a boundary (continued under N+1). */
   get continued(): ReadonlySet<string> {
@@ -154,6 +159,7 @@ export class Simulator implements Engine {
     if (!this.options.record) return
     const event = { step: this.recorder.events.length + 1, time_ms: this.#now, phase, from, to, type, payload, outcome } as TraceEventOf<T> as TraceEvent
     this.recorder.events.push(event)
+    this.recorder.cutEvent(event)
     this.pending.push(event)
     this.#refreshParticipant(from)
     this.#refreshParticipant(to)
@@ -161,7 +167,7 @@ export class Simulator implements Engine {
   }
 
   spawnFleet(): Fleet {
-    return this.#fleetOf(createWorld(++this.#worldCount, this.options.digest, this.options.envs, this.faults.modelWorkers, this.config.bug))
+    return this.#fleetOf(createWorld(++this.#worldCount, this.options.digest, this.options.envs, this.faults.modelWorkers, this.config.bug, this.tokenStore))
   }
 
   adoptFleet(fleet: Fleet): void {

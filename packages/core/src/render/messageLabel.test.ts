@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import type { TraceMessage } from '../contracts/trace.ts'
+import { messageLabel } from './messageLabel.ts'
+
+const msg = (type: string, payload: TraceMessage['payload'], outcome = 'ok'): TraceMessage => ({ step: 1, time_ms: 0, phase: 'prepare', from: 'policy_model', to: 'generation_worker', type, payload, outcome })
+
+describe('message labels of generation-safe cuts', () => {
+  it('[model.generation-safe-cuts] the cut, the staged prefix, the acknowledgement and the continuation show their token counts', () => {
+    const who = { rollout_id: 'r0', attempt_index: 0 }
+    expect(messageLabel(msg('generation.cut', { ...who, prefix_token_count: 153 }))).toBe('generation.cut r0.a0 cut at token 153')
+    expect(messageLabel(msg('token.stage_prefix', { ...who, prefix_token_count: 153 }))).toBe('token.stage_prefix r0.a0 prefix [0, 153)')
+    expect(messageLabel(msg('generation.cut_ack', { ...who, disposition: 'durable_prefix', prefix_token_count: 153 }))).toBe('generation.cut_ack r0.a0 durable_prefix k=153')
+    expect(messageLabel(msg('generation.cut_ack', { ...who, disposition: 'excluded', prefix_token_count: null }))).toBe('generation.cut_ack r0.a0 excluded')
+    expect(messageLabel(msg('generation.continue', { rollout_id: 'r0', attempt_index: 1, prefix_token_count: 153, prefix_delivery: 'staged', continuation_token_count: 257 }))).toBe('generation.continue r0.a1 from token 153 (staged) +257')
+    // Every other message is labelled as before.
+    expect(messageLabel(msg('model.request', { ...who, prefix_token_count: 3 }))).toBe('model.request r0.a0')
+  })
+})
