@@ -19,9 +19,11 @@ const write = (step: number, path: string, checkpoint = 'ck', crashed = false): 
 })
 
 const workplace = loadNodeWorkplaceData()
-function simulate(scenario: 'happy-path', seed: string, faults: readonly Fault[]) {
+/** The scenario's preset faults, then `faults`. */
+function simulate(scenario: 'happy-path' | 'generation-safe-cut', seed: string, faults: readonly Fault[]) {
   const deps = { digest: nodeDigest, workplace, openDirectory: (id: string) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) }
-  return runSimulation(resolveRunConfig({ scenario, seed, faults: [...faults] }), deps)
+  const preset = resolveRunConfig({ scenario, seed })
+  return runSimulation(resolveRunConfig({ scenario, seed, faults: [...preset.faults, ...faults] }), deps)
 }
 
 describe('faults at a directory write', () => {
@@ -54,6 +56,20 @@ describe('faults at a directory write', () => {
             expect(rerun.find((e) => e.type === 'fault.corrupt_file')?.payload['path']).toBe(target.payload['path'])
           }
         }
+      }
+    }
+  })
+
+  it('[inject] at a token-store segment write the offered corrupt_segment flips that very segment', () => {
+    for (const seed of ['0', '7']) {
+      const events = simulate('generation-safe-cut', seed, []).events
+      const segments = events.filter((e) => e.type === 'directory.write' && String(e.payload['path']).startsWith('token-store/segments/'))
+      expect(segments.length).toBeGreaterThan(0)
+      for (const target of segments) {
+        const fault = directoryWriteFaults(events, target.step).find((f) => f.kind === 'corrupt_segment')
+        expect(fault).toBeDefined()
+        const rerun = simulate('generation-safe-cut', seed, [fault as Fault]).events
+        expect(rerun.find((e) => e.type === 'fault.corrupt_file')?.payload['path']).toBe(target.payload['path'])
       }
     }
   })

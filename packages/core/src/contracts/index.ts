@@ -13,8 +13,8 @@ export type { CutMode, CutDisposition, CutKind, PrefixDelivery, GenerationCutPro
 export { BUG_NAMES, CUT_BUG_NAMES } from './bugs.ts'
 export { simulateCommandLine } from './simulateCommandLine.ts'
 export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
-export { CORRUPTIBLE_NAMESPACES, corruptibleFiles, directoryWriteFaults } from './faultTargets.ts'
-export type { CorruptibleNamespace } from './faultTargets.ts'
+export { CORRUPTIBLE_NAMESPACES, SEGMENTS_FOLDER, corruptibleFiles, directoryWriteFaults } from './faultTargets.ts'
+export type { CorruptibleFolder, CorruptibleNamespace } from './faultTargets.ts'
 export { INTEGER_FIELDS, MAX_DEADLINE_MS, SEED_RULE, integerRule, integerTextProblem, seedTextProblem } from './numberFields.ts'
 export type { BugName, BugInfo } from './bugs.ts'
 export type {

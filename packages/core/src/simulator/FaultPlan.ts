@@ -1,4 +1,6 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
+import { SEGMENTS_FOLDER } from '../contracts/faultTargets.ts'
+import type { CorruptibleFolder } from '../contracts/faultTargets.ts'
 import { presetModelWorkers } from '../scenarios/presets.ts'
 
 /** A `stale_request` fault: a delayed attempt-N request reaching `participant` after restore. */
@@ -11,7 +13,7 @@ export interface StaleRequest {
 
 /** A `corrupt_file` (or `corrupt_segment`: the token-store segments) fault: flip a byte in file `index` (sorted) of `namespace` after publication. */
 export interface Corruption {
-  readonly namespace: 'resources' | 'agent' | 'model-ledger' | 'token-store/segments'
+  readonly namespace: CorruptibleFolder
   readonly index: number
 }
 
@@ -74,7 +76,7 @@ export class FaultPlan {
           this.#stageFails.add(id(f.rollout))
           break
         case 'corrupt_segment':
-          corruptions.push({ namespace: 'token-store/segments', index: f.index })
+          corruptions.push({ namespace: SEGMENTS_FOLDER, index: f.index })
           break
         case 'duplicate_cut_claim':
           this.#duplicateCutClaims.add(id(f.rollout))
