@@ -16,10 +16,48 @@ export function messageLabel(event: TraceMessage): string {
   if (event.outcome !== 'ok') parts.push(`✗ ${sanitizeLabel(event.outcome, 40)}`)
   const session = sessionHint(event)
   if (session) parts.push(session)
+  const cut = cutHint(event)
+  if (cut) parts.push(cut)
   const path = pathHint(event.payload)
   if (path) parts.push(path)
   return parts.join(' ')
 }
+
+/**
+ * The token boundary of a generation-safe cut (GENERATION_CUTS.md §6), on the messages that carry
+ * it: the call is named by the id it had when it was cut — the continuation of N+1 names the cut
+ * call too, so one call reads the same on both sides of the checkpoint — and the token count is
+ * where the prefix ends (`cut at token k` on the cut, `k tokens` on the staged and acknowledged
+ * prefix, `continues from token k` on the continuation).
+ */
+function cutHint(event: TraceMessage): string {
+  if (!CUT_EVENTS.has(event.type)) return ''
+  const p = event.payload
+  const call = text(p['cut_model_call_id']) ?? text(p['model_call_id'])
+  const k = p['prefix_token_count']
+  const tokens = typeof k === 'number' && Number.isSafeInteger(k) ? k : undefined
+  const parts = call === undefined ? [] : [`call ${sanitizeLabel(call, 24)}`]
+  if (tokens !== undefined) {
+    if (event.type === 'generation.cut') parts.push(`cut at token ${tokens}`)
+    else if (event.type === 'generation.continue') parts.push(`continues from token ${tokens}${text(p['prefix_delivery']) ? ` (${sanitizeLabel(text(p['prefix_delivery']) ?? '', 12)})` : ''}`)
+    else parts.push(`${tokens} tokens`)
+  }
+  if (event.type === 'generation.cut_ack') {
+    const disposition = text(p['disposition'])
+    if (disposition !== undefined && disposition !== 'durable_prefix') parts.push(sanitizeLabel(disposition, 24))
+  }
+  return parts.join(' ')
+}
+
+const CUT_EVENTS: ReadonlySet<string> = new Set([
+  'generation.cut',
+  'token.stage_prefix',
+  'generation.cut_ack',
+  'model.egress_fenced',
+  'model.egress_released',
+  'generation.claim_cut',
+  'generation.continue',
+])
 
 function sessionHint(event: TraceMessage): string {
   const rollout = text(event.payload['rollout_id']) ?? rolloutOf(event.from) ?? rolloutOf(event.to)
