@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react'
 import type { LineageView } from '@cutover/core/contracts'
 import { LANE, lineageLayout } from '../lib/lineageLayout.ts'
 import { visibleRange } from './VirtualList.tsx'
+import { cutNote } from './LineageTree.tsx'
 import type { AttemptStatus } from './LineageTree.tsx'
 
 type Rollout = LineageView['rollouts'][number]
@@ -45,24 +46,43 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
                   <text x={x} y={LANE.callY - 18} className="attempt-label">
                     {labelOf(attempt)}
                   </text>
-                  {calls.map(({ call, x: cx }) => (
-                    <circle
-                      key={call.model_call_id}
-                      cx={cx}
-                      cy={LANE.callY}
-                      r={LANE.radius}
-                      className={call.relay ? 'call-node is-relay' : 'call-node'}
-                      onClick={onSeek ? () => onSeek(call.step) : undefined}
-                      data-call={call.model_call_id}
-                    >
-                      <title>{`${call.model_call_id}${call.parent_call_id ? ` ← ${call.parent_call_id}` : ''}${onSeek ? ` · step ${call.step}` : ''}`}</title>
-                    </circle>
-                  ))}
+                  {calls.map(({ call, x: cx }) => {
+                    const note = cutNote(call)
+                    return (
+                      <g key={call.model_call_id}>
+                        <circle
+                          cx={cx}
+                          cy={LANE.callY}
+                          r={LANE.radius}
+                          className={`call-node${call.relay ? ' is-relay' : ''}${call.generation_cut ? ' is-cut' : ''}`}
+                          onClick={onSeek ? () => onSeek(call.step) : undefined}
+                          data-call={call.model_call_id}
+                        >
+                          <title>{`${call.model_call_id}${call.parent_call_id ? ` ← ${call.parent_call_id}` : ''}${note ? ` · ${note}` : ''}${onSeek ? ` · step ${call.step}` : ''}`}</title>
+                        </circle>
+                        {call.generation_cut?.prefix_token_count !== undefined && (
+                          <text x={cx} y={LANE.callY + LANE.radius + 9} className="cut-label" textAnchor="middle">
+                            ✂{call.generation_cut.prefix_token_count}
+                          </text>
+                        )}
+                      </g>
+                    )
+                  })}
                 </g>
               ))}
               {layout.edges.map((edge, k) =>
                 edge.kind === 'parent' ? (
                   <line key={k} x1={edge.from + LANE.radius} x2={edge.to - LANE.radius} y1={LANE.callY} y2={LANE.callY} className="parent-edge" />
+                ) : edge.kind === 'cut' ? (
+                  <path
+                    key={k}
+                    data-testid="cut-edge"
+                    d={`M ${edge.from} ${LANE.callY + LANE.radius} C ${edge.from} ${LANE.callY + 17}, ${edge.to} ${LANE.callY + 17}, ${edge.to} ${LANE.callY + LANE.radius + 1}`}
+                    className="cut-edge"
+                    markerEnd="url(#relay-arrow)"
+                  >
+                    <title>{edge.label}</title>
+                  </path>
                 ) : (
                   <path
                     key={k}
