@@ -338,6 +338,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         deadline_ms: config.deadline_ms,
         faults: config.faults,
         ...(config.bug === undefined ? {} : { bug: config.bug }),
+        ...(config.cut_mode === undefined ? {} : { cut_mode: config.cut_mode }),
         inert_faults: [],
         status: 'running',
         created_at: new Date(now).toISOString(),

@@ -60,7 +60,7 @@ describe('run persistence', () => {
       outcome: null,
       checkpoints: [],
       damaged: [],
-      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', 'call-id-unique': 'pass', 'acks-before-prepare': 'pass', equivalence: 'pass' },
+      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', 'call-id-unique': 'pass', 'acks-before-prepare': 'pass', 'token-partition': 'pass', 'durable-before-ack': 'pass', 'egress-fenced': 'pass', equivalence: 'pass' },
       failures: [],
     }
     mkdirSync(join(dir, 'runs', orphan.id), { recursive: true })

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { BUG_NAMES, INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
+import { BUG_NAMES, CUT_MODES, INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
-// A run stored by an older build lacks the invariants added since (call-id-unique, acks-before-prepare): it reads as
+// A run stored by an older build lacks the invariants added since (call-id-unique, acks-before-prepare, token-partition, durable-before-ack, egress-fenced): it reads as
 // not failing them; its re-simulation then diverges and the page offers a re-run.
 const invariantMapSchema = z.object(
   Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail']).default('pass')])) as {
@@ -19,6 +19,7 @@ export const storedRunViewSchema = z.object({
   deadline_ms: z.number().int().nonnegative(),
   faults: z.array(faultSchema),
   bug: z.enum(BUG_NAMES).optional(),
+  cut_mode: z.enum(CUT_MODES).optional(),
   inert_faults: z.array(z.object({ fault: faultSchema, reason: z.string() })).default([]),
   status: z.enum(['running', 'complete', 'failed']),
   created_at: z.string(),

@@ -10,6 +10,9 @@ const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
   'relay-once': 'Each restored continuation is claimed and relayed exactly once.',
   'call-id-unique': 'Every model call id names one call: ids are never reused across attempts or restores.',
   'acks-before-prepare': 'Completed results are acknowledged with their exact receipts before the agents are asked to prepare.',
+  'token-partition': 'For every cut call, the durable prefix and the continuation together are exactly the tokens of the call never interrupted: no overlap, no gap.',
+  'durable-before-ack': 'No durable_prefix acknowledgement before its segment is durable in the token store.',
+  'egress-fenced': 'No response of a frozen ticket reaches the agent between the cut and the checkpoint’s disposition.',
   equivalence: 'Continued rollouts end exactly as they would have without the checkpoint (checked at the end).',
 }
 

@@ -137,6 +137,14 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'agent.prepare_deadline':
     case 'fault.corrupt_file':
     case 'controller.publish_refused':
+    // generation-safe cuts: the generic line until the web narrates them (issue #13, genweb)
+    case 'generation.cut':
+    case 'token.stage_prefix':
+    case 'generation.cut_ack':
+    case 'model.egress_fenced':
+    case 'model.egress_released':
+    case 'generation.claim_cut':
+    case 'generation.continue':
       return undefined // the generic line says it
     default:
       return unknownType(event)

@@ -11,6 +11,9 @@ export const ALL_PASS: InvariantMap = {
   'relay-once': 'pass',
   'call-id-unique': 'pass',
   'acks-before-prepare': 'pass',
+  'token-partition': 'pass',
+  'durable-before-ack': 'pass',
+  'egress-fenced': 'pass',
   equivalence: 'pass',
 }
 

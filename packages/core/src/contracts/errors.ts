@@ -20,6 +20,10 @@ export const ERROR_CODES = [
   'worker_registration_rejected',
   'restored_cut_already_owned',
   'restored_cut_consumed',
+  // generation-safe cuts (GENERATION_CUTS.md §3, §5; the two restore codes are Cutover's names)
+  'generation_cut_failed',
+  'restored_cut_segment_missing',
+  'restored_cut_digest_mismatch',
   // agent (§3.3)
   'agent_prepare_incomplete',
   'agent_admission_closed',

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import type { BugName } from './bugs.ts'
 import { BUG_NAMES } from './bugs.ts'
+import type { CutMode } from './generationCuts.ts'
+import { CUT_MODES } from './generationCuts.ts'
 import { INTEGER_FIELDS, SEED_RULE, integerRule } from './numberFields.ts'
 export { MAX_ROLLOUTS } from './numberFields.ts'
 
@@ -24,9 +26,17 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('missing_worker'), worker: z.number().int().nonnegative() }),
   z.strictObject({ kind: z.literal('unacked_result'), rollout: rolloutRef }),
   z.strictObject({ kind: z.literal('duplicate_claim'), rollout: rolloutRef }),
+  // generation-safe cuts (CONTRACTS.md §10; only in `cut_mode: "generation-safe"`)
+  z.strictObject({ kind: z.literal('constrained_decoding'), rollout: rolloutRef }),
+  z.strictObject({ kind: z.literal('cut_stage_failure'), rollout: rolloutRef }),
+  z.strictObject({ kind: z.literal('corrupt_segment'), index: z.number().int().nonnegative() }),
+  z.strictObject({ kind: z.literal('duplicate_cut_claim'), rollout: rolloutRef }),
 ])
 export type Fault = z.infer<typeof faultSchema>
 export type FaultKind = Fault['kind']
+
+/** Fault kinds that only mean something when prepare cuts generations (`cut_mode: "generation-safe"`). */
+export const CUT_FAULT_KINDS = ['constrained_decoding', 'cut_stage_failure', 'corrupt_segment', 'duplicate_cut_claim'] as const satisfies readonly FaultKind[]
 
 export const SCENARIO_NAMES = [
   'happy-path',
@@ -37,6 +47,13 @@ export const SCENARIO_NAMES = [
   'two-worker-admission',
   'receipt-replay',
   'restore-race',
+  // generation-safe cuts (CONTRACTS.md §10)
+  'generation-safe-cut',
+  'completed-before-egress',
+  'constrained-decoding-excluded',
+  'cut-stage-failure',
+  'corrupt-prefix-segment',
+  'cut-restore-race',
 ] as const
 export type ScenarioName = (typeof SCENARIO_NAMES)[number]
 
@@ -45,7 +62,7 @@ export interface ScenarioInfo {
   readonly name: ScenarioName
   readonly title: string
   readonly narrative: string
-  readonly config: { readonly rollouts: number; readonly deadline_ms: number }
+  readonly config: { readonly rollouts: number; readonly deadline_ms: number; readonly cut_mode?: CutMode }
   readonly faults: readonly Fault[]
 }
 
@@ -68,6 +85,7 @@ export const runConfigSchema = z.strictObject({
   deadline_ms: integerField(INTEGER_FIELDS.deadline_ms).optional(),
   faults: z.array(faultSchema).max(100).optional(),
   bug: z.enum(BUG_NAMES).optional(),
+  cut_mode: z.enum(CUT_MODES, { message: `cut_mode must be one of ${CUT_MODES.join(', ')}` }).optional(),
 })
 export type RunConfigInput = z.infer<typeof runConfigSchema>
 
@@ -80,6 +98,8 @@ export interface RunConfig {
   readonly faults: readonly Fault[]
   /** A teaching-mode bug (absent for a correct run). */
   readonly bug?: BugName
+  /** Absent means `whole-request` (so a whole-request config is byte-identical to before cuts existed). */
+  readonly cut_mode?: CutMode
 }
 
 /** A fault of the run's schedule that never fired, and why (CONTRACTS.md §3 `inert_faults`). */

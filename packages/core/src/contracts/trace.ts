@@ -1,6 +1,7 @@
 import type { JsonValue } from '../json.ts'
 import type { EnvName } from './environments.ts'
 import type { ErrorCode } from './errors.ts'
+import type { CutDisposition, CutKind, PrefixDelivery } from './generationCuts.ts'
 
 /** Phases a trace event belongs to (CONTRACTS.md §2). */
 export const TRACE_PHASES = ['run', 'prepare', 'retire', 'commit', 'restore', 'resume', 'continue', 'abort'] as const
@@ -57,6 +58,14 @@ export const TRACE_EVENT_TYPES = [
   'controller.abort',
   'controller.publish_refused',
   'controller.restore_abandoned',
+  // generation-safe cuts (GENERATION_CUTS.md §6): tokens show as counts, never one event per token
+  'generation.cut',
+  'token.stage_prefix',
+  'generation.cut_ack',
+  'model.egress_fenced',
+  'model.egress_released',
+  'generation.claim_cut',
+  'generation.continue',
 ] as const
 export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number]
 
@@ -110,6 +119,38 @@ type PayloadFields = {
   'controller.abort': { readonly checkpoint_id: string; readonly reason: string }
   'controller.publish_refused': { readonly checkpoint_id: string; readonly manifest: string; readonly code: string; readonly message: string }
   'controller.restore_abandoned': { readonly checkpoint_id: string; readonly reason: string }
+  // policy_model → generation_worker / model_worker_<k>: freeze [0, k) of one frozen ticket's active buffer
+  'generation.cut': Ids & { readonly checkpoint_id: string; readonly cut_id: string; readonly worker: number; readonly ticket: string; readonly model_call_id: string; readonly prefix_token_count: number; readonly inventory_digest: string }
+  // worker → token_store: stage the frozen prefix as segment `staging_key` and wait for durability (outcome `generation_cut_failed` when it cannot)
+  'token.stage_prefix': Ids & { readonly checkpoint_id: string; readonly model_call_id: string; readonly staging_key: string; readonly prefix_token_count: number; readonly prefix_digest: string; readonly durable: boolean }
+  // worker → policy_model: the ticket's durable disposition (wire: `durable_prefix` or `durable_failure`)
+  'generation.cut_ack': Ids & {
+    readonly checkpoint_id: string
+    readonly cut_id: string
+    readonly worker: number
+    readonly model_call_id: string
+    readonly disposition: CutDisposition
+    readonly cut_kind: CutKind | null
+    readonly prefix_token_count: number | null
+    readonly prefix_digest: string | null
+    readonly staging_keys: readonly string[]
+  }
+  // policy_model → agent: no response bytes of this frozen ticket reach the caller until the checkpoint's disposition is known
+  'model.egress_fenced': Ids & { readonly checkpoint_id: string; readonly model_call_id: string; readonly ticket: string }
+  // policy_model → agent: the fence lifts (`aborted`: the held response is delivered; `committed`: it is dropped, N+1 continues the call)
+  'model.egress_released': Ids & { readonly checkpoint_id: string; readonly model_call_id: string; readonly disposition: 'committed' | 'aborted'; readonly delivered: boolean }
+  // worker → policy_model (restored): lease the restored cut of `cut_model_call_id` to this worker's call of N+1
+  'generation.claim_cut': Ids & { readonly checkpoint_id: string; readonly worker: number; readonly model_call_id: string; readonly cut_model_call_id: string; readonly staging_keys: readonly string[] }
+  // policy_model → worker (restored): continue the call from token k, the prefix delivered `staged` or `inline`
+  'generation.continue': Ids & {
+    readonly worker: number
+    readonly model_call_id: string
+    readonly cut_model_call_id: string
+    readonly prefix_token_count: number
+    readonly prefix_digest: string
+    readonly prefix_delivery: PrefixDelivery
+    readonly continuation_token_count: number
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { EnvName } from './environments.ts'
 import type { JsonValue } from '../json.ts'
 import type { BugName } from './bugs.ts'
+import type { CutMode, GenerationCutRecord, GenerationCutView, PrefixDelivery, TokenSegmentView } from './generationCuts.ts'
 import type { Fault, InertFault, ScenarioName } from './scenarios.ts'
 import type { ParticipantId, TraceEvent } from './trace.ts'
 
@@ -14,6 +15,10 @@ export const INVARIANT_IDS = [
   'relay-once',
   'call-id-unique',
   'acks-before-prepare',
+  // generation-safe cuts (CONTRACTS.md §10)
+  'token-partition',
+  'durable-before-ack',
+  'egress-fenced',
   'equivalence',
 ] as const
 export type InvariantId = (typeof INVARIANT_IDS)[number]
@@ -39,6 +44,8 @@ export interface RunView {
   readonly faults: readonly Fault[]
   /** The run's teaching-mode bug, when it has one. */
   readonly bug?: BugName
+  /** How prepare treats a generation still running at the deadline (CONTRACTS.md §10); absent means `whole-request`. */
+  readonly cut_mode?: CutMode
   /** Faults of the schedule that never fired, with the reason (empty while running). */
   readonly inert_faults: readonly InertFault[]
   readonly status: RunStatus
@@ -120,6 +127,11 @@ export interface SessionDetailView {
   readonly state: JsonValue
   /** The state captured at prepare (null before prepare or when the session was not exported). */
   readonly prepare: JsonValue
+  /**
+   * The generation cuts of this rollout's model calls up to this step (generation-safe runs; empty
+   * otherwise): prefix and continuation lengths and digests of each cut call.
+   */
+  readonly generation_cuts?: readonly GenerationCutView[]
 }
 
 /** One table of a Workplace session with its diff against the prepare snapshot. */
@@ -161,6 +173,10 @@ export interface LineageView {
         /** True on the first call of N+1 whose parent is N's last committed call. */
         readonly relay: boolean
         readonly step: number
+        /** The ledger's `generation_cut` record of this call of attempt N ("cut at token k"). */
+        readonly generation_cut?: GenerationCutRecord
+        /** On the call of N+1 that continues a cut call: which call, from which token, how the prefix arrived. */
+        readonly continues_cut?: { readonly model_call_id: string; readonly prefix_token_count: number; readonly prefix_delivery: PrefixDelivery }
       }[]
     }[]
   }[]
@@ -184,4 +200,6 @@ export interface CheckpointView {
   readonly damaged: boolean
   readonly problems: readonly { readonly code: string; readonly path: string | null; readonly message: string }[]
   readonly files: readonly CheckpointFileView[]
+  /** The token-store segments (`token-store/segments/…`) the token-store manifest lists, with digest status. */
+  readonly segments?: readonly TokenSegmentView[]
 }

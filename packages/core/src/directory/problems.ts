@@ -12,6 +12,8 @@ export const PROBLEM_CODES = [
   'schema_error',
   'incomplete_set',
   'revision_mismatch',
+  // a token-store segment whose bytes or listed digest do not match (CONTRACTS.md §10)
+  'segment_mismatch',
 ] as const
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number]

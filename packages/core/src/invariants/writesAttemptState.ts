@@ -17,6 +17,9 @@ export function writesAttemptState(type: TraceEventType): boolean {
     case 'env.verify':
     case 'agent.boundary':
     case 'run.dispatch':
+    case 'token.stage_prefix':
+    case 'generation.claim_cut':
+    case 'generation.continue':
       return true
     case 'generation.coordinates':
     case 'run.complete':
@@ -50,6 +53,10 @@ export function writesAttemptState(type: TraceEventType): boolean {
     case 'controller.abort':
     case 'controller.publish_refused':
     case 'controller.restore_abandoned':
+    case 'generation.cut':
+    case 'generation.cut_ack':
+    case 'model.egress_fenced':
+    case 'model.egress_released':
       return false
     default:
       return assertNever(type)

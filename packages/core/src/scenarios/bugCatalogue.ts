@@ -32,6 +32,21 @@ export const BUG_CATALOGUE: readonly BugInfo[] = [
     narrative: 'The restored policy model starts its call-id counter again, so its first calls reuse the ids of attempt 0’s calls and lineage mixes rollouts.',
     invariant: 'call-id-unique',
   },
+  {
+    name: 'ack-before-durable',
+    narrative: 'The generation worker acknowledges a cut prefix as durable_prefix as soon as it asks the token store to stage it, before the store reports the segment durable, so the cut proof vouches for tokens a crash could still lose.',
+    invariant: 'durable-before-ack',
+  },
+  {
+    name: 'egress-unfenced',
+    narrative: 'The policy model never fences response egress at the cut, so a call that finishes while the checkpoint is being taken delivers its response to the agent before the checkpoint’s disposition is known.',
+    invariant: 'egress-fenced',
+  },
+  {
+    name: 'overlapping-cut-buffers',
+    narrative: 'The generation worker swaps buffers one token late: the token at the cut boundary stays in the new active buffer as well as in the frozen prefix, so the continued call repeats it and the prefix and continuation overlap.',
+    invariant: 'token-partition',
+  },
 ]
 
 /** The catalogue entry of `name`. */

@@ -1,7 +1,7 @@
 import type { ScenarioInfo, ScenarioName } from '../contracts/scenarios.ts'
 
 /**
- * The eight scenario presets (CONTRACTS.md §3): a default config, a fault schedule and the
+ * The scenario presets (CONTRACTS.md §3): a default config, a fault schedule and the
  * narrative the UI and `cutover simulate --help` show.
  */
 export const SCENARIOS: readonly ScenarioInfo[] = [
@@ -76,6 +76,66 @@ export const SCENARIOS: readonly ScenarioInfo[] = [
     config: { rollouts: 9, deadline_ms: 100 },
     faults: [{ kind: 'duplicate_claim', rollout: 1 }],
   },
+  {
+    name: 'generation-safe-cut',
+    title: 'Generation-safe cut',
+    narrative:
+      "The straggler of straggler-retirement, in cut_mode generation-safe: rollout r0's model call is still generating at the prepare deadline. Instead of sacrificing it, the policy model fences its response egress and sends the generation worker an inventory of the frozen tickets; the worker swaps buffers at token k, stages the prefix [0, k) in the token store, waits for durability and only then acknowledges durable_prefix. The commit writes the prefix as a token-store segment listed with its SHA-256 and a generation_cut record in the ledger. After restore the worker claims the cut, verifies the segment and continues the same call under attempt N+1 from token k; prefix and continuation together are exactly the tokens of the call never interrupted, and r0 ends as it would have without the checkpoint.",
+    config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
+    faults: [{ kind: 'straggler', rollout: 0, extra_ms: 400 }],
+  },
+  {
+    name: 'completed-before-egress',
+    title: 'Completed before egress',
+    narrative:
+      "Rollout r0's model call is a little late: it is still generating at the prepare deadline but finishes while the checkpoint is being taken. The egress fence holds its response back, so the agent never sees it; the worker acknowledges it as a durable_prefix of cut_kind terminal_completion (the whole generation, finish reason stop) and the ticket is completed_durable. After restore the call of attempt N+1 is delivered from custody: all of its tokens come from the segment, nothing is generated again.",
+    config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
+    faults: [{ kind: 'straggler', rollout: 0, extra_ms: 150 }],
+  },
+  {
+    name: 'constrained-decoding-excluded',
+    title: 'Constrained decoding excluded',
+    narrative:
+      "Rollout r0's straggling call uses constrained decoding (a forced tool_choice), which cannot be cut at an arbitrary token. The policy model classifies its ticket excluded instead of sending it for a cut: nothing is staged, the ledger records the exclusion, and after restore the call is generated again from its input under attempt N+1, producing the same tokens from token 0.",
+    config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
+    faults: [
+      { kind: 'straggler', rollout: 0, extra_ms: 400 },
+      { kind: 'constrained_decoding', rollout: 0 },
+    ],
+  },
+  {
+    name: 'cut-stage-failure',
+    title: 'Cut stage failure',
+    narrative:
+      "The generation worker freezes rollout r0's prefix but the token store cannot stage it. The worker answers durable_failure rather than a durable_prefix it cannot vouch for; a failed cut never blocks the checkpoint. The failure is recorded in the ledger and after restore the call is generated again from its input under attempt N+1.",
+    config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
+    faults: [
+      { kind: 'straggler', rollout: 0, extra_ms: 400 },
+      { kind: 'cut_stage_failure', rollout: 0 },
+    ],
+  },
+  {
+    name: 'corrupt-prefix-segment',
+    title: 'Corrupt prefix segment',
+    narrative:
+      "After the commit one byte of rollout r0's staged prefix segment is flipped. Restore verifies every segment a durable_prefix names before activating anything, so the policy model refuses with restored_cut_digest_mismatch, naming the segment file, and installs nothing. The controller abandons the restore, the original processes resume, and the retaken checkpoint restores cleanly.",
+    config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
+    faults: [
+      { kind: 'straggler', rollout: 0, extra_ms: 400 },
+      { kind: 'corrupt_segment', index: 0 },
+    ],
+  },
+  {
+    name: 'cut-restore-race',
+    title: 'Cut restore race',
+    narrative:
+      "The policy model runs two generation workers. After restore both try to claim rollout r0's restored cut. The lease goes to the first claimant; the second is refused with restored_cut_already_owned, and once the first has consumed the prefix a late claim is refused with restored_cut_consumed. The call continues exactly once from token k.",
+    config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
+    faults: [
+      { kind: 'straggler', rollout: 0, extra_ms: 400 },
+      { kind: 'duplicate_cut_claim', rollout: 0 },
+    ],
+  },
 ]
 
 /** The preset named `name`. */
@@ -86,7 +146,7 @@ export function scenarioInfo(name: ScenarioName): ScenarioInfo {
 }
 
 /** Policy model workers a preset runs with at least (its `missing_worker` faults may ask for more). */
-const MODEL_WORKERS: { readonly [K in ScenarioName]?: number } = { 'two-worker-admission': 2 }
+const MODEL_WORKERS: { readonly [K in ScenarioName]?: number } = { 'two-worker-admission': 2, 'cut-restore-race': 2 }
 
 /** The number of policy model workers the scenario's preset runs with (1 unless it says otherwise). */
 export const presetModelWorkers = (name: ScenarioName): number => MODEL_WORKERS[name] ?? 1

@@ -21,6 +21,14 @@ function reasonFor(f: Fault, id: string): string {
       return `rollout ${id} had no completed result awaiting acknowledgement when the checkpoint prepared`
     case 'duplicate_claim':
       return `rollout ${id} was never continued after a restore, so there was no continuation to claim twice`
+    case 'constrained_decoding':
+      return `rollout ${id} had no model call admitted when a generation-safe checkpoint closed admission, so there was nothing to exclude`
+    case 'cut_stage_failure':
+      return `rollout ${id} had no generating call to cut when a generation-safe checkpoint prepared, so no prefix failed to stage`
+    case 'corrupt_segment':
+      return `no committed checkpoint has a token-store segment number ${f.index} (segments are counted from 0 in path order)`
+    case 'duplicate_cut_claim':
+      return `rollout ${id} had no restored cut to claim (no durable_prefix of it was committed and restored)`
   }
 }
 
@@ -43,7 +51,7 @@ export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): r
     let fired: boolean
     switch (fault.kind) {
       case 'straggler':
-        fired = events.some((e) => e.type === 'model.abort_inflight' && e.outcome === 'ok' && rolloutOf(e) === rid)
+        fired = events.some((e) => (e.type === 'model.abort_inflight' || e.type === 'generation.cut') && e.outcome === 'ok' && rolloutOf(e) === rid)
         break
       case 'stale_request':
         fired = events.some((e) => e.from === `rollout_${rid}` && e.payload['delayed'] === true && e.to.startsWith(fault.participant))
@@ -63,6 +71,18 @@ export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): r
         break
       case 'duplicate_claim':
         fired = events.some((e) => e.type === 'run.dispatch' && e.outcome === 'duplicate_execution' && rolloutOf(e) === rid)
+        break
+      case 'constrained_decoding':
+        fired = events.some((e) => e.type === 'generation.cut_ack' && e.payload.disposition === 'excluded' && rolloutOf(e) === rid)
+        break
+      case 'cut_stage_failure':
+        fired = events.some((e) => e.type === 'generation.cut_ack' && e.payload.disposition === 'durable_failure' && rolloutOf(e) === rid)
+        break
+      case 'corrupt_segment':
+        fired = events.some((e) => e.type === 'fault.corrupt_file' && String(e.payload['path']).startsWith('token-store/segments/'))
+        break
+      case 'duplicate_cut_claim':
+        fired = events.some((e) => e.type === 'generation.claim_cut' && e.outcome === 'restored_cut_already_owned' && rolloutOf(e) === rid)
         break
     }
     if (!fired) out.push({ fault, reason: `this fault had no effect: ${reasonFor(fault, rid)}` })
