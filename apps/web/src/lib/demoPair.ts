@@ -1,3 +1,4 @@
+import { DEFAULT_CUT_MODE } from '@cutover/core/contracts'
 import type { RunView, ScenarioInfo } from '@cutover/core/contracts'
 
 /** The two runs the generation-cut demo shows, as far as they exist, and the seed they share. */
@@ -10,9 +11,10 @@ export interface DemoPair {
   readonly seed: string | null
 }
 
-/** A run of the preset exactly as configured (fleet size, deadline, faults, no teaching bug). */
+/** A run of the preset exactly as configured (fleet size, deadline, faults, cut mode, no teaching bug). */
 export const matchesPreset = (run: RunView, preset: ScenarioInfo): boolean =>
   run.scenario === preset.name &&
+  (run.cut_mode ?? DEFAULT_CUT_MODE) === (preset.config.cut_mode ?? DEFAULT_CUT_MODE) &&
   run.status !== 'failed' &&
   run.bug === undefined &&
   run.rollouts === preset.config.rollouts &&

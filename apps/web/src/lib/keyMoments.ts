@@ -15,6 +15,7 @@ const rolloutOf = (e: TraceEvent): string => {
 /**
  * The story of a run in a few steps: each fault taking effect (a crashed write, a flipped byte, a
  * missing worker, a refused stale request, a duplicate claim), each straggler retired, each
+ * generation cut and its continuation, each
  * checkpoint published, each restore, each abort, and the first failure of each invariant.
  */
 export function keyMoments(events: readonly TraceEvent[], failures: readonly InvariantFailure[]): KeyMoment[] {
@@ -22,6 +23,8 @@ export function keyMoments(events: readonly TraceEvent[], failures: readonly Inv
   let restoring = false
   for (const e of events) {
     if (e.type === 'rollout.retired') out.push({ step: e.step, label: `straggler ${rolloutOf(e)} retired` })
+    else if (e.type === 'generation.cut') out.push({ step: e.step, label: `${rolloutOf(e)} cut at token ${String(e.payload['prefix_token_count'])}` })
+    else if (e.type === 'generation.continue') out.push({ step: e.step, label: `${rolloutOf(e)} continues from token ${String(e.payload['prefix_token_count'])}` })
     else if (e.type === 'fault.corrupt_file') out.push({ step: e.step, label: `fault: byte flipped in ${String(e.payload['path'])}` })
     else if (e.type === 'directory.write' && e.outcome !== 'ok') out.push({ step: e.step, label: `fault: write crashed (${String(e.payload['path'])})` })
     else if (e.type === 'model.status' && e.outcome === 'missing_workers') out.push({ step: e.step, label: 'fault: a model worker never acknowledged' })

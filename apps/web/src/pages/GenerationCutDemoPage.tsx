@@ -46,7 +46,7 @@ export function GenerationCutDemoPage({ a, b, step }: { a: string | null; b: str
   const scenarios = useQuery({ ...scenariosQuery(), enabled: !paired })
   const presetA = scenarios.data?.scenarios.find((s) => s.name === SCENARIO_A)
   const presetB = scenarios.data?.scenarios.find((s) => s.name === SCENARIO_B)
-  const [error, setError] = useState<unknown>(null)
+  const [error, setError] = useState<Error | null>(null)
   const [starting, setStarting] = useState(false)
   const busy = useRef(false)
 
@@ -62,7 +62,7 @@ export function GenerationCutDemoPage({ a, b, step }: { a: string | null; b: str
         void client.invalidateQueries({ queryKey: runKeys.list() })
         go({ page: 'generation-cut', a: pair.a.id, b: pair.b.id, step: 0 }, { replace: !paired })
       })
-      .catch((e: unknown) => setError(e))
+      .catch((e: unknown) => setError(e instanceof Error ? e : new Error(String(e))))
       .finally(() => {
         busy.current = false
         setStarting(false)
