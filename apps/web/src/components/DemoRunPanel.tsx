@@ -71,7 +71,7 @@ export function DemoRunPanel({
       </p>
       <div className="diagram-pane">
         {data ? (
-          <MermaidDiagram source={data.diagram.source} highlight={data.diagram.highlight} label={`${mode} sequence diagram, steps ${data.window.from}–${data.window.to}`} />
+          <MermaidDiagram source={data.diagram.source} highlight={data.diagram.highlight} initialZoom={0.7} label={`${mode} sequence diagram, steps ${data.window.from}–${data.window.to}`} />
         ) : view.status === 'error' ? (
           <ErrorNotice what={`load step ${step} of ${run.id}`} error={view.error} onRetry={() => void view.refetch()} />
         ) : (
