@@ -54,7 +54,7 @@ export function DemoRunPanel({
   const data = view.data
   const session = fate.kind === 'pending' ? null : `${fate.rollout}.a0`
   return (
-    <section className={`demo-panel mode-${mode}`} aria-label={`${mode} run`} data-testid="demo-panel" data-mode={mode} data-run={run.id}>
+    <section className={`demo-panel mode-${mode}`} aria-label={`${mode} run`} data-testid="demo-panel" data-mode={mode} data-run={run.id} data-step={data?.step}>
       <header className="panel-head demo-panel-head">
         <h2>
           <span className={`mode-chip mode-${mode}`}>{mode}</span> <span className="mono small">{run.scenario}</span>
