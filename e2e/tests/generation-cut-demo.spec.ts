@@ -4,17 +4,22 @@ import { expect, test } from '../fixtures/test.ts'
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
 
-const panel = (page: Page, mode: 'whole-request' | 'generation-safe') => page.locator(`[data-testid="demo-panel"][data-mode="${mode}"]`)
+const panel = (page: Page, mode: 'whole-request' | 'generation-safe') =>
+  page.locator(`[data-testid="demo-panel"][data-mode="${mode}"]`)
 
 /** Waits until a panel shows `step` (clamped to its run) with its diagram drawn. */
 async function panelAt(side: Locator, step: number): Promise<void> {
-  const total = Number(/\/ (\d+)$/.exec((await side.getByTestId('panel-step').textContent()) ?? '')?.[1])
+  const total = Number(
+    /\/ (\d+)$/.exec((await side.getByTestId('panel-step').textContent()) ?? '')?.[1],
+  )
   const shown = Math.min(step, total)
   await expect(side).toHaveAttribute('data-step', String(shown))
   await expect(side.getByTestId('sequence-diagram')).toHaveAttribute('data-state', 'ready')
 }
 
-test('the generation-cut demo steps both modes together: the cut (token count) in the diagram, the continued call in the lineage', async ({ page }) => {
+test('the generation-cut demo steps both modes together: the cut (token count) in the diagram, the continued call in the lineage', async ({
+  page,
+}) => {
   await page.goto('/demo/generation-cut')
   await page.waitForURL(/[?&]a=[^&]+&b=[^&]+/)
   const whole = panel(page, 'whole-request')
@@ -26,7 +31,8 @@ test('the generation-cut demo steps both modes together: the cut (token count) i
 
   // jump to the cut: one cursor moves both runs
   const cutButton = page.getByRole('button', { name: /^the cut at token \d+ \(step \d+\)$/ })
-  const [, k, cutStep] = /token (\d+) \(step (\d+)\)/.exec((await cutButton.textContent()) ?? '') ?? []
+  const [, k, cutStep] =
+    /token (\d+) \(step (\d+)\)/.exec((await cutButton.textContent()) ?? '') ?? []
   await cutButton.click()
   await expect(page.getByTestId('step-counter')).toHaveText(new RegExp(`^step ${cutStep} / \\d+$`))
   await panelAt(safe, Number(cutStep))
@@ -58,10 +64,16 @@ test('the generation-cut demo steps both modes together: the cut (token count) i
   const lineage = safe.getByTestId('lineage-tree')
   const cutNote = lineage.getByTestId('cut-note')
   await expect(cutNote).toHaveText(new RegExp(`cut at token ${k}$`))
-  const rollout = (await cutNote.locator('xpath=ancestor::*[@data-attempt][1]').getAttribute('data-attempt'))?.replace(/\.a\d+$/, '')
-  await expect(lineage.locator(`[data-attempt="${rollout}.a1"]`).getByTestId('continues-cut')).toContainText(`continues ${call} from token ${k}`)
+  const rollout = (
+    await cutNote.locator('xpath=ancestor::*[@data-attempt][1]').getAttribute('data-attempt')
+  )?.replace(/\.a\d+$/, '')
+  await expect(
+    lineage.locator(`[data-attempt="${rollout}.a1"]`).getByTestId('continues-cut'),
+  ).toContainText(`continues ${call} from token ${k}`)
   // the other mode retired the same rollout's first attempt
-  await expect(whole.getByTestId('lineage-tree').locator(`[data-attempt="${rollout}.a0"]`)).toHaveAttribute('data-status', 'retired')
+  await expect(
+    whole.getByTestId('lineage-tree').locator(`[data-attempt="${rollout}.a0"]`),
+  ).toHaveAttribute('data-status', 'retired')
 
   // the screenshot for the README: both modes at the cut
   await cutButton.click()
@@ -73,7 +85,11 @@ test('the generation-cut demo steps both modes together: the cut (token count) i
   await page.screenshot({ path: `${SCREENSHOTS}generation-cut-demo.png` })
 })
 
-test('a generation-safe run in the inspector: prefix and continuation of the cut call in its session, its segment in the Manifests tab', async ({ page, createRun, runPage }) => {
+test('a generation-safe run in the inspector: prefix and continuation of the cut call in its session, its segment in the Manifests tab', async ({
+  page,
+  createRun,
+  runPage,
+}) => {
   const run = await createRun({ scenario: 'generation-safe-cut', seed: '3' })
   const straggler = 'r0'
   await page.goto(`/runs/${run.id}?tab=sessions&session=${straggler}.a1`)

@@ -54,15 +54,26 @@ export function DemoRunPanel({
   const data = view.data
   const session = fate.kind === 'pending' ? null : `${fate.rollout}.a0`
   return (
-    <section className={`demo-panel mode-${mode}`} aria-label={`${mode} run`} data-testid="demo-panel" data-mode={mode} data-run={run.id} data-step={data?.step}>
+    <section
+      className={`demo-panel mode-${mode}`}
+      aria-label={`${mode} run`}
+      data-testid="demo-panel"
+      data-mode={mode}
+      data-run={run.id}
+      data-step={data?.step}
+    >
       <header className="panel-head demo-panel-head">
         <h2>
-          <span className={`mode-chip mode-${mode}`}>{mode}</span> <span className="mono small">{run.scenario}</span>
+          <span className={`mode-chip mode-${mode}`}>{mode}</span>{' '}
+          <span className="mono small">{run.scenario}</span>
         </h2>
         <span className="mono small" data-testid="panel-step">
           step {step} / {total}
         </span>
-        <Link className="small" href={routeHref({ page: 'run', id: run.id, step, tab: 'sessions', session })}>
+        <Link
+          className="small"
+          href={routeHref({ page: 'run', id: run.id, step, tab: 'sessions', session })}
+        >
           open in the inspector →
         </Link>
       </header>
@@ -71,9 +82,18 @@ export function DemoRunPanel({
       </p>
       <div className="diagram-pane">
         {data ? (
-          <MermaidDiagram source={data.diagram.source} highlight={data.diagram.highlight} initialZoom={0.7} label={`${mode} sequence diagram, steps ${data.window.from}–${data.window.to}`} />
+          <MermaidDiagram
+            source={data.diagram.source}
+            highlight={data.diagram.highlight}
+            initialZoom={0.7}
+            label={`${mode} sequence diagram, steps ${data.window.from}–${data.window.to}`}
+          />
         ) : view.status === 'error' ? (
-          <ErrorNotice what={`load step ${step} of ${run.id}`} error={view.error} onRetry={() => void view.refetch()} />
+          <ErrorNotice
+            what={`load step ${step} of ${run.id}`}
+            error={view.error}
+            onRetry={() => void view.refetch()}
+          />
         ) : (
           <Loading what="the diagram" minHeight={480} />
         )}
@@ -82,7 +102,14 @@ export function DemoRunPanel({
         {cursor > total ? `This run ended at step ${total}. ` : ''}
         {data ? narrate(data.event) : '…'}
       </p>
-      <LineageTab key={session ?? ''} runId={run.id} step={step} onSeek={onSeek} session={session} initialView="list" />
+      <LineageTab
+        key={session ?? ''}
+        runId={run.id}
+        step={step}
+        onSeek={onSeek}
+        session={session}
+        initialView="list"
+      />
     </section>
   )
 }

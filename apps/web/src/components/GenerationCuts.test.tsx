@@ -32,17 +32,34 @@ describe('generation cuts of a session', () => {
     const row = within(table).getAllByRole('row')[1] as HTMLElement
     expect(row.getAttribute('data-disposition')).toBe('durable_prefix')
     expect(within(row).getByTestId('prefix-length').textContent).toContain('212 tokens')
-    expect(within(row).getByTestId('prefix-length').textContent).toContain(`sha256 ${'a'.repeat(12)}…`)
+    expect(within(row).getByTestId('prefix-length').textContent).toContain(
+      `sha256 ${'a'.repeat(12)}…`,
+    )
     expect(within(row).getByTestId('prefix-length').textContent).toContain('tq/p3/seg-0')
     expect(within(row).getByTestId('continuation-length').textContent).toContain('88 tokens by p1')
-    expect(within(row).getByTestId('continuation-length').textContent).toContain(`sha256 ${'b'.repeat(12)}…`)
+    expect(within(row).getByTestId('continuation-length').textContent).toContain(
+      `sha256 ${'b'.repeat(12)}…`,
+    )
     expect(row.textContent).toContain('300 tokens')
     fireEvent.click(within(row).getByRole('button', { name: 'step 97' }))
     expect(onSeek).toHaveBeenCalledWith(97)
   })
 
   it('[session-cut] a cut not continued yet says so; no cut, no section', () => {
-    render(<GenerationCuts cuts={[{ ...cut, continued_by: null, continuation_token_count: null, continuation_digest: null, total_token_count: null, continue_step: null }]} />)
+    render(
+      <GenerationCuts
+        cuts={[
+          {
+            ...cut,
+            continued_by: null,
+            continuation_token_count: null,
+            continuation_digest: null,
+            total_token_count: null,
+            continue_step: null,
+          },
+        ]}
+      />,
+    )
     expect(screen.getByTestId('continuation-length').textContent).toBe('not continued at this step')
     cleanup()
     const { container } = render(<GenerationCuts cuts={[]} />)

@@ -8,10 +8,18 @@ const tokens = (n: number | null) => (n === null ? '—' : `${n.toLocaleString('
  * prefix frozen in attempt N and the continuation generated under N+1, each with its length and
  * digest, and what they add up to — the tokens of the same call never interrupted.
  */
-export function GenerationCuts({ cuts, onSeek }: { cuts: readonly GenerationCutView[]; onSeek?: (step: number) => void }) {
+export function GenerationCuts({
+  cuts,
+  onSeek,
+}: {
+  cuts: readonly GenerationCutView[]
+  onSeek?: (step: number) => void
+}) {
   if (cuts.length === 0) return null
   const stepLink = (step: number | null) =>
-    step === null ? '—' : onSeek ? (
+    step === null ? (
+      '—'
+    ) : onSeek ? (
       <button type="button" className="link-button" onClick={() => onSeek(step)}>
         step {step}
       </button>
@@ -33,7 +41,11 @@ export function GenerationCuts({ cuts, onSeek }: { cuts: readonly GenerationCutV
         </thead>
         <tbody>
           {cuts.map((cut) => (
-            <tr key={cut.model_call_id} data-call={cut.model_call_id} data-disposition={cut.disposition}>
+            <tr
+              key={cut.model_call_id}
+              data-call={cut.model_call_id}
+              data-disposition={cut.disposition}
+            >
               <td>
                 <span className="mono">
                   {cut.rollout_id}.a{cut.attempt} {cut.model_call_id}
@@ -63,7 +75,8 @@ export function GenerationCuts({ cuts, onSeek }: { cuts: readonly GenerationCutV
                   <span className="muted">not continued at this step</span>
                 ) : (
                   <>
-                    {tokens(cut.continuation_token_count)} <span className="muted small">by {cut.continued_by}</span>
+                    {tokens(cut.continuation_token_count)}{' '}
+                    <span className="muted small">by {cut.continued_by}</span>
                     <br />
                     <span className="mono small muted" title={cut.continuation_digest ?? undefined}>
                       sha256 {short(cut.continuation_digest)}

@@ -7,7 +7,13 @@ import { LineageTree } from './LineageTree.tsx'
 
 afterEach(cleanup)
 
-const NOTES = { running: 'running', completed: 'completed', continued: 'continued after restore', retired: 'retired straggler', fenced: 'fenced' } as const
+const NOTES = {
+  running: 'running',
+  completed: 'completed',
+  continued: 'continued after restore',
+  retired: 'retired straggler',
+  fenced: 'fenced',
+} as const
 
 const rollouts: LineageView['rollouts'] = [
   {
@@ -19,13 +25,36 @@ const rollouts: LineageView['rollouts'] = [
         status: 'continued',
         calls: [
           { model_call_id: 'p1', parent_call_id: null, relay: false, step: 4 },
-          { model_call_id: 'p3', parent_call_id: 'p1', relay: false, step: 20, generation_cut: { model_call_id: 'p3', disposition: 'durable_prefix', cut_kind: 'active_prefix', prefix_token_count: 212 } },
+          {
+            model_call_id: 'p3',
+            parent_call_id: 'p1',
+            relay: false,
+            step: 20,
+            generation_cut: {
+              model_call_id: 'p3',
+              disposition: 'durable_prefix',
+              cut_kind: 'active_prefix',
+              prefix_token_count: 212,
+            },
+          },
         ],
       },
       {
         attempt: 1,
         status: 'completed',
-        calls: [{ model_call_id: 'p5', parent_call_id: 'p3', relay: true, step: 90, continues_cut: { model_call_id: 'p3', prefix_token_count: 212, prefix_delivery: 'staged' } }],
+        calls: [
+          {
+            model_call_id: 'p5',
+            parent_call_id: 'p3',
+            relay: true,
+            step: 90,
+            continues_cut: {
+              model_call_id: 'p3',
+              prefix_token_count: 212,
+              prefix_delivery: 'staged',
+            },
+          },
+        ],
       },
     ],
   },
@@ -35,9 +64,15 @@ describe('lineage of a cut call', () => {
   it('[lineage-cut] the list shows "cut at token k" on the call of N and its continuation under N+1', () => {
     render(<LineageTree rollouts={rollouts} statusNote={NOTES} />)
     expect(screen.getByTestId('cut-note').textContent).toBe(' ✂ cut at token 212')
-    expect(screen.getByTestId('cut-note').closest('[data-attempt]')?.getAttribute('data-attempt')).toBe('r0.a0')
-    expect(screen.getByTestId('continues-cut').textContent).toBe(' ⇢ continues p3 from token 212 (staged)')
-    expect(screen.getByTestId('continues-cut').closest('[data-attempt]')?.getAttribute('data-attempt')).toBe('r0.a1')
+    expect(
+      screen.getByTestId('cut-note').closest('[data-attempt]')?.getAttribute('data-attempt'),
+    ).toBe('r0.a0')
+    expect(screen.getByTestId('continues-cut').textContent).toBe(
+      ' ⇢ continues p3 from token 212 (staged)',
+    )
+    expect(
+      screen.getByTestId('continues-cut').closest('[data-attempt]')?.getAttribute('data-attempt'),
+    ).toBe('r0.a1')
   })
 
   it('[lineage-cut] the graph marks the cut call with its token count and draws the cut edge to its continuation', () => {
@@ -51,7 +86,10 @@ describe('lineage of a cut call', () => {
   it('[lineage-cut] a failed or excluded disposition is named in words', () => {
     const failed = structuredClone(rollouts) as typeof rollouts
     const call = failed[0]?.attempts[0]?.calls[1]
-    if (call) Object.assign(call, { generation_cut: { model_call_id: 'p3', disposition: 'durable_failure' } })
+    if (call)
+      Object.assign(call, {
+        generation_cut: { model_call_id: 'p3', disposition: 'durable_failure' },
+      })
     render(<LineageTree rollouts={failed} statusNote={NOTES} />)
     expect(screen.getByTestId('cut-note').textContent).toBe(' ✂ durable failure')
   })

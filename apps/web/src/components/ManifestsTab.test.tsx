@@ -16,7 +16,11 @@ vi.mock('../api/client.ts', async (original) => ({
 }))
 const { ManifestsTab } = await import('./ManifestsTab.tsx')
 
-const wrap = (children: ReactNode) => <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>{children}</QueryClientProvider>
+const wrap = (children: ReactNode) => (
+  <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+    {children}
+  </QueryClientProvider>
+)
 
 const SEG = 'token-store/segments/p3.seg-0.json'
 const checkpoint: CheckpointView = {
@@ -32,8 +36,24 @@ const checkpoint: CheckpointView = {
     { path: 'token-store/segments/p8.seg-0.json', bytes: 20, sha256: 'e'.repeat(64), status: 'ok' },
   ],
   segments: [
-    { path: SEG, staging_key: 'tq/p3/seg-0', model_call_id: 'p3', segment: 0, token_count: 212, sha256: 'd'.repeat(64), status: 'digest_mismatch' },
-    { path: 'token-store/segments/p8.seg-0.json', staging_key: 'tq/p8/seg-0', model_call_id: 'p8', segment: 0, token_count: 17, sha256: 'e'.repeat(64), status: 'ok' },
+    {
+      path: SEG,
+      staging_key: 'tq/p3/seg-0',
+      model_call_id: 'p3',
+      segment: 0,
+      token_count: 212,
+      sha256: 'd'.repeat(64),
+      status: 'digest_mismatch',
+    },
+    {
+      path: 'token-store/segments/p8.seg-0.json',
+      staging_key: 'tq/p8/seg-0',
+      model_call_id: 'p8',
+      segment: 0,
+      token_count: 17,
+      sha256: 'e'.repeat(64),
+      status: 'ok',
+    },
   ],
 }
 
@@ -54,7 +74,9 @@ describe('token-store segments in the Manifests tab', () => {
     const list = await screen.findByTestId('token-segments')
     expect(list.textContent).toContain('2 staged, 1 not matching')
     const items = within(list).getAllByRole('listitem')
-    expect(items.map((li) => [li.getAttribute('data-call'), li.getAttribute('data-status')])).toEqual([
+    expect(
+      items.map((li) => [li.getAttribute('data-call'), li.getAttribute('data-status')]),
+    ).toEqual([
       ['p3', 'digest_mismatch'],
       ['p8', 'ok'],
     ])
@@ -62,6 +84,8 @@ describe('token-store segments in the Manifests tab', () => {
     expect(items[0]?.textContent).toContain('digest mismatch')
     expect(items[1]?.textContent).toContain(`digest ok · ${'e'.repeat(8)}…`)
     fireEvent.click(within(items[1] as HTMLElement).getByRole('button', { name: 'p8 seg-0' }))
-    expect(await screen.findByRole('region', { name: 'File token-store/segments/p8.seg-0.json' })).toBeTruthy()
+    expect(
+      await screen.findByRole('region', { name: 'File token-store/segments/p8.seg-0.json' }),
+    ).toBeTruthy()
   })
 })

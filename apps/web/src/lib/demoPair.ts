@@ -26,7 +26,11 @@ export const matchesPreset = (run: RunView, preset: ScenarioInfo): boolean =>
  * either preset is kept (the generation-safe one first) and its seed names the run still to start.
  * Pure.
  */
-export function demoPair(runs: readonly RunView[], presetA: ScenarioInfo, presetB: ScenarioInfo): DemoPair {
+export function demoPair(
+  runs: readonly RunView[],
+  presetA: ScenarioInfo,
+  presetB: ScenarioInfo,
+): DemoPair {
   const newest = [...runs].sort((x, y) => y.created_at.localeCompare(x.created_at))
   const as = newest.filter((r) => matchesPreset(r, presetA))
   const bs = newest.filter((r) => matchesPreset(r, presetB))

@@ -4,7 +4,12 @@ import type { JsonValue, TraceEvent } from '@cutover/core/contracts'
 export type StragglerFate =
   | { readonly kind: 'pending' }
   /** `whole-request`: sacrificed at the deadline and redispatched fresh. */
-  | { readonly kind: 'retired'; readonly rollout: string; readonly step: number; readonly redispatched: number | null }
+  | {
+      readonly kind: 'retired'
+      readonly rollout: string
+      readonly step: number
+      readonly redispatched: number | null
+    }
   /** `generation-safe`: cut at token `tokens`, its prefix durable, continued under N+1. */
   | {
       readonly kind: 'cut'
@@ -20,10 +25,12 @@ export type StragglerFate =
     }
 
 const text = (v: JsonValue | undefined): string | null => (typeof v === 'string' ? v : null)
-const count = (v: JsonValue | undefined): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null)
+const count = (v: JsonValue | undefined): number | null =>
+  typeof v === 'number' && Number.isSafeInteger(v) ? v : null
 
 /** The token count a generation event carries (`prefix_token_count`, or `token_count`). */
-export const tokenCount = (event: TraceEvent): number | null => count(event.payload['prefix_token_count']) ?? count(event.payload['token_count'])
+export const tokenCount = (event: TraceEvent): number | null =>
+  count(event.payload['prefix_token_count']) ?? count(event.payload['token_count'])
 
 /**
  * The first straggler's fate: in a `whole-request` run the `rollout.retired` event (and the fresh
@@ -33,14 +40,32 @@ export const tokenCount = (event: TraceEvent): number | null => count(event.payl
  * Pure.
  */
 export function stragglerFate(events: readonly TraceEvent[]): StragglerFate {
-  const ack = events.find((e) => e.type === 'generation.cut_ack' && e.payload['disposition'] === 'durable_prefix' && e.payload['cut_kind'] !== 'terminal_completion')
+  const ack = events.find(
+    (e) =>
+      e.type === 'generation.cut_ack' &&
+      e.payload['disposition'] === 'durable_prefix' &&
+      e.payload['cut_kind'] !== 'terminal_completion',
+  )
   if (ack) {
     const rollout = text(ack.payload['rollout_id']) ?? '?'
     const call = text(ack.payload['model_call_id'])
-    const sameCall = (e: TraceEvent) => (call !== null ? e.payload['model_call_id'] === call : e.payload['rollout_id'] === rollout)
-    const cut = events.find((e) => e.type === 'generation.cut' && e.step <= ack.step && (e.payload['model_call_id'] === undefined || sameCall(e)))
+    const sameCall = (e: TraceEvent) =>
+      call !== null ? e.payload['model_call_id'] === call : e.payload['rollout_id'] === rollout
+    const cut = events.find(
+      (e) =>
+        e.type === 'generation.cut' &&
+        e.step <= ack.step &&
+        (e.payload['model_call_id'] === undefined || sameCall(e)),
+    )
     // the continuing call of N+1 names the cut call it continues
-    const cont = events.find((e) => e.type === 'generation.continue' && e.step > ack.step && (call !== null ? e.payload['cut_model_call_id'] === call : e.payload['rollout_id'] === rollout))
+    const cont = events.find(
+      (e) =>
+        e.type === 'generation.continue' &&
+        e.step > ack.step &&
+        (call !== null
+          ? e.payload['cut_model_call_id'] === call
+          : e.payload['rollout_id'] === rollout),
+    )
     return {
       kind: 'cut',
       rollout,
@@ -49,13 +74,18 @@ export function stragglerFate(events: readonly TraceEvent[]): StragglerFate {
       tokens: tokenCount(ack),
       acked: ack.step,
       continued: cont?.step ?? null,
-      continuedAttempt: cont ? count(cont.payload['attempt_index'] ?? cont.payload['attempt']) : null,
+      continuedAttempt: cont
+        ? count(cont.payload['attempt_index'] ?? cont.payload['attempt'])
+        : null,
     }
   }
   const retired = events.find((e) => e.type === 'rollout.retired')
   if (retired) {
     const rollout = text(retired.payload['rollout_id']) ?? '?'
-    const again = events.find((e) => e.type === 'run.dispatch' && e.step > retired.step && e.payload['rollout_id'] === rollout)
+    const again = events.find(
+      (e) =>
+        e.type === 'run.dispatch' && e.step > retired.step && e.payload['rollout_id'] === rollout,
+    )
     return { kind: 'retired', rollout, step: retired.step, redispatched: again?.step ?? null }
   }
   return { kind: 'pending' }
