@@ -14,10 +14,10 @@ import { Scrubber } from '../components/Scrubber.tsx'
 import { StepCounter } from '../components/StepCounter.tsx'
 import { TransportControls } from '../components/TransportControls.tsx'
 import { usePlayback } from '../components/usePlayback.ts'
+import { useStepKeys } from '../components/useStepKeys.ts'
 import { demoPair } from '../lib/demoPair.ts'
 import { phaseBands } from '../lib/phaseBands.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
-import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import { stragglerFate } from '../lib/stragglerFate.ts'
 import { go } from '../router/navigation.ts'
 
@@ -207,19 +207,7 @@ function PairedRuns({ a, b, step }: { a: string; b: string; step: number | null 
   const bands = useMemo(() => phaseBands(longer), [longer])
   const starts = useMemo(() => phaseStarts(bands), [bands])
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return
-      if (isTypingTarget(event.target) || keyBelongsToControl(event.target, event.key)) return
-      const command = stepKey(event.key, event.shiftKey, cursor, total)
-      if (!command) return
-      event.preventDefault()
-      if (command.kind === 'seek') seek(command.step)
-      else playback.toggle()
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  })
+  useStepKeys(cursor, total, seek, playback.toggle)
 
   for (const [id, side] of [
     [a, sideA],
