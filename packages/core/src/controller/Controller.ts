@@ -186,9 +186,14 @@ export class Controller {
       }
       return yield* this.#poke()
     }
+    // Generation-safe (GENERATION_CUTS.md): the model cuts the generations still running at a
+    // durable token boundary instead; only the stragglers it did not freeze are sacrificed.
+    const cut = new Set((this.#host.cutGenerations?.(cid) ?? []).map(executionKey))
+    const retire = stragglers.filter((key) => !cut.has(key))
+    if (retire.length === 0) return
     // Sacrifice the stragglers instead of failing the checkpoint (PROTOCOL.md §6.1).
     this.#stage = 'retiring'
-    for (const key of stragglers) {
+    for (const key of retire) {
       const id = parseKey(key)
       this.#retired.push(id)
       this.#emitResult('retire', 'policy_model', 'model.abort_inflight', yield* ask(w.model.abortInflight(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
@@ -333,7 +338,10 @@ export class Controller {
     const keys = this.#host.stagingKeys(this.#roots)
     this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
     yield
-    const ts = yield* call(this, 'token_store', 'token_store', () => publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys) }))
+    const segments = this.#host.cutSegments?.() ?? []
+    const ts = yield* call(this, 'token_store', 'token_store', () =>
+      publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) }),
+    )
     if (!ts.ok) return ts
     return yield* call(this, 'controller', 'marker', () => publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }))
   }

@@ -8,6 +8,7 @@ import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import type { Fleet } from './Fleet.ts'
+import type { TokenSegmentInput } from '../directory/publishTokenStoreManifest.ts'
 
 /**
  * A checkpoint directory whose writes are staged and performed one at a time: a participant's
@@ -69,6 +70,15 @@ export interface ControllerHost {
   liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
   stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
   tokenSnapshot(keys: readonly string[]): JsonValue
+  /**
+   * Generation-safe cuts (GENERATION_CUTS.md §3), when the run cuts: starts the model's cut round
+   * over the generations still in flight at the prepare deadline and returns the identities it
+   * froze (each reaches a durable disposition and parks; none is retired). Absent or empty: the
+   * stragglers are retired (`whole-request`).
+   */
+  cutGenerations?(checkpointId: string): readonly ExecutionIdentity[]
+  /** The prefix segments of the cut round (written under `token-store/segments/` before the token-store manifest). */
+  cutSegments?(): readonly TokenSegmentInput[]
   /** The controller's own notes (`controller → controller`, always `ok`). */
   log<T extends ControllerLogType>(phase: TracePhase, type: T, payload: TracePayloads[T]): void
 }

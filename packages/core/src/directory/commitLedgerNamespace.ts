@@ -12,7 +12,7 @@ import { encodeJsonFile, encodeJsonLines } from './jsonFile.ts'
 import { ID_PATTERN } from '../records/idPattern.ts'
 import { LEDGER_SCHEMA_VERSION, ledgerLineagePath, ledgerManifestPath, lineageFileName } from './layout.ts'
 import { loadLedgerNamespace } from './loadLedgerNamespace.ts'
-import type { LedgerManifest, StorageReference } from './manifests.ts'
+import type { GenerationCutEntry, LedgerManifest, StorageReference } from './manifests.ts'
 import { describeZodError } from './manifests.ts'
 import type { DirectoryCommitError } from './problems.ts'
 import { refusal } from './problems.ts'
@@ -36,6 +36,8 @@ export interface LedgerCommitInput {
   readonly continuation_roots: readonly ContinuationRoot[]
   /** Attempts the model saw that are not continued (PROTOCOL.md §6.1). */
   readonly excluded_inactive?: readonly ExecutionIdentity[]
+  /** Generation-safe cuts: one record per frozen ticket of a continued rollout (omitted when none). */
+  readonly generation_cuts?: readonly GenerationCutEntry[]
 }
 
 export interface LedgerCommitResult {
@@ -140,6 +142,7 @@ export function commitLedgerNamespace(
     continuation_roots: roots.length,
     continuation_roots_sha256: continuationRootsDigest(digest, roots),
     storage_references,
+    ...(input.generation_cuts === undefined || input.generation_cuts.length === 0 ? {} : { generation_cuts: [...input.generation_cuts] }),
   }
   const written = writeNamespace(dir, digest, {
     code,

@@ -17,6 +17,10 @@ export const MANIFEST_FILE = 'manifest.json'
 export const AGGREGATE_MANIFEST_PATH = 'nemo_gym_checkpoint_manifest.json'
 export const TOKEN_STORE_MANIFEST_PATH = `${TOKEN_STORE_DIR}/${MANIFEST_FILE}`
 export const CHECKPOINT_MARKER_PATH = 'checkpoint.json'
+/** Token-store segments of generation-safe cuts (CONTRACTS.md §10), written before the token-store manifest. */
+export const TOKEN_SEGMENTS_DIR = `${TOKEN_STORE_DIR}/segments`
+/** `token-store/segments/<model_call_id>.seg-<n>.json`: a JSON array of token ids. */
+export const tokenSegmentPath = (modelCallId: string, segment: number): string => `${TOKEN_SEGMENTS_DIR}/${modelCallId}.seg-${segment}.json`
 
 export const LEDGER_SCHEMA_VERSION = 2
 export const AGENT_SCHEMA_VERSION = 1

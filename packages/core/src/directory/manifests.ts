@@ -25,6 +25,20 @@ export const storageReferenceSchema = z.strictObject({
   key: z.string().min(1),
 })
 
+/** One `generation_cut` record of the ledger (GENERATION_CUTS.md §4): a frozen ticket's disposition. */
+export const generationCutEntrySchema = z.strictObject({
+  rollout_id: z.string().regex(ID_PATTERN),
+  attempt_index: z.number().int().nonnegative(),
+  model_call_id: z.string().min(1),
+  disposition: z.enum(['not_started', 'completed_durable', 'durable_prefix', 'durable_failure', 'excluded']),
+  cut_kind: z.enum(['active_prefix', 'terminal_completion']).optional(),
+  staging_keys: z.array(z.string().min(1)).optional(),
+  prefix_token_count: z.number().int().nonnegative().optional(),
+  prefix_digest: sha256.optional(),
+  effective_output_limit: z.number().int().positive().optional(),
+})
+export type GenerationCutEntry = z.infer<typeof generationCutEntrySchema>
+
 /** Model ledger manifest, schema 2 (namespaced by server name). */
 export const ledgerManifestSchema = z.strictObject({
   schema_version: z.literal(LEDGER_SCHEMA_VERSION),
@@ -37,6 +51,8 @@ export const ledgerManifestSchema = z.strictObject({
   continuation_roots: z.number().int().nonnegative(),
   continuation_roots_sha256: sha256,
   storage_references: z.array(storageReferenceSchema),
+  /** Present only in generation-safe checkpoints that froze tickets (a whole-request manifest is unchanged). */
+  generation_cuts: z.array(generationCutEntrySchema).optional(),
 })
 export type LedgerManifest = z.infer<typeof ledgerManifestSchema>
 export type StorageReference = z.infer<typeof storageReferenceSchema>
@@ -97,6 +113,8 @@ export const tokenStoreManifestSchema = z.strictObject({
   aggregate_manifest_sha256: sha256,
   staging_keys: z.array(z.string().min(1)),
   snapshot: jsonValueSchema,
+  /** Segment files of generation-safe cuts by path (absent when there are none). */
+  segments: z.record(z.string(), z.strictObject({ staging_key: z.string().min(1), model_call_id: z.string().min(1), segment: z.number().int().nonnegative(), tokens: z.number().int().nonnegative(), sha256 })).optional(),
 })
 export type TokenStoreManifest = z.infer<typeof tokenStoreManifestSchema>
 

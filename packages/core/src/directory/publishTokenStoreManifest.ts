@@ -6,7 +6,8 @@ import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
 import { encodeJsonFile } from './jsonFile.ts'
-import { AGGREGATE_MANIFEST_PATH, TOKEN_STORE_MANIFEST_PATH, TOKEN_STORE_SCHEMA_VERSION, ledgerManifestPath } from './layout.ts'
+import { AGGREGATE_MANIFEST_PATH, TOKEN_STORE_MANIFEST_PATH, TOKEN_STORE_SCHEMA_VERSION, ledgerManifestPath, tokenSegmentPath } from './layout.ts'
+import { isSafeRelativePath } from './safePath.ts'
 import type { TokenStoreManifest } from './manifests.ts'
 import { aggregateManifestSchema, ledgerManifestSchema, tokenStoreManifestSchema } from './manifests.ts'
 import { readManifest } from './namespaceChecks.ts'
@@ -19,6 +20,16 @@ export interface TokenStoreInput {
   readonly staging_keys: readonly string[]
   /** The simulated token store's own snapshot, opaque to the directory. */
   readonly snapshot: JsonValue
+  /** Generation-safe cut prefixes: each written as a segment file before the manifest, listed with its SHA-256. */
+  readonly segments?: readonly TokenSegmentInput[]
+}
+
+/** One staged prefix segment of a generation-safe cut. */
+export interface TokenSegmentInput {
+  readonly staging_key: string
+  readonly model_call_id: string
+  readonly segment: number
+  readonly tokens: readonly number[]
 }
 
 /**
@@ -53,12 +64,23 @@ export function publishTokenStoreManifest(
       return err(directoryError('ledger_mismatch', [problem('incomplete_set', path, `token store did not save staging keys ${keys}`)]))
     }
   }
+  // Segment files first (each listed with its digest), so the manifest never names a file not yet written.
+  const segments: NonNullable<TokenStoreManifest['segments']> = {}
+  const segmentFiles: { path: string; bytes: Uint8Array }[] = []
+  for (const seg of [...(input.segments ?? [])].sort((a, b) => (a.staging_key < b.staging_key ? -1 : a.staging_key > b.staging_key ? 1 : 0))) {
+    const path = tokenSegmentPath(seg.model_call_id, seg.segment)
+    if (!isSafeRelativePath(path)) return err(refusal('invalid_request', `segment path ${path} escapes the directory`))
+    const bytes = encodeJsonFile(seg.tokens)
+    segments[path] = { staging_key: seg.staging_key, model_call_id: seg.model_call_id, segment: seg.segment, tokens: seg.tokens.length, sha256: digest.sha256Hex(bytes) }
+    segmentFiles.push({ path, bytes })
+  }
   const manifest: TokenStoreManifest = {
     schema_version: TOKEN_STORE_SCHEMA_VERSION,
     checkpoint_id: input.checkpoint_id,
     aggregate_manifest_sha256: aggregate.sha256,
     staging_keys: [...staged].sort(),
     snapshot: input.snapshot,
+    ...(segmentFiles.length === 0 ? {} : { segments }),
   }
   const checked = tokenStoreManifestSchema.safeParse(manifest)
   if (!checked.success) return err(refusal('invalid_request', 'token-store snapshot is not JSON'))
@@ -71,6 +93,8 @@ export function publishTokenStoreManifest(
     }
     return ok({ manifest_digest })
   }
+  for (const f of segmentFiles) if (dir.readFile(f.path) === undefined || digest.sha256Hex(dir.readFile(f.path) as Uint8Array) !== segments[f.path]?.sha256) dir.writeFile(f.path, f.bytes)
+  if (segmentFiles.length > 0) dir.sync()
   dir.writeFile(TOKEN_STORE_MANIFEST_PATH, bytes)
   dir.sync()
   return ok({ manifest_digest })

@@ -2,7 +2,8 @@ import type { Digest } from '../ports.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import type { DirectoryView } from './DirectoryView.ts'
-import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MODEL_LEDGER_DIR, PARTICIPANT_NAMESPACES, RESOURCES_DIR, TOKEN_STORE_MANIFEST_PATH } from './layout.ts'
+import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MODEL_LEDGER_DIR, PARTICIPANT_NAMESPACES, RESOURCES_DIR, TOKEN_SEGMENTS_DIR, TOKEN_STORE_MANIFEST_PATH, ledgerManifestPath } from './layout.ts'
+import { checkTokenSegments, restoredCutPrefixes } from './tokenSegments.ts'
 import { checkAggregateFiles } from './loadAggregateManifest.ts'
 import { aggregateManifestSchema, checkpointMarkerSchema, tokenStoreManifestSchema } from './manifests.ts'
 import { readManifest } from './namespaceChecks.ts'
@@ -17,7 +18,7 @@ import { isSafeRelativePath } from './safePath.ts'
  * marker and the digests it names; the aggregate's schema, integrity and every listed file; every
  * participant namespace (schema, digests, unlisted files, identities); the agent ↔ resources
  * complete replacement set and revisions; continuation roots against each ledger; the token store
- * against the aggregate and the ledgers' storage references; one checkpoint id; no symlink and no
+ * against the aggregate and the ledgers' storage references, and its segments against their digests; one checkpoint id; no symlink and no
  * file outside the layout anywhere. Never throws on a damaged directory; problems sorted by path.
  */
 export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): VerifyReport {
@@ -62,7 +63,7 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   }
   const known = new Set([CHECKPOINT_MARKER_PATH, AGGREGATE_MANIFEST_PATH, TOKEN_STORE_MANIFEST_PATH])
   for (const entry of view.entries.values()) {
-    if (entry.kind === 'symlink' || known.has(entry.path)) continue
+    if (entry.kind === 'symlink' || known.has(entry.path) || entry.path.startsWith(`${TOKEN_SEGMENTS_DIR}/`)) continue
     if (PARTICIPANT_NAMESPACES.some((ns) => entry.path.startsWith(`${ns}/`))) continue
     problems.push(problem('unlisted_file', entry.path, 'not part of the checkpoint layout'))
   }
@@ -79,8 +80,12 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
     if (aggregate.ok && tokenStore.manifest.aggregate_manifest_sha256 !== aggregate.sha256) {
       problems.push(problem('digest_mismatch', TOKEN_STORE_MANIFEST_PATH, 'bound to another aggregate manifest'))
     }
+    // Generation-safe cut prefixes: every listed segment present, its bytes matching its digest.
+    problems.push(...checkTokenSegments(view, tokenStore.manifest).problems)
     const staged = new Set(tokenStore.manifest.staging_keys)
     for (const [name, ledger] of loaded.ledgers) {
+      const prefixes = restoredCutPrefixes(view, ledger.manifest.generation_cuts ?? [])
+      if (!prefixes.ok) problems.push(problem('segment_mismatch', ledgerManifestPath(name), prefixes.error.message))
       const missing = ledger.manifest.storage_references.filter((r) => !staged.has(r.key))
       if (missing.length > 0) {
         problems.push(

@@ -201,6 +201,22 @@ export class AgentParticipant {
     return ok(e)
   }
 
+  /**
+   * Generation-safe cut (GENERATION_CUTS.md §5): the execution's model call was cut with a durable
+   * disposition, so it parks on its last committed boundary; attempt N+1 re-issues the call from
+   * there and continues it from the prefix. Only while preparing, and only with a boundary.
+   */
+  parkAtCut(checkpointId: string, id: ExecutionIdentity): Result<{ parked: boolean }, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared'])
+    if (!check.ok) return check
+    const e = this.#executions.get(executionKey(id))
+    if (e === undefined || e.boundary === null || !(e.state === 'running' || e.state === 'park_requested')) return ok({ parked: false })
+    e.atBoundary = true
+    this.#setState(e, 'parked')
+    if (this.#status().ready_to_commit) this.fence.markPrepared(checkpointId)
+    return ok({ parked: true })
+  }
+
   /** A boundary-less park (a downstream `checkpoint_parked` refusal before any boundary). */
   park(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
     const owner = this.#owner(id, generation)

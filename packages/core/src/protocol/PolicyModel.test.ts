@@ -4,7 +4,8 @@ import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.
 import { PolicyModel } from './PolicyModel.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
-import { GenerationWorker, TokenStore } from './TokenStore.ts'
+import { GenerationWorker } from './GenerationWorker.ts'
+import { TokenStore } from './TokenStore.ts'
 
 const id = (r: string, a = 0): ExecutionIdentity => ({ rollout_id: r, attempt_index: a })
 const code = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code)

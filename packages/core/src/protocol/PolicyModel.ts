@@ -19,6 +19,12 @@ import { LineageLedger } from './LineageLedger.ts'
 import type { TombstoneReader } from './TombstoneSet.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 import { WorkerCoordinator } from './WorkerCoordinator.ts'
+import type { GenerationCutProof } from '../contracts/generationCuts.ts'
+import { createDirectoryView } from '../directory/DirectoryView.ts'
+import { restoredCutPrefixes } from '../directory/tokenSegments.ts'
+import type { GenerationCutInventory, GenerationCutReceipt, WorkerCutAck } from './generationCut.ts'
+import type { FrozenTicket, RestoredCut, TicketClass, TokenReader } from './GenerationCuts.ts'
+import { GenerationCuts } from './GenerationCuts.ts'
 
 /** Admission limiter states (PROTOCOL.md §4.2). */
 export type AdmissionState = 'accepting' | 'draining' | 'paused' | 'restore_failed_paused'
@@ -48,6 +54,10 @@ export interface AdmissionReport {
   readonly workers: { readonly acknowledged: number; readonly expected: number }
   readonly inflight_total: number
   readonly inflight: readonly { readonly rollout_id: string; readonly attempt_index: number }[]
+  /** Generation-safe: calls whose response is not yet delivered, cut-safe ones included (only once a cut round ran). */
+  readonly response_inflight_total?: number
+  /** Generation-safe: the aggregated cut proof, once every frozen ticket has its disposition. */
+  readonly generation_cut_proof?: GenerationCutProof
 }
 
 export interface ModelCommitResult {
@@ -56,6 +66,8 @@ export interface ModelCommitResult {
   readonly excluded_tombstoned: number
   readonly excluded_inactive: number
   readonly manifest_digest: string
+  /** Generation-safe checkpoints: the `generation_cut` records written. */
+  readonly generation_cut_records?: number
 }
 
 export interface ModelRestoreResult {
@@ -66,6 +78,8 @@ export interface ModelRestoreResult {
   readonly source_attempts: readonly string[]
   /** N+1 execution key → the verified N call its first call links to. */
   readonly relays: { readonly [key: string]: string }
+  /** Generation-safe checkpoints: restored cuts whose segments verified. */
+  readonly generation_cuts_restored?: number
 }
 
 /** Options of one policy-model server process. */
@@ -87,6 +101,10 @@ export interface PolicyModelOptions {
   readonly skipRestoreFences?: boolean
   /** A replacement process: boots paused and refuses resume until a restore succeeded (§3.4's rule, for the model). */
   readonly restoreExpected?: boolean
+  /** The token store the generation workers stage into (commit validates cut prefixes against it). */
+  readonly tokenStore?: TokenReader
+  /** Teaching-mode bug `egress-unfenced`: a frozen ticket's response is delivered during the cut. */
+  readonly unfencedEgress?: boolean
 }
 
 /** A status long-poll's answer: the report, and how long the server holds the request before answering (0 when paused). */
@@ -129,6 +147,11 @@ export class PolicyModel {
   readonly #callPrefix: string
   readonly #skipRestoreFences: boolean
   #restoreExpected: boolean
+  readonly #cuts: GenerationCuts
+  readonly #tokenStore: TokenReader | undefined
+  readonly #unfencedEgress: boolean
+  /** Frozen tickets whose generation finished behind the egress fence (their response is held). */
+  readonly #held = new Set<string>()
 
   constructor(digest: Digest, options: PolicyModelOptions = {}) {
     this.#digest = digest
@@ -142,6 +165,9 @@ export class PolicyModel {
     this.#skipRestoreFences = options.skipRestoreFences === true
     this.#restoreExpected = options.restoreExpected ?? false
     if (this.#restoreExpected) this.#state = 'paused'
+    this.#cuts = new GenerationCuts(digest, this.serverName)
+    this.#tokenStore = options.tokenStore
+    this.#unfencedEgress = options.unfencedEgress === true
   }
 
   get admission(): AdmissionState {
@@ -206,6 +232,11 @@ export class PolicyModel {
   complete(ticket: string, coords: TokenCoordinates, now: number, weightVersion = 0): Result<LineageRow, CutoverError> {
     const entry = this.#inflight.get(ticket)
     if (entry === undefined) return err(cutoverError('invalid_request', `unknown ticket ${ticket}`))
+    if (this.#cuts.isFenced(ticket) && !this.#unfencedEgress) {
+      // Egress fence (GENERATION_CUTS.md §3.4): the generation finished, its response is held.
+      this.#held.add(ticket)
+      return err(cutoverError('checkpoint_parked', `the response of ${entry.admission.model_call_id} is held by the egress fence until the checkpoint's disposition is known`))
+    }
     this.#inflight.delete(ticket)
     this.#afterInflightChange()
     if (entry.cancelled || this.#tombstones.has(executionKey(entry.id)))
@@ -251,17 +282,94 @@ export class PolicyModel {
     if (this.#state === 'draining' && this.#drained()) this.#state = 'paused'
   }
 
+  /** In-flight calls that still block `paused`: a frozen ticket with a disposition is cut-safe. */
+  #unsettled(): Inflight[] {
+    return [...this.#inflight.values()].filter((v) => !this.#cuts.settled(v.admission.ticket))
+  }
+
   #drained(): boolean {
-    return this.#inflight.size === 0 && this.#workers.allAcknowledged()
+    return this.#unsettled().length === 0 && this.#workers.allAcknowledged()
   }
 
   #report(): AdmissionReport {
+    const unsettled = this.#unsettled()
+    const proof = this.#cuts.proof
     return {
       state: this.#state,
       workers: { acknowledged: this.#workers.acknowledged, expected: this.#workers.count },
-      inflight_total: this.#inflight.size,
-      inflight: [...this.#inflight.values()].map((v) => ({ rollout_id: v.id.rollout_id, attempt_index: v.id.attempt_index })),
+      inflight_total: unsettled.length,
+      inflight: unsettled.map((v) => ({ rollout_id: v.id.rollout_id, attempt_index: v.id.attempt_index })),
+      ...(this.#cuts.active ? { response_inflight_total: this.#inflight.size } : {}),
+      ...(this.#cuts.active && proof !== null ? { generation_cut_proof: proof } : {}),
     }
+  }
+
+  // ---- generation-safe cuts (GENERATION_CUTS.md) ----
+
+  /**
+   * The cut round of a generation-safe prepare: the tickets still in flight are frozen and their
+   * egress fenced; `classify` says which the model does not send for cutting (constrained
+   * decoding: `excluded`; no token yet: `not_started`). Returns one inventory per worker to send.
+   */
+  beginGenerationCut(checkpointId: string, classify: (ticket: string, id: ExecutionIdentity, admission: ModelAdmission) => TicketClass, admittedAt: (ticket: string) => number): Result<{ readonly inventories: ReadonlyMap<number, GenerationCutInventory>; readonly frozen: readonly FrozenTicket[] }, CutoverError> {
+    const check = this.fence.requirePhase(checkpointId, ['preparing'])
+    if (!check.ok) return check
+    const tickets = [...this.#inflight.values()]
+      .filter((v) => !v.cancelled)
+      .map((v) => ({ ticket: v.admission.ticket, id: v.id, model_call_id: v.admission.model_call_id, worker: v.admission.worker, admitted_at: admittedAt(v.admission.ticket), class: classify(v.admission.ticket, v.id, v.admission) }))
+    const inventories = this.#cuts.freeze(checkpointId, tickets)
+    this.#afterInflightChange()
+    return ok({ inventories, frozen: this.#cuts.frozen() })
+  }
+
+  /** A worker's generation-cut receipt (refused unless it answers its inventory exactly). */
+  acceptCutReceipt(worker: number, receipt: GenerationCutReceipt): Result<WorkerCutAck, CutoverError> {
+    const accepted = this.#cuts.accept(worker, receipt)
+    if (accepted.ok) this.#afterInflightChange()
+    return accepted
+  }
+
+  /** True when the generation of `ticket` finished behind the egress fence (its response is held). */
+  heldResponse(ticket: string): boolean {
+    return this.#held.has(ticket)
+  }
+  /** True while `ticket`'s response is fenced. */
+  egressFenced(ticket: string): boolean {
+    return this.#cuts.isFenced(ticket) && !this.#unfencedEgress
+  }
+  get generationCutProof(): GenerationCutProof | null {
+    return this.#cuts.proof
+  }
+  /** The frozen tickets of the cut round in progress (empty when none). */
+  generationCutFrozen(): readonly FrozenTicket[] {
+    return this.#cuts.frozen()
+  }
+
+  /**
+   * The checkpoint's disposition is known: the fence lifts. The held responses of this process are
+   * dropped (attempt N+1 continues each frozen call from its disposition); the tickets leave.
+   */
+  releaseEgress(): readonly FrozenTicket[] {
+    const held = this.#cuts.release()
+    for (const t of held) {
+      this.#inflight.delete(t.ticket)
+      this.#held.delete(t.ticket)
+    }
+    this.#afterInflightChange()
+    return held
+  }
+
+  /** The restored cut attempt `id` (N+1) continues, if any. */
+  restoredCutFor(id: ExecutionIdentity): RestoredCut | undefined {
+    return this.#cuts.restoredFor(id)
+  }
+  /** `claim` of a restored cut by a worker's call of N+1 (`restored_cut_already_owned` / `restored_cut_consumed`). */
+  claimCut(cutCallId: string, worker: number, modelCallId: string): Result<RestoredCut, CutoverError> {
+    return this.#cuts.claim(cutCallId, worker, modelCallId)
+  }
+  /** The lease holder prefilled the prefix. */
+  consumeCut(cutCallId: string, worker: number): Result<void, CutoverError> {
+    return this.#cuts.consume(cutCallId, worker)
   }
 
   // ---- coordinator (§4.6) ----
@@ -277,6 +385,7 @@ export class PolicyModel {
   /** A worker process drops (its in-flight is lost with it; it never acks). */
   workerDisconnect(worker: number): void {
     this.#workers.disconnect(worker)
+    this.#cuts.releaseWorker(worker)
   }
 
   /** A (replacement) worker registers: refused while admission is not accepting. */
@@ -364,8 +473,14 @@ export class PolicyModel {
     }
     return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', durable, () => {
       if (!this.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${this.serverName} has no ledger lifecycle; nothing can be committed`))
-      if (this.#state !== 'paused' || this.#inflight.size > 0)
-        return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${this.#inflight.size} in flight`))
+      const unsettled = this.#unsettled().length
+      if (this.#state !== 'paused' || unsettled > 0)
+        return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${unsettled} in flight`))
+      // Every cut prefix is checked against the token store before anything is written.
+      if (this.#cuts.active && this.#tokenStore !== undefined) {
+        const valid = this.#cuts.validate(this.#tokenStore)
+        if (!valid.ok) return valid
+      }
       const named = new Set(roots.map((r) => r.capture_key))
       const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
       const excluded: ExecutionIdentity[] = []
@@ -374,7 +489,9 @@ export class PolicyModel {
         else if (rows[0] !== undefined) excluded.push({ rollout_id: rows[0].rollout_id, attempt_index: rows[0].attempt_index })
       }
       const tombstones = this.tombstones().map(parseKey)
+      const cutRecords = this.#cuts.active ? this.#cuts.records((id) => !this.#tombstones.has(executionKey(id))) : []
       const committed = commitLedgerNamespace(dir, this.#digest, {
+        generation_cuts: cutRecords,
         server_name: this.serverName,
         checkpoint_id: checkpointId,
         rollouts,
@@ -385,7 +502,14 @@ export class PolicyModel {
       })
       if (!committed.ok) return committed
       this.#lastCommitDigest = committed.value.manifest_digest
-      return ok({ rollouts: committed.value.rollouts, rows: committed.value.rows, excluded_tombstoned: tombstones.length, excluded_inactive: excluded.length, manifest_digest: committed.value.manifest_digest })
+      return ok({
+        rollouts: committed.value.rollouts,
+        rows: committed.value.rows,
+        excluded_tombstoned: tombstones.length,
+        excluded_inactive: excluded.length,
+        manifest_digest: committed.value.manifest_digest,
+        ...(this.#cuts.active ? { generation_cut_records: cutRecords.length } : {}),
+      })
     })
   }
 
@@ -406,6 +530,10 @@ export class PolicyModel {
       if (!loaded.ok) return loaded
       const { manifest, rollouts } = loaded.value
       if (manifest.checkpoint_id !== checkpointId) return err(cutoverError('ledger_mismatch', `manifest is for checkpoint ${manifest.checkpoint_id}`))
+      // Every segment a durable_prefix names is verified before any state is activated.
+      const cuts = manifest.generation_cuts
+      const prefixes = cuts === undefined ? ok([]) : restoredCutPrefixes(createDirectoryView(dir, this.#digest), cuts)
+      if (!prefixes.ok) return prefixes
       // Every reference of a capture key names the same boundary: its root's last committed call.
       const boundaryOf = new Map(manifest.storage_references.map((r) => [r.capture_key, r.boundary_model_call_id]))
       let rowCount = 0
@@ -415,11 +543,22 @@ export class PolicyModel {
         this.#ledger.restore(ck, rows, boundaryOf.get(ck) ?? '')
         rowCount += rows.length
       }
-      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts]) this.#tombstones.add(id)
+      // Cut rollouts continue under N+1 too: their attempt N is fenced like every source attempt.
+      const cutSources = (cuts ?? []).map((c) => ({ rollout_id: c.rollout_id, attempt_index: c.attempt_index }))
+      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts, ...cutSources]) this.#tombstones.add(id)
       const sourceKeys = manifest.source_attempts.map(executionKey)
       this.#sourceAttempts.push(...sourceKeys)
       const relays = this.#ledger.relayParents()
-      return ok({ rollouts: Object.keys(rollouts).length, rows: rowCount, checkpoint_id: checkpointId, tombstones: this.tombstones(), source_attempts: sourceKeys, relays })
+      this.#cuts.install(prefixes.value)
+      return ok({
+        rollouts: Object.keys(rollouts).length,
+        rows: rowCount,
+        checkpoint_id: checkpointId,
+        tombstones: this.tombstones(),
+        source_attempts: sourceKeys,
+        relays,
+        ...(cuts === undefined ? {} : { generation_cuts_restored: prefixes.value.length }),
+      })
     })
     if (!result.ok && this.fence.phase === 'restore_failed_paused') this.#state = 'restore_failed_paused'
     return result

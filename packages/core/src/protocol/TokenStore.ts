@@ -1,7 +1,6 @@
 import type { JsonValue } from '../json.ts'
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
-import type { TokenCoordinates } from './PolicyModel.ts'
 
 /**
  * The simulated TransferQueue / token store: owns token ids per staging key. Gym lineage only ever
@@ -13,6 +12,10 @@ export class TokenStore {
   /** Stages one call's token delta durably under its key. */
   stage(stagingKey: string, tokens: readonly number[]): void {
     this.#rows.set(stagingKey, tokens)
+  }
+  /** The staged token ids of `stagingKey` (a cut's segment, or a call's delta). */
+  tokens(stagingKey: string): readonly number[] | undefined {
+    return this.#rows.get(stagingKey)
   }
   has(stagingKey: string): boolean {
     return this.#rows.has(stagingKey)
@@ -42,21 +45,4 @@ export function tokenize(text: string): readonly number[] {
     out.push(id)
   }
   return out
-}
-
-/**
- * The generation worker: stages each call's token delta in the store, awaits durability, and
- * returns token-free commit coordinates to the policy model.
- */
-export class GenerationWorker {
-  readonly #store: TokenStore
-  constructor(store: TokenStore) {
-    this.#store = store
-  }
-  stage(modelCallId: string, prevLen: number, text: string): TokenCoordinates {
-    const tokens = tokenize(text)
-    const stagingKey = `tq/${modelCallId}`
-    this.#store.stage(stagingKey, tokens)
-    return { staging_key: stagingKey, prev_len: prevLen, delta_len: tokens.length, cum_len: prevLen + tokens.length }
-  }
 }

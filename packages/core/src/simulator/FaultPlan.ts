@@ -9,9 +9,9 @@ export interface StaleRequest {
   readonly ifContinued?: boolean
 }
 
-/** A `corrupt_file` fault: flip a byte in file `index` (sorted) of `namespace` after publication. */
+/** A `corrupt_file` (or `corrupt_segment`: the token-store segments) fault: flip a byte in file `index` (sorted) of `namespace` after publication. */
 export interface Corruption {
-  readonly namespace: 'resources' | 'agent' | 'model-ledger'
+  readonly namespace: 'resources' | 'agent' | 'model-ledger' | 'token-store/segments'
   readonly index: number
 }
 
@@ -32,6 +32,9 @@ export class FaultPlan {
   readonly #unacked = new Set<string>()
   readonly #duplicateClaims = new Set<string>()
   readonly #crashOnWrite: number | undefined
+  readonly #constrained = new Set<string>()
+  readonly #stageFails = new Set<string>()
+  readonly #duplicateCutClaims = new Set<string>()
   #writes = 0
   #crashFired = false
 
@@ -64,6 +67,18 @@ export class FaultPlan {
         case 'crash_after_write':
           crash ??= f.k
           break
+        case 'constrained_decoding':
+          this.#constrained.add(id(f.rollout))
+          break
+        case 'cut_stage_failure':
+          this.#stageFails.add(id(f.rollout))
+          break
+        case 'corrupt_segment':
+          corruptions.push({ namespace: 'token-store/segments', index: f.index })
+          break
+        case 'duplicate_cut_claim':
+          this.#duplicateCutClaims.add(id(f.rollout))
+          break
       }
     }
     // The bug shows only when a retired or continued attempt speaks again: probe every continued one.
@@ -74,6 +89,19 @@ export class FaultPlan {
     this.staleRequests = stale
     this.corruptions = corruptions
     this.#crashOnWrite = crash
+  }
+
+  /** `constrained_decoding`: the rollout's calls use constrained decoding (excluded from cuts). */
+  constrainedDecoding(rolloutId: string): boolean {
+    return this.#constrained.has(rolloutId)
+  }
+  /** `cut_stage_failure`: the token store cannot stage the rollout's cut prefix. */
+  cutStageFails(rolloutId: string): boolean {
+    return this.#stageFails.has(rolloutId)
+  }
+  /** `duplicate_cut_claim`: a second worker claims the rollout's restored cut. */
+  claimsCutTwice(rolloutId: string): boolean {
+    return this.#duplicateCutClaims.has(rolloutId)
   }
 
   /** True for a worker that dropped and never acknowledges (until it rejoins). */

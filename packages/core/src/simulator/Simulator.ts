@@ -72,7 +72,7 @@ export class Simulator implements Engine {
     const plans = planRollouts(BigInt(config.seed), config.rollouts)
     this.faults = new FaultPlan(config, plans.map((p) => p.rollout_id), options.checkpoint)
     this.#driver = new RolloutDriver(this, plans)
-    this.#world = createWorld(0, options.digest, options.envs, this.faults.modelWorkers, config.bug)
+    this.#world = createWorld(0, options.digest, options.envs, this.faults.modelWorkers, config.bug, this.tokenStore)
     this.#fleet = this.#fleetOf(this.#world)
     this.#controller = new Controller(simulatorHost(this, this.#driver), config.deadline_ms, options.test ?? controllerBug(config.bug))
   }
@@ -161,7 +161,7 @@ export class Simulator implements Engine {
   }
 
   spawnFleet(): Fleet {
-    return this.#fleetOf(createWorld(++this.#worldCount, this.options.digest, this.options.envs, this.faults.modelWorkers, this.config.bug))
+    return this.#fleetOf(createWorld(++this.#worldCount, this.options.digest, this.options.envs, this.faults.modelWorkers, this.config.bug, this.tokenStore))
   }
 
   adoptFleet(fleet: Fleet): void {

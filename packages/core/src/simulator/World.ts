@@ -7,6 +7,7 @@ import type { EnvName } from '../contracts/environments.ts'
 import type { Digest } from '../ports.ts'
 import { AgentParticipant } from '../protocol/AgentParticipant.ts'
 import { PolicyModel } from '../protocol/PolicyModel.ts'
+import type { TokenReader } from '../protocol/GenerationCuts.ts'
 import { ResourcesParticipant } from '../protocol/ResourcesParticipant.ts'
 
 /** A resources participant with its session type erased (the simulator treats sessions as opaque). */
@@ -42,7 +43,7 @@ export function defaultEnvFactory(workplace: (() => EnvironmentServer<unknown>) 
 }
 
 /** Fresh participant instances (a new process each). */
-export function createWorld(generation: number, digest: Digest, envs: EnvFactory, workers: number, bug?: BugName): World {
+export function createWorld(generation: number, digest: Digest, envs: EnvFactory, workers: number, bug?: BugName, tokenStore?: TokenReader): World {
   const mk = (name: EnvName): AnyResources => new ResourcesParticipant(envs(name), digest, { serverName: name })
   return {
     generation,
@@ -52,6 +53,8 @@ export function createWorld(generation: number, digest: Digest, envs: EnvFactory
       generation: bug === 'call-ids-reused' ? 0 : generation,
       relayTwice: bug === 'relay-applied-twice',
       skipRestoreFences: bug === 'tombstones-skipped-on-restore',
+      unfencedEgress: bug === 'egress-unfenced',
+      ...(tokenStore === undefined ? {} : { tokenStore }),
     }),
     agent: new AgentParticipant(digest, 'agent'),
     resources: Object.fromEntries(ENV_NAMES.map((name) => [name, mk(name)])) as { [K in EnvName]: AnyResources },

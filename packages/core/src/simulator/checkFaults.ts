@@ -1,6 +1,7 @@
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { Fault, RunConfig } from '../contracts/scenarios.ts'
+import { CUT_FAULT_KINDS } from '../contracts/scenarios.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { presetModelWorkers } from '../scenarios/presets.ts'
@@ -18,11 +19,14 @@ export function faultRolloutId(ref: string | number, rollouts: number): string |
 
 /**
  * Faults are checked (CONTRACTS.md §3): a fault naming a rollout or a policy-model worker the run
- * does not have is refused with `invalid_request`, naming the valid form. Nothing is changed.
+ * does not have is refused with `invalid_request`, naming the valid form; so is a cut fault in a
+ * `whole-request` run. Nothing is changed.
  */
 export function checkFaults(config: RunConfig, faults: readonly Fault[] = config.faults): Result<RunConfig, CutoverError> {
   for (const [i, f] of faults.entries()) {
     const where = `faults[${i}] (${f.kind})`
+    if ((CUT_FAULT_KINDS as readonly string[]).includes(f.kind) && config.cut_mode !== 'generation-safe')
+      return err(cutoverError('invalid_request', `${where} is a generation-safe cut fault, but this run's cut_mode is whole-request: set cut_mode to "generation-safe" (--cut-mode generation-safe) or drop the fault`))
     if ('rollout' in f && faultRolloutId(f.rollout, config.rollouts) === undefined)
       return err(cutoverError('invalid_request', `${where} names rollout ${JSON.stringify(f.rollout)}, which this ${config.rollouts}-rollout run does not have: name a rollout by ${rolloutNamingHint(config.rollouts)}`))
     if (f.kind === 'missing_worker' && f.worker >= faultWorkerCount(config)) {

@@ -1,3 +1,6 @@
+import type { CutMode } from '../contracts/generationCuts.ts'
+import { DEFAULT_CUT_MODE } from '../contracts/generationCuts.ts'
+import { CUT_BUG_NAMES } from '../contracts/bugs.ts'
 import type { RunConfig, RunConfigInput } from '../contracts/scenarios.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
 import type { InvariantFailure, InvariantMap, LineageView, SessionDetailView, SessionRow, TablesView } from '../contracts/views.ts'
@@ -47,7 +50,18 @@ export function resolveRunConfig(input: RunConfigInput): RunConfig {
     deadline_ms: input.deadline_ms ?? preset.config.deadline_ms,
     faults: input.faults ?? preset.faults,
     ...(input.bug === undefined ? {} : { bug: input.bug }),
+    ...cutModeOf(input, preset.config.cut_mode),
   }
+}
+
+/**
+ * The run's cut mode: the input's, else the preset's; a teaching bug of the cut runs generation-safe.
+ * `whole-request` is left out of the config, so a whole-request run's config is what it always was.
+ */
+function cutModeOf(input: RunConfigInput, preset: CutMode | undefined): { cut_mode?: CutMode } {
+  const bugCuts = input.bug !== undefined && (CUT_BUG_NAMES as readonly string[]).includes(input.bug)
+  const mode = input.cut_mode ?? (bugCuts ? 'generation-safe' : preset) ?? DEFAULT_CUT_MODE
+  return mode === DEFAULT_CUT_MODE ? {} : { cut_mode: mode }
 }
 
 /** Workplace pieces a simulation runs with: the server, its example tasks, the tables view. */

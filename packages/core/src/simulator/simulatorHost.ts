@@ -7,6 +7,8 @@ import { corruptCheckpoint } from './corruptCheckpoint.ts'
 import type { Engine } from './Engine.ts'
 import type { RolloutDriver } from './RolloutDriver.ts'
 import { StagedDirectory } from './StagedDirectory.ts'
+import type { TokenSegmentInput } from '../directory/publishTokenStoreManifest.ts'
+import { releaseEgress, startGenerationCut } from './generationCutRound.ts'
 
 /**
  * The controller's host in the simulator: its messages become trace events in the engine, its
@@ -15,7 +17,13 @@ import { StagedDirectory } from './StagedDirectory.ts'
  * applied here, where the controller never sees them.
  */
 export function simulatorHost(engine: Engine, driver: RolloutDriver): ControllerHost {
+  /** The cut prefixes the committed ledger names, kept from the model commit to the token-store publication. */
+  let segments: TokenSegmentInput[] = []
   const afterControl = (type: string, outcome: string): void => {
+    if (type === 'model.commit' && outcome === 'ok') {
+      segments = cutSegmentsOf(engine)
+      releaseEgress(engine, engine.controller.checkpointId, 'committed')
+    }
     if (outcome !== 'ok' || !engine.options.record) return
     if (type === 'resources.prepare') driver.recordPrepared()
     if (type === 'resources.retire') driver.recordRetired()
@@ -89,12 +97,29 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
       return keys.sort()
     },
     tokenSnapshot: (keys) => engine.tokenStore.snapshot(keys, engine.options.digest),
+    cutGenerations: (cid) => (engine.config.cut_mode === 'generation-safe' ? startGenerationCut(engine, driver, cid) : []),
+    cutSegments: () => segments,
     log: (phase, type, payload) => {
       engine.phase = phase
       engine.emit(phase, 'controller', 'controller', type, payload, 'ok')
+      if (type === 'controller.abort') releaseEgress(engine, engine.controller.checkpointId, 'aborted')
       // missing_worker: the dropped worker's replacement tries to rejoin as soon as the checkpoint aborts.
       if (type === 'controller.abort') rejoin(phase)
       if (type === 'rollout.retired') driver.retired(String(payload['rollout_id']))
     },
   }
+}
+
+/** The staged prefix segments of the frozen tickets the committed ledger names (not tombstoned). */
+function cutSegmentsOf(engine: Engine): TokenSegmentInput[] {
+  const model = engine.world.model
+  const out: TokenSegmentInput[] = []
+  for (const t of model.generationCutFrozen()) {
+    if (t.ack === null || t.ack.disposition !== 'durable_prefix' || model.isTombstoned(t.id)) continue
+    for (const [segment, key] of (t.ack.staging_keys ?? []).entries()) {
+      const tokens = engine.tokenStore.tokens(key)
+      if (tokens !== undefined) out.push({ staging_key: key, model_call_id: t.model_call_id, segment, tokens })
+    }
+  }
+  return out
 }
