@@ -99,7 +99,7 @@ export function DemoRunPanel({
         )}
       </div>
       <p className="narrative-line" data-testid="narrative" aria-live="polite">
-        {cursor > total ? `This run ended at step ${total}. ` : ''}
+        {cursor > total && <span className="muted">(This run ended at step {total}; its last step:) </span>}
         {data ? narrate(data.event) : '…'}
       </p>
       <LineageTab

@@ -170,7 +170,7 @@ describe('the generation-cut demo', () => {
     expect(fate).toContain('continues from token 212 under attempt 1 at step 4')
     await waitFor(() =>
       expect(within(whole as HTMLElement).getByTestId('narrative').textContent).toMatch(
-        /^This run ended at step 4\./,
+        /^\(This run ended at step 4; its last step:\) /,
       ),
     )
     // the jump buttons move the one cursor (the URL) for both

@@ -125,7 +125,7 @@ describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
         'generation.continue r0.a1 call p3 continues from token 212 (staged)',
       ])
       const notes = messages.filter((m) => 'placement' in m).map((m) => decode(m.message))
-      expect(notes).toContain('✂ token 212 — [0, 212) frozen and staged, 212… decodes on')
+      expect(notes).toContain('✂ token 212 · [0, 212) staged · 212… goes on')
       expect(notes).toContain('⏵ same call from token 212')
     }
   })
