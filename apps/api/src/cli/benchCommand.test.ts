@@ -32,7 +32,7 @@ describe('cutover bench', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
     const figures = JSON.parse(r.stdout) as Record<string, unknown>
     expect(figures['rollouts']).toBe(6)
-    for (const name of [...FIXED, 'max_step_ms', 'peak_rss_mb']) {
+    for (const name of [...FIXED, 'max_step_ms', 'peak_rss_mb', 'cycle_ms_generation_safe']) {
       expect(typeof figures[name], name).toBe('number')
       expect(figures[name] as number, name).toBeGreaterThan(0)
     }

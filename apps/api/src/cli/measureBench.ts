@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import type { CutMode } from '@cutover/core/contracts'
 import type { JsonValue, SimulationResult, WorkplaceData } from '@cutover/core'
 import { canonicalJson, createWorkplaceCodec, parseWorkplaceBase, replayActions, resolveRunConfig, simulate, verifyCheckpoint } from '@cutover/core'
 import type { TraceEvent } from '@cutover/core/contracts'
@@ -36,6 +37,8 @@ export interface BenchFigures {
   readonly rollouts: number
   /** prepare → commit to disk → restore → resume window of a real-FS happy-path run, plus verifying its directory. Null when no checkpoint happened. */
   readonly cycle_ms: number | null
+  /** The same cycle in `cut_mode: "generation-safe"` (the generation-safe-cut scenario: its straggler is cut and continued), same size. */
+  readonly cycle_ms_generation_safe: number | null
   /** Trace events per second of a whole happy-path simulation (in-memory directories, equivalence check included). */
   readonly events_per_s: number
   /** Workplace sessions exported + JSON round-tripped + restored per second (delta codec, ground-truth sessions). */
@@ -124,11 +127,14 @@ function timedRun(gen: Generator<TraceEvent, SimulationResult>) {
   }
 }
 
-/** The checkpoint cycle on the real file system: a happy-path run into a temp folder, then verify. */
-function measureCycle(options: BenchOptions, seed: string) {
+/**
+ * The checkpoint cycle on the real file system: a happy-path run into a temp folder, then verify;
+ * `generation-safe`: the generation-safe-cut scenario (its straggler cut and continued) at the same size.
+ */
+function measureCycle(options: BenchOptions, seed: string, cutMode: CutMode = 'whole-request') {
   const root = mkdtempSync(join(options.tempRoot ?? tmpdir(), 'cutover-bench-'))
   try {
-    const config = resolveRunConfig({ scenario: 'happy-path', seed, rollouts: options.rollouts })
+    const config = resolveRunConfig(cutMode === 'whole-request' ? { scenario: 'happy-path', seed, rollouts: options.rollouts } : { scenario: 'generation-safe-cut', seed, rollouts: options.rollouts })
     const run = timedRun(simulate(config, { digest: nodeDigest, workplace: options.workplace, openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)) }))
     const t0 = performance.now()
     let valid = true
@@ -213,6 +219,9 @@ export function measureBench(options: BenchOptions): BenchFigures {
 
   progress(`checkpoint cycle: happy-path, ${options.rollouts} rollouts, real file system…`)
   const cycle = measureCycle(options, seed)
+  progress(`checkpoint cycle, generation-safe: generation-safe-cut, ${options.rollouts} rollouts, real file system…`)
+  const cut = measureCycle(options, seed, 'generation-safe')
+  const cutMs = cut.windowMs === null ? null : Math.round(cut.windowMs + cut.verifyMs)
   progress('simulator throughput: the same run with in-memory directories…')
   const config = resolveRunConfig({ scenario: 'happy-path', seed, rollouts: options.rollouts })
   const mem = timedRun(simulate(config, { digest: nodeDigest, workplace: options.workplace, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }) }))
@@ -226,6 +235,7 @@ export function measureBench(options: BenchOptions): BenchFigures {
   return {
     rollouts: options.rollouts,
     cycle_ms: cycleMs === null ? null : Math.round(cycleMs),
+    cycle_ms_generation_safe: cutMs,
     events_per_s: Math.round(events / (mem.totalMs / 1000)),
     workplace_sessions_per_s: Math.round(wp.deltaPerS),
     workplace_snapshot_bytes_median: median(wp.deltaBytes),
@@ -244,7 +254,7 @@ export function measureBench(options: BenchOptions): BenchFigures {
     cycle_files_written: cycle.files,
     cycle_bytes_written: cycle.bytes,
     cycle_run_ms: Math.round(cycle.totalMs),
-    cycle_run_invariants_pass: cycle.invariantsPass,
+    cycle_run_invariants_pass: cycle.invariantsPass && cut.invariantsPass,
     events,
     simulate_ms: Math.round(mem.totalMs),
     trace_events_per_s: Math.round(events / (mem.lastEventMs / 1000)),
@@ -254,6 +264,7 @@ export function measureBench(options: BenchOptions): BenchFigures {
     sha256_bytes: sha256Bytes,
     notes: [
       `cycle_ms: the simulator has no cycle hook, so a real-FS happy-path run (seed ${seed}) is streamed and timed from the first non-'run' event to the last 'resume' event (prepare with the fleet draining, retire, commit with atomic writes made durable in one syncfs per sync() batch, renames, and one fsync per touched folder, restore in fresh processes with every digest checked before activation, resume), plus verifyCheckpoint of each published directory from disk (cycle_verify_ms); the rest of the run (cycle_run_ms) is excluded. Rollout traffic that happens inside the window (draining in prepare) is included.`,
+      `cycle_ms_generation_safe: the same window and verify over a real-FS run of the generation-safe-cut scenario (seed ${seed}, ${options.rollouts} rollouts, cut_mode generation-safe): rollout r0's call is still generating at the deadline, so the model cuts it at a durable token boundary (inventory, buffer swap, segment staged, cut proof), the segment is written under token-store/segments/ and verified, restore verifies it before activation, and r0 continues from the prefix under N+1 instead of being retired.`,
       'events_per_s: events of one whole happy-path simulation with in-memory directories divided by its wall time, including the invariant checker and the equivalence baseline run; trace_events_per_s excludes the baseline.',
       `workplace_*: the ${wp.tasks} example tasks' ground-truth calls replayed on fresh sessions; sizes are UTF-8 bytes of JSON.stringify(state) (delta form vs full-table form); sessions/s is exportState → JSON.stringify → JSON.parse → restoreState, repeated for at least ${minMs} ms.`,
       'max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process\'s peak resident set (getrusage maxRSS) at the end of the bench, the real-FS run, the in-memory run and the codec loops included.',

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node
 import { join, resolve } from 'node:path'
 import type { SimulateOptions, SimulationResult, WorkplaceData } from '@cutover/core'
 import { BUG_CATALOGUE, SCENARIOS, checkFaults, resolveRunConfig, runSimulation, verifyCheckpoint } from '@cutover/core'
-import type { BugName, Fault, InertFault, InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
-import { BUG_NAMES, INTEGER_FIELDS, INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES, faultSchema, seedTextProblem } from '@cutover/core/contracts'
+import type { BugName, CutMode, Fault, InertFault, InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
+import { BUG_NAMES, CUT_MODES, DEFAULT_CUT_MODE, INTEGER_FIELDS, INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES, faultSchema, seedTextProblem } from '@cutover/core/contracts'
 import { z } from 'zod'
 import { validate } from '../http/jsonBody.ts'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
@@ -27,7 +27,7 @@ function wrap(text: string, indent: string, width = 100): string {
 }
 
 export const SIMULATE_HELP = `usage: cutover simulate --scenario NAME --seed N [--rollouts N] [--deadline-ms N] [--faults JSON|@FILE]
-                        [--bug NAME] [--out DIR] [--json]
+                        [--cut-mode MODE] [--bug NAME] [--out DIR] [--json]
 
 Runs one scenario of the deterministic simulator to the end, committing every checkpoint into a
 real directory under DIR, then verifies each published directory (as \`cutover verify\` does).
@@ -45,13 +45,19 @@ Options:
                      rollout by its id as the run prints it (r0…r8, r00…r89) or by its index; a
                      rollout or worker the run does not have is a usage error. Faults that never
                      fire are listed as inert_faults with the reason.
+  --cut-mode MODE    how prepare treats a model call still generating at the deadline:
+                     whole-request (the default: wait, then retire the straggler) or
+                     generation-safe (cut it at a durable token boundary and continue it under
+                     N+1; GENERATION_CUTS.md). Default: the scenario's (the generation-safe
+                     scenarios below use generation-safe). The cut faults constrained_decoding,
+                     cut_stage_failure, corrupt_segment and duplicate_cut_claim need generation-safe
   --bug NAME         teaching mode: run with one deliberately broken behaviour (below); the run
                      fails that bug's invariant
   --out DIR          where checkpoint directories go (DIR/<checkpoint id>); must be empty or new.
                      Default: a new folder <data>/simulations/<scenario>-<seed>-<n>, where <data>
                      is CUTOVER_DATA_DIR or .cutover/ in the working directory
   --json             print exactly one JSON object:
-                     { "scenario", "seed", "rollouts", "deadline_ms", "faults", "bug"?, "out", "outcome",
+                     { "scenario", "seed", "rollouts", "deadline_ms", "cut_mode", "faults", "bug"?, "out", "outcome",
                        "events", "inert_faults": [{ "fault", "reason" }],
                        "checkpoints": [DIR...], "damaged": [DIR...], "invariants": { id: "pass"|"fail" },
                        "failures": [{ "id", "step", "message" }],
@@ -80,7 +86,7 @@ interface SimulateArgs {
 }
 
 function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
-  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--deadline-ms', '--faults', '--bug', '--out'], switches: ['--json'] })
+  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--deadline-ms', '--faults', '--cut-mode', '--bug', '--out'], switches: ['--json'] })
   const scenario = values.get('--scenario')
   if (scenario === undefined) throw new UsageError(`--scenario NAME is required (one of ${SCENARIO_NAMES.join(', ')})`)
   if (!(SCENARIO_NAMES as readonly string[]).includes(scenario)) throw new UsageError(`unknown scenario '${scenario}' (one of ${SCENARIO_NAMES.join(', ')})`)
@@ -97,6 +103,8 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   const faults = faultsText === undefined ? undefined : parseFaults(faultsText)
   const bug = values.get('--bug')
   if (bug !== undefined && !(BUG_NAMES as readonly string[]).includes(bug)) throw new UsageError(`unknown bug '${bug}' (one of ${BUG_NAMES.join(', ')})`)
+  const cutMode = values.get('--cut-mode')
+  if (cutMode !== undefined && !(CUT_MODES as readonly string[]).includes(cutMode)) throw new UsageError(`--cut-mode: unknown cut mode '${cutMode}' (one of ${CUT_MODES.join(', ')})`)
   const config = resolveRunConfig({
     scenario: scenario as ScenarioName,
     seed: BigInt(seed).toString(),
@@ -104,9 +112,10 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
     ...(deadlineText === undefined ? {} : { deadline_ms: parseIntegerOption('--deadline-ms', deadlineText, INTEGER_FIELDS.deadline_ms.min, INTEGER_FIELDS.deadline_ms.max) }),
     ...(faults === undefined ? {} : { faults }),
     ...(bug === undefined ? {} : { bug: bug as BugName }),
+    ...(cutMode === undefined ? {} : { cut_mode: cutMode as CutMode }),
   })
   const checked = checkFaults(config, faults ?? [])
-  if (!checked.ok) throw new UsageError(`--faults: ${checked.error.message}`)
+  if (!checked.ok) throw new UsageError(`${faults === undefined ? '--cut-mode' : '--faults'}: ${checked.error.message}`)
   return { config, out, json: switches.has('--json') }
 }
 
@@ -173,6 +182,7 @@ export interface SimulateReport {
   readonly seed: string
   readonly rollouts: number
   readonly deadline_ms: number
+  readonly cut_mode: CutMode
   readonly faults: readonly Fault[]
   readonly bug?: BugName
   readonly inert_faults: readonly InertFault[]
@@ -209,7 +219,7 @@ export function classifyCheckpoints(published: SimulationResult['checkpoints']):
 
 function humanSummary(r: SimulateReport): string {
   const lines = [
-    `scenario ${r.scenario}, seed ${r.seed}, ${r.rollouts} rollouts, deadline ${r.deadline_ms} ms`,
+    `scenario ${r.scenario}, seed ${r.seed}, ${r.rollouts} rollouts, deadline ${r.deadline_ms} ms, cut mode ${r.cut_mode}`,
     ...(r.bug === undefined ? [] : [`teaching mode: bug ${r.bug} (expected to break ${BUG_CATALOGUE.find((b) => b.name === r.bug)?.invariant ?? '?'})`]),
     `faults: ${r.faults.length === 0 ? 'none' : JSON.stringify(r.faults)}`,
     ...r.inert_faults.map((f) => `  inert fault ${JSON.stringify(f.fault)} — ${f.reason}`),
@@ -279,6 +289,7 @@ export function runSimulateCommand(argv: readonly string[], io: CliIo, options: 
     seed: config.seed,
     rollouts: config.rollouts,
     deadline_ms: config.deadline_ms,
+    cut_mode: config.cut_mode ?? DEFAULT_CUT_MODE,
     faults: config.faults,
     ...(config.bug === undefined ? {} : { bug: config.bug }),
     inert_faults: result.inert_faults,

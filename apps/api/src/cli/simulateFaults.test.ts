@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { SimulationResult } from '@cutover/core'
 import type { TraceEvent } from '@cutover/core/contracts'
 import { simulateCommandLine } from '@cutover/core/contracts'
 import { loadNodeWorkplaceData } from '@cutover/core/adapters'
 import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
-import { runSimulateCommand } from './simulateCommand.ts'
+import { simulateCli } from '../testing/simulateCli.ts'
 
 const workplace = loadNodeWorkplaceData()
 const root = mkdtempSync(join(tmpdir(), 'cutover-faults-'))
@@ -18,13 +17,7 @@ function shellWords(line: string): string[] {
   return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '')
 }
 
-function simulate(argv: readonly string[]) {
-  let stdout = ''
-  let stderr = ''
-  let result: SimulationResult | undefined
-  const code = runSimulateCommand(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) }, { dataDir: root, loadWorkplace: () => workplace, onResult: (r) => (result = r) })
-  return { code, stdout, stderr, result }
-}
+const simulate = (argv: readonly string[]) => simulateCli(root, workplace, argv)
 
 describe('cutover simulate --faults / --bug', () => {
   const faults = [

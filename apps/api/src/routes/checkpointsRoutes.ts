@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { Digest } from '@cutover/core'
-import { verifyCheckpoint } from '@cutover/core'
+import { tokenSegmentViews, verifyCheckpoint } from '@cutover/core'
 import type { CheckpointFileView, CheckpointView } from '@cutover/core/contracts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { validate } from '../http/jsonBody.ts'
@@ -17,7 +17,7 @@ const CONTENT_TYPES: readonly (readonly [string, string])[] = [
 /** Each file's status from the verifier's problems (the one source of truth for integrity). */
 function fileStatus(path: string, problems: readonly { code: string; path: string | null }[]): CheckpointFileView['status'] {
   const mine = problems.filter((p) => p.path === path).map((p) => p.code)
-  if (mine.includes('digest_mismatch') || mine.includes('integrity_mismatch')) return 'digest_mismatch'
+  if (mine.includes('digest_mismatch') || mine.includes('integrity_mismatch') || mine.includes('segment_mismatch')) return 'digest_mismatch'
   if (mine.includes('unlisted_file')) return 'unlisted'
   return 'ok'
 }
@@ -47,6 +47,7 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
         }
       }
       const path = store.relativePath(store.checkpointPath(run.id, cid))
+      const segments = tokenSegmentViews(dir, digest)
       checkpoints.push({
         cid,
         checkpoint_id: cid,
@@ -55,6 +56,8 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
         damaged: run.view.damaged.includes(path),
         problems: report.problems,
         files,
+        // Generation-safe cuts: the token-store segments with their digest status (absent when none).
+        ...(segments.length === 0 ? {} : { segments }),
       })
     }
     return c.json({ checkpoints })

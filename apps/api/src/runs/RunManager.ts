@@ -248,8 +248,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   async function resimulate(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const stored = readEvents(entry)
     if (stored === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
-    const { scenario, seed, rollouts, deadline_ms, faults, bug } = entry.view
-    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }) }
+    const { scenario, seed, rollouts, deadline_ms, faults, bug, cut_mode } = entry.view
+    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }), ...(cut_mode === undefined ? {} : { cut_mode }) }
     const slot = slots.wait()
     try {
       await slot.granted

@@ -48,7 +48,7 @@ export const SPEC_RULES = [
   { id: 'model.refused-restore-keeps-admission', sources: ['§3.1', '§4.2'], rule: 'a restore the fence refuses (stale or conflicting id) changes nothing: admission only closes once the fence accepted the restore' },
   { id: 'model.resume-reopens', sources: ['§3.2', '§4.2'], rule: 'resume reopens admission (paused → accepting) and retires the id' },
   { id: 'model.custody-before-response', sources: ['§3.2'], rule: 'custody (the lineage row) is recorded before the response completes; a cancelled request records nothing' },
-  { id: 'model.generation-safe-cuts', sources: ['§3.2', '§8 active generation (generation-safe mode)', '§8 completed before egress'], rule: 'generation-safe cuts: durable prefix or durable failure per ticket, egress fenced until the disposition is known', notModelled: 'generation-safe cuts are specified in GENERATION_CUTS.md and come with their own issue; Cutover models whole-request mode only' },
+  { id: 'model.generation-safe-cuts', sources: ['§3.2', '§8 active generation (generation-safe mode)', '§8 completed before egress'], rule: 'generation-safe cuts (GENERATION_CUTS.md, cut_mode generation-safe): every frozen ticket reaches one durable disposition (durable prefix staged before its ack, durable failure, completed, excluded, not started), egress fenced until the disposition is known, prefixes validated before commit and verified before restore' },
   // ---- §3.3 agent, §4.3 agent execution ----
   { id: 'agent.begin-rules', sources: ['§3.3', '§8 duplicate /run for a live attempt'], rule: 'begin: fenced or acknowledged keys are stale_attempt; a live execution is duplicate_execution, a completed one replays its result; closed admission is agent_admission_closed' },
   { id: 'agent.boundary-index', sources: ['§3.3'], rule: 'boundary indices strictly increase; an identical re-commit is a no-op, a different lower one an error' },
@@ -117,7 +117,7 @@ export const SPEC_RULES = [
   { id: 'coordinator.paused-needs-all-acks', sources: ['§4.6'], rule: 'paused only when every frozen worker acknowledged and summed in-flight is zero' },
   { id: 'coordinator.missing-workers', sources: ['§4.6', '§8 worker missing / extra at close'], rule: 'a missing or unacknowledging worker is missing_workers, never an implicit zero' },
   { id: 'coordinator.registration-rejected', sources: ['§4.6', '§8 worker (re)joins during checkpoint'], rule: 'registration while not accepting is worker_registration_rejected' },
-  { id: 'coordinator.cut-leases', sources: ['§4.6', '§8 restore race'], rule: 'restored generation cuts are leased per attempt to one (worker, call): restored_cut_already_owned / restored_cut_consumed', notModelled: 'generation-safe cuts (GENERATION_CUTS.md) come with their own issue' },
+  { id: 'coordinator.cut-leases', sources: ['§4.6', '§8 restore race'], rule: 'restored generation cuts are leased per attempt to one (worker, call): restored_cut_already_owned / restored_cut_consumed; a disconnected worker\'s leases are released' },
   // ---- §6 stragglers, relay, receipts ----
   { id: 'straggler.tombstones-restored', sources: ['§6.1'], rule: 'the model commit records tombstoned attempts so a restored server re-installs the fence before serving' },
   { id: 'relay.first-call-once', sources: ['§6.2'], rule: "the first N+1 model call links to N's verified last committed call exactly once; later calls link within N+1" },

@@ -149,6 +149,8 @@ type PayloadFields = {
     readonly prefix_token_count: number
     readonly prefix_digest: string
     readonly prefix_delivery: PrefixDelivery
+    /** The token the new active buffer starts at: k when the swap was atomic. */
+    readonly resume_from: number
     readonly continuation_token_count: number
   }
 }

@@ -3,7 +3,11 @@ import { cutoverError } from '../contracts/errors.ts'
 import { canonicalJson } from '../json.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
+import type { TokenSegmentView } from '../contracts/generationCuts.ts'
+import type { Digest } from '../ports.ts'
+import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import type { DirectoryView } from './DirectoryView.ts'
+import { createDirectoryView } from './DirectoryView.ts'
 import { parseJsonFile } from './jsonFile.ts'
 import { TOKEN_SEGMENTS_DIR, TOKEN_STORE_MANIFEST_PATH, tokenSegmentPath } from './layout.ts'
 import type { GenerationCutEntry, TokenStoreManifest } from './manifests.ts'
@@ -12,15 +16,8 @@ import { readManifest } from './namespaceChecks.ts'
 import type { CheckpointProblem } from './problems.ts'
 import { problem } from './problems.ts'
 
-/** One listed segment as found on disk. */
-export interface SegmentCheck {
-  readonly path: string
-  readonly staging_key: string
-  readonly model_call_id: string
-  readonly segment: number
-  readonly token_count: number
-  readonly sha256: string
-  readonly status: 'ok' | 'digest_mismatch' | 'missing'
+/** One listed segment as found on disk: its view, and its token ids when it verified. */
+export interface SegmentCheck extends TokenSegmentView {
   /** The token ids, when the file is present, matches its digest and holds `token_count` ids. */
   readonly tokens: readonly number[] | null
 }
@@ -107,4 +104,12 @@ export function restoredCutPrefixes(view: DirectoryView, cuts: readonly Generati
     out.push({ entry, tokens })
   }
   return ok(out)
+}
+
+/** The token-store segments of a checkpoint directory with their digest status (the Manifests tab). */
+export function tokenSegmentViews(dir: CheckpointDirectory, digest: Digest): TokenSegmentView[] {
+  const view = createDirectoryView(dir, digest)
+  const ts = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
+  if (!ts.ok) return []
+  return checkTokenSegments(view, ts.manifest).segments.map(({ tokens: _tokens, ...s }) => s)
 }

@@ -4,6 +4,7 @@ import type { InvariantFailure, InvariantId, InvariantMap } from '../contracts/v
 import { INVARIANT_IDS } from '../contracts/views.ts'
 import type { JsonValue } from '../json.ts'
 import { writesAttemptState } from './writesAttemptState.ts'
+import { GenerationCutInvariants } from './generationCutInvariants.ts'
 
 const NAMESPACE_MANIFEST = /^(model-ledger\/[^/]+|agent|resources\/[^/]+)\/manifest\.json$/
 const NAMESPACE_FILE = /^(model-ledger\/[^/]+|agent|resources\/[^/]+)\//
@@ -44,6 +45,7 @@ export class InvariantChecker {
   /** Exact receipts of completed results not yet acknowledged; those an `agent.prepare` found, by checkpoint. */
   readonly #unreleased = new Set<string>()
   readonly #unreleasedAtPrepare = new Map<string, string>()
+  readonly #cuts = new GenerationCutInvariants((id, step, message) => this.fail(id, step, message))
 
   fail(id: InvariantId, step: number, message: string): void {
     if (this.#failed.has(id)) return
@@ -67,6 +69,7 @@ export class InvariantChecker {
     this.#relayOnce(e)
     this.#callIdUnique(e)
     this.#acksBeforePrepare(e)
+    this.#cuts.observe(e)
   }
 
   /**

@@ -283,12 +283,18 @@ export class PolicyModel {
   }
 
   /** In-flight calls that still block `paused`: a frozen ticket with a disposition is cut-safe. */
-  #unsettled(): Inflight[] {
-    return [...this.#inflight.values()].filter((v) => !this.#cuts.settled(v.admission.ticket))
+  #unsettled(): readonly Inflight[] {
+    const all = [...this.#inflight.values()]
+    return this.#cuts.active ? all.filter((v) => !this.#cuts.settled(v.admission.ticket)) : all
+  }
+
+  /** How many in-flight calls block `paused` (O(1) unless a cut round is in progress). */
+  #unsettledCount(): number {
+    return this.#cuts.active ? this.#unsettled().length : this.#inflight.size
   }
 
   #drained(): boolean {
-    return this.#unsettled().length === 0 && this.#workers.allAcknowledged()
+    return this.#unsettledCount() === 0 && this.#workers.allAcknowledged()
   }
 
   #report(): AdmissionReport {
@@ -473,7 +479,7 @@ export class PolicyModel {
     }
     return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', durable, () => {
       if (!this.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${this.serverName} has no ledger lifecycle; nothing can be committed`))
-      const unsettled = this.#unsettled().length
+      const unsettled = this.#unsettledCount()
       if (this.#state !== 'paused' || unsettled > 0)
         return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${unsettled} in flight`))
       // Every cut prefix is checked against the token store before anything is written.

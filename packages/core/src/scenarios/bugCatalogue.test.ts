@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BUG_NAMES } from '../contracts/bugs.ts'
+import { BUG_NAMES, CUT_BUG_NAMES } from '../contracts/bugs.ts'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
 import type { ScenarioName } from '../contracts/scenarios.ts'
@@ -21,8 +21,12 @@ describe('teaching-mode bugs', () => {
     expect(BUG_CATALOGUE.map((b) => b.name)).toEqual([...BUG_NAMES])
     for (const b of BUG_CATALOGUE) expect(b.narrative.length).toBeGreaterThan(20)
   })
+  // A cut bug shows only where a generation is cut: on the generation-safe scenarios (an unfenced
+  // egress only where a frozen call finishes during the cut).
+  const scenariosFor = (name: BugName): readonly ScenarioName[] =>
+    name === 'egress-unfenced' ? ['completed-before-egress'] : (CUT_BUG_NAMES as readonly string[]).includes(name) ? ['generation-safe-cut', 'completed-before-egress'] : ['happy-path', 'straggler-retirement']
   for (const name of BUG_NAMES)
-    for (const scenario of ['happy-path', 'straggler-retirement'] as const)
+    for (const scenario of scenariosFor(name))
       it(`[bugs] ${name} fails ${bugInfo(name).invariant} on ${scenario}`, () => {
         const result = run(scenario, '0', name)
         expect(result.invariants[bugInfo(name).invariant]).toBe('fail')

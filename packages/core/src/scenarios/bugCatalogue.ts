@@ -34,17 +34,17 @@ export const BUG_CATALOGUE: readonly BugInfo[] = [
   },
   {
     name: 'ack-before-durable',
-    narrative: 'The generation worker acknowledges a cut prefix as durable_prefix as soon as it asks the token store to stage it, before the store reports the segment durable, so the cut proof vouches for tokens a crash could still lose.',
+    narrative: 'The generation worker acknowledges a cut prefix as durable_prefix as soon as it asks the token store to stage it, before the store reports the segment durable, so the cut proof vouches for tokens a crash could still lose (any generation-safe scenario with a cut, e.g. generation-safe-cut).',
     invariant: 'durable-before-ack',
   },
   {
     name: 'egress-unfenced',
-    narrative: 'The policy model never fences response egress at the cut, so a call that finishes while the checkpoint is being taken delivers its response to the agent before the checkpoint’s disposition is known.',
+    narrative: 'The policy model never fences response egress at the cut, so a call that finishes while the checkpoint is being taken delivers its response to the agent before the checkpoint’s disposition is known (run it on completed-before-egress, where a frozen call finishes during the cut).',
     invariant: 'egress-fenced',
   },
   {
     name: 'overlapping-cut-buffers',
-    narrative: 'The generation worker swaps buffers one token late: the token at the cut boundary stays in the new active buffer as well as in the frozen prefix, so the continued call repeats it and the prefix and continuation overlap.',
+    narrative: 'The generation worker swaps buffers one token late: the token at the cut boundary stays in the new active buffer as well as in the frozen prefix, so the continued call repeats it and the prefix and continuation overlap (generation-safe-cut).',
     invariant: 'token-partition',
   },
 ]

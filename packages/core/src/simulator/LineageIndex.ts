@@ -30,6 +30,7 @@ export class LineageIndex {
         for (const step of rec.attemptStatus.get(key)?.steps ?? []) changes.push(step)
         for (const call of rec.calls.get(key) ?? ([] as LineageCall[])) changes.push(call.step)
       }
+      for (const step of rec.cutSteps.get(id) ?? []) changes.push(step)
       changes.sort((a, b) => a - b)
       return { id, changes, entries: [] }
     })

@@ -3,6 +3,8 @@ import type { EnvName } from '../contracts/environments.ts'
 import type { JsonValue } from '../json.ts'
 import type { LineageView, SessionRow } from '../contracts/views.ts'
 import type { ParticipantCard } from './participantView.ts'
+import type { CutEvent } from './generationCutViews.ts'
+import { cutRecordOf, isCutEvent } from './generationCutViews.ts'
 
 /** A value that changes over steps: parallel arrays, binary-searched by step. */
 export class StepHistory<T> {
@@ -54,6 +56,7 @@ export interface LineageCall {
 }
 
 type LineageRollout = LineageView['rollouts'][number]
+type LineageCallView = LineageRollout['attempts'][number]['calls'][number]
 type AttemptStatus = LineageRollout['attempts'][number]['status']
 
 /**
@@ -73,6 +76,12 @@ export class Recorder {
   readonly attemptStatus = new Map<string, StepHistory<AttemptStatus>>()
   readonly rolloutEnv = new Map<string, EnvName>()
   readonly attemptOrder = new Map<string, number[]>()
+  /** Generation-safe cut events (acks, continuations, and the continued calls' coordinates), in step order. */
+  readonly cutEvents: CutEvent[] = []
+  /** Steps at which a rollout's cut records change (lineage versions). */
+  readonly cutSteps = new Map<string, number[]>()
+  /** Continued call ids (their `generation.coordinates` completes the cut view). */
+  readonly #continuedCalls = new Set<string>()
   /** Session records not yet summarised (the run drains it event by event, see `simulate`). */
   readonly unsummarised: SessionRecord[] = []
 
@@ -117,6 +126,29 @@ export class Recorder {
     if (h.last !== status) h.set(this.step, status)
   }
 
+  /** Keeps a recorded event the cut views need (a no-op for every other event). */
+  cutEvent(e: TraceEvent): void {
+    if (isCutEvent(e)) {
+      if (e.type === 'generation.continue') this.#continuedCalls.add(e.payload.model_call_id)
+      const steps = this.cutSteps.get(e.payload.rollout_id) ?? []
+      steps.push(e.step)
+      this.cutSteps.set(e.payload.rollout_id, steps)
+      this.cutEvents.push(e)
+    } else if (e.type === 'generation.coordinates' && this.#continuedCalls.has(e.payload.model_call_id)) this.cutEvents.push(e)
+  }
+
+  /** A lineage call with its `generation_cut` record or its `continues_cut` link, as known at `step`. */
+  #withCut(call: LineageCall, step: number): LineageCall | LineageCallView {
+    let out: LineageCallView | undefined
+    for (const e of this.cutEvents) {
+      if (e.step > step) break
+      if (e.type === 'generation.cut_ack' && e.payload.model_call_id === call.model_call_id) out = { ...(out ?? call), generation_cut: cutRecordOf(e) }
+      else if (e.type === 'generation.continue' && e.payload.model_call_id === call.model_call_id)
+        out = { ...(out ?? call), continues_cut: { model_call_id: e.payload.cut_model_call_id, prefix_token_count: e.payload.prefix_token_count, prefix_delivery: e.payload.prefix_delivery } }
+    }
+    return out ?? call
+  }
+
   call(rolloutId: string, attempt: number, call: LineageCall): void {
     const key = `${rolloutId}.a${attempt}`
     const list = this.calls.get(key)
@@ -137,7 +169,9 @@ export class Recorder {
       const key = `${rolloutId}.a${attempt}`
       const status = this.attemptStatus.get(key)?.at(step)
       if (status === undefined) continue
-      attempts.push({ attempt, status, calls: callsUpTo(this.calls.get(key) ?? NO_CALLS, step) })
+      const calls = callsUpTo(this.calls.get(key) ?? NO_CALLS, step)
+      // Only a rollout with generation cuts pays for the lookup (whole-request lineage is unchanged).
+      attempts.push({ attempt, status, calls: this.cutSteps.has(rolloutId) ? calls.map((c) => this.#withCut(c, step)) : calls })
     }
     return attempts.length === 0 ? undefined : { rollout_id: rolloutId, environment: this.rolloutEnv.get(rolloutId) ?? 'blackjack', attempts }
   }

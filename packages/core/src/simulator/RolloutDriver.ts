@@ -54,6 +54,14 @@ interface RolloutRt {
 
 type SessionState = 'bound' | 'exported' | 'retired' | 'terminal' | 'uncertain' | 'restored'
 
+/** A continued cut call's output against the same call never interrupted (`equivalence`). */
+export interface CutContinuation {
+  readonly rollout_id: string
+  readonly model_call_id: string
+  readonly cut_model_call_id: string
+  readonly equal: boolean
+}
+
 /** A generation-safe run's admitted call, as the cut round asks about it. */
 export interface CutTicket {
   readonly rollout_id: string
@@ -71,6 +79,7 @@ export class RolloutDriver {
   readonly outcomes = new Map<string, RolloutOutcome>()
   /** Rollouts restored from a boundary (continued under N+1). */
   readonly continued = new Set<string>()
+  readonly cutContinuations: CutContinuation[] = []
   readonly #engine: Engine
   readonly #rollouts: RolloutRt[]
   readonly #byId = new Map<string, RolloutRt>()
@@ -467,13 +476,23 @@ export class RolloutDriver {
       prefix_token_count: k,
       prefix_digest: entry.prefix_digest ?? '',
       prefix_delivery: delivery,
+      resume_from: from,
       continuation_token_count: total - from,
     }, 'ok')
     if (twice) claim(rival)
     this.#decode(r, a, turn, total, from)
     const prefix = restored.tokens
     const latency = Math.max(1, Math.ceil((total - from) / TOKENS_PER_MS))
-    this.#later(r, latency, () => this.#generated(r, world, a, decision, () => [...prefix, ...generationTokenIds(r.plan.seed.toString(), r.plan.rollout_id, turn, from, total)]))
+    const seed = r.plan.seed.toString()
+    this.#later(r, latency, () =>
+      this.#generated(r, world, a, decision, () => {
+        const output = [...prefix, ...generationTokenIds(seed, r.plan.rollout_id, turn, from, total)]
+        const uninterrupted = generationTokenIds(seed, r.plan.rollout_id, turn, 0, total)
+        const equal = output.length === uninterrupted.length && output.every((t, i) => t === uninterrupted[i])
+        this.cutContinuations.push({ rollout_id: r.plan.rollout_id, model_call_id: a.model_call_id, cut_model_call_id: entry.model_call_id, equal })
+        return output
+      }),
+    )
     return true
   }
 

@@ -14,6 +14,7 @@ import type { ParticipantCard } from './participantView.ts'
 import { cardView, participantCard } from './participantView.ts'
 import { Recorder } from './Recorder.ts'
 import { RolloutDriver } from './RolloutDriver.ts'
+import type { CutContinuation } from './RolloutDriver.ts'
 import type { RolloutOutcome } from './RolloutOutcome.ts'
 import { simulatedFleet } from './simulatedFleet.ts'
 import type { SimulatorOptions } from './SimulatorOptions.ts'
@@ -92,6 +93,10 @@ export class Simulator implements Engine {
   get outcomes(): ReadonlyMap<string, RolloutOutcome> {
     return this.#driver.outcomes
   }
+  /** Generation-safe runs: each continued cut call, and whether its output equals the call never interrupted. */
+  get cutContinuations(): readonly CutContinuation[] {
+    return this.#driver.cutContinuations
+  }
   /** Rollouts restored from a boundary (continued under N+1). */
   get continued(): ReadonlySet<string> {
     return this.#driver.continued
@@ -154,6 +159,7 @@ export class Simulator implements Engine {
     if (!this.options.record) return
     const event = { step: this.recorder.events.length + 1, time_ms: this.#now, phase, from, to, type, payload, outcome } as TraceEventOf<T> as TraceEvent
     this.recorder.events.push(event)
+    this.recorder.cutEvent(event)
     this.pending.push(event)
     this.#refreshParticipant(from)
     this.#refreshParticipant(to)

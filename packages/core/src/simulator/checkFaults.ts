@@ -23,10 +23,12 @@ export function faultRolloutId(ref: string | number, rollouts: number): string |
  * `whole-request` run. Nothing is changed.
  */
 export function checkFaults(config: RunConfig, faults: readonly Fault[] = config.faults): Result<RunConfig, CutoverError> {
+  // A cut fault needs a cut: refused in a whole-request run, whether given or the preset's.
+  for (const [i, f] of config.faults.entries())
+    if ((CUT_FAULT_KINDS as readonly string[]).includes(f.kind) && config.cut_mode !== 'generation-safe')
+      return err(cutoverError('invalid_request', `cut_mode is whole-request, but faults[${i}] (${f.kind}) is a generation-safe cut fault: set cut_mode to "generation-safe" (--cut-mode generation-safe) or drop the fault`))
   for (const [i, f] of faults.entries()) {
     const where = `faults[${i}] (${f.kind})`
-    if ((CUT_FAULT_KINDS as readonly string[]).includes(f.kind) && config.cut_mode !== 'generation-safe')
-      return err(cutoverError('invalid_request', `${where} is a generation-safe cut fault, but this run's cut_mode is whole-request: set cut_mode to "generation-safe" (--cut-mode generation-safe) or drop the fault`))
     if ('rollout' in f && faultRolloutId(f.rollout, config.rollouts) === undefined)
       return err(cutoverError('invalid_request', `${where} names rollout ${JSON.stringify(f.rollout)}, which this ${config.rollouts}-rollout run does not have: name a rollout by ${rolloutNamingHint(config.rollouts)}`))
     if (f.kind === 'missing_worker' && f.worker >= faultWorkerCount(config)) {

@@ -51,7 +51,7 @@ export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): r
     let fired: boolean
     switch (fault.kind) {
       case 'straggler':
-        fired = events.some((e) => (e.type === 'model.abort_inflight' || e.type === 'generation.cut') && e.outcome === 'ok' && rolloutOf(e) === rid)
+        fired = events.some((e) => (e.type === 'model.abort_inflight' || e.type === 'generation.cut_ack') && e.outcome === 'ok' && rolloutOf(e) === rid)
         break
       case 'stale_request':
         fired = events.some((e) => e.from === `rollout_${rid}` && e.payload['delayed'] === true && e.to.startsWith(fault.participant))

@@ -2,6 +2,7 @@ import type { CutMode } from '../contracts/generationCuts.ts'
 import { DEFAULT_CUT_MODE } from '../contracts/generationCuts.ts'
 import { CUT_BUG_NAMES } from '../contracts/bugs.ts'
 import type { RunConfig, RunConfigInput } from '../contracts/scenarios.ts'
+import { generationCutViews } from './generationCutViews.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
 import type { InvariantFailure, InvariantMap, LineageView, SessionDetailView, SessionRow, TablesView } from '../contracts/views.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
@@ -56,12 +57,13 @@ export function resolveRunConfig(input: RunConfigInput): RunConfig {
 
 /**
  * The run's cut mode: the input's, else the preset's; a teaching bug of the cut runs generation-safe.
- * `whole-request` is left out of the config, so a whole-request run's config is what it always was.
+ * Left out of the config when it is `whole-request` and the preset's too, so such a run's config is
+ * what it always was (and a generation-safe scenario run whole-request says so explicitly).
  */
 function cutModeOf(input: RunConfigInput, preset: CutMode | undefined): { cut_mode?: CutMode } {
   const bugCuts = input.bug !== undefined && (CUT_BUG_NAMES as readonly string[]).includes(input.bug)
   const mode = input.cut_mode ?? (bugCuts ? 'generation-safe' : preset) ?? DEFAULT_CUT_MODE
-  return mode === DEFAULT_CUT_MODE ? {} : { cut_mode: mode }
+  return mode === DEFAULT_CUT_MODE && (preset ?? DEFAULT_CUT_MODE) === DEFAULT_CUT_MODE ? {} : { cut_mode: mode }
 }
 
 /** Workplace pieces a simulation runs with: the server, its example tasks, the tables view. */
@@ -212,6 +214,9 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
       break
     }
   }
+  // Cut calls too: a continued call's tokens are exactly those of the same call never interrupted.
+  const differing = sim.cutContinuations.find((c) => !c.equal)
+  if (differing !== undefined) checker.fail('equivalence', total, `continued call ${differing.model_call_id} of ${differing.rollout_id} produced other tokens than ${differing.cut_model_call_id} would have uninterrupted`)
   if (checker.failures.length !== seen) invariantSteps.set(total, [...checker.failures])
   return makeResult(config, sim, checker, invariantSteps, workplace, rowOf)
 }
@@ -330,7 +335,9 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       const codec = env === undefined ? undefined : sim.world.resources[env].env.codec
       const state = h.session === undefined || codec === undefined ? null : codec.exportState(h.session)
       const prep = preparedFor(rec, key, s)
-      return { step: s, session: rowOf(h), state: state === null ? null : state.ok ? state.value : null, prepare: prep }
+      const rollout = h.row.rollout_id
+      const cuts = rec.cutSteps.has(rollout) ? generationCutViews(rec.cutEvents, rollout, s, sim.tokenStore, sim.options.digest) : []
+      return { step: s, session: rowOf(h), state: state === null ? null : state.ok ? state.value : null, prepare: prep, ...(cuts.length === 0 ? {} : { generation_cuts: cuts }) }
     },
     tables: (key, step): TablesView | undefined => {
       const s = clamp(step)

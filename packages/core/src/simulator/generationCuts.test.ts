@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest'
+import { nodeDigest } from '../adapters/nodeDigest.ts'
+import type { BugName } from '../contracts/bugs.ts'
+import type { Fault, ScenarioName } from '../contracts/scenarios.ts'
+import type { TraceEvent } from '../contracts/trace.ts'
+import { encodeJsonFile, parseJsonFile } from '../directory/jsonFile.ts'
+import { TOKEN_STORE_MANIFEST_PATH, tokenSegmentPath } from '../directory/layout.ts'
+import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
+import { generationTokenIds } from '../protocol/generationTokens.ts'
+import { PolicyModel } from '../protocol/PolicyModel.ts'
+import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import { checkFaults } from './checkFaults.ts'
+import { resolveRunConfig, runSimulation } from './simulate.ts'
+
+const workplace = loadNodeWorkplaceData()
+
+const run = (scenario: ScenarioName, seed = '0', extra: { bug?: BugName; faults?: readonly Fault[]; rollouts?: number } = {}) => {
+  const dirs = new Map<string, MemoryCheckpointDirectory>()
+  const result = runSimulation(resolveRunConfig({ scenario, seed, ...(extra.bug === undefined ? {} : { bug: extra.bug }), ...(extra.faults === undefined ? {} : { faults: [...extra.faults] }), ...(extra.rollouts === undefined ? {} : { rollouts: extra.rollouts }) }), {
+    digest: nodeDigest,
+    workplace,
+    openDirectory: (id) => {
+      const d = dirs.get(id) ?? new MemoryCheckpointDirectory({ location: `mem://${id}` })
+      dirs.set(id, d)
+      return d
+    },
+  })
+  return { result, dirs }
+}
+
+const ofType = <T extends TraceEvent['type']>(events: readonly TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type)
+
+describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
+  it('[cut_mode] whole-request stays the default and leaves the run config as it was', () => {
+    const config = resolveRunConfig({ scenario: 'happy-path', seed: 0 })
+    expect('cut_mode' in config).toBe(false)
+    expect(resolveRunConfig({ scenario: 'generation-safe-cut' }).cut_mode).toBe('generation-safe')
+    expect(resolveRunConfig({ scenario: 'generation-safe-cut', cut_mode: 'whole-request' }).cut_mode).toBe('whole-request')
+    expect(resolveRunConfig({ scenario: 'happy-path', bug: 'ack-before-durable' }).cut_mode).toBe('generation-safe')
+  })
+
+  it('[cut_mode] a cut fault in a whole-request run is refused, naming cut_mode', () => {
+    const config = resolveRunConfig({ scenario: 'happy-path', faults: [{ kind: 'cut_stage_failure', rollout: 0 }] })
+    const checked = checkFaults(config)
+    expect(checked.ok).toBe(false)
+    if (!checked.ok) expect(checked.error.message).toContain('cut_mode')
+    expect(checkFaults(resolveRunConfig({ scenario: 'generation-safe-cut', faults: [{ kind: 'cut_stage_failure', rollout: 0 }] })).ok).toBe(true)
+  })
+
+  it('[model.generation-safe-cuts] the straggler of generation-safe-cut is cut at token k, not retired, and continues under N+1 from k to the uninterrupted tokens', () => {
+    const { result } = run('generation-safe-cut')
+    expect(ofType(result.events, 'model.abort_inflight')).toEqual([])
+    expect(ofType(result.events, 'rollout.retired')).toEqual([])
+    const ack = ofType(result.events, 'generation.cut_ack')[0]
+    expect(ack?.payload).toMatchObject({ rollout_id: 'r0', attempt_index: 0, disposition: 'durable_prefix', cut_kind: 'active_prefix' })
+    const cont = ofType(result.events, 'generation.continue')[0]
+    expect(cont?.payload).toMatchObject({ rollout_id: 'r0', attempt_index: 1, cut_model_call_id: ack?.payload.model_call_id, prefix_token_count: ack?.payload.prefix_token_count, resume_from: ack?.payload.prefix_token_count, prefix_delivery: 'staged' })
+    // Its final output: prefix + continuation, exactly the tokens of the call never interrupted.
+    const coords = ofType(result.events, 'generation.coordinates').find((e) => e.payload.model_call_id === cont?.payload.model_call_id)
+    expect(coords?.payload.delta_len).toBe((cont?.payload.prefix_token_count ?? 0) + (cont?.payload.continuation_token_count ?? 0))
+    // The rollout ends exactly as without the checkpoint (equivalence), and every invariant holds.
+    expect(result.failures).toEqual([])
+    expect(result.outcome).toBe('completed')
+    expect(ofType(result.events, 'run.complete').find((e) => e.payload.rollout_id === 'r0')?.payload.attempt_index).toBe(1)
+  })
+
+  it('[token-partition] the same straggler is sacrificed in whole-request mode (straggler-retirement)', () => {
+    const { result } = run('straggler-retirement')
+    expect(ofType(result.events, 'rollout.retired').map((e) => e.payload.rollout_id)).toEqual(['r0'])
+    expect(ofType(result.events, 'generation.cut')).toEqual([])
+  })
+
+  it('[token-partition] token ids are a pure function of (seed, rollout, call, position)', () => {
+    const whole = generationTokenIds('7', 'r0', 2, 0, 50)
+    expect([...generationTokenIds('7', 'r0', 2, 0, 20), ...generationTokenIds('7', 'r0', 2, 20, 50)]).toEqual(whole)
+    expect(generationTokenIds('8', 'r0', 2, 0, 50)).not.toEqual(whole)
+  })
+
+  it('[durable-before-ack] every durable_prefix acknowledgement follows its durable stage, and the model pauses with the aggregated proof', () => {
+    const { result } = run('cut-restore-race')
+    const steps = result.events.map((e) => e.type)
+    const stage = steps.indexOf('token.stage_prefix')
+    const ack = steps.indexOf('generation.cut_ack')
+    expect(stage).toBeGreaterThan(0)
+    expect(ack).toBeGreaterThan(stage)
+    const paused = ofType(result.events, 'model.status').find((e) => typeof e.payload.result === 'object' && e.payload.result !== null && !Array.isArray(e.payload.result) && e.payload.result['generation_cut_proof'] !== undefined)
+    expect(paused?.payload.result).toMatchObject({ state: 'paused', generation_cut_proof: { workers: [0] } })
+    const commit = ofType(result.events, 'model.commit').find((e) => e.outcome === 'ok')
+    expect(commit?.payload.result).toMatchObject({ generation_cut_records: 1 })
+  })
+
+  it('[model.generation-safe-cuts] a call that finishes during the cut is held by the fence and acknowledged terminal_completion; N+1 gets it inline from custody', () => {
+    const { result } = run('completed-before-egress')
+    const ack = ofType(result.events, 'generation.cut_ack')[0]
+    expect(ack?.payload).toMatchObject({ disposition: 'completed_durable', cut_kind: 'terminal_completion' })
+    const fenced = ofType(result.events, 'model.egress_fenced')[0]
+    const released = ofType(result.events, 'model.egress_released')[0]
+    expect(fenced?.payload.model_call_id).toBe(ack?.payload.model_call_id)
+    expect(released?.payload).toMatchObject({ model_call_id: ack?.payload.model_call_id, disposition: 'committed', delivered: false })
+    expect(ofType(result.events, 'model.response').filter((e) => e.payload.model_call_id === ack?.payload.model_call_id)).toEqual([])
+    expect(ofType(result.events, 'generation.continue')[0]?.payload).toMatchObject({ prefix_delivery: 'inline', continuation_token_count: 0 })
+    expect(result.failures).toEqual([])
+  })
+
+  it('[model.generation-safe-cuts] constrained decoding is excluded and a failed stage is durable_failure: both regenerate from their input', () => {
+    for (const [scenario, disposition] of [['constrained-decoding-excluded', 'excluded'], ['cut-stage-failure', 'durable_failure']] as const) {
+      const { result } = run(scenario)
+      expect(ofType(result.events, 'generation.cut_ack')[0]?.payload.disposition).toBe(disposition)
+      expect(ofType(result.events, 'generation.continue')).toEqual([])
+      expect(result.failures).toEqual([])
+      expect(result.inert_faults).toEqual([])
+    }
+  })
+
+  it('[model.generation-safe-cuts] a corrupt segment refuses the restore, names the file, installs nothing; the retaken checkpoint restores', () => {
+    const { result } = run('corrupt-prefix-segment')
+    const refused = ofType(result.events, 'model.restore').find((e) => e.outcome !== 'ok')
+    expect(refused?.outcome).toBe('restored_cut_digest_mismatch')
+    expect(refused?.payload.message).toContain('token-store/segments/policy-call-000001.seg-0.json')
+    expect(ofType(result.events, 'controller.restore_abandoned')).toHaveLength(1)
+    expect(result.checkpoints.map((c) => c.damaged)).toEqual([true, false])
+    expect(result.failures).toEqual([])
+  })
+
+  it('[model.generation-safe-cuts] a missing segment refuses the policy model\'s restore before anything is installed', () => {
+    const { dirs } = run('generation-safe-cut')
+    const dir = (dirs.get('ck-1') as MemoryCheckpointDirectory).reopen()
+    dir.remove(tokenSegmentPath('policy-call-000001', 0))
+    const model = new PolicyModel(nodeDigest, { serverName: 'policy', restoreExpected: true, generation: 1 })
+    const restored = model.restore('ck-1', dir)
+    expect(restored.ok ? null : restored.error.code).toBe('restored_cut_segment_missing')
+    expect(restored.ok ? '' : restored.error.message).toContain('tq/policy-call-000001/seg-0')
+    expect(model.tombstones()).toEqual([])
+    expect(model.ledgerRows()).toEqual([])
+    expect(model.admission).toBe('restore_failed_paused')
+  })
+
+  it('[coordinator.cut-leases] a second claimant of a restored cut is refused, a late one finds it consumed', () => {
+    const { result } = run('cut-restore-race')
+    expect(ofType(result.events, 'generation.claim_cut').map((e) => [e.from, e.outcome])).toEqual([
+      ['model_worker_0', 'ok'],
+      ['model_worker_1', 'restored_cut_already_owned'],
+      ['model_worker_1', 'restored_cut_consumed'],
+    ])
+    expect(ofType(result.events, 'generation.continue')).toHaveLength(1)
+    expect(result.failures).toEqual([])
+  })
+
+  it('[segment_mismatch] cutover verify checks segment files against the token-store manifest', () => {
+    const { dirs } = run('generation-safe-cut')
+    const dir = dirs.get('ck-1') as MemoryCheckpointDirectory
+    expect(verifyCheckpoint(dir, nodeDigest)).toEqual({ valid: true, problems: [] })
+    const path = tokenSegmentPath('policy-call-000001', 0)
+    expect(dir.readFile(path)).toBeDefined()
+    // Changed bytes.
+    const bytes = dir.readFile(path) as Uint8Array
+    const changed = dir.reopen()
+    changed.putRaw(path, encodeJsonFile([1, 2, 3]))
+    expect(verifyCheckpoint(changed, nodeDigest).problems.map((p) => [p.code, p.path])).toContainEqual(['segment_mismatch', path])
+    // A changed digest in the manifest (the file untouched).
+    const relisted = dir.reopen()
+    relisted.putRaw(path, bytes)
+    const parsed = parseJsonFile(relisted.readFile(TOKEN_STORE_MANIFEST_PATH) as Uint8Array)
+    if (!parsed.ok) throw new Error(parsed.error)
+    const manifest = parsed.value as { segments: Record<string, { sha256: string }> }
+    ;(manifest.segments[path] as { sha256: string }).sha256 = '0'.repeat(64)
+    relisted.putRaw(TOKEN_STORE_MANIFEST_PATH, encodeJsonFile(manifest))
+    const codes = verifyCheckpoint(relisted, nodeDigest).problems.map((p) => [p.code, p.path])
+    expect(codes).toContainEqual(['segment_mismatch', path])
+  })
+
+  it('[token-partition] teaching bugs fail their invariant at the step of the broken message', () => {
+    const cases: readonly [BugName, ScenarioName, string, TraceEvent['type']][] = [
+      ['ack-before-durable', 'generation-safe-cut', 'durable-before-ack', 'generation.cut_ack'],
+      ['egress-unfenced', 'completed-before-egress', 'egress-fenced', 'model.response'],
+      ['overlapping-cut-buffers', 'generation-safe-cut', 'token-partition', 'generation.continue'],
+    ]
+    for (const [bug, scenario, invariant, type] of cases) {
+      const { result } = run(scenario, '0', { bug })
+      const failure = result.failures.find((f) => f.id === invariant)
+      expect(failure, bug).toBeDefined()
+      expect(result.events[(failure?.step ?? 0) - 1]?.type, bug).toBe(type)
+    }
+  })
+})
