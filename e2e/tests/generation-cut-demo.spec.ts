@@ -75,14 +75,19 @@ test('the generation-cut demo steps both modes together: the cut (token count) i
     whole.getByTestId('lineage-tree').locator(`[data-attempt="${rollout}.a0"]`),
   ).toHaveAttribute('data-status', 'retired')
 
-  // the screenshot for the README: both modes at the cut
-  await cutButton.click()
-  await panelAt(safe, Number(cutStep))
-  await panelAt(whole, Number(cutStep))
+  // the screenshots for the README: both modes at the cut, then at the continuation
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.evaluate(() => window.scrollTo(0, 0))
   await page.setViewportSize({ width: 1400, height: 1200 })
-  await page.screenshot({ path: `${SCREENSHOTS}generation-cut-demo.png` })
+  for (const [button, step, name] of [
+    [cutButton, Number(cutStep), 'generation-cut-demo'],
+    [continueButton, continueStep, 'generation-cut-continued'],
+  ] as const) {
+    await button.click()
+    await panelAt(safe, step)
+    await panelAt(whole, step)
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: `${SCREENSHOTS}${name}.png` })
+  }
 })
 
 test('a generation-safe run in the inspector: prefix and continuation of the cut call in its session, its segment in the Manifests tab', async ({
@@ -93,10 +98,14 @@ test('a generation-safe run in the inspector: prefix and continuation of the cut
   const run = await createRun({ scenario: 'generation-safe-cut', seed: '3' })
   const straggler = 'r0'
   await page.goto(`/runs/${run.id}?tab=sessions&session=${straggler}.a1`)
+  await runPage.waitForComplete()
+  await page.locator('body').click({ position: { x: 2, y: 2 } })
   await runPage.press('End')
+  const { total } = await runPage.position()
+  await runPage.waitForStep(total)
   const cuts = page.getByTestId('generation-cuts')
   await expect(cuts).toBeVisible()
-  const row = cuts.locator('tbody tr').first()
+  const row = cuts.locator('li.generation-cut').first()
   await expect(row).toHaveAttribute('data-disposition', 'durable_prefix')
   await expect(row.getByTestId('prefix-length')).toContainText(/\d+ tokens/)
   await expect(row.getByTestId('prefix-length')).toContainText(/sha256 [0-9a-f]{12}…/)

@@ -29,70 +29,56 @@ export function GenerationCuts({
   return (
     <section className="generation-cuts" aria-label="Generation cuts" data-testid="generation-cuts">
       <h4>Generation cuts</h4>
-      <table className="data-table">
-        <thead>
-          <tr>
-            <th scope="col">Call</th>
-            <th scope="col">Disposition</th>
-            <th scope="col">Prefix (attempt N)</th>
-            <th scope="col">Continuation (N+1)</th>
-            <th scope="col">Whole call</th>
-          </tr>
-        </thead>
-        <tbody>
-          {cuts.map((cut) => (
-            <tr
-              key={cut.model_call_id}
-              data-call={cut.model_call_id}
-              data-disposition={cut.disposition}
-            >
-              <td>
-                <span className="mono">
-                  {cut.rollout_id}.a{cut.attempt} {cut.model_call_id}
-                </span>
-                <br />
-                <span className="muted small">cut at {stepLink(cut.cut_step)}</span>
-              </td>
-              <td>
-                <span className="mono">{cut.disposition}</span>
-                {cut.cut_kind && <span className="muted small"> · {cut.cut_kind}</span>}
-              </td>
-              <td data-testid="prefix-length">
-                {tokens(cut.prefix_token_count)}
-                <br />
+      <ul>
+        {cuts.map((cut) => (
+          <li
+            key={cut.model_call_id}
+            className="generation-cut"
+            data-call={cut.model_call_id}
+            data-disposition={cut.disposition}
+          >
+            <p className="cut-head">
+              <span className="mono strong">
+                {cut.rollout_id}.a{cut.attempt} {cut.model_call_id}
+              </span>{' '}
+              <span className="mono">{cut.disposition}</span>
+              {cut.cut_kind && <span className="muted"> ({cut.cut_kind})</span>}{' '}
+              <span className="muted">· cut at {stepLink(cut.cut_step)}</span>
+            </p>
+            <dl className="cut-facts">
+              <dt>Prefix (attempt {cut.attempt})</dt>
+              <dd data-testid="prefix-length">
+                {tokens(cut.prefix_token_count)}{' '}
                 <span className="mono small muted" title={cut.prefix_digest ?? undefined}>
-                  sha256 {short(cut.prefix_digest)}
+                  · sha256 {short(cut.prefix_digest)}
                 </span>
                 {cut.staging_keys.length > 0 && (
-                  <>
-                    <br />
-                    <span className="mono small muted">{cut.staging_keys.join(', ')}</span>
-                  </>
+                  <span className="mono small muted"> · {cut.staging_keys.join(', ')}</span>
                 )}
-              </td>
-              <td data-testid="continuation-length">
+              </dd>
+              <dt>Continuation (attempt {cut.attempt + 1})</dt>
+              <dd data-testid="continuation-length">
                 {cut.continued_by === null ? (
                   <span className="muted">not continued at this step</span>
                 ) : (
                   <>
                     {tokens(cut.continuation_token_count)}{' '}
-                    <span className="muted small">by {cut.continued_by}</span>
-                    <br />
+                    <span className="muted small">by {cut.continued_by}</span>{' '}
                     <span className="mono small muted" title={cut.continuation_digest ?? undefined}>
-                      sha256 {short(cut.continuation_digest)}
-                    </span>
-                    <br />
+                      · sha256 {short(cut.continuation_digest)}
+                    </span>{' '}
                     <span className="muted small">
-                      prefix {cut.prefix_delivery ?? '—'} · {stepLink(cut.continue_step)}
+                      · prefix {cut.prefix_delivery ?? '—'} · {stepLink(cut.continue_step)}
                     </span>
                   </>
                 )}
-              </td>
-              <td>{tokens(cut.total_token_count)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </dd>
+              <dt>Whole call</dt>
+              <dd data-testid="whole-length">{tokens(cut.total_token_count)}</dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
     </section>
   )
 }

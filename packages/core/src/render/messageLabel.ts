@@ -52,13 +52,13 @@ function cutHint(event: TraceMessage): string {
 /**
  * The note drawn on the worker's lifeline under a cut or a continuation, so the token boundary
  * shows inside the generation: `✂ token k · [0, k) staged · k… goes on` on the cut,
- * `⏵ same call from token k` on the continuation. Empty for every other message (and a cut without a count).
+ * `↪ same call from token k` on the continuation. Empty for every other message (and a cut without a count).
  */
 export function cutNoteText(event: TraceMessage): string {
   const k = event.payload['prefix_token_count']
   if (typeof k !== 'number' || !Number.isSafeInteger(k)) return ''
   if (event.type === 'generation.cut') return `✂ token ${k} · [0, ${k}) staged · ${k}… goes on`
-  if (event.type === 'generation.continue') return `⏵ same call from token ${k}`
+  if (event.type === 'generation.continue') return `↪ same call from token ${k}`
   return ''
 }
 

@@ -126,7 +126,7 @@ describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
       ])
       const notes = messages.filter((m) => 'placement' in m).map((m) => decode(m.message))
       expect(notes).toContain('✂ token 212 · [0, 212) staged · 212… goes on')
-      expect(notes).toContain('⏵ same call from token 212')
+      expect(notes).toContain('↪ same call from token 212')
     }
   })
 

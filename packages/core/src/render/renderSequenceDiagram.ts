@@ -190,7 +190,7 @@ function render(
   const cutNote = (k: number): void => {
     const event = events[k] as TraceMessage
     const note = cutNoteText(event)
-    if (note) out.push(`Note over ${ids.of(event.to)}: ${note}`)
+    if (note) out.push(`Note left of ${ids.of(event.to)}: ${note}`)
   }
   const plain = (k: number): void => {
     messageSteps.push((events[k] as TraceMessage).step)
