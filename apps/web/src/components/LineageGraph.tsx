@@ -12,7 +12,9 @@ const HEIGHT = 440
 /**
  * The lineage drawn as a graph, one lane per rollout: each attempt a box of its model calls
  * (retired and fenced attempts struck through in red), parent links between calls, and the
- * restored-parent relay as an arc from N's last committed call to N+1's first call. Only the lanes
+ * restored-parent relay as an arc from N's last committed call to N+1's first call, a call cut at a
+ * token boundary marked with its token count and a dashed cut edge to the call of N+1 that continues
+ * it. Only the lanes
  * in view are drawn, so 10,000 rollouts scroll like 10. Clicking a call goes to its step.
  */
 export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: readonly Rollout[]; statusNote: { readonly [S in AttemptStatus]: string }; onSeek?: (step: number) => void }) {
@@ -29,6 +31,9 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
           <defs>
             <marker id="relay-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
               <path d="M 0 0 L 10 5 L 0 10 z" className="relay-arrow" />
+            </marker>
+            <marker id="cut-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+              <path d="M 0 0 L 10 5 L 0 10 z" className="cut-arrow" />
             </marker>
           </defs>
           {lanes.map(({ rollout, layout }, i) => (
@@ -77,9 +82,9 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
                   <path
                     key={k}
                     data-testid="cut-edge"
-                    d={`M ${edge.from} ${LANE.callY + LANE.radius} C ${edge.from} ${LANE.callY + 17}, ${edge.to} ${LANE.callY + 17}, ${edge.to} ${LANE.callY + LANE.radius + 1}`}
+                    d={`M ${edge.from + LANE.radius} ${LANE.callY} L ${edge.to - LANE.radius - 1} ${LANE.callY}`}
                     className="cut-edge"
-                    markerEnd="url(#relay-arrow)"
+                    markerEnd="url(#cut-arrow)"
                   >
                     <title>{edge.label}</title>
                   </path>
