@@ -39,6 +39,8 @@ export interface BenchFigures {
   readonly cycle_ms: number | null
   /** The same cycle in `cut_mode: "generation-safe"` (the generation-safe-cut scenario: its straggler is cut and continued), same size. */
   readonly cycle_ms_generation_safe: number | null
+  /** Wall ms per cycle phase of the generation-safe run (as `cycle_phases_ms`). */
+  readonly cycle_phases_ms_generation_safe: { readonly [phase: string]: number }
   /** Trace events per second of a whole happy-path simulation (in-memory directories, equivalence check included). */
   readonly events_per_s: number
   /** Workplace sessions exported + JSON round-tripped + restored per second (delta codec, ground-truth sessions). */
@@ -236,6 +238,7 @@ export function measureBench(options: BenchOptions): BenchFigures {
     rollouts: options.rollouts,
     cycle_ms: cycleMs === null ? null : Math.round(cycleMs),
     cycle_ms_generation_safe: cutMs,
+    cycle_phases_ms_generation_safe: Object.fromEntries(Object.entries(cut.phaseMs).map(([k, v]) => [k, Math.round(v)])),
     events_per_s: Math.round(events / (mem.totalMs / 1000)),
     workplace_sessions_per_s: Math.round(wp.deltaPerS),
     workplace_snapshot_bytes_median: median(wp.deltaBytes),

@@ -6,7 +6,6 @@ import type { RestoredPrefix } from '../directory/tokenSegments.ts'
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
-import { executionKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { GenerationCutInventory, GenerationCutPrefixAck, GenerationCutReceipt, WorkerCutAck } from './generationCut.ts'
@@ -89,16 +88,17 @@ export class GenerationCuts {
 
   /**
    * Freezes the tickets and fences their egress; the model classifies the ones it does not send
-   * (`excluded`, `not_started`); the rest go into one inventory per worker. The proof is ready at
-   * once when no worker has anything to cut.
+   * (`excluded`, `not_started`); the rest go into one inventory per worker (every managed worker
+   * gets one). The proof is ready at once when no worker has an inventory.
    */
-  freeze(checkpointId: string, tickets: readonly (Omit<FrozenTicket, 'disposition' | 'ack'> & { readonly class: TicketClass })[]): ReadonlyMap<number, GenerationCutInventory> {
+  freeze(checkpointId: string, tickets: readonly (Omit<FrozenTicket, 'disposition' | 'ack'> & { readonly class: TicketClass })[], managedWorkers: readonly number[] = []): ReadonlyMap<number, GenerationCutInventory> {
     this.#checkpoint = checkpointId
     this.#frozen.clear()
     this.#inventories.clear()
     this.#acks.clear()
     this.#proof = null
-    const perWorker = new Map<number, FrozenTicket[]>()
+    // With a coordinator every managed worker gets an inventory (maybe empty) and acknowledges it.
+    const perWorker = new Map<number, FrozenTicket[]>(managedWorkers.map((k) => [k, []]))
     for (const t of tickets) {
       const own: CutDisposition | null = t.class === 'excluded' ? 'excluded' : t.class === 'not_started' ? 'not_started' : null
       const frozen: FrozenTicket = { ticket: t.ticket, id: t.id, model_call_id: t.model_call_id, worker: t.worker, admitted_at: t.admitted_at, disposition: own, ack: null }
@@ -229,6 +229,3 @@ export class GenerationCuts {
     return n
   }
 }
-
-/** `<rollout_id>.a<attempt>` of a frozen ticket (for reports). */
-export const frozenKey = (t: FrozenTicket): string => executionKey(t.id)

@@ -1,6 +1,7 @@
-// Over the ~400-line guide: admission, in-flight tickets, tombstones, the fence and the relay all
-// guard the same generation calls (PROTOCOL.md §3.2, §4.2); what has a concept of its own is beside
-// it (WorkerCoordinator, LineageLedger, ControlFence, TokenStore).
+// Over the ~400-line guide: admission, in-flight tickets, tombstones, the fence, the relay and the
+// generation-cut round all guard the same generation calls (PROTOCOL.md §3.2, §4.2,
+// GENERATION_CUTS.md); what has a concept of its own is beside it (WorkerCoordinator, LineageLedger,
+// ControlFence, TokenStore, GenerationCuts: the cut bookkeeping this class only delegates to).
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
@@ -323,7 +324,8 @@ export class PolicyModel {
     const tickets = [...this.#inflight.values()]
       .filter((v) => !v.cancelled)
       .map((v) => ({ ticket: v.admission.ticket, id: v.id, model_call_id: v.admission.model_call_id, worker: v.admission.worker, admitted_at: admittedAt(v.admission.ticket), class: classify(v.admission.ticket, v.id, v.admission) }))
-    const inventories = this.#cuts.freeze(checkpointId, tickets)
+    const managed = this.#workers.managed ? Array.from({ length: this.#workers.count }, (_, k) => k).filter((k) => this.#workers.isConnected(k)) : []
+    const inventories = this.#cuts.freeze(checkpointId, tickets, managed)
     this.#afterInflightChange()
     return ok({ inventories, frozen: this.#cuts.frozen() })
   }

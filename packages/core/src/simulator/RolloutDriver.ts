@@ -1,6 +1,7 @@
 // Over the ~400-line guide: one rollout's whole lifecycle (dispatch → start → boundary → model
-// call → env step → finish → acknowledge, parking and continuing across a checkpoint) reads as one
-// story; splitting the steps would scatter the `RolloutRt` state they hand to each other.
+// call → env step → finish → acknowledge, parking and continuing across a checkpoint, a generation
+// cut and its continuation under N+1) reads as one story; splitting the steps would scatter the
+// `RolloutRt` state they hand to each other. The cut round itself is generationCutRound.ts.
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import type { TracePhase } from '../contracts/trace.ts'

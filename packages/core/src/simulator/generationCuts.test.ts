@@ -85,7 +85,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(stage).toBeGreaterThan(0)
     expect(ack).toBeGreaterThan(stage)
     const paused = ofType(result.events, 'model.status').find((e) => typeof e.payload.result === 'object' && e.payload.result !== null && !Array.isArray(e.payload.result) && e.payload.result['generation_cut_proof'] !== undefined)
-    expect(paused?.payload.result).toMatchObject({ state: 'paused', generation_cut_proof: { workers: [0] } })
+    expect(paused?.payload.result).toMatchObject({ state: 'paused', generation_cut_proof: { workers: [0, 1] } })
     const commit = ofType(result.events, 'model.commit').find((e) => e.outcome === 'ok')
     expect(commit?.payload.result).toMatchObject({ generation_cut_records: 1 })
   })
