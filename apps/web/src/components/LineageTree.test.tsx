@@ -91,6 +91,6 @@ describe('lineage of a cut call', () => {
         generation_cut: { model_call_id: 'p3', disposition: 'durable_failure' },
       })
     render(<LineageTree rollouts={failed} statusNote={NOTES} />)
-    expect(screen.getByTestId('cut-note').textContent).toBe(' ✂ durable failure')
+    expect(screen.getByTestId('cut-note').textContent).toBe(' · durable failure')
   })
 })

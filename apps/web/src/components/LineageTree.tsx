@@ -22,7 +22,7 @@ function CutNotes({ call }: { call: Call }) {
   return (
     <span className="cut-note" data-testid={call.continues_cut ? 'continues-cut' : 'cut-note'}>
       {' '}
-      {call.continues_cut ? '⇢' : '✂'} {note}
+      {call.continues_cut ? '⇢' : call.generation_cut?.disposition === 'durable_prefix' ? '✂' : '·'} {note}
     </span>
   )
 }
