@@ -8,8 +8,8 @@ type Call = Rollout['attempts'][number]['calls'][number]
 export function cutNote(call: Call): string | null {
   const cut = call.generation_cut
   if (cut !== undefined) {
-    if (cut.disposition === 'durable_prefix' && cut.prefix_token_count !== undefined)
-      return cut.cut_kind === 'terminal_completion' ? `finished behind the fence (${cut.prefix_token_count} tokens durable)` : `cut at token ${cut.prefix_token_count}`
+    if (cut.prefix_token_count !== undefined && cut.cut_kind === 'terminal_completion') return `finished behind the fence (${cut.prefix_token_count} tokens durable)`
+    if (cut.prefix_token_count !== undefined && cut.disposition === 'durable_prefix') return `cut at token ${cut.prefix_token_count}`
     return cut.disposition.replace(/_/g, ' ')
   }
   const cont = call.continues_cut
@@ -22,7 +22,7 @@ function CutNotes({ call }: { call: Call }) {
   return (
     <span className="cut-note" data-testid={call.continues_cut ? 'continues-cut' : 'cut-note'}>
       {' '}
-      {call.continues_cut ? '⇢' : call.generation_cut?.disposition === 'durable_prefix' ? '✂' : '·'} {note}
+      {call.continues_cut ? '⇢' : call.generation_cut?.disposition === 'durable_prefix' && call.generation_cut.cut_kind !== 'terminal_completion' ? '✂' : '·'} {note}
     </span>
   )
 }

@@ -42,6 +42,18 @@ describe('straggler narrative', () => {
       }),
     )
     expect(cont).toContain('continues the cut call p3 from token 212 (prefix delivered staged) and generates 88 more tokens')
+    const custody = narrate(
+      event({
+        phase: 'continue',
+        from: 'policy_model',
+        to: 'generation_worker',
+        type: 'generation.continue',
+        payload: { rollout_id: 'r0', attempt_index: 1, model_call_id: 'p1', cut_model_call_id: 'p3', prefix_token_count: 150, prefix_delivery: 'inline', continuation_token_count: 0 },
+      }),
+    )
+    expect(custody).toContain('all 150 tokens come from custody')
+    const completed = narrate(event({ phase: 'prepare', from: 'generation_worker', to: 'policy_model', type: 'generation.cut_ack', payload: { ...ids, disposition: 'completed_durable', cut_kind: 'terminal_completion', prefix_token_count: 150 } }))
+    expect(completed).toContain('(completed_durable); after restore the result is delivered from custody')
     const refused = narrate(event({ phase: 'restore', from: 'controller', to: 'policy_model', type: 'model.restore', outcome: 'restored_cut_digest_mismatch', payload: {} }))
     expect(refused).toContain('does not match its digest')
   })

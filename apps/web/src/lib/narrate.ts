@@ -152,7 +152,9 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'generation.claim_cut':
       return `${from} claims the restored cut of call ${str(p['cut_model_call_id']) ?? ''} for ${about}: a lease, so exactly one worker continues it.`
     case 'generation.continue':
-      return `${about} continues the cut call ${str(p['cut_model_call_id']) ?? ''} from token ${num(p['prefix_token_count']) ?? 'k'} (prefix delivered ${str(p['prefix_delivery']) ?? '?'}) and generates ${num(p['continuation_token_count']) ?? 'the remaining'} more tokens: it ends exactly as if it had never been interrupted.`
+      return num(p['continuation_token_count']) === 0
+        ? `${about} takes over the cut call ${str(p['cut_model_call_id']) ?? ''}: all ${num(p['prefix_token_count']) ?? '?'} tokens come from custody (prefix delivered ${str(p['prefix_delivery']) ?? '?'}), nothing is generated again.`
+        : `${about} continues the cut call ${str(p['cut_model_call_id']) ?? ''} from token ${num(p['prefix_token_count']) ?? 'k'} (prefix delivered ${str(p['prefix_delivery']) ?? '?'}) and generates ${num(p['continuation_token_count']) ?? 'the remaining'} more tokens: it ends exactly as if it had never been interrupted.`
     case 'model.worker_close':
     case 'model.worker_ack':
     case 'model.worker_register':
@@ -173,6 +175,8 @@ function cutAck(p: TraceEvent['payload'], from: string, about: string): string {
       return p['cut_kind'] === 'terminal_completion'
         ? `${from} acknowledges ${about}'s call: it finished behind the egress fence and all ${k ?? '?'} of its tokens are durable (completed_durable).`
         : `${from} acknowledges ${about}'s call as durable_prefix: ${k ?? '?'} tokens, durable in the token store before the acknowledgement.`
+    case 'completed_durable':
+      return `${from} acknowledges ${about}'s call: it finished behind the egress fence and all ${k ?? '?'} of its tokens are durable (completed_durable); after restore the result is delivered from custody, nothing is generated again.`
     case 'durable_failure':
       return `${from} could not stage ${about}'s prefix and says so durably (durable_failure): the call will be generated again after restore, and the checkpoint is not blocked.`
     default:
