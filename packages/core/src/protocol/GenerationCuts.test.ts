@@ -5,6 +5,8 @@ import { GenerationWorker } from './GenerationWorker.ts'
 import { validateReceipt } from './generationCut.ts'
 import { generationTokenIds } from './generationTokens.ts'
 import { TokenStore } from './TokenStore.ts'
+import { PolicyModel } from './PolicyModel.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 
 const id = { rollout_id: 'r0', attempt_index: 0 }
 
@@ -79,5 +81,28 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     expect(restored.consume('c1', 1).ok).toBe(true)
     const late = restored.claim('c1', 0, 'g1-c5')
     expect(late.ok ? null : late.error.code).toBe('restored_cut_consumed')
+  })
+
+  it('[model.generation-safe-cuts] the policy model refuses to commit a cut whose prefix the token store no longer holds (ledger_mismatch), writing nothing', () => {
+    const store = new TokenStore()
+    const model = new PolicyModel(nodeDigest, { serverName: 'policy', tokenStore: store })
+    const worker = new GenerationWorker(store, 0)
+    const admitted = model.admit(id)
+    if (!admitted.ok) throw new Error(admitted.error.message)
+    worker.begin(admitted.value.model_call_id, { seed: '1', rollout_id: 'r0', call: 0, total: 100, started_at: 0, from: 0 })
+    expect(model.pause('ck-1', 1000).ok).toBe(true)
+    const begun = model.beginGenerationCut('ck-1', () => 'cut', () => 0)
+    if (!begun.ok) throw new Error(begun.error.message)
+    const inventory = begun.value.inventories.get(0)
+    if (inventory === undefined) throw new Error('no inventory')
+    expect(model.acceptCutReceipt(0, worker.cut(inventory, nodeDigest, 30, () => false).receipt).ok).toBe(true)
+    const status = model.status('ck-1', 40)
+    expect(status.ok && status.value.state).toBe('paused')
+    expect(status.ok && status.value.generation_cut_proof?.workers).toEqual([0])
+    store.stage('tq/policy-call-000001/seg-0', [7])
+    const dir = new MemoryCheckpointDirectory()
+    const committed = model.commit('ck-1', dir, [])
+    expect(committed.ok ? null : committed.error.code).toBe('ledger_mismatch')
+    expect(dir.list()).toEqual([])
   })
 })

@@ -2,88 +2,38 @@ import { describe, expect, it } from 'vitest'
 import type { TraceMessage } from '../contracts/trace.ts'
 import { messageLabel } from './messageLabel.ts'
 
-const event = (
-  type: string,
-  payload: TraceMessage['payload'],
-  from = 'policy_model',
-  to = 'generation_worker',
-): TraceMessage =>
-  ({
-    step: 1,
-    time_ms: 0,
-    phase: 'prepare',
-    from,
-    to,
-    type,
-    payload,
-    outcome: 'ok',
-  }) as TraceMessage
+const msg = (type: string, payload: TraceMessage['payload'], outcome = 'ok'): TraceMessage => ({ step: 1, time_ms: 0, phase: 'prepare', from: 'policy_model', to: 'generation_worker', type, payload, outcome })
 
-describe('messageLabel', () => {
-  it('[render-cut] the cut, the acknowledged prefix and the continuation carry the token count and the cut call', () => {
-    const ids = { rollout_id: 'r3', attempt_index: 0, model_call_id: 'c7' }
-    expect(messageLabel(event('generation.cut', { ...ids, prefix_token_count: 212 }))).toBe(
-      'generation.cut r3.a0 call c7 cut at token 212',
-    )
-    expect(messageLabel(event('token.stage_prefix', { ...ids, prefix_token_count: 212 }))).toBe(
-      'token.stage_prefix r3.a0 call c7 212 tokens',
-    )
-    expect(
-      messageLabel(
-        event('generation.cut_ack', {
-          ...ids,
-          disposition: 'durable_prefix',
-          prefix_token_count: 212,
-        }),
-      ),
-    ).toBe('generation.cut_ack r3.a0 call c7 212 tokens')
-    // the continuation of N+1 is named after the call it continues: the same label on both sides of the cut
-    const continued = messageLabel(
-      event('generation.continue', {
-        rollout_id: 'r3',
-        attempt_index: 1,
-        model_call_id: 'c1',
-        cut_model_call_id: 'c7',
-        prefix_token_count: 212,
-        prefix_delivery: 'staged',
-      }),
-    )
-    expect(continued).toBe('generation.continue r3.a1 call c7 continues from token 212 (staged)')
+describe('message labels of generation-safe cuts', () => {
+  it('[model.generation-safe-cuts] the cut, the staged prefix, the acknowledgement and the continuation show their token counts', () => {
+    const who = { rollout_id: 'r0', attempt_index: 0 }
+    expect(messageLabel(msg('generation.cut', { ...who, prefix_token_count: 153 }))).toBe('generation.cut r0.a0 cut at token 153')
+    expect(messageLabel(msg('token.stage_prefix', { ...who, prefix_token_count: 153 }))).toBe('token.stage_prefix r0.a0 prefix [0, 153)')
+    expect(messageLabel(msg('generation.cut_ack', { ...who, disposition: 'durable_prefix', prefix_token_count: 153 }))).toBe('generation.cut_ack r0.a0 durable_prefix k=153')
+    expect(messageLabel(msg('generation.cut_ack', { ...who, disposition: 'excluded', prefix_token_count: null }))).toBe('generation.cut_ack r0.a0 excluded')
+    expect(messageLabel(msg('generation.continue', { rollout_id: 'r0', attempt_index: 1, prefix_token_count: 153, prefix_delivery: 'staged', continuation_token_count: 257 }))).toBe('generation.continue r0.a1 from token 153 (staged) +257')
+    // Every other message is labelled as before.
+    expect(messageLabel(msg('model.request', { ...who, prefix_token_count: 3 }))).toBe('model.request r0.a0')
+  })
+})
+
+describe('the call a cut message is about', () => {
+  const ids = { rollout_id: 'r3', attempt_index: 0, model_call_id: 'c7' }
+  it('[render-cut] the cut, the staged prefix and the acknowledgement name the cut call after the token count', () => {
+    expect(messageLabel(msg('generation.cut', { ...ids, prefix_token_count: 212 }))).toBe('generation.cut r3.a0 cut at token 212 call c7')
+    expect(messageLabel(msg('token.stage_prefix', { ...ids, prefix_token_count: 212 }))).toBe('token.stage_prefix r3.a0 prefix [0, 212) call c7')
+    expect(messageLabel(msg('generation.cut_ack', { ...ids, disposition: 'durable_prefix', prefix_token_count: 212 }))).toBe('generation.cut_ack r3.a0 durable_prefix k=212 call c7')
+    expect(messageLabel(msg('generation.cut_ack', { ...ids, disposition: 'durable_failure', prefix_token_count: null }))).toBe('generation.cut_ack r3.a0 durable_failure call c7')
   })
 
-  it('[render-cut] a failed or excluded disposition is named; other messages get no cut hint', () => {
-    expect(
-      messageLabel(
-        event('generation.cut_ack', {
-          rollout_id: 'r1',
-          attempt_index: 0,
-          model_call_id: 'c2',
-          disposition: 'durable_failure',
-          prefix_token_count: null,
-        }),
-      ),
-    ).toBe('generation.cut_ack r1.a0 call c2 durable_failure')
-    expect(
-      messageLabel(
-        event('model.request', {
-          rollout_id: 'r1',
-          attempt_index: 0,
-          model_call_id: 'c2',
-          prefix_token_count: 5,
-        }),
-      ),
-    ).toBe('model.request r1.a0')
+  it('[render-cut] the continuation of N+1 is named after the call it continues: one label on both sides of the cut', () => {
+    const continued = msg('generation.continue', { rollout_id: 'r3', attempt_index: 1, model_call_id: 'c1', cut_model_call_id: 'c7', prefix_token_count: 212, prefix_delivery: 'staged' })
+    expect(messageLabel(continued)).toBe('generation.continue r3.a1 from token 212 (staged) call c7')
+    expect(messageLabel(msg('model.request', { ...ids, prefix_token_count: 5 }))).toBe('model.request r3.a0')
   })
 
   it('[render-cut] payload strings in the hint are made safe for mermaid', () => {
-    const label = messageLabel(
-      event('generation.cut', {
-        rollout_id: 'r1',
-        attempt_index: 0,
-        model_call_id: 'c;2:%%{x}%%',
-        prefix_token_count: 1,
-      }),
-    )
+    const label = messageLabel(msg('generation.cut', { rollout_id: 'r1', attempt_index: 0, model_call_id: 'c;2:%%{x}%%', prefix_token_count: 1 }))
     expect(label.replace(/#\d+;/g, '')).not.toMatch(/[;:%]/)
   })
 })

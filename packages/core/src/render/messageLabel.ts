@@ -16,38 +16,35 @@ export function messageLabel(event: TraceMessage): string {
   if (event.outcome !== 'ok') parts.push(`✗ ${sanitizeLabel(event.outcome, 40)}`)
   const session = sessionHint(event)
   if (session) parts.push(session)
-  const cut = cutHint(event)
-  if (cut) parts.push(cut)
+  const tokens = tokenHint(event)
+  if (tokens) parts.push(tokens)
+  const call = callHint(event)
+  if (call) parts.push(call)
   const path = pathHint(event.payload)
   if (path) parts.push(path)
   return parts.join(' ')
 }
 
 /**
- * The token boundary of a generation-safe cut (GENERATION_CUTS.md §6), on the messages that carry
- * it: the call is named by the id it had when it was cut — the continuation of N+1 names the cut
- * call too, so one call reads the same on both sides of the checkpoint — and the token count is
- * where the prefix ends (`cut at token k` on the cut, `k tokens` on the staged and acknowledged
- * prefix, `continues from token k` on the continuation).
+ * The call a generation-safe cut message is about, named by the id it had when it was cut: the
+ * claim and the continuation of N+1 name the cut call too (`cut_model_call_id`), so one call reads
+ * the same on both sides of the checkpoint.
  */
-function cutHint(event: TraceMessage): string {
+function callHint(event: TraceMessage): string {
   if (!CUT_EVENTS.has(event.type)) return ''
-  const p = event.payload
-  const call = text(p['cut_model_call_id']) ?? text(p['model_call_id'])
-  const k = p['prefix_token_count']
-  const tokens = typeof k === 'number' && Number.isSafeInteger(k) ? k : undefined
-  const parts = call === undefined ? [] : [`call ${sanitizeLabel(call, 24)}`]
-  if (tokens !== undefined) {
-    if (event.type === 'generation.cut') parts.push(`cut at token ${tokens}`)
-    else if (event.type === 'generation.continue') parts.push(`continues from token ${tokens}${text(p['prefix_delivery']) ? ` (${sanitizeLabel(text(p['prefix_delivery']) ?? '', 12)})` : ''}`)
-    else parts.push(`${tokens} tokens`)
-  }
-  if (event.type === 'generation.cut_ack') {
-    const disposition = text(p['disposition'])
-    if (disposition !== undefined && disposition !== 'durable_prefix') parts.push(sanitizeLabel(disposition, 24))
-  }
-  return parts.join(' ')
+  const call = text(event.payload['cut_model_call_id']) ?? text(event.payload['model_call_id'])
+  return call === undefined ? '' : `call ${sanitizeLabel(call, 24)}`
 }
+
+const CUT_EVENTS: ReadonlySet<string> = new Set([
+  'generation.cut',
+  'token.stage_prefix',
+  'generation.cut_ack',
+  'model.egress_fenced',
+  'model.egress_released',
+  'generation.claim_cut',
+  'generation.continue',
+])
 
 /**
  * The note drawn on the worker's lifeline under a cut or a continuation, so the token boundary
@@ -62,15 +59,31 @@ export function cutNoteText(event: TraceMessage): string {
   return ''
 }
 
-const CUT_EVENTS: ReadonlySet<string> = new Set([
-  'generation.cut',
-  'token.stage_prefix',
-  'generation.cut_ack',
-  'model.egress_fenced',
-  'model.egress_released',
-  'generation.claim_cut',
-  'generation.continue',
-])
+/**
+ * Generation-safe cuts show their token counts on the line (never one message per token): the cut
+ * at token k, the staged prefix, the acknowledged disposition, and the continuation from k.
+ */
+function tokenHint(event: TraceMessage): string {
+  const p = event.payload
+  const k = p['prefix_token_count']
+  if (event.type === 'generation.cut_ack' && typeof k !== 'number') return sanitizeLabel(text(p['disposition']) ?? '', 24)
+  if (typeof k !== 'number') return ''
+  switch (event.type) {
+    case 'generation.cut':
+      return `cut at token ${k}`
+    case 'token.stage_prefix':
+      return `prefix [0, ${k})`
+    case 'generation.cut_ack':
+      return `${sanitizeLabel(text(p['disposition']) ?? '', 24)} k=${k}`
+    case 'generation.continue': {
+      const more = p['continuation_token_count']
+      const delivery = sanitizeLabel(text(p['prefix_delivery']) ?? '', 12)
+      return `from token ${k} (${delivery})${typeof more === 'number' ? ` +${more}` : ''}`
+    }
+    default:
+      return ''
+  }
+}
 
 function sessionHint(event: TraceMessage): string {
   const rollout = text(event.payload['rollout_id']) ?? rolloutOf(event.from) ?? rolloutOf(event.to)

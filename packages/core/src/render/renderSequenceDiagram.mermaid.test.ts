@@ -6,6 +6,9 @@ import type { TraceMessage } from '../contracts/trace.ts'
 import { TRACE_PHASES } from '../contracts/trace.ts'
 import { demoTrace } from './demoTrace.ts'
 import { renderSequenceDiagram } from './renderSequenceDiagram.ts'
+import { nodeDigest } from '../adapters/nodeDigest.ts'
+import { resolveRunConfig, runSimulation } from '../simulator/simulate.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { HOSTILE_STRINGS, largeTrace, traceEvent } from './testTraces.ts'
 
 // The real mermaid 11 parser (the one the web app draws with) is the judge of the produced text.
@@ -119,15 +122,25 @@ describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
       expect(messageSteps).toEqual([1, 2, 3, 4])
       const { messages } = await parse(source)
       expect(arrows(messages).map((m) => decode(m.message).replace(/^▶ /, ''))).toEqual([
-        'generation.cut r0.a0 call p3 cut at token 212',
-        'token.stage_prefix r0.a0 call p3 212 tokens',
-        'generation.cut_ack r0.a0 call p3 212 tokens',
-        'generation.continue r0.a1 call p3 continues from token 212 (staged)',
+        'generation.cut r0.a0 cut at token 212 call p3',
+        'token.stage_prefix r0.a0 prefix [0, 212) call p3',
+        'generation.cut_ack r0.a0 durable_prefix k=212 call p3',
+        'generation.continue r0.a1 from token 212 (staged) call p3',
       ])
       const notes = messages.filter((m) => 'placement' in m).map((m) => decode(m.message))
       expect(notes).toContain('✂ token 212 · [0, 212) staged · 212… goes on')
       expect(notes).toContain('↪ same call from token 212')
     }
+  })
+
+  it('[render-mermaid] a generation-safe cut parses with its token counts on the cut, the acknowledgement and the continuation', async () => {
+    // Two rollouts (no Workplace data to load under happy-dom); r0 is the straggler.
+    const result = runSimulation(resolveRunConfig({ scenario: 'generation-safe-cut', seed: '0', rollouts: 2 }), { digest: nodeDigest, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
+    const { messages } = await parse(renderSequenceDiagram(result.events, { window: { from: 1, to: result.events.length } }).source)
+    const texts = messages.map((m) => m.message)
+    expect(texts.some((t) => t.includes('generation.cut r0.a0 cut at token'))).toBe(true)
+    expect(texts.some((t) => t.includes('prefix [0,'))).toBe(true)
+    expect(texts.some((t) => /generation\.continue r0\.a1 from token \d+ \(staged\) \+\d+/.test(t))).toBe(true)
   })
 
   it('[render-mermaid] the empty diagram parses', async () => {

@@ -88,7 +88,7 @@ export const SCENARIOS: readonly ScenarioInfo[] = [
     name: 'completed-before-egress',
     title: 'Completed before egress',
     narrative:
-      "Rollout r0's model call is a little late: it is still generating at the prepare deadline but finishes while the checkpoint is being taken. The egress fence holds its response back, so the agent never sees it; the worker acknowledges it as a durable_prefix of cut_kind terminal_completion (the whole generation, finish reason stop) and the ticket is completed_durable. After restore the call of attempt N+1 is delivered from custody: all of its tokens come from the segment, nothing is generated again.",
+      "Rollout r0's model call is a little late: it is still generating at the prepare deadline but finishes while the checkpoint is being taken. The egress fence holds its response back, so the agent never sees it; the worker acknowledges it as a durable_prefix of cut_kind terminal_completion (the whole generation, finish reason stop) and the ticket is completed_durable. After restore the call of attempt N+1 is delivered from custody: all of its tokens come from the segment, nothing is generated again. (On a few seeds the call ends before the deadline and r0 is between a response and its next boundary then: it is retired as in whole-request mode, since only generations are cut.)",
     config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
     faults: [{ kind: 'straggler', rollout: 0, extra_ms: 140 }],
   },

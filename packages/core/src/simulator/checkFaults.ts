@@ -2,6 +2,7 @@ import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { Fault, RunConfig } from '../contracts/scenarios.ts'
 import { CUT_FAULT_KINDS } from '../contracts/scenarios.ts'
+import { CUT_BUG_NAMES } from '../contracts/bugs.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { presetModelWorkers } from '../scenarios/presets.ts'
@@ -23,6 +24,8 @@ export function faultRolloutId(ref: string | number, rollouts: number): string |
  * `whole-request` run. Nothing is changed.
  */
 export function checkFaults(config: RunConfig, faults: readonly Fault[] = config.faults): Result<RunConfig, CutoverError> {
+  if (config.bug !== undefined && (CUT_BUG_NAMES as readonly string[]).includes(config.bug) && config.cut_mode !== 'generation-safe')
+    return err(cutoverError('invalid_request', `cut_mode is whole-request, but bug ${config.bug} breaks generation-safe cuts: leave cut_mode out or set it to "generation-safe"`))
   // A cut fault needs a cut: refused in a whole-request run, whether given or the preset's.
   for (const [i, f] of config.faults.entries())
     if ((CUT_FAULT_KINDS as readonly string[]).includes(f.kind) && config.cut_mode !== 'generation-safe')
