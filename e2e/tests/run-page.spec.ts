@@ -53,7 +53,8 @@ test('a happy-path run steps through the whole cycle by keyboard, and its permal
 
 test('the home page lists the scenarios and opens a run from its card', async ({ homePage, runPage, page }) => {
   await homePage.open()
-  await expect(homePage.cards).toHaveCount(8)
+  // the eight presets of CONTRACTS.md §3 and the six generation-safe ones of §10
+  await expect(homePage.cards).toHaveCount(14)
   await homePage.runScenario('stale-attempt-fenced')
   await expect(runPage.stepCounter).toBeVisible()
   await expect(page.getByRole('tablist')).toBeVisible()
