@@ -53,7 +53,8 @@ test('a happy-path run steps through the whole cycle by keyboard, and its permal
 
 test('the home page lists the scenarios and opens a run from its card', async ({ homePage, runPage, page }) => {
   await homePage.open()
-  await expect(homePage.cards).toHaveCount(8)
+  // the eight presets of CONTRACTS.md §3 and the six generation-safe ones of §10
+  await expect(homePage.cards).toHaveCount(14)
   // at 1,024 px no card's text runs out of it (long error codes wrap)
   await page.setViewportSize({ width: 1024, height: 768 })
   const overflowing = await homePage.cards.evaluateAll((cards) => cards.filter((c) => c.scrollWidth > c.clientWidth + 1 || Array.from(c.querySelectorAll('p')).some((p) => p.scrollWidth > p.clientWidth + 1)).map((c) => c.getAttribute('data-scenario')))

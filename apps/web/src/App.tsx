@@ -1,4 +1,5 @@
 import { DiffPage } from './pages/DiffPage.tsx'
+import { GenerationCutDemoPage } from './pages/GenerationCutDemoPage.tsx'
 import { HomePage } from './pages/HomePage.tsx'
 import { NotFoundPage } from './pages/NotFoundPage.tsx'
 import { RunPage } from './pages/RunPage.tsx'
@@ -27,11 +28,15 @@ export function App() {
           <Link href="/demo/straggler" aria-current={route.page === 'straggler' ? 'page' : undefined}>
             Straggler demo
           </Link>
+          <Link href="/demo/generation-cut" aria-current={route.page === 'generation-cut' ? 'page' : undefined}>
+            Generation-cut demo
+          </Link>
         </nav>
       </header>
       {route.page === 'home' && <HomePage />}
       {route.page === 'run' && <RunPage key={route.id} id={route.id} view={view ?? route} />}
       {route.page === 'straggler' && <StragglerDemoPage key={route.run ?? ''} run={route.run} view={view ?? route} />}
+      {route.page === 'generation-cut' && <GenerationCutDemoPage key={`${route.a ?? ''}|${route.b ?? ''}`} a={route.a} b={route.b} step={route.step} />}
       {route.page === 'diff' && <DiffPage a={route.a} b={route.b} />}
       {route.page === 'not_found' && <NotFoundPage path={route.path} />}
     </>

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react'
 import type { LineageView } from '@cutover/core/contracts'
 import { LANE, lineageLayout } from '../lib/lineageLayout.ts'
 import { visibleRange } from './VirtualList.tsx'
+import { cutNote } from './LineageTree.tsx'
 import type { AttemptStatus } from './LineageTree.tsx'
 
 type Rollout = LineageView['rollouts'][number]
@@ -11,7 +12,9 @@ const HEIGHT = 440
 /**
  * The lineage drawn as a graph, one lane per rollout: each attempt a box of its model calls
  * (retired and fenced attempts struck through in red), parent links between calls, and the
- * restored-parent relay as an arc from N's last committed call to N+1's first call. Only the lanes
+ * restored-parent relay as an arc from N's last committed call to N+1's first call, a call cut at a
+ * token boundary marked with its token count and a dashed cut edge to the call of N+1 that continues
+ * it. Only the lanes
  * in view are drawn, so 10,000 rollouts scroll like 10. Clicking a call goes to its step.
  */
 export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: readonly Rollout[]; statusNote: { readonly [S in AttemptStatus]: string }; onSeek?: (step: number) => void }) {
@@ -29,6 +32,9 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
             <marker id="relay-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
               <path d="M 0 0 L 10 5 L 0 10 z" className="relay-arrow" />
             </marker>
+            <marker id="cut-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+              <path d="M 0 0 L 10 5 L 0 10 z" className="cut-arrow" />
+            </marker>
           </defs>
           {lanes.map(({ rollout, layout }, i) => (
             <g key={rollout.rollout_id} transform={`translate(0 ${i * LANE.height})`} data-rollout={rollout.rollout_id}>
@@ -45,24 +51,43 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
                   <text x={x} y={LANE.callY - 18} className="attempt-label">
                     {labelOf(attempt)}
                   </text>
-                  {calls.map(({ call, x: cx }) => (
-                    <circle
-                      key={call.model_call_id}
-                      cx={cx}
-                      cy={LANE.callY}
-                      r={LANE.radius}
-                      className={call.relay ? 'call-node is-relay' : 'call-node'}
-                      onClick={onSeek ? () => onSeek(call.step) : undefined}
-                      data-call={call.model_call_id}
-                    >
-                      <title>{`${call.model_call_id}${call.parent_call_id ? ` ← ${call.parent_call_id}` : ''}${onSeek ? ` · step ${call.step}` : ''}`}</title>
-                    </circle>
-                  ))}
+                  {calls.map(({ call, x: cx }) => {
+                    const note = cutNote(call)
+                    return (
+                      <g key={call.model_call_id}>
+                        <circle
+                          cx={cx}
+                          cy={LANE.callY}
+                          r={LANE.radius}
+                          className={`call-node${call.relay ? ' is-relay' : ''}${call.generation_cut ? ' is-cut' : ''}`}
+                          onClick={onSeek ? () => onSeek(call.step) : undefined}
+                          data-call={call.model_call_id}
+                        >
+                          <title>{`${call.model_call_id}${call.parent_call_id ? ` ← ${call.parent_call_id}` : ''}${note ? ` · ${note}` : ''}${onSeek ? ` · step ${call.step}` : ''}`}</title>
+                        </circle>
+                        {call.generation_cut?.prefix_token_count !== undefined && (
+                          <text x={cx} y={LANE.callY + LANE.radius + 9} className="cut-label" textAnchor="middle">
+                            ✂{call.generation_cut.prefix_token_count}
+                          </text>
+                        )}
+                      </g>
+                    )
+                  })}
                 </g>
               ))}
               {layout.edges.map((edge, k) =>
                 edge.kind === 'parent' ? (
                   <line key={k} x1={edge.from + LANE.radius} x2={edge.to - LANE.radius} y1={LANE.callY} y2={LANE.callY} className="parent-edge" />
+                ) : edge.kind === 'cut' ? (
+                  <path
+                    key={k}
+                    data-testid="cut-edge"
+                    d={`M ${edge.from + LANE.radius} ${LANE.callY} L ${edge.to - LANE.radius - 1} ${LANE.callY}`}
+                    className="cut-edge"
+                    markerEnd="url(#cut-arrow)"
+                  >
+                    <title>{edge.label}</title>
+                  </path>
                 ) : (
                   <path
                     key={k}

@@ -25,12 +25,25 @@ const interesting = (r: Rollout) => r.attempts.length > 1 || r.attempts.some((a)
  * The Lineage tab: rollout → attempts → model calls. Retired stragglers and fenced attempts are
  * marked; the relay call of attempt N+1 shows the arrow back to the restored parent call of N.
  */
-export function LineageTab({ runId, step, onSeek, session = null }: { runId: string; step: number; onSeek: (step: number) => void; session?: string | null }) {
+export function LineageTab({
+  runId,
+  step,
+  onSeek,
+  session = null,
+  initialView = 'graph',
+}: {
+  runId: string
+  step: number
+  onSeek: (step: number) => void
+  session?: string | null
+  /** How the tab opens: the drawn graph, or the list (the generation-cut demo's narrow panels). */
+  initialView?: 'graph' | 'list'
+}) {
   const lineage = useQuery({ ...lineageQuery(runId, step), placeholderData: (previous) => previous })
   // `session=` in the URL opens the tab on that session's rollout
   const [filter, setFilter] = useState(session === null ? '' : session.replace(/\.a\d+$/, ''))
   const [onlyInteresting, setOnlyInteresting] = useState(false)
-  const [asGraph, setAsGraph] = useState(true)
+  const [asGraph, setAsGraph] = useState(initialView === 'graph')
   const rollouts = useMemo(() => {
     const all = lineage.data?.rollouts ?? []
     const needle = filter.trim().toLowerCase()

@@ -2,6 +2,30 @@ import type { LineageView } from '@cutover/core/contracts'
 
 type Rollout = LineageView['rollouts'][number]
 export type AttemptStatus = Rollout['attempts'][number]['status']
+type Call = Rollout['attempts'][number]['calls'][number]
+
+/** A call's generation cut in words: "cut at token k" on the call of N, "continues … from token k" on its continuation. */
+export function cutNote(call: Call): string | null {
+  const cut = call.generation_cut
+  if (cut !== undefined) {
+    if (cut.prefix_token_count !== undefined && cut.cut_kind === 'terminal_completion') return `finished behind the fence (${cut.prefix_token_count} tokens durable)`
+    if (cut.prefix_token_count !== undefined && cut.disposition === 'durable_prefix') return `cut at token ${cut.prefix_token_count}`
+    return cut.disposition.replace(/_/g, ' ')
+  }
+  const cont = call.continues_cut
+  return cont === undefined ? null : `continues ${cont.model_call_id} from token ${cont.prefix_token_count} (${cont.prefix_delivery})`
+}
+
+function CutNotes({ call }: { call: Call }) {
+  const note = cutNote(call)
+  if (note === null) return null
+  return (
+    <span className="cut-note" data-testid={call.continues_cut ? 'continues-cut' : 'cut-note'}>
+      {' '}
+      {call.continues_cut ? '⇢' : call.generation_cut?.disposition === 'durable_prefix' && call.generation_cut.cut_kind !== 'terminal_completion' ? '✂' : '·'} {note}
+    </span>
+  )
+}
 
 /**
  * The rollout → attempts → model calls tree of the Lineage tabs (a run's and a directory's):
@@ -56,6 +80,7 @@ export function LineageTree({
                             </span>
                           )}
                           {!call.relay && call.parent_call_id && <span className="muted mono"> ← {call.parent_call_id}</span>}
+                          <CutNotes call={call} />
                           {onSeek && <span className="muted"> · step {call.step}</span>}
                           {note !== undefined && <span className="relay-link"> ⇢ {note}</span>}
                         </li>

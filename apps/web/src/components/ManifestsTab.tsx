@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import type { CheckpointFileView, CheckpointView, RunStatus } from '@cutover/core/contracts'
+import type { CheckpointFileView, CheckpointView, RunStatus, TokenSegmentView } from '@cutover/core/contracts'
 import { checkpointFileQuery, checkpointsQuery } from '../api/queries.ts'
 import { fileTree } from '../lib/fileTree.ts'
 import type { FileTreeNode } from '../lib/fileTree.ts'
@@ -61,12 +61,43 @@ function FileView({ runId, checkpoint, file }: { runId: string; checkpoint: Chec
   )
 }
 
+/**
+ * The token-store segments a checkpoint's token-store manifest lists (generation-safe cuts): each
+ * staged prefix with its token count and whether its bytes still match the listed SHA-256.
+ */
+function TokenSegments({ segments, selected, onSelect }: { segments: readonly TokenSegmentView[]; selected: string | null; onSelect: (path: string) => void }) {
+  if (segments.length === 0) return null
+  const bad = segments.filter((s) => s.status !== 'ok').length
+  return (
+    <section className="token-segments" aria-label="Token-store segments" data-testid="token-segments">
+      <h3 className="small">
+        Token-store segments <span className="muted">· {segments.length} staged{bad > 0 ? `, ${bad} not matching` : ', all digests ok'}</span>
+      </h3>
+      <ul>
+        {segments.map((seg) => (
+          <li key={seg.path} data-status={seg.status} data-call={seg.model_call_id}>
+            <button type="button" aria-pressed={seg.path === selected} className="link-button mono" onClick={() => onSelect(seg.path)} title={seg.staging_key}>
+              {seg.model_call_id} seg-{seg.segment}
+            </button>
+            <span>{seg.token_count.toLocaleString('en-US')} tokens</span>
+            <span className={`file-status status-${seg.status}`} title={`sha256 ${seg.sha256}`}>
+              {FILE_STATUS[seg.status]}
+              {seg.status === 'ok' ? ` · ${seg.sha256.slice(0, 8)}…` : ''}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 /** `r004.a1` → `r004.`: the prefix of every file of that rollout's boundaries and snapshots. */
 const sessionFilePrefix = (session: string | null): string => (session === null ? '' : `${session.replace(/\.a\d+$/, '')}.`)
 
 /**
- * The Manifests tab: each checkpoint directory's files with digest status (and the digest), a
- * search over paths (starting at the selected session's files), and a JSON viewer.
+ * The Manifests tab: each checkpoint directory's files with digest status (and the digest), its
+ * token-store segments with theirs, a search over paths (starting at the selected session's
+ * files), and a JSON viewer.
  */
 export function ManifestsTab({ runId, status, session = null }: { runId: string; status: RunStatus; session?: string | null }) {
   const checkpoints = useQuery(checkpointsQuery(runId, status))
@@ -124,6 +155,7 @@ export function ManifestsTab({ runId, status, session = null }: { runId: string;
               ))}
             </ul>
           )}
+          <TokenSegments segments={current.segments ?? []} selected={file?.path ?? null} onSelect={(path) => setChosen({ cid: current.cid, path })} />
           <input type="search" aria-label="Search files" placeholder="Search files (e.g. r4. or manifest)" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
           {needle !== '' && matching.length === 0 && <p className="muted small">No file path contains “{search}”.</p>}
           <Folder node={fileTree(matching)} selected={file?.path ?? null} onSelect={(path) => setChosen({ cid: current.cid, path })} depth={0} />

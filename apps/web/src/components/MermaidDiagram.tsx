@@ -173,12 +173,15 @@ export function MermaidDiagram({
   highlight,
   testId = 'sequence-diagram',
   label,
+  initialZoom = 'fit',
 }: {
   source: string
   /** Index of the message to highlight (-1: none, step 0). */
   highlight: number
   testId?: string
   label?: string
+  /** The zoom it opens at: fit to the pane's width (default), or a scale (a narrow pane reads better zoomed, scrolled to the current message). */
+  initialZoom?: number | 'fit'
 }) {
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const box = useRef<HTMLDivElement>(null)
@@ -191,7 +194,7 @@ export function MermaidDiagram({
   highlightRef.current = highlight
   const [painted, setPainted] = useState(-1)
   // fit-to-width by default: every lifeline shows in the pane without scrolling sideways
-  const [zoom, setZoom] = useState<number | 'fit'>('fit')
+  const [zoom, setZoom] = useState<number | 'fit'>(initialZoom)
   const [fitScale, setFitScale] = useState(1)
   const scale = zoom === 'fit' ? fitScale : zoom
 

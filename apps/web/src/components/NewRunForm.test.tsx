@@ -110,3 +110,17 @@ describe('the fault schedule as editable chips', () => {
     expect(screen.queryAllByTestId('fault-chip')).toHaveLength(0)
   })
 })
+
+describe('the cut mode', () => {
+  it('[cut-mode] the scenario’s own mode is the default and sends nothing; a chosen mode is sent as cut_mode', async () => {
+    render(wrap(<NewRunForm />))
+    const mode = screen.getByRole('combobox', { name: 'Cut mode' }) as HTMLSelectElement
+    expect(mode.value).toBe('')
+    expect([...mode.options].map((o) => o.value)).toEqual(['', 'whole-request', 'generation-safe'])
+    fireEvent.change(mode, { target: { value: 'generation-safe' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Start run' }))
+    await waitFor(() => expect(apiFetch.mock.calls.some(([path]) => path === '/api/runs')).toBe(true))
+    const [, init] = apiFetch.mock.calls.find(([path]) => path === '/api/runs') as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toEqual({ scenario: 'happy-path', cut_mode: 'generation-safe' })
+  })
+})

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import type { FormEvent } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { INTEGER_FIELDS, SCENARIO_NAMES, integerTextProblem, rolloutIds, rolloutNamingHint, seedTextProblem } from '@cutover/core/contracts'
-import type { BugName, Fault, ScenarioName } from '@cutover/core/contracts'
+import { CUT_MODES, INTEGER_FIELDS, SCENARIO_NAMES, integerTextProblem, rolloutIds, rolloutNamingHint, seedTextProblem } from '@cutover/core/contracts'
+import type { BugName, CutMode, Fault, ScenarioName } from '@cutover/core/contracts'
 import { bugsQuery, scenariosQuery } from '../api/queries.ts'
 import { useCreateRun } from '../api/useCreateRun.ts'
 import { parseFaultsInput } from '../lib/faultsInput.ts'
@@ -14,7 +14,7 @@ import { FaultChip } from './FaultChip.tsx'
 const { rollouts: ROLLOUTS, deadline_ms: DEADLINE } = INTEGER_FIELDS
 
 /**
- * A run with every knob: scenario, seed (decimal text of any size), rollouts, deadline and a
+ * A run with every knob: scenario, seed (decimal text of any size), rollouts, deadline, cut mode and a
  * fault schedule as a JSON list checked against the contract's fault schema before sending.
  * Empty fields take the scenario's defaults.
  */
@@ -26,6 +26,7 @@ export function NewRunForm() {
   const [deadline, setDeadline] = useState('')
   const [faults, setFaults] = useState('')
   const [bug, setBug] = useState<BugName | ''>('')
+  const [cutMode, setCutMode] = useState<CutMode | ''>('')
   const bugs = useQuery(bugsQuery())
   const chosenBug = bugs.data?.bugs.find((b) => b.name === bug)
   const [touched, setTouched] = useState(false)
@@ -57,6 +58,7 @@ export function NewRunForm() {
         ...(deadline !== '' && { deadline_ms: Number(deadline) }),
         ...(faultsParsed.faults && { faults: faultsParsed.faults }),
         ...(bug !== '' && { bug }),
+        ...(cutMode !== '' && { cut_mode: cutMode }),
       },
       {
         onSuccess: (created) => {
@@ -122,6 +124,21 @@ export function NewRunForm() {
       <ul id="faults-errors" className="field-errors" aria-live="polite">
         {!faultsParsed.ok && (touched || faults.trim() !== '') && faultsParsed.errors.map((e) => <li key={e}>{e}</li>)}
       </ul>
+      <label className="cut-mode-field">
+        Cut mode
+        <select value={cutMode} onChange={(e) => setCutMode(e.currentTarget.value as CutMode | '')} aria-describedby="cut-mode-hint">
+          <option value="">the scenario’s own ({preset?.config.cut_mode ?? 'whole-request'})</option>
+          {CUT_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {mode}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p id="cut-mode-hint" className="muted small">
+        What prepare does to a model call still generating at the deadline: <code>whole-request</code> sacrifices it (the straggler is retired),{' '}
+        <code>generation-safe</code> cuts it at a durable token boundary and continues it after restore.
+      </p>
       <label className="bug-field">
         Bug (teaching mode)
         <select value={bug} onChange={(e) => setBug(e.currentTarget.value as BugName | '')}>

@@ -1,11 +1,11 @@
-import { INVARIANT_IDS } from '@cutover/core/contracts'
+import { DEFAULT_CUT_MODE, INVARIANT_IDS } from '@cutover/core/contracts'
 import type { Fault, RunView } from '@cutover/core/contracts'
 import { Link } from '../router/Link.tsx'
 import { RunFaults } from './RunFaults.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
 
 /**
- * The run's identity line: scenario, seed, fleet size, status and the invariant verdict; its fault
+ * The run's identity line: scenario, seed, fleet size, cut mode (when not the default), status and the invariant verdict; its fault
  * chips are editable when `onRemoveFault` is given (a new run without the fault).
  */
 export function RunHeader({ run, onRemoveFault }: { run: RunView; onRemoveFault?: (faults: readonly Fault[]) => void }) {
@@ -17,7 +17,14 @@ export function RunHeader({ run, onRemoveFault }: { run: RunView; onRemoveFault?
       </nav>
       <h1>
         {run.scenario} <span className="muted small">seed</span> <span className="mono seed" title={run.seed}>{run.seed}</span>{' '}
-        <span className="muted small">· {run.rollouts} rollouts · deadline {run.deadline_ms} ms</span>
+        <span className="muted small">
+          · {run.rollouts} rollouts · deadline {run.deadline_ms} ms{run.cut_mode !== undefined && run.cut_mode !== DEFAULT_CUT_MODE ? ' · ' : ''}
+        </span>
+        {run.cut_mode !== undefined && run.cut_mode !== DEFAULT_CUT_MODE && (
+          <span className={`mode-chip mode-${run.cut_mode}`} data-testid="cut-mode" title="What prepare does to a model call still generating at the deadline">
+            {run.cut_mode}
+          </span>
+        )}
       </h1>
       <div className="run-verdict">
         <StatusBadge status={run.status} queuePosition={run.queue_position} />

@@ -12,7 +12,6 @@ import { StoryNav } from './StoryNav.tsx'
 import { phaseBands } from '../lib/phaseBands.ts'
 import { stickyDiagram } from '../lib/stickyDiagram.ts'
 import type { DrawnDiagram } from '../lib/stickyDiagram.ts'
-import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
 import { Empty } from './Empty.tsx'
 import { DivergedNotice } from './DivergedNotice.tsx'
@@ -35,6 +34,7 @@ import { TablesTab } from './TablesTab.tsx'
 import { Tabs } from './Tabs.tsx'
 import { TransportControls } from './TransportControls.tsx'
 import { usePlayback } from './usePlayback.ts'
+import { useStepKeys } from './useStepKeys.ts'
 
 /**
  * The inspector of one run at one step: transport (scrubber, step buttons, play), the diagram,
@@ -116,19 +116,7 @@ export function RunInspector({
     for (const n of [step + 1, step - 1, step + 2]) if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n, folded))
   }, [client, ready, runId, step, total, folded])
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return
-      if (isTypingTarget(event.target) || keyBelongsToControl(event.target, event.key)) return
-      const command = stepKey(event.key, event.shiftKey, step, total)
-      if (!command) return
-      event.preventDefault()
-      if (command.kind === 'seek') seek(command.step)
-      else playback.toggle()
-    }
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  })
+  useStepKeys(step, total, seek, playback.toggle)
 
   const bands = useMemo(() => phaseBands(events ?? []), [events])
   const starts = useMemo(() => phaseStarts(bands), [bands])

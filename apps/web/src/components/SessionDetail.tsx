@@ -2,12 +2,13 @@ import { useQuery } from '@tanstack/react-query'
 import { sessionQuery } from '../api/queries.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { Empty } from './Empty.tsx'
+import { GenerationCuts } from './GenerationCuts.tsx'
 import { JsonTree } from './JsonTree.tsx'
 import { Loading } from './Loading.tsx'
 import { RowChangeLinks } from './RowChangeLinks.tsx'
 import { StatePictureView } from './StatePictureView.tsx'
 
-/** One session at this step beside its prepare snapshot; changed values are marked. */
+/** One session at this step beside its prepare snapshot (changed values marked), and its model calls' generation cuts. */
 export function SessionDetail({ runId, sessionKey, step, onOpenTables, onSeek }: { runId: string; sessionKey: string; step: number; onOpenTables: () => void; onSeek: (step: number) => void }) {
   const detail = useQuery({ ...sessionQuery(runId, sessionKey, step), placeholderData: (previous) => (previous?.session.key === sessionKey ? previous : undefined) })
   if (detail.status === 'pending') return <Loading what={`session ${sessionKey}`} minHeight={200} />
@@ -29,6 +30,7 @@ export function SessionDetail({ runId, sessionKey, step, onOpenTables, onSeek }:
         )}
       </header>
       {session.environment === 'workplace' && <RowChangeLinks runId={runId} sessionKey={session.key} step={detail.data.step} onSeek={onSeek} />}
+      <GenerationCuts cuts={detail.data.generation_cuts ?? []} />
       <div className="side-by-side">
         <div>
           <h4>At step {detail.data.step}</h4>

@@ -37,4 +37,14 @@ describe('key moments', () => {
     expect(rolloutNeighbours(events, 'r0', 8)).toEqual({ previous: 7, next: undefined })
     expect(rolloutNeighbours(events, 'r1', 3)).toEqual({ previous: undefined, next: undefined })
   })
+  it('[moments] a generation cut and its continuation are key moments', () => {
+    const cut = [
+      ev(1, 'prepare', 'generation.cut', { rollout_id: 'r0', attempt_index: 0, prefix_token_count: 212 }),
+      ev(2, 'continue', 'generation.continue', { rollout_id: 'r0', attempt_index: 1, prefix_token_count: 212 }),
+    ]
+    expect(keyMoments(cut, [])).toEqual([
+      { step: 1, label: 'r0.a0 cut at token 212' },
+      { step: 2, label: 'r0.a1 continues from token 212' },
+    ])
+  })
 })

@@ -1,7 +1,7 @@
 import type { InvariantFailure, TraceEvent } from '@cutover/core/contracts'
 
 /** What happens at a key moment. */
-export type MomentKind = 'fault' | 'retired' | 'published' | 'restore' | 'abort' | 'invariant'
+export type MomentKind = 'fault' | 'retired' | 'cut' | 'continue' | 'published' | 'restore' | 'abort' | 'invariant'
 
 /** A step worth jumping to, with a one-line label. */
 export interface KeyMoment {
@@ -19,6 +19,7 @@ const rolloutOf = (e: TraceEvent): string => {
 /**
  * The story of a run in a few steps: each fault taking effect (a crashed write, a flipped byte, a
  * missing worker, a refused stale request, a duplicate claim), each straggler retired, each
+ * generation cut and its continuation, each
  * checkpoint published, each restore, each abort, and the first failure of each invariant.
  */
 export function keyMoments(events: readonly TraceEvent[], failures: readonly InvariantFailure[]): KeyMoment[] {
@@ -26,6 +27,8 @@ export function keyMoments(events: readonly TraceEvent[], failures: readonly Inv
   let restoring = false
   for (const e of events) {
     if (e.type === 'rollout.retired') out.push({ step: e.step, kind: 'retired', label: `straggler ${rolloutOf(e)} retired` })
+    else if (e.type === 'generation.cut') out.push({ step: e.step, kind: 'cut', label: `${rolloutOf(e)} cut at token ${String(e.payload['prefix_token_count'])}` })
+    else if (e.type === 'generation.continue') out.push({ step: e.step, kind: 'continue', label: `${rolloutOf(e)} continues from token ${String(e.payload['prefix_token_count'])}` })
     else if (e.type === 'fault.corrupt_file') out.push({ step: e.step, kind: 'fault', label: `fault: byte flipped in ${String(e.payload['path'])}` })
     else if (e.type === 'directory.write' && e.outcome !== 'ok') out.push({ step: e.step, kind: 'fault', label: `fault: write crashed (${String(e.payload['path'])})` })
     else if (e.type === 'model.status' && e.outcome === 'missing_workers') out.push({ step: e.step, kind: 'fault', label: 'fault: a model worker never acknowledged' })
@@ -41,11 +44,11 @@ export function keyMoments(events: readonly TraceEvent[], failures: readonly Inv
 }
 
 /** Moments a run's story turns on: where it departs from a plain checkpoint cycle. */
-const TURNS: ReadonlySet<MomentKind> = new Set(['fault', 'retired', 'abort', 'invariant'])
+const TURNS: ReadonlySet<MomentKind> = new Set(['fault', 'retired', 'cut', 'abort', 'invariant'])
 
 /**
  * Where a finished run opens when its URL names no step: its first turn (a fault taking effect, a
- * straggler retired, an abort, an invariant failing), else its first published checkpoint, else
+ * straggler retired or cut, an abort, an invariant failing), else its first published checkpoint, else
  * its last step. The story starts there; the end of a run is one key press away.
  */
 export function openingStep(moments: readonly KeyMoment[], total: number): number {

@@ -33,4 +33,28 @@ describe('lineageLayout', () => {
       ['parent', a1?.calls[0]?.x, a1?.calls[1]?.x],
     ])
   })
+  it('[lineage-cut] draws a cut edge from the call cut in N to the call of N+1 that continues it', () => {
+    const layout = lineageLayout({
+      rollout_id: 'r3',
+      environment: 'counter',
+      attempts: [
+        {
+          attempt: 0,
+          status: 'continued',
+          calls: [
+            { model_call_id: 'p1', parent_call_id: null, relay: false, step: 5 },
+            { model_call_id: 'p4', parent_call_id: 'p1', relay: false, step: 30, generation_cut: { model_call_id: 'p4', disposition: 'durable_prefix', cut_kind: 'active_prefix', prefix_token_count: 212 } },
+          ],
+        },
+        {
+          attempt: 1,
+          status: 'completed',
+          calls: [{ model_call_id: 'p9', parent_call_id: 'p1', relay: true, step: 90, continues_cut: { model_call_id: 'p4', prefix_token_count: 212, prefix_delivery: 'staged' } }],
+        },
+      ],
+    })
+    const [a0, a1] = layout.attempts
+    const cut = layout.edges.find((e) => e.kind === 'cut')
+    expect(cut).toEqual({ kind: 'cut', from: a0?.calls[1]?.x, to: a1?.calls[0]?.x, label: 'p4 cut at token 212, continued by a1 p9 (staged)' })
+  })
 })

@@ -19,9 +19,12 @@ export interface PlacedAttempt {
   readonly calls: readonly PlacedCall[]
 }
 
-/** A drawn edge: `parent` within an attempt, `relay` from N's restored parent call to N+1's first call. */
+/**
+ * A drawn edge: `parent` within an attempt, `relay` from N's restored parent call to N+1's first
+ * call, `cut` from a call cut at a token boundary in N to the call of N+1 that continues it.
+ */
 export interface LaneEdge {
-  readonly kind: 'parent' | 'relay'
+  readonly kind: 'parent' | 'relay' | 'cut'
   readonly from: number
   readonly to: number
   readonly label: string
@@ -60,6 +63,15 @@ export function lineageLayout(rollout: Rollout, labelOf: (attempt: Attempt) => s
       for (let j = k - 1; from === undefined && j >= 0; j--) from = find((attempts[j] as PlacedAttempt).calls)
       if (from === undefined) return
       edges.push({ kind: call.relay ? 'relay' : 'parent', from, to, label: `a${placed.attempt.attempt} ${call.parent_call_id} → ${call.model_call_id}` })
+    })
+    // a continuation names the cut call it continues: look for it in the earlier attempts, latest first
+    placed.calls.forEach(({ call, x: to }) => {
+      const cut = call.continues_cut
+      if (cut === undefined) return
+      let from: number | undefined
+      for (let j = k - 1; from === undefined && j >= 0; j--) from = (attempts[j] as PlacedAttempt).calls.find((c) => c.call.model_call_id === cut.model_call_id)?.x
+      if (from === undefined) return
+      edges.push({ kind: 'cut', from, to, label: `${cut.model_call_id} cut at token ${cut.prefix_token_count}, continued by a${placed.attempt.attempt} ${call.model_call_id} (${cut.prefix_delivery})` })
     })
   })
   return { attempts, edges, width: x }

@@ -14,6 +14,9 @@ const REFUSALS: { readonly [code: string]: string } = {
   unsafe_resources_restore: 'restoring would not be all-or-nothing, so nothing is activated',
   agent_admission_closed: 'admission is closed while the checkpoint is taken',
   checkpoint_parked: 'the model call is parked for the checkpoint',
+  generation_cut_failed: 'the prefix could not be staged durably, so the call will be generated again',
+  restored_cut_segment_missing: 'a token-store segment the cut names is missing, so nothing is installed',
+  restored_cut_digest_mismatch: 'a token-store segment does not match its digest, so nothing is installed',
 }
 
 const PHASE_LEAD: { readonly [phase: string]: string } = {
@@ -131,22 +134,53 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'controller.abort':
     case 'controller.restore_abandoned':
       return `The controller abandons the checkpoint: ${str(p['reason']) ?? 'see the payload'}.`
+    // generation-safe cuts (GENERATION_CUTS.md): the token boundary, its durability, the fence, the continuation
+    case 'generation.cut':
+      return `${about}'s call ${str(p['model_call_id']) ?? ''} is still generating: ${from} asks ${to} to cut it at token ${num(p['prefix_token_count']) ?? 'k'} — the buffer up to there is frozen, decoding goes on into a fresh one.`
+    case 'token.stage_prefix':
+      return p['durable'] === false
+        ? `${from} tries to stage ${about}'s prefix in the token store, but it cannot be made durable.`
+        : `${from} stages ${about}'s prefix (${num(p['prefix_token_count']) ?? '?'} tokens, ${str(p['staging_key']) ?? 'a segment'}) in the token store and waits until it is durable.`
+    case 'generation.cut_ack':
+      return cutAck(p, from, about)
+    case 'model.egress_fenced':
+      return `The policy model fences ${about}'s response: no byte of call ${str(p['model_call_id']) ?? ''} reaches the agent until the checkpoint is committed or aborted.`
+    case 'model.egress_released':
+      return p['disposition'] === 'committed'
+        ? `The checkpoint is committed: the fence on ${about}'s call ${str(p['model_call_id']) ?? ''} lifts and its held response is dropped — attempt N+1 continues the call.`
+        : `The checkpoint was aborted: the fence on ${about}'s call ${str(p['model_call_id']) ?? ''} lifts${p['delivered'] === true ? ' and its held response is delivered' : ''}.`
+    case 'generation.claim_cut':
+      return `${from} claims the restored cut of call ${str(p['cut_model_call_id']) ?? ''} for ${about}: a lease, so exactly one worker continues it.`
+    case 'generation.continue':
+      return num(p['continuation_token_count']) === 0
+        ? `${about} takes over the cut call ${str(p['cut_model_call_id']) ?? ''}: all ${num(p['prefix_token_count']) ?? '?'} tokens come from custody (prefix delivered ${str(p['prefix_delivery']) ?? '?'}), nothing is generated again.`
+        : `${about} continues the cut call ${str(p['cut_model_call_id']) ?? ''} from token ${num(p['prefix_token_count']) ?? 'k'} (prefix delivered ${str(p['prefix_delivery']) ?? '?'}) and generates ${num(p['continuation_token_count']) ?? 'the remaining'} more tokens: it ends exactly as if it had never been interrupted.`
     case 'model.worker_close':
     case 'model.worker_ack':
     case 'model.worker_register':
     case 'agent.prepare_deadline':
     case 'fault.corrupt_file':
     case 'controller.publish_refused':
-    case 'generation.cut': // generation-safe cuts: the generic line until the web narrates them (issue #13)
-    case 'token.stage_prefix':
-    case 'generation.cut_ack':
-    case 'model.egress_fenced':
-    case 'model.egress_released':
-    case 'generation.claim_cut':
-    case 'generation.continue':
       return undefined // the generic line says it
     default:
       return unknownType(event)
+  }
+}
+
+/** A worker's acknowledgement of one frozen ticket, by its disposition. */
+function cutAck(p: TraceEvent['payload'], from: string, about: string): string {
+  const k = num(p['prefix_token_count'])
+  switch (p['disposition']) {
+    case 'durable_prefix':
+      return p['cut_kind'] === 'terminal_completion'
+        ? `${from} acknowledges ${about}'s call: it finished behind the egress fence and all ${k ?? '?'} of its tokens are durable (completed_durable).`
+        : `${from} acknowledges ${about}'s call as durable_prefix: ${k ?? '?'} tokens, durable in the token store before the acknowledgement.`
+    case 'completed_durable':
+      return `${from} acknowledges ${about}'s call: it finished behind the egress fence and all ${k ?? '?'} of its tokens are durable (completed_durable); after restore the result is delivered from custody, nothing is generated again.`
+    case 'durable_failure':
+      return `${from} could not stage ${about}'s prefix and says so durably (durable_failure): the call will be generated again after restore, and the checkpoint is not blocked.`
+    default:
+      return `${from} classifies ${about}'s call as ${str(p['disposition']) ?? '?'}.`
   }
 }
 

@@ -9,4 +9,7 @@ describe('re-run config', () => {
   it('[inject] an empty schedule stays explicit (no fault, not the preset\'s)', () => {
     expect(rerunConfig(run, [])).toEqual({ ...run, faults: [] })
   })
+  it('[inject] a generation-safe run stays generation-safe', () => {
+    expect(rerunConfig({ ...run, scenario: 'generation-safe-cut', cut_mode: 'generation-safe' }, [])).toEqual({ ...run, scenario: 'generation-safe-cut', cut_mode: 'generation-safe', faults: [] })
+  })
 })

@@ -1,10 +1,10 @@
 import type { Fault, RunConfigInput, RunView } from '@cutover/core/contracts'
 
 /**
- * The config of a new run like `run` (scenario, seed, rollouts, deadline, bug) with `faults` as
+ * The config of a new run like `run` (scenario, seed, rollouts, deadline, bug, cut mode) with `faults` as
  * its whole schedule — an explicit list, so an empty one means no fault rather than the preset's.
  */
-export function rerunConfig(run: Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug'>, faults: readonly Fault[]): RunConfigInput {
+export function rerunConfig(run: Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug' | 'cut_mode'>, faults: readonly Fault[]): RunConfigInput {
   return {
     scenario: run.scenario,
     seed: run.seed,
@@ -12,5 +12,6 @@ export function rerunConfig(run: Pick<RunView, 'scenario' | 'seed' | 'rollouts' 
     deadline_ms: run.deadline_ms,
     faults: [...faults],
     ...(run.bug !== undefined ? { bug: run.bug } : {}),
+    ...(run.cut_mode !== undefined ? { cut_mode: run.cut_mode } : {}),
   }
 }

@@ -11,9 +11,14 @@ export function HomePage() {
       <section aria-labelledby="gallery-title">
         <div className="section-head">
           <h2 id="gallery-title">Scenarios</h2>
-          <Link href="/demo/straggler" className="button-link">
-            Straggler demo →
-          </Link>
+          <span className="section-links">
+            <Link href="/demo/straggler" className="button-link">
+              Straggler demo →
+            </Link>{' '}
+            <Link href="/demo/generation-cut" className="button-link">
+              Generation-cut demo →
+            </Link>
+          </span>
         </div>
         <ScenarioGallery />
       </section>

@@ -32,6 +32,8 @@ describe('routes', () => {
       { page: 'run', id: 'x y/z', step: 7, tab: 'sessions', session: 'r0004.a12' },
       { page: 'straggler', run: 'abc', step: 12, tab: 'lineage', session: null },
       { page: 'straggler', run: null, step: null, tab: 'sessions', session: null },
+      { page: 'generation-cut', a: 'runA', b: 'runB', step: 40 },
+      { page: 'generation-cut', a: null, b: null, step: null },
     ]
     for (const route of routes) {
       const href = routeHref(route)
@@ -40,8 +42,10 @@ describe('routes', () => {
     }
   })
 
-  it('[routes] the straggler demo and the home page have their own paths; others are not found', () => {
+  it('[routes] the straggler and generation-cut demos and the home page have their own paths; others are not found', () => {
     expect(parseRoute('/demo/straggler', '?run=abc&step=3')).toMatchObject({ page: 'straggler', run: 'abc', step: 3 })
+    expect(parseRoute('/demo/generation-cut', '?a=x&b=y&step=5')).toEqual({ page: 'generation-cut', a: 'x', b: 'y', step: 5 })
+    expect(parseRoute('/demo/generation-cut/', '?step=oops')).toEqual({ page: 'generation-cut', a: null, b: null, step: null })
     expect(parseRoute('/', '')).toEqual({ page: 'home' })
     expect(parseRoute('/runs/', '')).toEqual({ page: 'not_found', path: '/runs' })
     expect(parseRoute('/elsewhere', '')).toEqual({ page: 'not_found', path: '/elsewhere' })

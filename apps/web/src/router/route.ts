@@ -25,6 +25,8 @@ export type Route =
   | ({ readonly page: 'run'; readonly id: string } & InspectorView)
   | ({ readonly page: 'straggler'; readonly run: string | null } & InspectorView)
   | { readonly page: 'diff'; readonly a: string | null; readonly b: string | null }
+  /** `/demo/generation-cut`: two runs of the same seed (`a` whole-request, `b` generation-safe), one step cursor. */
+  | { readonly page: 'generation-cut'; readonly a: string | null; readonly b: string | null; readonly step: number | null }
   | { readonly page: 'not_found'; readonly path: string }
 
 const SESSION_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*\.a\d+$/
@@ -33,10 +35,15 @@ function isTab(value: string): value is Tab {
   return (TABS as readonly string[]).includes(value)
 }
 
+/** `step=` of a query string, or null when absent or malformed. */
+function parseStep(params: URLSearchParams): number | null {
+  const rawStep = params.get('step')
+  return rawStep !== null && /^\d{1,9}$/.test(rawStep) ? Number(rawStep) : null
+}
+
 /** Reads step, tab and session from a query string; malformed values fall back to defaults. */
 function parseView(params: URLSearchParams): InspectorView {
-  const rawStep = params.get('step')
-  const step = rawStep !== null && /^\d{1,9}$/.test(rawStep) ? Number(rawStep) : null
+  const step = parseStep(params)
   const rawTab = (params.get('tab') ?? '').toLowerCase()
   const session = params.get('session')
   return {
@@ -52,6 +59,7 @@ export function parseRoute(pathname: string, search: string): Route {
   const params = new URLSearchParams(search)
   if (path === '/') return { page: 'home' }
   if (path === '/diff') return { page: 'diff', a: params.get('a') || null, b: params.get('b') || null }
+  if (path === '/demo/generation-cut') return { page: 'generation-cut', a: params.get('a') || null, b: params.get('b') || null, step: parseStep(params) }
   if (path === '/demo/straggler') return { page: 'straggler', run: params.get('run') || null, ...parseView(params) }
   const run = /^\/runs\/([^/]+)$/.exec(path)
   if (run?.[1]) {
@@ -85,12 +93,14 @@ export function routeHref(route: Route): string {
       return `/runs/${encodeURIComponent(route.id)}${viewSearch(route)}`
     case 'straggler':
       return `/demo/straggler${viewSearch(route, route.run ? [['run', route.run]] : [])}`
-    case 'diff': {
+    case 'diff':
+    case 'generation-cut': {
       const params = new URLSearchParams()
       if (route.a) params.set('a', route.a)
       if (route.b) params.set('b', route.b)
+      if (route.page === 'generation-cut' && route.step !== null) params.set('step', String(route.step))
       const text = params.toString()
-      return `/diff${text ? `?${text}` : ''}`
+      return `${route.page === 'diff' ? '/diff' : '/demo/generation-cut'}${text ? `?${text}` : ''}`
     }
     case 'not_found':
       return route.path

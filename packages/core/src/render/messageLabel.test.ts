@@ -16,3 +16,24 @@ describe('message labels of generation-safe cuts', () => {
     expect(messageLabel(msg('model.request', { ...who, prefix_token_count: 3 }))).toBe('model.request r0.a0')
   })
 })
+
+describe('the call a cut message is about', () => {
+  const ids = { rollout_id: 'r3', attempt_index: 0, model_call_id: 'c7' }
+  it('[render-cut] the cut, the staged prefix and the acknowledgement name the cut call after the token count', () => {
+    expect(messageLabel(msg('generation.cut', { ...ids, prefix_token_count: 212 }))).toBe('generation.cut r3.a0 cut at token 212 call c7')
+    expect(messageLabel(msg('token.stage_prefix', { ...ids, prefix_token_count: 212 }))).toBe('token.stage_prefix r3.a0 prefix [0, 212) call c7')
+    expect(messageLabel(msg('generation.cut_ack', { ...ids, disposition: 'durable_prefix', prefix_token_count: 212 }))).toBe('generation.cut_ack r3.a0 durable_prefix k=212 call c7')
+    expect(messageLabel(msg('generation.cut_ack', { ...ids, disposition: 'durable_failure', prefix_token_count: null }))).toBe('generation.cut_ack r3.a0 durable_failure call c7')
+  })
+
+  it('[render-cut] the continuation of N+1 is named after the call it continues: one label on both sides of the cut', () => {
+    const continued = msg('generation.continue', { rollout_id: 'r3', attempt_index: 1, model_call_id: 'c1', cut_model_call_id: 'c7', prefix_token_count: 212, prefix_delivery: 'staged' })
+    expect(messageLabel(continued)).toBe('generation.continue r3.a1 from token 212 (staged) call c7')
+    expect(messageLabel(msg('model.request', { ...ids, prefix_token_count: 5 }))).toBe('model.request r3.a0')
+  })
+
+  it('[render-cut] payload strings in the hint are made safe for mermaid', () => {
+    const label = messageLabel(msg('generation.cut', { rollout_id: 'r1', attempt_index: 0, model_call_id: 'c;2:%%{x}%%', prefix_token_count: 1 }))
+    expect(label.replace(/#\d+;/g, '')).not.toMatch(/[;:%]/)
+  })
+})

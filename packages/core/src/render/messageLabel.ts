@@ -18,9 +18,45 @@ export function messageLabel(event: TraceMessage): string {
   if (session) parts.push(session)
   const tokens = tokenHint(event)
   if (tokens) parts.push(tokens)
+  const call = callHint(event)
+  if (call) parts.push(call)
   const path = pathHint(event.payload)
   if (path) parts.push(path)
   return parts.join(' ')
+}
+
+/**
+ * The call a generation-safe cut message is about, named by the id it had when it was cut: the
+ * claim and the continuation of N+1 name the cut call too (`cut_model_call_id`), so one call reads
+ * the same on both sides of the checkpoint.
+ */
+function callHint(event: TraceMessage): string {
+  if (!CUT_EVENTS.has(event.type)) return ''
+  const call = text(event.payload['cut_model_call_id']) ?? text(event.payload['model_call_id'])
+  return call === undefined ? '' : `call ${sanitizeLabel(call, 24)}`
+}
+
+const CUT_EVENTS: ReadonlySet<string> = new Set([
+  'generation.cut',
+  'token.stage_prefix',
+  'generation.cut_ack',
+  'model.egress_fenced',
+  'model.egress_released',
+  'generation.claim_cut',
+  'generation.continue',
+])
+
+/**
+ * The note drawn on the worker's lifeline under a cut or a continuation, so the token boundary
+ * shows inside the generation: `✂ token k · [0, k) staged · k… goes on` on the cut,
+ * `↪ same call from token k` on the continuation. Empty for every other message (and a cut without a count).
+ */
+export function cutNoteText(event: TraceMessage): string {
+  const k = event.payload['prefix_token_count']
+  if (typeof k !== 'number' || !Number.isSafeInteger(k)) return ''
+  if (event.type === 'generation.cut') return `✂ token ${k} · [0, ${k}) staged · ${k}… goes on`
+  if (event.type === 'generation.continue') return `↪ same call from token ${k}`
+  return ''
 }
 
 /**

@@ -103,6 +103,36 @@ describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
     }
   })
 
+  it('[render-cut] a cut and its continuation parse: token counts on the messages, a note on the worker under each, one arrow per event', async () => {
+    const ids = { rollout_id: 'r0', attempt_index: 0, model_call_id: 'p3' }
+    const events: TraceMessage[] = [
+      traceEvent(1, { phase: 'prepare', from: 'policy_model', to: 'generation_worker', type: 'generation.cut', payload: { ...ids, prefix_token_count: 212 } }),
+      traceEvent(2, { phase: 'prepare', from: 'generation_worker', to: 'token_store', type: 'token.stage_prefix', payload: { ...ids, prefix_token_count: 212 } }),
+      traceEvent(3, { phase: 'prepare', from: 'generation_worker', to: 'policy_model', type: 'generation.cut_ack', payload: { ...ids, disposition: 'durable_prefix', prefix_token_count: 212 } }),
+      traceEvent(4, {
+        phase: 'continue',
+        from: 'policy_model',
+        to: 'generation_worker',
+        type: 'generation.continue',
+        payload: { rollout_id: 'r0', attempt_index: 1, model_call_id: 'p5', cut_model_call_id: 'p3', prefix_token_count: 212, prefix_delivery: 'staged' },
+      }),
+    ]
+    for (const highlight of [1, 4]) {
+      const { source, messageSteps } = renderSequenceDiagram(events, { highlight })
+      expect(messageSteps).toEqual([1, 2, 3, 4])
+      const { messages } = await parse(source)
+      expect(arrows(messages).map((m) => decode(m.message).replace(/^▶ /, ''))).toEqual([
+        'generation.cut r0.a0 cut at token 212 call p3',
+        'token.stage_prefix r0.a0 prefix [0, 212) call p3',
+        'generation.cut_ack r0.a0 durable_prefix k=212 call p3',
+        'generation.continue r0.a1 from token 212 (staged) call p3',
+      ])
+      const notes = messages.filter((m) => 'placement' in m).map((m) => decode(m.message))
+      expect(notes).toContain('✂ token 212 · [0, 212) staged · 212… goes on')
+      expect(notes).toContain('↪ same call from token 212')
+    }
+  })
+
   it('[render-mermaid] a generation-safe cut parses with its token counts on the cut, the acknowledgement and the continuation', async () => {
     // Two rollouts (no Workplace data to load under happy-dom); r0 is the straggler.
     const result = runSimulation(resolveRunConfig({ scenario: 'generation-safe-cut', seed: '0', rollouts: 2 }), { digest: nodeDigest, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })

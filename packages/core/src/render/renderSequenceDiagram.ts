@@ -7,7 +7,7 @@ import {
   otherParticipantLabel,
   type DiagramParticipant,
 } from './diagramParticipant.ts'
-import { messageLabel } from './messageLabel.ts'
+import { cutNoteText, messageLabel } from './messageLabel.ts'
 import { sanitizeLabel } from './sanitizeLabel.ts'
 
 /** What to draw of a trace. */
@@ -192,9 +192,16 @@ function render(
   let highlightLine = -1
   let highlightIndex = -1
   let plainMessage = ''
+  // a generation cut or continuation also gets a note on the worker's lifeline (not a message: no step)
+  const cutNote = (k: number): void => {
+    const event = events[k] as TraceMessage
+    const note = cutNoteText(event)
+    if (note) out.push(`Note left of ${ids.of(event.to)}: ${note}`)
+  }
   const plain = (k: number): void => {
     messageSteps.push((events[k] as TraceMessage).step)
     out.push(message(k, ''))
+    cutNote(k)
   }
   const highlighted = (k: number): void => {
     highlightIndex = messageSteps.length
@@ -202,6 +209,7 @@ function render(
     highlightLine = out.lines.length + 1
     plainMessage = message(k, '')
     out.push(`rect ${HIGHLIGHT_COLOUR}`, message(k, `${HIGHLIGHT_MARK} `), 'end')
+    cutNote(k)
   }
 
   if (lo > 0) out.push(`Note over ${span}: … ${count(lo, 'earlier message')}`)
