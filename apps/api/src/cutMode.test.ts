@@ -60,6 +60,7 @@ describe('cut_mode (CONTRACTS.md §10) over the API and the CLI', () => {
   it('[api] the views of a generation-safe-cut run show the cut: lineage records, the call\'s prefix and continuation, the segments with digest status', async () => {
     const created = await api.createRun({ scenario: 'generation-safe-cut', seed: 0 })
     const view: RunView = await api.waitComplete(created.id)
+    const events = (await api.json(`/api/runs/${view.id}/events`)).body.events as TraceEvent[]
     const lineage = (await api.json(`/api/runs/${view.id}/lineage`)).body as LineageView
     const r0 = lineage.rollouts.find((r) => r.rollout_id === 'r0')
     const cutCall = r0?.attempts[0]?.calls[0]
@@ -70,6 +71,9 @@ describe('cut_mode (CONTRACTS.md §10) over the API and the CLI', () => {
     expect(cut).toMatchObject({ model_call_id: cutCall?.model_call_id, continued_by: r0?.attempts[1]?.calls[0]?.model_call_id })
     expect((cut?.prefix_token_count ?? 0) + (cut?.continuation_token_count ?? 0)).toBe(cut?.total_token_count)
     expect(cut?.continuation_digest).toMatch(/^[0-9a-f]{64}$/)
+    // the steps of the cut itself and of the continuation, not of the acknowledgement
+    expect(cut?.cut_step).toBe(events.find((e) => e.type === 'generation.cut' && e.payload['model_call_id'] === cut?.model_call_id)?.step)
+    expect(cut?.continue_step).toBe(events.find((e) => e.type === 'generation.continue' && e.payload['cut_model_call_id'] === cut?.model_call_id)?.step)
     const checkpoints = (await api.json(`/api/runs/${view.id}/checkpoints`)).body.checkpoints as CheckpointView[]
     expect(checkpoints[0]?.segments).toEqual([expect.objectContaining({ path: `token-store/segments/${cutCall?.model_call_id}.seg-0.json`, status: 'ok', token_count: cut?.prefix_token_count })])
   })

@@ -134,7 +134,7 @@ export class Recorder {
       steps.push(e.step)
       this.cutSteps.set(e.payload.rollout_id, steps)
       this.cutEvents.push(e)
-    } else if (e.type === 'generation.coordinates' && this.#continuedCalls.has(e.payload.model_call_id)) this.cutEvents.push(e)
+    } else if (e.type === 'generation.cut' || (e.type === 'generation.coordinates' && this.#continuedCalls.has(e.payload.model_call_id))) this.cutEvents.push(e)
   }
 
   /** A lineage call with its `generation_cut` record or its `continues_cut` link, as known at `step`. */

@@ -5,7 +5,7 @@ import { tokenDigest } from '../protocol/generationTokens.ts'
 import type { TokenStore } from '../protocol/TokenStore.ts'
 
 /** The trace events a cut view is built from, as the recorder keeps them (in step order). */
-export type CutEvent = TraceEventOf<'generation.cut_ack'> | TraceEventOf<'generation.continue'> | TraceEventOf<'generation.coordinates'>
+export type CutEvent = TraceEventOf<'generation.cut'> | TraceEventOf<'generation.cut_ack'> | TraceEventOf<'generation.continue'> | TraceEventOf<'generation.coordinates'>
 
 /** True for the events `CutEvent` holds (a continued call's `generation.coordinates` is kept by the caller). */
 export const isCutEvent = (e: TraceEvent): e is TraceEventOf<'generation.cut_ack'> | TraceEventOf<'generation.continue'> => e.type === 'generation.cut_ack' || e.type === 'generation.continue'
@@ -31,10 +31,12 @@ export function cutRecordOf(ack: TraceEventOf<'generation.cut_ack'>): Generation
 export function generationCutViews(events: readonly CutEvent[], rolloutId: string, step: number, store: TokenStore, digest: Digest): GenerationCutView[] {
   const views = new Map<string, GenerationCutView>()
   const continuing = new Map<string, string>()
+  const cutAt = new Map<string, number>()
   for (const e of events) {
     if (e.step > step) break
     if (e.payload.rollout_id !== rolloutId) continue
-    if (e.type === 'generation.cut_ack') {
+    if (e.type === 'generation.cut') cutAt.set(e.payload.model_call_id, e.step)
+    else if (e.type === 'generation.cut_ack') {
       const p = e.payload
       views.set(p.model_call_id, {
         model_call_id: p.model_call_id,
@@ -50,7 +52,8 @@ export function generationCutViews(events: readonly CutEvent[], rolloutId: strin
         continuation_token_count: null,
         continuation_digest: null,
         total_token_count: null,
-        cut_step: e.step,
+        // a call that was never cut (not started, excluded) has only its acknowledgement
+        cut_step: cutAt.get(p.model_call_id) ?? e.step,
         continue_step: null,
       })
     } else if (e.type === 'generation.continue') {
