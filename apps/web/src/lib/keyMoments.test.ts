@@ -43,8 +43,10 @@ describe('key moments', () => {
       ev(2, 'continue', 'generation.continue', { rollout_id: 'r0', attempt_index: 1, prefix_token_count: 212 }),
     ]
     expect(keyMoments(cut, [])).toEqual([
-      { step: 1, label: 'r0.a0 cut at token 212' },
-      { step: 2, label: 'r0.a1 continues from token 212' },
+      { step: 1, kind: 'cut', label: 'r0.a0 cut at token 212' },
+      { step: 2, kind: 'continue', label: 'r0.a1 continues from token 212' },
     ])
+    // a generation-safe run opens at its cut, the turn of its story
+    expect(openingStep(keyMoments(cut, []), 2)).toBe(1)
   })
 })
