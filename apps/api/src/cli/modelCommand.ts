@@ -2,6 +2,8 @@ import { PolicyModel } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createModelApp } from '../model/createModelApp.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
+import { processTrace } from '../participants/processTrace.ts'
+import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
 import type { CliIo } from './io.ts'
 import { readParticipantArgs } from './readParticipantArgs.ts'
@@ -39,15 +41,17 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
   const { args, controlToken } = read
   // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the simulator's
   // restored model does, so ids stay unique across the restore (invariant call-id-unique).
+  const note = processTrace('policy_model')
   const model = new PolicyModel(nodeDigest, { serverName: 'policy', workers: args.workers, restoreExpected: args.restoreExpected, generation: args.restoreExpected ? 1 : 0 })
   const app = createModelApp({
     model,
     controlToken,
     dataDir: resolveDataDir(),
     clock: { now: () => Date.now() },
-    openDirectory: (path, create) => new NodeCheckpointDirectory(path, { create }),
+    openDirectory: recordingDirectories((path, create) => new NodeCheckpointDirectory(path, { create }), note),
     pid: process.pid,
     digest: nodeDigest,
+    note,
   })
   await serveParticipant(app, args.port, io, (error) => io.stderr(`cutover model: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`))
   return EXIT.ok

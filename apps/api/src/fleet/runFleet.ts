@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import type { AgentBoundaryRecord, EnvName, ExecutionIdentity, RolloutPlan } from '@cutover/core'
+import type { AgentBoundaryRecord, EnvName, ExecutionIdentity, JsonValue, RolloutPlan } from '@cutover/core'
 import { Controller, ENV_NAMES, planRollouts, verifyCheckpoint } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { errorCodeOf, fetchJson } from '../control/fetchJson.ts'
@@ -11,6 +11,11 @@ import type { FleetUrls } from '../controller/discoverFleet.ts'
 import { HttpFleet } from '../controller/HttpFleet.ts'
 import type { ControllerTraceEntry } from '../controller/RealTimeHost.ts'
 import { RealTimeHost } from '../controller/RealTimeHost.ts'
+import type { WireRecord } from '../participants/processTrace.ts'
+import { TRACE_FILE_ENV } from '../participants/processTrace.ts'
+import { controllerRecords } from './controllerRecords.ts'
+import type { FleetTraceEvent, TraceSource } from './mergeFleetTrace.ts'
+import { mergeFleetTrace, readWireFile } from './mergeFleetTrace.ts'
 import type { ParticipantProcess } from './spawnParticipant.ts'
 import { spawnParticipant } from './spawnParticipant.ts'
 import { processAlive } from '../participants/processAlive.ts'
@@ -38,7 +43,10 @@ export interface FleetRunOptions {
   readonly scenario: 'happy-path' | 'straggler-retirement'
   readonly seed: bigint
   readonly rollouts: number
+  /** The participants' data directory (the checkpoint is written to `<dataDir>/<checkpointId>`). */
   readonly dataDir: string
+  /** Where every participant process appends the messages it sends (`<participant>-<role>.jsonl`). */
+  readonly traceDir: string
   readonly deadlineMs: number
   readonly checkpointId: string
 }
@@ -57,6 +65,8 @@ export interface FleetRunResult {
   readonly continued: readonly string[]
   readonly controller_trace: readonly ControllerTraceEntry[]
   readonly control_calls: readonly ControlCallRecord[]
+  /** Every process's messages merged into one trace. */
+  readonly trace: readonly FleetTraceEvent[]
   readonly wall_ms: number
 }
 
@@ -79,13 +89,20 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const token = randomBytes(24).toString('hex')
   const env = { CUTOVER_CONTROL_TOKEN: token, CUTOVER_DATA_DIR: options.dataDir }
   const processes: FleetProcess[] = []
+  const traceFiles: string[] = []
+  /** The messages this process sends as the dispatcher (run.dispatch, agent.acknowledge). */
+  const dispatched: WireRecord[] = []
+  const noteDispatch = (type: string, payload: { [key: string]: JsonValue }, outcome: string, at = Date.now()): void =>
+    void dispatched.push({ from: 'controller', to: 'agent', type, payload, outcome, wall_ms: at, pid: process.pid, seq: dispatched.length })
   const calls: ControlCallRecord[] = []
   const record = (r: ControlCallRecord): void => void calls.push(r)
 
   async function startFleet(role: 'original' | 'replacement'): Promise<{ urls: FleetUrls; procs: ParticipantProcess[] }> {
     const extra = role === 'replacement' ? ['--restore-expected'] : []
     const start = async (participant: string, args: string[]): Promise<ParticipantProcess> => {
-      const p = await spawnParticipant([...args, ...extra], env)
+      const traceFile = join(options.traceDir, `${participant}-${role}.jsonl`)
+      traceFiles.push(traceFile)
+      const p = await spawnParticipant([...args, ...extra], { ...env, [TRACE_FILE_ENV]: traceFile })
       running.push(p)
       processes.push({ participant, name: participant, pid: p.pid, port: p.port, role })
       return p
@@ -117,7 +134,11 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     attempts.set(plan.rollout_id, attempt)
     const agentUrl = fleet.endpoints.agent.url
     const body = { rollout_id: plan.rollout_id, attempt_index: attempt, environment: plan.env, seed: plan.seed.toString(), task: plan.task, model_delay_ms: slow ? STRAGGLER_DELAY_MS : MODEL_DELAY_MS }
+    const sent = Date.now()
     const r = await fetchJson(`${agentUrl}/run`, { method: 'POST', body, timeoutMs: 300_000 })
+    const refusal = r.ok ? errorCodeOf(r.body) : r.code
+    // A /run still open when its process was killed ends in a transport error: it was parked, not refused.
+    noteDispatch('run.dispatch', { rollout_id: plan.rollout_id, attempt_index: attempt, environment: plan.env, continued: attempt > 0, generation: null }, refusal === 'agent_admission_closed' ? refusal : 'ok', sent)
     if (r.ok && errorCodeOf(r.body) === 'agent_admission_closed') {
       // Refused before it began (admission closed for the checkpoint): dispatched again after resume.
       refused.push({ plan, attempt })
@@ -126,7 +147,9 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     if (!r.ok || r.status !== 200) return // parked then killed with its process, or retired: the checkpoint decides what continues
     const answer = r.body as { reward: number; receipt: { result_digest: string } | null }
     if (answer.receipt === null) return
+    const ackSent = Date.now()
     const ack = await controlCall({ participant: 'agent', url: agentUrl }, token, 'POST', 'agent-checkpoint/acknowledge', { schema_version: 1, receipt: answer.receipt }, record)
+    noteDispatch('agent.acknowledge', { receipts: [answer.receipt as unknown as JsonValue], idempotent: ack.ok && (ack.value as { idempotent?: unknown }).idempotent === true ? 1 : 0 }, ack.ok ? 'ok' : ack.error.code, ackSent)
     if (!ack.ok) return
     results.set(plan.rollout_id, { rollout_id: plan.rollout_id, attempt_index: attempt, reward: answer.reward, result_digest: answer.receipt.result_digest, continued: continued.has(plan.rollout_id), retired: retiredSet.has(plan.rollout_id) })
   }
@@ -195,6 +218,11 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   second.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt, false)))
   await Promise.all(second)
   const directory = join(options.dataDir, options.checkpointId)
+  const sources: TraceSource[] = [
+    { rank: 0, records: controllerRecords(host.trace, calls, process.pid) },
+    { rank: 1, records: dispatched },
+    ...traceFiles.map((file, i) => ({ rank: 2 + i, records: readWireFile(file) })),
+  ]
   const report = controller.stage === 'done' ? verifyCheckpoint(new NodeCheckpointDirectory(directory, { create: false }), nodeDigest) : null
   return {
     checkpoint_id: options.checkpointId,
@@ -210,6 +238,7 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     continued: [...continued].sort(),
     controller_trace: host.trace,
     control_calls: calls,
+    trace: mergeFleetTrace(sources),
     wall_ms: Date.now() - t0,
   }
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel } from '@cutover/core'
 import { TokenStore } from '@cutover/core'
+import type { ProcessNote } from '../participants/processTrace.ts'
 import { ChangeSignal } from './ChangeSignal.ts'
 import { modelControlRoutes } from './modelControlRoutes.ts'
 import { modelDataRoutes } from './modelDataRoutes.ts'
@@ -15,6 +16,8 @@ export interface ModelAppOptions {
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
   readonly pid: number
   readonly digest: Digest
+  /** Records the messages this process sends (the fleet's trace); default: none. */
+  readonly note?: ProcessNote
 }
 
 /**
@@ -31,6 +34,6 @@ export function createModelApp(options: ModelAppOptions): Hono {
   if (options.controlToken !== undefined) {
     app.route('/ng-control/v1', modelControlRoutes({ model, signal, tokens, digest: options.digest, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory }))
   }
-  app.route('/', modelDataRoutes(model, tokens, signal, () => options.clock.now()))
+  app.route('/', modelDataRoutes(model, tokens, signal, () => options.clock.now(), options.note ?? (() => undefined)))
   return app
 }

@@ -6,6 +6,7 @@ import { GenerationWorker } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { readExecutionIdentity } from '../gym/executionIdentity.ts'
+import type { ProcessNote } from '../participants/processTrace.ts'
 import type { ChangeSignal } from './ChangeSignal.ts'
 import { policyInputSchema, scriptedPolicy } from './scriptedPolicy.ts'
 
@@ -24,7 +25,7 @@ const responsesBody = z.looseObject({
  * the scripted policy answers; the generation worker stages the tokens; custody (the lineage row)
  * is recorded before the answer is sent, and the call stays in flight until then.
  */
-export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: ChangeSignal, now: () => number): Hono {
+export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: ChangeSignal, now: () => number, note: ProcessNote): Hono {
   const app = new Hono()
   const worker = new GenerationWorker(tokens)
   const handle = async (c: Context, captureKey: string | undefined): Promise<Response> => {
@@ -57,6 +58,7 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       return cutoverErrorResponse(c, row.error)
     }
     signal.notify()
+    note('agent', 'model.response', { ...identity.value, model_call_id: a.model_call_id, parent_call_id: a.parent_call_id, relay: a.relay, text: decision?.text ?? '' }, 'ok')
     c.header(MODEL_CALL_ID_HEADER, a.model_call_id)
     return c.json({
       id: `resp_${a.model_call_id}`,

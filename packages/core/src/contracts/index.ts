@@ -7,7 +7,7 @@ export { TRACE_PHASES, TRACE_EVENT_TYPES } from './trace.ts'
 export type { TracePhase, ParticipantId, TraceEvent, TraceEventOf, TraceEventType, TracePayloads, TraceOutcome, TraceMessage } from './trace.ts'
 export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS } from './scenarios.ts'
 export type { Fault, FaultKind, InertFault, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
-export { INVARIANT_IDS } from './views.ts'
+export { INVARIANT_IDS, RUN_KINDS } from './views.ts'
 export { BUG_NAMES } from './bugs.ts'
 export { simulateCommandLine } from './simulateCommandLine.ts'
 export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
@@ -18,6 +18,8 @@ export type {
   InvariantStatus,
   InvariantMap,
   InvariantFailure,
+  RunKind,
+  FleetProcessView,
   RunStatus,
   RunView,
   ParticipantView,
