@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CUTOVER_BIN } from '../fleet/spawnParticipant.ts'
 import { processAlive } from '../participants/processAlive.ts'
+import { apiHarness } from '../testing/apiHarness.ts'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -13,9 +14,9 @@ afterAll(() => {
 
 
 /** Runs `cutover fleet …` as its own process (it spawns the participants) and collects its output. */
-function cutover(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cutover(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CUTOVER_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [CUTOVER_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t))
@@ -25,22 +26,33 @@ function cutover(args: string[]): Promise<{ code: number | null; stdout: string;
 }
 
 describe('cutover fleet', () => {
-  it('[fleet-process] straggler-retirement across real processes: the straggler retired over HTTP, originals replaced, directory verified, equivalent to the simulator, no process left', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-'))
-    dirs.push(out)
-    const r = await cutover(['fleet', '--scenario', 'straggler-retirement', '--seed', '7', '--out', out, '--json'])
+  it('[fleet-process] [fleet-trace] straggler-retirement across real processes: the straggler retired over HTTP, originals replaced, directory verified, equivalent to the simulator, stored as a fleet run the API serves, no process left', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'cutover-fleet-'))
+    dirs.push(data)
+    // A server already running on the data directory lists the run once cutover fleet stored it.
+    const api = apiHarness(data)
+    expect((await api.json('/api/runs')).body).toEqual({ runs: [] })
+    const r = await cutover(['fleet', '--scenario', 'straggler-retirement', '--seed', '7', '--json'], { CUTOVER_DATA_DIR: data })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const report = JSON.parse(r.stdout) as {
       outcome: string
-      checkpoints: { verified: boolean }[]
+      verified: boolean
+      checkpoints: string[]
+      invariants: Record<string, string>
+      failures: unknown[]
+      events: number
+      run_id: string
       retired: string[]
       equivalence: { checked: number; matching: number }
       processes: { participant: string; pid: number; role: string }[]
       stdout?: never
     }
     expect(report.outcome).toBe('completed')
-    expect(report.checkpoints[0]?.verified).toBe(true)
+    expect(report.verified).toBe(true)
+    expect(report.checkpoints).toEqual([join(data, 'runs', report.run_id, 'checkpoints', 'ck-1')])
+    expect(report.failures).toEqual([])
+    expect(Object.values(report.invariants).every((v) => v === 'pass')).toBe(true)
     expect(report.retired).toContain('r1')
     expect(report.equivalence).toMatchObject({ checked: 9, matching: 9 })
     const roles = (role: string) => report.processes.filter((p) => p.role === role).map((p) => p.participant).sort()
@@ -49,6 +61,17 @@ describe('cutover fleet', () => {
     expect(roles('replacement')).toEqual(all)
     for (const p of report.processes) expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
     expect(r.stdout).not.toMatch(/token/i)
+
+    const runs = (await api.json('/api/runs')).body as { runs: { id: string; kind: string; events: number; processes: unknown[] }[] }
+    expect(runs.runs).toMatchObject([{ id: report.run_id, kind: 'fleet', events: report.events }])
+    expect(runs.runs[0]?.processes).toEqual(report.processes)
+    const types = ((await api.json(`/api/runs/${report.run_id}/events`)).body as { events: { type: string; from: string }[] }).events.map((e) => `${e.from}:${e.type}`)
+    for (const t of ['controller:run.dispatch', 'agent:model.request', 'policy_model:model.response', 'controller:model.abort_inflight', 'agent:directory.write', 'resources_counter:directory.write', 'controller:agent.resume', 'agent:run.complete']) expect(types).toContain(t)
+    const step = (await api.json(`/api/runs/${report.run_id}/steps/${report.events}`)).body as { participants: { id: string; pid?: number }[]; invariants: Record<string, string> }
+    const replacement = (participant: string) => report.processes.find((p) => p.participant === participant && p.role === 'replacement')?.pid
+    expect(step.participants.find((p) => p.id === 'agent')?.pid).toBe(replacement('agent'))
+    expect(Object.values(step.invariants).every((v) => v === 'pass')).toBe(true)
+    expect((await api.json(`/api/runs/${report.run_id}/checkpoints`)).status).toBe(200)
   }, 120_000)
 
   it('[cli] fleet refuses simulator-only scenarios and bad arguments with exit 2', async () => {

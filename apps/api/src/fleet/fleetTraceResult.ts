@@ -59,6 +59,14 @@ export function fleetTraceResult(view: RunView, events: readonly TraceEvent[]): 
     ]),
   )
   const rows = new Map<string, SessionRow>()
+  let rowsChanged = false
+  let running = 0
+  const live = (row: SessionRow | undefined): number => (row !== undefined && (row.state === 'bound' || row.state === 'restored') ? 1 : 0)
+  const setRow = (key: string, row: SessionRow): void => {
+    running += live(row) - live(rows.get(key))
+    rows.set(key, row)
+    rowsChanged = true
+  }
   const snapshot = (step: number): void => {
     const role = firstRestore >= 0 && step > firstRestore ? 'replacement' : 'original'
     cardsAt.push(PARTICIPANTS.map((id) => {
@@ -66,10 +74,12 @@ export function fleetTraceResult(view: RunView, events: readonly TraceEvent[]): 
       const pid = id === 'controller' ? undefined : (pidOf(id, role) ?? pidOf(id, 'original'))
       return pid === undefined ? { ...c } : { ...c, pid }
     }))
-    rowsAt.push([...rows.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)))
+    // Rows change at a few steps only: the others share the previous array.
+    const previous = rowsAt[rowsAt.length - 1]
+    rowsAt.push(previous !== undefined && !rowsChanged ? previous : [...rows.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)))
+    rowsChanged = false
   }
   snapshot(0)
-  let running = 0
   for (const e of events) {
     const p = e.payload as { readonly [key: string]: JsonValue }
     const key = keyOf(p)
@@ -102,18 +112,18 @@ export function fleetTraceResult(view: RunView, events: readonly TraceEvent[]): 
     if (key !== null && typeof p['rollout_id'] === 'string' && typeof p['attempt_index'] === 'number') {
       const existing = rows.get(key)
       if (e.type === 'run.dispatch' && e.outcome === 'ok') {
-        running++
         const env = (typeof p['environment'] === 'string' ? p['environment'] : 'counter') as EnvName
-        rows.set(key, { key, rollout_id: p['rollout_id'], attempt: p['attempt_index'], environment: env, state: p['continued'] === true ? 'restored' : 'bound', revision: null, session_id: null, summary: '' })
+        setRow(key, { key, rollout_id: p['rollout_id'], attempt: p['attempt_index'], environment: env, state: p['continued'] === true ? 'restored' : 'bound', revision: null, session_id: null, summary: '' })
       } else if (existing !== undefined) {
         if (e.type === 'run.complete') {
-          running = Math.max(0, running - 1)
-          rows.set(key, { ...existing, state: e.outcome === 'ok' ? 'terminal' : existing.state === 'retired' ? 'retired' : 'uncertain' })
-        } else if ((e.type === 'agent.retire' || e.type === 'rollout.retired') && e.outcome === 'ok') rows.set(key, { ...existing, state: 'retired' })
-        else if (e.type === 'agent.commit' && existing.state === 'bound') rows.set(key, { ...existing, state: 'exported' })
-        else if ((e.type === 'env.start' || e.type === 'env.request' || e.type === 'env.verify') && typeof p['revision'] === 'number') rows.set(key, { ...existing, revision: p['revision'] })
+          setRow(key, { ...existing, state: e.outcome === 'ok' ? 'terminal' : existing.state === 'retired' ? 'retired' : 'uncertain' })
+        } else if ((e.type === 'agent.retire' || e.type === 'rollout.retired') && e.outcome === 'ok') setRow(key, { ...existing, state: 'retired' })
+        else if ((e.type === 'env.start' || e.type === 'env.request' || e.type === 'env.verify') && typeof p['revision'] === 'number') setRow(key, { ...existing, revision: p['revision'] })
       }
     }
+    // The agent's commit exported every execution still running (their processes end after it).
+    if (e.type === 'agent.commit' && e.outcome === 'ok') for (const [k, row] of rows) if (row.state === 'bound' || row.state === 'restored') setRow(k, { ...row, state: 'exported' })
+    if (e.type === 'agent.resume' && e.outcome === 'ok') (cards.get('controller') as Card).phase = 'done'
     ;(cards.get('agent') as Card).inflight = running
     snapshot(e.step)
   }
