@@ -7,8 +7,7 @@ import type { PolicyModel } from '@cutover/core'
 import { CUTOVER_BIN } from '../fleet/spawnParticipant.ts'
 import type { ProcessNote } from '../participants/processTrace.ts'
 import type { ChangeSignal } from './ChangeSignal.ts'
-import type { PolicyInput } from './scriptedPolicy.ts'
-import { scriptedPolicy } from './scriptedPolicy.ts'
+import type { PolicyInput, scriptedPolicy } from './scriptedPolicy.ts'
 
 /** The environment variable naming the coordinator's Unix socket (PROTOCOL.md §4.6). */
 export const COORDINATOR_SOCKET_ENV = 'NG_CHECKPOINT_COORDINATOR_SOCKET'
