@@ -8,18 +8,21 @@ import { createRunIdSource } from '../runs/runIds.ts'
 import { traceJson } from '../runs/traceJson.ts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
 import type { ParticipantProcess } from '../fleet/spawnParticipant.ts'
-import { runFleet } from '../fleet/runFleet.ts'
+import type { FleetScenario } from '../fleet/runFleet.ts'
+import { FLEET_SCENARIOS, runFleet } from '../fleet/runFleet.ts'
 import { simulatorResultDigests } from '../fleet/simulatorResultDigests.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import type { CliIo } from './io.ts'
 import { EXIT, UsageError } from './io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
-/** The scenarios `cutover fleet` runs across real processes; the others are simulator-only so far. */
-const FLEET_SCENARIOS = ['happy-path', 'straggler-retirement'] as const
-type FleetScenario = (typeof FLEET_SCENARIOS)[number]
 /** The presets' deadlines are virtual milliseconds; across processes the prepare deadline is at least this much wall-clock time. */
 const WALL_DEADLINE_MS = 1500
+/**
+ * two-worker-admission: long enough for a replacement worker process to boot and be refused while
+ * admission is closed, before the deadline's missing_workers aborts the first checkpoint.
+ */
+const TWO_WORKER_DEADLINE_MS = 8000
 
 export const FLEET_HELP = `usage: cutover fleet --scenario NAME --seed N [--rollouts N] [--out DIR] [--json]
 
@@ -97,7 +100,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
   const traceDir = join(runDir, 'wire')
   mkdirSync(dataDir, { recursive: true })
   mkdirSync(traceDir, { recursive: true })
-  const deadlineMs = Math.max(config.deadline_ms, WALL_DEADLINE_MS)
+  const deadlineMs = Math.max(config.deadline_ms, args.scenario === 'two-worker-admission' ? TWO_WORKER_DEADLINE_MS : WALL_DEADLINE_MS)
   const running: ParticipantProcess[] = []
   const stopAll = async (): Promise<void> => {
     await Promise.all(running.map((p) => p.stop()))
@@ -155,6 +158,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
       verified: run.verified,
       retired: run.retired,
       continued: run.continued,
+      notes: run.notes,
       equivalence: { checked: run.rollouts.length, matching: run.rollouts.length - mismatches.length, mismatches },
       originals_gone: run.originals_gone,
       run_id: runId,
@@ -173,6 +177,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
           `retired ${run.retired.length} (${run.retired.join(', ') || '—'}), continued ${run.continued.length}; equivalence ${report.equivalence.matching}/${report.equivalence.checked}${mismatches.length > 0 ? ` (differ: ${mismatches.join(', ')})` : ''}`,
           `invariants: ${failures.length === 0 ? `all ${Object.keys(invariants).length} pass` : failures.map((f) => `${f.id} FAILS at step ${f.step}: ${f.message}`).join('; ')} over ${trace.length} recorded messages`,
           `run ${runId} (recorded from processes): open it with cutover serve at /runs/${runId}`,
+          ...run.notes.map((n) => `  ${n}`),
           ...run.processes.map((p) => `  ${p.role.padEnd(11)} ${p.participant.padEnd(20)} pid ${p.pid} port ${p.port}`),
           `originals ${run.originals_gone ? 'gone' : 'STILL RUNNING'}; ${passed ? 'PASS' : 'FAIL'}`,
         ].join('\n') + '\n',

@@ -34,7 +34,7 @@ export function readWireFile(file: string): WireRecord[] {
  * share the machine's clock), ties by source rank then each source's own order, so the same
  * records always give the same trace. Steps count from 1, `time_ms` from the first record. The
  * controller's records carry their phase; every other record takes the phase of the controller
- * record before it (`run` before the first, `continue` once the agent resumed).
+ * record before it (`run` before the first, `continue` once the agent resumed, `run` again after an abort).
  */
 export function mergeFleetTrace(sources: readonly TraceSource[]): FleetTraceEvent[] {
   const all = sources.flatMap((s) => s.records.map((r) => ({ r, rank: s.rank })))
@@ -45,7 +45,8 @@ export function mergeFleetTrace(sources: readonly TraceSource[]): FleetTraceEven
     let own: TracePhase = phase
     if (r.phase !== undefined && (TRACE_PHASES as readonly string[]).includes(r.phase)) {
       own = r.phase
-      phase = r.type === 'agent.resume' && r.outcome === 'ok' ? 'continue' : r.phase
+      // After a resume the rollouts continue; after an abort's resumes they simply run on.
+      phase = r.type === 'agent.resume' && r.outcome === 'ok' ? (r.phase === 'abort' ? 'run' : 'continue') : r.phase
     }
     const event = { step: i + 1, time_ms: r.wall_ms - t0, phase: own, from: r.from, to: r.to, type: r.type, payload: r.payload as { [key: string]: JsonValue }, outcome: r.outcome, wall_ms: r.wall_ms, pid: r.pid }
     return event as unknown as FleetTraceEvent

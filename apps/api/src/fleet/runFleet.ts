@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentBoundaryRecord, EnvName, ExecutionIdentity, JsonValue, RolloutPlan } from '@cutover/core'
 import { Controller, ENV_NAMES, planRollouts, verifyCheckpoint } from '@cutover/core'
@@ -18,6 +20,8 @@ import type { FleetTraceEvent, TraceSource } from './mergeFleetTrace.ts'
 import { mergeFleetTrace, readWireFile } from './mergeFleetTrace.ts'
 import type { ParticipantProcess } from './spawnParticipant.ts'
 import { spawnParticipant } from './spawnParticipant.ts'
+import type { StartedWorker } from './twoWorkerAdmission.ts'
+import { modelWorkers, startModelWorker, waitForWorker } from './twoWorkerAdmission.ts'
 import { processAlive } from '../participants/processAlive.ts'
 
 /** One participant process of a fleet run (CONTRACTS.md §9). */
@@ -39,8 +43,12 @@ export interface FleetRolloutResult {
   readonly retired: boolean
 }
 
+/** The scenarios `cutover fleet` runs across real processes (the others are simulator-only). */
+export const FLEET_SCENARIOS = ['happy-path', 'straggler-retirement', 'two-worker-admission'] as const
+export type FleetScenario = (typeof FLEET_SCENARIOS)[number]
+
 export interface FleetRunOptions {
-  readonly scenario: 'happy-path' | 'straggler-retirement'
+  readonly scenario: FleetScenario
   readonly seed: bigint
   readonly rollouts: number
   /** The participants' data directory (the checkpoint is written to `<dataDir>/<checkpointId>`). */
@@ -67,6 +75,8 @@ export interface FleetRunResult {
   readonly control_calls: readonly ControlCallRecord[]
   /** Every process's messages merged into one trace. */
   readonly trace: readonly FleetTraceEvent[]
+  /** What the scenario did besides the cycle (a worker stopped, a registration refused…), in order. */
+  readonly notes: readonly string[]
   readonly wall_ms: number
 }
 
@@ -89,6 +99,10 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const token = randomBytes(24).toString('hex')
   const env = { CUTOVER_CONTROL_TOKEN: token, CUTOVER_DATA_DIR: options.dataDir }
   const processes: FleetProcess[] = []
+  const notes: string[] = []
+  const twoWorkers = options.scenario === 'two-worker-admission'
+  const socketDir = mkdtempSync(join(tmpdir(), 'cutover-fleet-'))
+  const extraWorkers: StartedWorker[] = []
   const traceFiles: string[] = []
   /** The messages this process sends as the dispatcher (run.dispatch, agent.acknowledge). */
   const dispatched: WireRecord[] = []
@@ -107,7 +121,11 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
       processes.push({ participant, name: participant, pid: p.pid, port: p.port, role })
       return p
     }
-    const [model, ...gyms] = await Promise.all([start('policy_model', ['model']), ...ENV_NAMES.map((e) => start(`resources_${e}`, ['gym', e, '--port', '0']))])
+    const modelArgs = twoWorkers ? ['model', '--workers', '2', '--coordinator-socket', join(socketDir, `${role}.sock`)] : ['model']
+    const [model, ...gyms] = await Promise.all([start('policy_model', modelArgs), ...ENV_NAMES.map((e) => start(`resources_${e}`, ['gym', e, '--port', '0']))])
+    for (const w of await modelWorkers((model as ParticipantProcess).url)) {
+      if (w.pid !== null) processes.push({ participant: `model_worker_${w.worker}`, name: `model_worker_${w.worker}`, pid: w.pid, port: 0, role })
+    }
     const resources = Object.fromEntries(ENV_NAMES.map((e, i) => [e, (gyms[i] as ParticipantProcess).url])) as { [K in EnvName]: string }
     const agent = await start('agent', ['agent', '--model', (model as ParticipantProcess).url, '--resources', ENV_NAMES.map((e) => `${e}=${resources[e]}`).join(',')])
     return { urls: { model: (model as ParticipantProcess).url, agent: agent.url, resources }, procs: [model as ParticipantProcess, ...gyms, agent] }
@@ -154,8 +172,9 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     results.set(plan.rollout_id, { rollout_id: plan.rollout_id, attempt_index: attempt, reward: answer.reward, result_digest: answer.receipt.result_digest, continued: continued.has(plan.rollout_id), retired: retiredSet.has(plan.rollout_id) })
   }
 
-  let resumed: (value: { restored: readonly AgentBoundaryRecord[] | null; retired: readonly ExecutionIdentity[] }) => void = () => undefined
-  const afterResume = new Promise<{ restored: readonly AgentBoundaryRecord[] | null; retired: readonly ExecutionIdentity[] }>((resolve) => (resumed = resolve))
+  type Resumed = { restored: readonly AgentBoundaryRecord[] | null; retired: readonly ExecutionIdentity[] }
+  let resumed: (value: Resumed) => void = () => undefined
+  let afterResume = new Promise<Resumed>((resolve) => (resumed = resolve))
   let originalsGone = false
   const host = new RealTimeHost({
     dataDir: options.dataDir,
@@ -165,7 +184,11 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     published: async () => {
       // The checkpoint is durable: the original processes go, replacements boot expecting a restore.
       await Promise.all(originals.procs.map((p) => p.stop()))
-      originalsGone = originals.procs.every((p) => !processAlive(p.pid))
+      for (const w of extraWorkers) await w.exited
+      // The model's worker processes leave with their coordinator (its socket closes).
+      const originalPids = processes.filter((p) => p.role === 'original').map((p) => p.pid)
+      for (let waited = 0; waited < 5000 && originalPids.some(processAlive); waited += 50) await sleep(50)
+      originalsGone = !originalPids.some(processAlive)
       const replacements = await startFleet('replacement')
       fleet = await discover(replacements.urls, 1)
       return fleet
@@ -176,28 +199,65 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     liveMembership: () =>
       plans.filter((p) => attempts.has(p.rollout_id)).map((p) => ({ rollout_id: p.rollout_id, attempt_index: attempts.get(p.rollout_id) ?? 0, state: results.has(p.rollout_id) ? ('terminal' as const) : ('running' as const) })),
   })
-  const controller = new Controller(host, options.deadlineMs, {}, 1)
+  // two-worker-admission retakes the checkpoint once the first is aborted (missing_workers).
+  const controller = new Controller(host, options.deadlineMs, {}, twoWorkers ? 2 : 1)
 
-  const firstRuns = plans.map((p) => dispatch(p, 0, p.rollout_id === straggler))
+  // two-worker-admission holds half the rollouts back for the retaken checkpoint to find mid-flight.
+  const held = twoWorkers ? plans.slice(Math.ceil(plans.length / 2)) : []
+  const firstRuns = plans.filter((p) => !held.includes(p)).map((p) => dispatch(p, 0, p.rollout_id === straggler))
   // Late enough that every rollout is inside a model call (the straggler's never ends on its own).
   await sleep(CHECKPOINT_AFTER_MS)
-  controller.begin(options.checkpointId)
-  while (controller.stage === 'preparing' || controller.stage === 'retiring') {
-    if (!host.busy && controller.waiting) {
-      await host.liveFleet.refreshAdmission(options.checkpointId, 0.2)
-      if (!host.busy) controller.poke()
+  let outcome: Resumed
+  for (let n = 1; ; n++) {
+    const cid = n === 1 ? options.checkpointId : `ck-${n}`
+    let stopped: number | undefined
+    if (twoWorkers && n === 1) {
+      // Worker 1 hangs (SIGSTOP): still connected, so the close freezes it as a member, but it never acknowledges.
+      stopped = (await modelWorkers(originals.urls.model)).find((w) => w.worker === 1)?.pid ?? undefined
+      if (stopped !== undefined) process.kill(stopped, 'SIGSTOP')
+      notes.push(`model worker 1 (pid ${stopped ?? '?'}) stopped before ${cid}: connected, never acknowledges`)
     }
-    await sleep(20)
-    if (host.failure !== null) throw host.failure
-  }
-  let done = false
-  const watch = (async () => {
-    while (!done) {
-      await sleep(50)
+    let closedOnce = false
+    controller.begin(cid)
+    while (controller.stage === 'preparing' || controller.stage === 'retiring') {
+      if (twoWorkers && n === 1 && !closedOnce && host.liveFleet.model.admission === 'draining') {
+        closedOnce = true
+        // A replacement for worker 1 tries to join while admission is closed: refused.
+        const early = startModelWorker(1, join(socketDir, 'original.sock'))
+        extraWorkers.push(early)
+        const code = await early.exited
+        notes.push(`replacement worker 1 (pid ${early.pid}) registering during ${cid}: exit ${code}, ${early.stderr().trim() || 'no message'}`)
+      }
+      if (!host.busy && controller.waiting) {
+        await host.liveFleet.refreshAdmission(cid, 0.2)
+        if (!host.busy) controller.poke()
+      }
+      await sleep(20)
       if (host.failure !== null) throw host.failure
     }
-  })()
-  const { restored, retired } = await Promise.race([afterResume, watch.then(() => afterResume)]).finally(() => (done = true))
+    let done = false
+    const watch = (async () => {
+      while (!done) {
+        await sleep(50)
+        if (host.failure !== null) throw host.failure
+      }
+    })()
+    outcome = await Promise.race([afterResume, watch.then(() => afterResume)]).finally(() => (done = true))
+    if (!(twoWorkers && controller.canRetry)) break
+    // The hung worker is gone for good; its replacement joins now that admission is accepting again.
+    if (stopped !== undefined) process.kill(stopped, 'SIGKILL')
+    await waitForWorker(originals.urls.model, 1, false)
+    const joined = startModelWorker(1, join(socketDir, 'original.sock'))
+    extraWorkers.push(joined)
+    const w = await waitForWorker(originals.urls.model, 1, true)
+    notes.push(`${cid} aborted; worker 1 replaced by pid ${joined.pid}: ${w === undefined ? 'did NOT join' : 'joined while accepting'}`)
+    processes.push({ participant: 'model_worker_1', name: 'model_worker_1', pid: joined.pid, port: 0, role: 'original' })
+    afterResume = new Promise<Resumed>((resolve) => (resumed = resolve))
+    // The rollouts the agent refused during the aborted checkpoint start now, so the retaken one finds them mid-flight.
+    firstRuns.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt, false)), ...held.splice(0).map((p) => dispatch(p, 0, false)))
+    await sleep(CHECKPOINT_AFTER_MS)
+  }
+  const { restored, retired } = outcome
   for (const id of retired) retiredSet.add(id.rollout_id)
   const byId = new Map(plans.map((p) => [p.rollout_id, p]))
   const second: Promise<void>[] = []
@@ -217,7 +277,9 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   await Promise.all(firstRuns)
   second.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt, false)))
   await Promise.all(second)
-  const directory = join(options.dataDir, options.checkpointId)
+  for (const w of extraWorkers) w.stop()
+  rmSync(socketDir, { recursive: true, force: true })
+  const directory = join(options.dataDir, controller.checkpointId)
   const sources: TraceSource[] = [
     { rank: 0, records: controllerRecords(host.trace, calls, process.pid) },
     { rank: 1, records: dispatched },
@@ -225,7 +287,7 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   ]
   const report = controller.stage === 'done' ? verifyCheckpoint(new NodeCheckpointDirectory(directory, { create: false }), nodeDigest) : null
   return {
-    checkpoint_id: options.checkpointId,
+    checkpoint_id: controller.checkpointId,
     directory,
     outcome: controller.stage === 'done' ? 'completed' : 'aborted',
     reason: controller.stage === 'done' ? null : (host.trace.find((e) => e.type === 'controller.abort')?.payload as { reason?: string } | null)?.reason ?? 'aborted',
@@ -239,6 +301,7 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     controller_trace: host.trace,
     control_calls: calls,
     trace: mergeFleetTrace(sources),
+    notes,
     wall_ms: Date.now() - t0,
   }
 }

@@ -148,7 +148,6 @@ export class ModelWorkerPool {
     if (this.#state === 'closed') return
     this.#seq += 1
     this.#state = 'closed'
-    for (const slot of this.slots) if (slot.socket !== null) this.#note(`model_worker_${slot.worker}`, 'model.worker_close', { worker: slot.worker, seq: this.#seq }, 'ok')
     this.#broadcast({ type: 'state', seq: this.#seq, state: 'closed' })
   }
 
@@ -182,9 +181,8 @@ export class ModelWorkerPool {
         }
         if (message.type === 'register') slot = this.#register(socket, message)
         else if (message.type === 'ack' && slot !== undefined && message.seq === this.#seq && this.#state === 'closed') {
-          const acked = this.#model.workerAck(slot.worker)
-          if (acked.ok) slot.acked = message.seq
-          this.#note('policy_model', 'model.worker_ack', { worker: slot.worker, seq: message.seq, inflight: message.inflight }, acked.ok ? 'ok' : acked.error.code, { from: `model_worker_${slot.worker}` })
+          // The controller's trace shows the acknowledgement (it reads it from the status answer).
+          if (this.#model.workerAck(slot.worker).ok) slot.acked = message.seq
           this.#signal.notify()
         }
       }
@@ -208,9 +206,11 @@ export class ModelWorkerPool {
       return undefined
     }
     if (slot === undefined) return refuse('worker_registration_rejected', `no worker slot ${m.worker} (the model runs ${this.slots.length})`)
+    // A slot's first registration is its boot; a later one replaces a worker and goes through the
+    // coordinator, which refuses it while admission is not accepting (§4.6), and while the slot's
+    // worker is still connected.
+    if (slot.joined && this.#state !== 'accepting') return refuse('worker_registration_rejected', `worker ${m.worker} cannot join while admission is closed (checkpoint in progress)`)
     if (slot.socket !== null) return refuse('worker_registration_rejected', `worker ${m.worker} is already connected`)
-    // A slot's first registration is its boot; a later one replaces a worker that left and goes
-    // through the coordinator, which refuses it while admission is not accepting (§4.6).
     if (slot.joined) {
       const joined = this.#model.workerRegister(m.worker)
       if (!joined.ok) return refuse(joined.error.code, joined.error.message)

@@ -55,10 +55,16 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       while (now() < until && !model.isTombstoned(id)) await signal.wait(until - now())
       decision = scriptedPolicy(input.data)
     } else {
-      const generated = await pool.generate(a.worker, input.data, () => model.isTombstoned(id))
-      if (generated === null && !model.isTombstoned(id)) {
-        // The worker process went away mid-generation: the call stays in flight (never an implicit zero).
-        return errorResponse(c, 'transport_error', `model worker ${a.worker} went away while generating ${a.model_call_id}`)
+      // A worker that goes away mid-generation leaves the call in flight (never an implicit zero)
+      // until another connected worker generates it (the scripted policy is deterministic).
+      let worker: number | undefined = a.worker
+      let generated: Awaited<ReturnType<ModelWorkerPool['generate']>> = null
+      while (generated === null && !model.isTombstoned(id)) {
+        generated = worker === undefined ? null : await pool.generate(worker, input.data, () => model.isTombstoned(id))
+        if (generated === null && !model.isTombstoned(id)) {
+          await signal.wait(200)
+          worker = pool.pick()
+        }
       }
       decision = generated?.decision ?? null
     }
