@@ -75,7 +75,7 @@ describe('cutover fleet', () => {
   }, 120_000)
 
   it('[cli] fleet refuses simulator-only scenarios and bad arguments with exit 2', async () => {
-    const r = await cutover(['fleet', '--scenario', 'corrupt-snapshot', '--seed', '1'])
+    const r = await cutover(['fleet', '--scenario', 'crash-during-commit', '--seed', '1'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/simulator-only/)
     expect((await cutover(['fleet', '--scenario', 'happy-path'])).code).toBe(2)

@@ -159,6 +159,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
       retired: run.retired,
       continued: run.continued,
       notes: run.notes,
+      scenario_problems: run.scenario_problems,
       equivalence: { checked: run.rollouts.length, matching: run.rollouts.length - mismatches.length, mismatches },
       originals_gone: run.originals_gone,
       run_id: runId,
@@ -167,7 +168,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
       control_calls: run.control_calls.length,
       wall_ms: run.wall_ms,
     }
-    const passed = run.outcome === 'completed' && run.verified && failures.length === 0 && run.originals_gone
+    const passed = run.outcome === 'completed' && run.verified && failures.length === 0 && run.originals_gone && run.scenario_problems.length === 0
     if (args.json) io.stdout(`${JSON.stringify(report)}\n`)
     else {
       io.stdout(
@@ -178,6 +179,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
           `invariants: ${failures.length === 0 ? `all ${Object.keys(invariants).length} pass` : failures.map((f) => `${f.id} FAILS at step ${f.step}: ${f.message}`).join('; ')} over ${trace.length} recorded messages`,
           `run ${runId} (recorded from processes): open it with cutover serve at /runs/${runId}`,
           ...run.notes.map((n) => `  ${n}`),
+          ...run.scenario_problems.map((n) => `  PROBLEM: ${n}`),
           ...run.processes.map((p) => `  ${p.role.padEnd(11)} ${p.participant.padEnd(20)} pid ${p.pid} port ${p.port}`),
           `originals ${run.originals_gone ? 'gone' : 'STILL RUNNING'}; ${passed ? 'PASS' : 'FAIL'}`,
         ].join('\n') + '\n',
