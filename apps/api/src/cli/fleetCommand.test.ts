@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -73,6 +73,24 @@ describe('cutover fleet', () => {
     expect(Object.values(step.invariants).every((v) => v === 'pass')).toBe(true)
     expect((await api.json(`/api/runs/${report.run_id}/checkpoints`)).status).toBe(200)
   }, 120_000)
+
+  it('[coordinator.missing-workers] [coordinator.registration-rejected] [fleet-process] two-worker-admission with two model worker processes: ck-1 aborted on missing_workers, a replacement refused while closed, ck-2 completes', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-workers-'))
+    dirs.push(out)
+    const r = await cutover(['fleet', '--scenario', 'two-worker-admission', '--seed', '3', '--rollouts', '3', '--out', out, '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout) as { checkpoints: string[]; failures: unknown[]; notes: string[]; run_id: string; processes: { participant: string; pid: number; role: string }[] }
+    expect(report.checkpoints).toEqual([join(out, 'runs', report.run_id, 'checkpoints', 'ck-2')])
+    expect(report.failures).toEqual([])
+    expect(report.notes.join('\n')).toMatch(/worker_registration_rejected/)
+    const workers = report.processes.filter((p) => p.participant.startsWith('model_worker_'))
+    expect(workers.filter((p) => p.role === 'replacement').map((p) => p.participant).sort()).toEqual(['model_worker_0', 'model_worker_1'])
+    for (const p of report.processes) expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
+    const trace = JSON.parse(readFileSync(join(out, 'runs', report.run_id, 'trace.json'), 'utf8')) as { type: string; outcome: string }[]
+    expect(trace.some((e) => e.type === 'model.status' && e.outcome === 'missing_workers')).toBe(true)
+    expect(trace.some((e) => e.type === 'model.worker_register' && e.outcome === 'worker_registration_rejected')).toBe(true)
+  }, 150_000)
 
   it('[cli] fleet refuses simulator-only scenarios and bad arguments with exit 2', async () => {
     const r = await cutover(['fleet', '--scenario', 'crash-during-commit', '--seed', '1'])
