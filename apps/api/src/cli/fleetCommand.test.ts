@@ -34,7 +34,7 @@ describe('cutover fleet', () => {
     expect((await api.json('/api/runs')).body).toEqual({ runs: [] })
     const r = await cutover(['fleet', '--scenario', 'straggler-retirement', '--seed', '7', '--json'], { CUTOVER_DATA_DIR: data })
     expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
+    expect(r.code, r.stdout).toBe(0)
     const report = JSON.parse(r.stdout) as {
       outcome: string
       verified: boolean
@@ -79,7 +79,7 @@ describe('cutover fleet', () => {
     dirs.push(out)
     const r = await cutover(['fleet', '--scenario', 'two-worker-admission', '--seed', '3', '--rollouts', '3', '--out', out, '--json'])
     expect(r.stderr).toBe('')
-    expect(r.code).toBe(0)
+    expect(r.code, r.stdout).toBe(0)
     const report = JSON.parse(r.stdout) as { checkpoints: string[]; failures: unknown[]; notes: string[]; run_id: string; processes: { participant: string; pid: number; role: string }[] }
     expect(report.checkpoints).toEqual([join(out, 'runs', report.run_id, 'checkpoints', 'ck-2')])
     expect(report.failures).toEqual([])

@@ -10,6 +10,7 @@ import { createFileRunStore } from '../store/FileRunStore.ts'
 import type { ParticipantProcess } from '../fleet/spawnParticipant.ts'
 import type { FleetScenario } from '../fleet/runFleet.ts'
 import { FLEET_SCENARIOS, runFleet } from '../fleet/runFleet.ts'
+import { processAlive } from '../participants/processAlive.ts'
 import { simulatorResultDigests } from '../fleet/simulatorResultDigests.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import type { CliIo } from './io.ts'
@@ -102,6 +103,8 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
   mkdirSync(traceDir, { recursive: true })
   const deadlineMs = Math.max(config.deadline_ms, args.scenario === 'two-worker-admission' ? TWO_WORKER_DEADLINE_MS : WALL_DEADLINE_MS)
   const running: ParticipantProcess[] = []
+  /** Every process the run listed (model workers included): none may outlive this command. */
+  let listed: readonly number[] = []
   const stopAll = async (): Promise<void> => {
     await Promise.all(running.map((p) => p.stop()))
   }
@@ -112,6 +115,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
   process.once('SIGTERM', onSignal)
   try {
     const run = await runFleet({ scenario: args.scenario, seed: BigInt(args.seed), rollouts: args.rollouts, dataDir, traceDir, deadlineMs, checkpointId: 'ck-1' }, running)
+    listed = run.processes.map((p) => p.pid)
     const reference = simulatorResultDigests(config)
     const mismatches = run.rollouts.filter((r) => reference.get(r.rollout_id)?.result_digest !== r.result_digest).map((r) => r.rollout_id)
     const trace = run.trace as unknown as readonly TraceEvent[]
@@ -193,5 +197,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await stopAll()
+    // A model's worker processes leave a moment after their coordinator (its socket closes).
+    for (let waited = 0; waited < 10_000 && listed.some(processAlive); waited += 50) await new Promise((r) => setTimeout(r, 50))
   }
 }
