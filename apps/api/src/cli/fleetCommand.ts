@@ -36,11 +36,22 @@ verifies the directory and checks every rollout's result against the simulator's
 seed (equivalence). Every process records the messages it sends; they are merged into one trace,
 checked by the invariants and stored as a run of kind "fleet" (runs/<id>/ in the data directory:
 run.json, trace.json, the checkpoint under checkpoints/, each process's records under wire/), which
-cutover serve lists and opens like a simulated run. Scenarios: ${FLEET_SCENARIOS.join(', ')} (the
-other scenarios are simulator-only: use cutover simulate). --out DIR (new or empty) is the data
+cutover serve lists and opens like a simulated run.
+
+Scenarios across processes:
+  happy-path            the cycle as above
+  straggler-retirement  a generation slow past the deadline is aborted and retired over HTTP
+  stale-attempt-fenced  after resume, delayed requests of attempt N reach the restored model,
+                        agent and resources server; each must refuse stale_attempt
+  corrupt-snapshot      a resources snapshot byte flips after commit: the restore is abandoned,
+                        the fresh processes discarded, the originals resume, ck-2 restores cleanly
+  two-worker-admission  the model runs two worker processes; worker 1 hangs (never acknowledges
+                        the close): missing_workers aborts ck-1, its replacement is refused while
+                        admission is closed, joins after, and ck-2 completes
+The other scenarios are simulator-only (use cutover simulate). --out DIR (new or empty) is the data
 directory to store the run in; default the data directory (CUTOVER_DATA_DIR or .cutover/). Exit 0
-when the cycle completed, the directory verified, every invariant passed and every rollout matched;
-1 otherwise; 2 for usage errors.`
+when the cycle completed, the directory verified, every invariant passed, every rollout matched and
+the scenario's refusals happened; 1 otherwise; 2 for usage errors.`
 
 interface FleetArgs {
   readonly scenario: FleetScenario
