@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -91,6 +91,47 @@ describe('cutover fleet', () => {
     expect(trace.some((e) => e.type === 'model.status' && e.outcome === 'missing_workers')).toBe(true)
     expect(trace.some((e) => e.type === 'model.worker_register' && e.outcome === 'worker_registration_rejected')).toBe(true)
   }, 150_000)
+
+  it('[fleet-process] SIGINT to cutover fleet mid-run stops every participant process it started, model workers included', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-sigint-'))
+    dirs.push(out)
+    const child = spawn(process.execPath, [CUTOVER_BIN, 'fleet', '--scenario', 'two-worker-admission', '--seed', '1', '--rollouts', '3', '--out', out], { stdio: ['ignore', 'ignore', 'ignore'] })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    /** The live descendants of `root` (Linux /proc). */
+    const descendants = (root: number): number[] => {
+      const parent = new Map<number, number>()
+      for (const name of readdirSync('/proc')) {
+        if (!/^\d+$/.test(name)) continue
+        try {
+          const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+          parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
+        } catch {
+          // the process ended while we looked
+        }
+      }
+      const found: number[] = []
+      const walk = (pid: number): void => {
+        for (const [p, pp] of parent) {
+          if (pp !== pid) continue
+          found.push(p)
+          walk(p)
+        }
+      }
+      walk(root)
+      return found
+    }
+    // Wait until all seven run: model, its two workers, three resources servers, the agent.
+    let seen: number[] = []
+    for (let waited = 0; waited < 60_000 && seen.length < 7; waited += 250) {
+      await new Promise((r) => setTimeout(r, 250))
+      seen = descendants(child.pid as number)
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(7)
+    child.kill('SIGINT')
+    expect(await exited).not.toBe(0)
+    for (let waited = 0; waited < 10_000 && seen.some(processAlive); waited += 100) await new Promise((r) => setTimeout(r, 100))
+    for (const pid of seen) expect(processAlive(pid), `pid ${pid}`).toBe(false)
+  }, 120_000)
 
   it('[cli] fleet refuses simulator-only scenarios and bad arguments with exit 2', async () => {
     const r = await cutover(['fleet', '--scenario', 'crash-during-commit', '--seed', '1'])
