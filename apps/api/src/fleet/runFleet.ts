@@ -269,6 +269,12 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     })()
     outcome = await Promise.race([afterResume, watch.then(() => afterResume)]).finally(() => (done = true))
     if (!(retakes && controller.canRetry)) break
+    // Rollouts retired by the aborted checkpoint start over under their next attempt, on the resumed originals.
+    for (const id of outcome.retired) {
+      retiredSet.add(id.rollout_id)
+      const plan = plans.find((p) => p.rollout_id === id.rollout_id)
+      if (plan !== undefined) firstRuns.push(dispatch(plan, id.attempt_index + 1, false))
+    }
     if (twoWorkers) {
       // The hung worker is gone for good; its replacement joins now that admission is accepting again.
       if (stopped !== undefined) process.kill(stopped, 'SIGKILL')
@@ -314,10 +320,12 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
       const plan = byId.get(rec.rollout_id)
       if (plan !== undefined) second.push(dispatch(plan, rec.attempt_index + 1, false))
     }
-    for (const id of retired) {
-      const plan = byId.get(id.rollout_id)
-      if (plan !== undefined) second.push(dispatch(plan, id.attempt_index + 1, false))
-    }
+  }
+  // Retired rollouts start over under their next attempt: on the replacements after a restore, on
+  // the resumed originals after an abort.
+  for (const id of retired) {
+    const plan = byId.get(id.rollout_id)
+    if (plan !== undefined) second.push(dispatch(plan, id.attempt_index + 1, false))
   }
   // The originals' /run requests end when their process does (or complete, on an abort); then
   // the rollouts refused while admission was closed start (on the replacements after a restore).
