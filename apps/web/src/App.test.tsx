@@ -22,6 +22,7 @@ const { ApiError } = await import('./api/client.ts')
 
 const RUN: RunView = {
   id: 'run1',
+  kind: 'simulated',
   scenario: 'happy-path',
   seed: '7',
   rollouts: 3,

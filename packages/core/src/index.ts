@@ -154,6 +154,7 @@ export { simulate, runSimulation, resolveRunConfig } from './simulator/simulate.
 export type { SimulateOptions } from './simulator/simulate.ts'
 export { rolloutIds, planRollouts, decide, applyStart, applyEnvResponse, startRequest, verifyRequest, INITIAL_DRIVER_STATE } from './simulator/Workload.ts'
 export { checkFaults } from './simulator/checkFaults.ts'
+export { corruptCheckpoint } from './simulator/corruptCheckpoint.ts'
 export { inertFaults } from './simulator/inertFaults.ts'
 export { BUG_CATALOGUE, bugInfo } from './scenarios/bugCatalogue.ts'
 export type { RolloutPlan, DriverState, Decision } from './simulator/Workload.ts'

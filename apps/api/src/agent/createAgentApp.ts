@@ -7,7 +7,8 @@ import { readValidJson } from '../http/jsonBody.ts'
 import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
 import { ChangeSignal } from '../model/ChangeSignal.ts'
 import { agentControlRoutes } from './agentControlRoutes.ts'
-import type { AgentUpstreams, WireNote } from './runRolloutOverHttp.ts'
+import type { ProcessNote } from '../participants/processTrace.ts'
+import type { AgentUpstreams } from './runRolloutOverHttp.ts'
 import { runRolloutOverHttp } from './runRolloutOverHttp.ts'
 
 /** What one agent server process needs. */
@@ -19,7 +20,8 @@ export interface AgentAppOptions {
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
   readonly pid: number
-  readonly note: WireNote
+  /** Records the messages this process sends (the fleet's trace). */
+  readonly note: ProcessNote
 }
 
 /**
@@ -53,9 +55,11 @@ export function createAgentApp(options: AgentAppOptions): Hono {
     if (!body.ok) return cutoverErrorResponse(c, body.error)
     const b = body.value
     const plan: RolloutPlan = { index: 0, rollout_id: b.rollout_id, env: b.environment, task: b.task ?? 0, seed: BigInt(b.seed ?? 0) }
-    options.note('agent', 'run.dispatch', { rollout_id: b.rollout_id, attempt_index: b.attempt_index, environment: b.environment }, 'ok')
     const outcome = await runRolloutOverHttp(agent, options.upstreams, plan, b.attempt_index, signal, options.note, b.model_delay_ms === undefined ? {} : { modelDelayMs: b.model_delay_ms })
-    if (!outcome.ok) return cutoverErrorResponse(c, outcome.error)
+    if (!outcome.ok) {
+      options.note('controller', 'run.complete', { rollout_id: b.rollout_id, attempt_index: b.attempt_index, reward: 0, receipt: null }, outcome.error.code)
+      return cutoverErrorResponse(c, outcome.error)
+    }
     options.note('controller', 'run.complete', { rollout_id: b.rollout_id, attempt_index: b.attempt_index, reward: outcome.value.reward, receipt: outcome.value.receipt as unknown as JsonValue }, 'ok')
     return c.json(outcome.value)
   })

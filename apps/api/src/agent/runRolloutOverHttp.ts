@@ -7,6 +7,7 @@ import { ATTEMPT_INDEX_HEADER, ROLLOUT_ID_HEADER } from '../gym/executionIdentit
 import { REVISION_HEADER } from '../gym/createParticipantGymHost.ts'
 import type { ChangeSignal } from '../model/ChangeSignal.ts'
 import { MODEL_CALL_ID_HEADER } from '../model/modelDataRoutes.ts'
+import type { ProcessNote } from '../participants/processTrace.ts'
 import { workplaceExamples } from '../participants/workplaceExamples.ts'
 import { gymRequestBody } from './gymRequestBody.ts'
 
@@ -27,8 +28,6 @@ export interface RunAnswer {
 
 type Outcome = { ok: true; value: RunAnswer } | { ok: false; error: CutoverError }
 
-/** A message crossing the wire, for the process's trace. */
-export type WireNote = (to: string, type: string, payload: { [key: string]: JsonValue }, outcome: string) => void
 
 /**
  * Runs one rollout of `plan` over HTTP as the simulator's `RolloutDriver` does in process: the same
@@ -43,7 +42,7 @@ export async function runRolloutOverHttp(
   plan: RolloutPlan,
   attempt: number,
   signal: ChangeSignal,
-  note: WireNote,
+  note: ProcessNote,
   options: { readonly modelDelayMs?: number } = {},
 ): Promise<Outcome> {
   const id: ExecutionIdentity = { rollout_id: plan.rollout_id, attempt_index: attempt }
@@ -86,12 +85,13 @@ export async function runRolloutOverHttp(
     revision = cont.resource_state_revisions[plan.env] ?? 0
   } else {
     const req = startRequest(plan)
+    const startSent = Date.now()
     const resp = await fetchJson(`${envUrl}${req.path}`, { method: 'POST', body: req.body, headers })
-    note(`resources_${plan.env}`, 'env.start', { ...id, path: req.path, status: resp.ok ? resp.status : null }, resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code)
+    revision = resp.ok ? Number(resp.headers.get(REVISION_HEADER) ?? '0') : 0
+    note(`resources_${plan.env}`, 'env.start', { ...id, path: req.path, session_id: null, revision: resp.ok ? revision : null, status: resp.ok ? resp.status : 0 }, resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code, { at: startSent })
     if (!resp.ok) return fail('transport_error', `resources ${plan.env} ${req.path}: ${resp.message}`)
     if (resp.status >= 400) return fail('invalid_request', `resources ${plan.env} ${req.path} answered ${resp.status} ${errorCodeOf(resp.body) ?? ''}`)
     state = applyStart(plan, state, resp.body as JsonValue)
-    revision = Number(resp.headers.get(REVISION_HEADER) ?? '0')
     if (!commit()) return stale()
   }
 
@@ -110,7 +110,7 @@ export async function runRolloutOverHttp(
       created_at: Date.now(),
     }
     const c = agent.commitBoundary(id, generation, record)
-    note('agent', 'agent.boundary', { ...id, boundary_index: boundaryIndex, last_committed_model_call_id: lastCall, parked: c.ok && c.value.state === 'parked' }, c.ok ? 'ok' : c.error.code)
+    note('agent', 'agent.boundary', { ...id, boundary_index: boundaryIndex, last_committed_model_call_id: lastCall, resource_state_revisions: { [plan.env]: revision }, parked: c.ok && c.value.state === 'parked' }, c.ok ? 'ok' : c.error.code)
     if (!c.ok) return false
     boundaryIndex++
     signal.notify()
@@ -127,10 +127,13 @@ export async function runRolloutOverHttp(
       return stale()
     }
     const policy = { environment: plan.env, task: plan.task, turn: state.turn, observation: state.observation, done: state.done, ...(options.modelDelayMs === undefined ? {} : { delay_ms: options.modelDelayMs }) }
+    const modelSent = Date.now()
     const modelResp = await fetchJson(`${upstreams.model}/v1/responses`, { method: 'POST', body: { input: [], metadata: { cutover_policy: JSON.stringify(policy) } }, headers })
     const modelCode = modelResp.ok ? (errorCodeOf(modelResp.body) ?? 'ok') : modelResp.code
     const callId = modelResp.ok ? modelResp.headers.get(MODEL_CALL_ID_HEADER) : null
-    note('policy_model', 'model.request', { ...id, model_call_id: callId, turn: state.turn }, modelCode)
+    const answer = modelResp.ok ? (modelResp.body as { parent_call_id?: unknown; relay?: unknown } | null) : null
+    const parentCallId = typeof answer?.parent_call_id === 'string' ? answer.parent_call_id : null
+    note('policy_model', 'model.request', { ...id, model_call_id: callId, parent_call_id: parentCallId, relay: answer?.relay === true, turn: state.turn }, modelCode, { at: modelSent })
     if (!modelResp.ok) return fail('transport_error', `model /v1/responses: ${modelResp.message}`)
     if (modelCode === 'checkpoint_parked') {
       // Refused before any state changed: park without a boundary, retry after resume.
@@ -144,13 +147,15 @@ export async function runRolloutOverHttp(
     const requestId = `${key}.t${state.turn}`
     let envResp
     for (;;) {
+      const envSent = Date.now()
       envResp = await fetchJson(`${envUrl}${decision.route}`, {
         method: 'POST',
         body: gymRequestBody(decision.body),
         headers: { ...headers, 'x-nemo-gym-resource-request-id': requestId, 'x-nemo-gym-expected-resource-state-revision': String(revision) },
       })
       const code = envResp.ok ? (errorCodeOf(envResp.body) ?? 'ok') : envResp.code
-      note(`resources_${plan.env}`, 'env.request', { ...id, path: decision.route, request_id: requestId, status: envResp.ok ? envResp.status : null }, code)
+      const after = envResp.ok ? Number(envResp.headers.get(REVISION_HEADER) ?? String(revision)) : null
+      note(`resources_${plan.env}`, 'env.request', { ...id, path: decision.route, request_id: requestId, revision: after, status: envResp.ok ? envResp.status : 0, replayed: false }, code, { at: envSent })
       if (!envResp.ok) return fail('transport_error', `resources ${plan.env} ${decision.route}: ${envResp.message}`)
       if (code !== 'checkpoint_parked') break
       agent.park(id, generation)
@@ -169,11 +174,12 @@ export async function runRolloutOverHttp(
   let reward = state.reward
   const verify = verifyRequest(plan, state, examples)
   if (verify !== null) {
+    const verifySent = Date.now()
     const resp = await fetchJson(`${envUrl}${verify.path}`, { method: 'POST', body: gymRequestBody(verify.body), headers })
-    note(`resources_${plan.env}`, 'env.verify', { ...id, path: verify.path, status: resp.ok ? resp.status : null }, resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code)
-    if (!resp.ok) return fail('transport_error', `resources ${plan.env} ${verify.path}: ${resp.message}`)
-    const b = resp.body as { reward?: unknown } | null
+    const b = resp.ok ? (resp.body as { reward?: unknown } | null) : null
     reward = typeof b?.reward === 'number' ? b.reward : 0
+    note(`resources_${plan.env}`, 'env.verify', { ...id, path: verify.path, reward, status: resp.ok ? resp.status : 0 }, resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code, { at: verifySent })
+    if (!resp.ok) return fail('transport_error', `resources ${plan.env} ${verify.path}: ${resp.message}`)
   }
   const result: JsonValue = { reward, output: [...state.outputs] }
   const fin = agent.finish(id, generation, 'completed', result)

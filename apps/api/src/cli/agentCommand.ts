@@ -3,6 +3,8 @@ import { AgentParticipant, ENV_NAMES } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createAgentApp } from '../agent/createAgentApp.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
+import { processTrace } from '../participants/processTrace.ts'
+import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
 import type { CliIo } from './io.ts'
 import { readParticipantArgs } from './readParticipantArgs.ts'
@@ -62,6 +64,7 @@ export async function runAgentCommand(argv: readonly string[], io: CliIo): Promi
   const read = readParticipantArgs('agent', argv, io, AGENT_HELP, parseAgentArgs)
   if (typeof read === 'number') return read
   const { args, controlToken } = read
+  const note = processTrace('agent')
   const agent = new AgentParticipant(nodeDigest, 'agent', { restoreExpected: args.restoreExpected })
   const app = createAgentApp({
     agent,
@@ -69,9 +72,9 @@ export async function runAgentCommand(argv: readonly string[], io: CliIo): Promi
     controlToken,
     dataDir: resolveDataDir(),
     clock: { now: () => Date.now() },
-    openDirectory: (path, create) => new NodeCheckpointDirectory(path, { create }),
+    openDirectory: recordingDirectories((path, create) => new NodeCheckpointDirectory(path, { create }), note),
     pid: process.pid,
-    note: () => undefined,
+    note,
   })
   await serveParticipant(app, args.port, io, (error) => io.stderr(`cutover agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`))
   return EXIT.ok

@@ -11,6 +11,7 @@ const TOKEN = 'test-token-checkpoint-cli'
 const dataDir = mkdtempSync(join(tmpdir(), 'cutover-checkpoint-cli-'))
 const started: ParticipantProcess[] = []
 const fleetFile = join(dataDir, 'fleet.json')
+const replacementFile = join(dataDir, 'replacement.json')
 
 
 function cutover(args: string[], token: string | null = TOKEN): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -37,6 +38,11 @@ beforeAll(async () => {
   const [m, b, c, w] = await Promise.all([start(['model']), start(['gym', 'blackjack', '--port', '0']), start(['gym', 'counter', '--port', '0']), start(['gym', 'workplace', '--port', '0'])])
   const a = await start(['agent', '--model', m.url, '--resources', `blackjack=${b.url},counter=${c.url},workplace=${w.url}`])
   writeFileSync(fleetFile, JSON.stringify({ model: [m.url], agent: [a.url], resources: { blackjack: b.url, counter: c.url, workplace: w.url } }))
+  // Fresh processes a checkpoint is restored into.
+  const fresh = ['--restore-expected']
+  const [m2, b2, c2, w2] = await Promise.all([start(['model', ...fresh]), start(['gym', 'blackjack', '--port', '0', ...fresh]), start(['gym', 'counter', '--port', '0', ...fresh]), start(['gym', 'workplace', '--port', '0', ...fresh])])
+  const a2 = await start(['agent', ...fresh, '--model', m2.url, '--resources', `blackjack=${b2.url},counter=${c2.url},workplace=${w2.url}`])
+  writeFileSync(replacementFile, JSON.stringify({ model: [m2.url], agent: [a2.url], resources: { blackjack: b2.url, counter: c2.url, workplace: w2.url } }))
 }, 120_000)
 
 afterAll(async () => {
@@ -63,6 +69,32 @@ describe('cutover checkpoint', () => {
     const again = await cutover(['checkpoint', 'resume', '--fleet', fleetFile, '--id', 'ck-cli', '--json'])
     expect(again.code).toBe(0)
   }, 60_000)
+
+  it('[fleet-replacement] commit and restore as single operations: prepare, commit (checkpoint.json last, the directory verifies), restore into --restore-expected processes (paused), resume', async () => {
+    const half = (op: string, file = fleetFile) => cutover(['checkpoint', op, '--fleet', file, '--id', 'ck-half', '--dir', dataDir, '--json'])
+    expect((await half('prepare')).code).toBe(0)
+    const commit = await half('commit')
+    expect(commit.stderr).toBe('')
+    expect(commit.code).toBe(0)
+    const committed = JSON.parse(commit.stdout) as { phase: string; directory: string; participants: { participant: string; operation: string }[] }
+    expect(committed.phase).toBe('committed')
+    expect(committed.participants.map((p) => `${p.operation}:${p.participant}`)).toEqual(['agent.commit:agent', 'model.commit:policy_model', 'resources.commit:resources_blackjack', 'resources.commit:resources_counter', 'resources.commit:resources_workplace'])
+    const verify = await cutover(['verify', committed.directory])
+    expect(verify.code).toBe(0)
+    // The original fleet cannot be restored into (it is not fresh); the replacements can.
+    const restore = await half('restore', replacementFile)
+    expect(restore.stderr).toBe('')
+    expect(restore.code).toBe(0)
+    const restored = JSON.parse(restore.stdout) as { phase: string; participants: { operation: string }[] }
+    expect(restored.phase).toBe('restored')
+    expect(restored.participants.map((p) => p.operation)).toEqual(['model.restore', 'agent.restore', 'resources.restore', 'resources.restore', 'resources.restore'])
+    expect((await half('resume', replacementFile)).code).toBe(0)
+    expect((await half('resume')).code).toBe(0)
+    // Nothing to restore from: refused, exit 1, every participant it was sent to resumed.
+    const missing = await cutover(['checkpoint', 'restore', '--fleet', replacementFile, '--id', 'ck-none', '--dir', dataDir, '--json'])
+    expect(missing.code).toBe(1)
+    expect((JSON.parse(missing.stdout) as { phase: string; reason: string }).reason).toMatch(/checkpoint_not_found|not found|missing/i)
+  }, 120_000)
 
   it('[cli] a wrong or missing token, a bad fleet file, an unreachable participant: exit 2 naming the participant and endpoint', async () => {
     const wrong = await cutover(['checkpoint', 'status', '--fleet', fleetFile, '--id', 'ck-x'], 'wrong')

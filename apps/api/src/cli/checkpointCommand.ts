@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import type { JsonValue } from '@cutover/core'
+import { ENV_NAMES } from '@cutover/core'
+import type { FleetUrls } from '../controller/discoverFleet.ts'
+import { runCheckpointHalf } from '../controller/runCheckpointHalf.ts'
+import { resolveDataDir } from '../nodeAppDeps.ts'
 import type { ControlCallRecord } from '../controller/controlCall.ts'
 import { controlCall } from '../controller/controlCall.ts'
 import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
@@ -11,17 +16,23 @@ import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 const OPERATIONS = ['prepare', 'commit', 'restore', 'resume', 'abort', 'status'] as const
 type Operation = (typeof OPERATIONS)[number]
 
-export const CHECKPOINT_HELP = `usage: cutover checkpoint prepare|resume|abort|status --fleet FILE --id CK [--deadline-ms N] [--json]
+export const CHECKPOINT_HELP = `usage: cutover checkpoint prepare|commit|restore|resume|abort|status --fleet FILE --id CK [--dir D] [--deadline-ms N] [--json]
 
 Sends one checkpoint operation to every participant a fleet file lists ({"model": [URL…],
 "agent": [URL…], "resources": {"<name>": URL…}}), with the token from CUTOVER_CONTROL_TOKEN (never
 from the file). prepare: agents, then models (long-polled until paused), then resources; a refusal
 aborts (every participant a prepare was sent to is resumed, dependencies first). resume / abort:
 models and resources before agents (abort records invalid_phase as already_accepting). status: each
-participant's capabilities phase. commit and restore run the whole transaction (aggregate manifest
-last, replacement set checked) and are available through cutover fleet; as single CLI operations
-they are not implemented yet. Exit 0 success, 1 refused or failed, 2 usage or input (bad fleet
-file, unknown or unreachable participant, missing token).`
+participant's capabilities phase. commit (after a prepare): agent, then model (with the agent's
+continuation roots), then resources commit into checkpoint_dir CK, and the controller publishes the
+aggregate manifest, the token-store snapshot and checkpoint.json last; a failed commit aborts.
+restore (into fresh --restore-expected participants): checkpoint.json and the aggregate manifest
+are verified, the committed participant set compared with the fleet's, then model, agent and
+resources restore and stay paused until resume; a refused restore resumes every participant it was
+sent to. commit and restore need one model, one agent and the resources blackjack, counter and
+workplace; --dir D is the participants' shared data directory on this machine (default
+CUTOVER_DATA_DIR or .cutover/), the checkpoint is D/CK. Exit 0 success, 1 refused or failed, 2
+usage or input (bad fleet file, unknown or unreachable participant, missing token).`
 
 const url = z.string().regex(/^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/, 'a loopback http://127.0.0.1:PORT URL')
 const fleetFileSchema = z.strictObject({ model: z.array(url).min(1).max(16), agent: z.array(url).min(1).max(16), resources: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/), url) })
@@ -38,6 +49,8 @@ interface ParticipantAnswer {
   readonly status: number | null
   readonly result?: JsonValue
   readonly error?: { readonly code: string; readonly message: string }
+  /** commit and restore: the controller's call (`agent.commit`, `model.restore`…). */
+  readonly operation?: string
 }
 
 function readFleet(path: string): Target[] {
@@ -76,12 +89,12 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
   let deadlineMs: number
   let json: boolean
   let token: string
+  let dataDir: string
   try {
     const { values, switches, positionals } = parseArgs(argv, { values: ['--fleet', '--id', '--dir', '--deadline-ms'], switches: ['--json'], positionals: 1 })
     const name = positionals[0]
     if (name === undefined || !(OPERATIONS as readonly string[]).includes(name)) throw new UsageError(`name an operation: ${OPERATIONS.join(', ')}`)
     op = name as Operation
-    if (op === 'commit' || op === 'restore') throw new UsageError(`${op} as a single CLI operation is not implemented yet (cutover fleet runs it end to end)`)
     const fleet = values.get('--fleet')
     if (fleet === undefined) throw new UsageError('--fleet FILE is required')
     const cid = values.get('--id')
@@ -94,6 +107,7 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
     if (t === undefined) throw new UsageError('CUTOVER_CONTROL_TOKEN is not set (the token comes from the environment, never from the fleet file)')
     token = t
     targets = readFleet(fleet)
+    dataDir = resolve(values.get('--dir') ?? resolveDataDir())
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     io.stderr(`cutover checkpoint: ${error.message}\n`)
@@ -101,6 +115,7 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
   }
   const calls: ControlCallRecord[] = []
   const record = (r: ControlCallRecord): void => void calls.push(r)
+  if (op === 'commit' || op === 'restore') return runHalf(op, targets, token, id, dataDir, json, io)
   const answers: ParticipantAnswer[] = []
   const deadlineTs = (Date.now() + deadlineMs) / 1000
   const body = { schema_version: 1, checkpoint_id: id, deadline_ts: deadlineTs }
@@ -178,4 +193,44 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
     for (const a of answers) io.stdout(`  ${a.participant.padEnd(22)} ${a.error === undefined ? 'ok' : `${a.error.code}: ${a.error.message}`}\n`)
   }
   return success ? EXIT.ok : EXIT.failure
+}
+
+/** The one model, one agent and three resources servers commit and restore drive, or why not. */
+function fleetUrlsOf(targets: readonly Target[]): FleetUrls | string {
+  const models = targets.filter((t) => t.kind === 'model')
+  const agents = targets.filter((t) => t.kind === 'agent')
+  const resources = Object.fromEntries(targets.filter((t) => t.kind === 'resources').map((t) => [t.participant.slice('resources_'.length), t.url]))
+  const names = Object.keys(resources).sort()
+  if (models.length !== 1 || agents.length !== 1 || names.join(',') !== [...ENV_NAMES].sort().join(','))
+    return `commit and restore drive one model, one agent and the resources ${ENV_NAMES.join(', ')} (the fleet file lists ${models.length} model(s), ${agents.length} agent(s), resources ${names.join(', ') || 'none'})`
+  return { model: (models[0] as Target).url, agent: (agents[0] as Target).url, resources: resources as FleetUrls['resources'] }
+}
+
+async function runHalf(op: 'commit' | 'restore', targets: readonly Target[], token: string, id: string, dataDir: string, json: boolean, io: CliIo): Promise<number> {
+  const urls = fleetUrlsOf(targets)
+  if (typeof urls === 'string') {
+    io.stderr(`cutover checkpoint: ${urls}\n`)
+    return EXIT.usage
+  }
+  const outcome = await runCheckpointHalf(op, urls, token, id, dataDir, () => undefined)
+  if (outcome.kind === 'usage') {
+    io.stderr(`cutover checkpoint: ${outcome.message}\n`)
+    return EXIT.usage
+  }
+  const urlOf = new Map(targets.map((t) => [t.participant, t.url]))
+  const participants: ParticipantAnswer[] = outcome.events
+    .filter((e) => e.from === 'controller' && urlOf.has(e.to))
+    .map((e) => {
+      const p = e.payload as { result?: JsonValue; message?: string } | null
+      return e.outcome === 'ok'
+        ? { participant: e.to, url: urlOf.get(e.to) ?? '', status: 200, ...(p?.result === undefined ? {} : { result: p.result }), operation: e.type }
+        : { participant: e.to, url: urlOf.get(e.to) ?? '', status: null, error: { code: e.outcome, message: p?.message ?? e.outcome }, operation: e.type }
+    })
+  const report = { checkpoint_id: id, operation: op, phase: outcome.phase, directory: join(dataDir, id), ...(outcome.reason === null ? {} : { reason: outcome.reason }), participants }
+  if (json) io.stdout(`${JSON.stringify(report)}\n`)
+  else {
+    io.stdout(`checkpoint ${id} ${op}: ${outcome.phase}${outcome.reason === null ? '' : ` (${outcome.reason})`} — ${report.directory}\n`)
+    for (const a of participants) io.stdout(`  ${a.participant.padEnd(22)} ${(a.operation ?? '').padEnd(18)} ${a.error === undefined ? 'ok' : `${a.error.code}: ${a.error.message}`}\n`)
+  }
+  return outcome.ok ? EXIT.ok : EXIT.failure
 }

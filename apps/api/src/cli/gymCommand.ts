@@ -9,6 +9,8 @@ import { createGymSubApp } from '../gym/mountGym.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import { closeOnSignals } from '../server.ts'
 import { exitWithParent } from '../participants/exitWithParent.ts'
+import { processTrace } from '../participants/processTrace.ts'
+import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import type { CliIo } from './io.ts'
 import { readParticipantArgs } from './readParticipantArgs.ts'
 import { EXIT, UsageError } from './io.ts'
@@ -56,7 +58,7 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
     dataDir: resolveDataDir(),
     digest: nodeDigest,
     clock: { now: () => Date.now() },
-    openDirectory: (path, create) => new NodeCheckpointDirectory(path, { create }),
+    openDirectory: recordingDirectories((path, create) => new NodeCheckpointDirectory(path, { create }), processTrace(`resources_${args.env}`)),
   })
   const app = new Hono()
   app.route('/', gym)
@@ -72,6 +74,7 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
   closeOnSignals(server)
   exitWithParent()
   const mode = controlToken === undefined ? 'no control routes (CUTOVER_CONTROL_TOKEN unset)' : args.restoreExpected ? 'control routes on; paused until restore' : 'control routes on'
-  io.stdout(`cutover gym ${args.env} listening on ${url} (${mode})\n`)
+  io.stdout(`listening on ${url}\n`)
+  io.stderr(`cutover gym ${args.env}: ${mode}\n`)
   return EXIT.ok
 }

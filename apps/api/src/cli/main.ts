@@ -10,6 +10,7 @@ import { runBenchCommand } from './benchCommand.ts'
 import { runInspectCommand } from './inspectCommand.ts'
 import { runDiffCommand } from './diffCommand.ts'
 import { runModelCommand } from './modelCommand.ts'
+import { runModelWorkerCommand } from './modelWorkerCommand.ts'
 import { runAgentCommand } from './agentCommand.ts'
 import { runFleetCommand } from './fleetCommand.ts'
 import { runCheckpointCommand } from './checkpointCommand.ts'
@@ -30,6 +31,7 @@ const COMMANDS: { readonly [name: string]: Command } = {
   },
   gym: { summary: 'one environment as a stand-alone NeMo Gym resources server', run: runGymCommand },
   model: { summary: 'the policy model participant as its own server process', run: runModelCommand },
+  'model-worker': { summary: 'one worker process of cutover model --workers N (started by it)', run: runModelWorkerCommand },
   agent: { summary: 'the agent participant as its own server process (POST /run)', run: runAgentCommand },
   checkpoint: { summary: 'one checkpoint operation (prepare, resume, abort, status) against the servers of a fleet file', run: (argv, io) => runCheckpointCommand(argv, io) },
   fleet: { summary: 'the checkpoint cycle across real participant processes, checked against the simulator', run: (argv, io) => runFleetCommand(argv, io) },

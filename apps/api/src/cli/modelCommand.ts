@@ -1,7 +1,14 @@
 import { PolicyModel } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ChangeSignal } from '../model/ChangeSignal.ts'
 import { createModelApp } from '../model/createModelApp.ts'
+import { ModelWorkerPool } from '../model/ModelWorkerPool.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
+import { processTrace } from '../participants/processTrace.ts'
+import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
 import type { CliIo } from './io.ts'
 import { readParticipantArgs } from './readParticipantArgs.ts'
@@ -20,16 +27,26 @@ With CUTOVER_CONTROL_TOKEN set, the control routes of PROTOCOL.md §3.2 are moun
 /ng-control/v1/ (capabilities, model-admission/{pause,status,abort_inflight,resume},
 model-checkpoint/{commit,restore}) behind Authorization: Bearer <token>.
 
-  --workers N          worker processes behind the admission coordinator (only 1 so far)
+  --workers N          N ≥ 2: N worker OS processes (cutover model-worker) behind the admission
+                       coordinator of PROTOCOL.md §4.6; this process admits, keeps the ledger and
+                       speaks the control routes, the workers generate. Close freezes the connected
+                       membership (a worker gone at close: 409 missing_workers), a worker joining
+                       while admission is not accepting is refused (worker_registration_rejected),
+                       paused only once every worker acknowledged with nothing in flight. GET /
+                       lists the workers and their pids.
+  --coordinator-socket PATH
+                       the coordinator's Unix socket (default: a private temporary one)
   --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`
 
-function parseModelArgs(argv: readonly string[]): { port: number; workers: number; restoreExpected: boolean } {
-  const { values, switches } = parseArgs(argv, { values: ['--port', '--workers'], switches: ['--restore-expected'] })
+function parseModelArgs(argv: readonly string[]): { port: number; workers: number; socket: string | undefined; restoreExpected: boolean } {
+  const { values, switches } = parseArgs(argv, { values: ['--port', '--workers', '--coordinator-socket'], switches: ['--restore-expected'] })
   const portText = values.get('--port')
   const workersText = values.get('--workers')
   const workers = workersText === undefined ? 1 : parseIntegerOption('--workers', workersText, 1, 16)
-  if (workers > 1) throw new UsageError('--workers N ≥ 2 (worker processes behind the coordinator) is not implemented yet; use 1')
-  return { port: portText === undefined ? 0 : parseIntegerOption('--port', portText, 0, 65535), workers, restoreExpected: switches.has('--restore-expected') }
+  const socket = values.get('--coordinator-socket')
+  if (socket !== undefined && workers < 2) throw new UsageError('--coordinator-socket needs --workers N ≥ 2')
+  if (socket === '') throw new UsageError('--coordinator-socket needs a path')
+  return { port: portText === undefined ? 0 : parseIntegerOption('--port', portText, 0, 65535), workers, socket, restoreExpected: switches.has('--restore-expected') }
 }
 
 /** `cutover model`: the policy model as its own server process. Resolves once it listens. */
@@ -39,15 +56,31 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
   const { args, controlToken } = read
   // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the simulator's
   // restored model does, so ids stay unique across the restore (invariant call-id-unique).
+  const note = processTrace('policy_model')
   const model = new PolicyModel(nodeDigest, { serverName: 'policy', workers: args.workers, restoreExpected: args.restoreExpected, generation: args.restoreExpected ? 1 : 0 })
+  const signal = new ChangeSignal()
+  let pool: ModelWorkerPool | undefined
+  if (args.workers > 1) {
+    const privateDir = args.socket === undefined ? mkdtempSync(join(tmpdir(), 'cutover-coordinator-')) : undefined
+    pool = new ModelWorkerPool(model, args.workers, args.socket ?? join(privateDir as string, 'coordinator.sock'), signal, note)
+    const started = pool
+    process.once('exit', () => {
+      started.stop()
+      if (privateDir !== undefined) rmSync(privateDir, { recursive: true, force: true })
+    })
+    await pool.start({})
+  }
   const app = createModelApp({
     model,
+    signal,
+    ...(pool === undefined ? {} : { pool }),
     controlToken,
     dataDir: resolveDataDir(),
     clock: { now: () => Date.now() },
-    openDirectory: (path, create) => new NodeCheckpointDirectory(path, { create }),
+    openDirectory: recordingDirectories((path, create) => new NodeCheckpointDirectory(path, { create }), note),
     pid: process.pid,
     digest: nodeDigest,
+    note,
   })
   await serveParticipant(app, args.port, io, (error) => io.stderr(`cutover model: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`))
   return EXIT.ok

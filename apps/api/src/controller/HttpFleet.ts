@@ -1,12 +1,14 @@
 import type { AdmissionState, CheckpointDirectory, ContinuationRoot, Digest, EnvName, ExecutionIdentity, Fleet, JsonValue, Result } from '@cutover/core'
-import { ENV_NAMES, loadLedgerNamespace } from '@cutover/core'
+import { ENV_NAMES, err, loadLedgerNamespace, ok } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
+import { cutoverError } from '@cutover/core/contracts'
 import type { ControlCallRecord, ParticipantEndpoint } from './controlCall.ts'
 import { controlCall } from './controlCall.ts'
 
 /** Where a fleet's participants listen, and the names their capabilities gave (`discoverFleet`). */
 export interface FleetEndpoints {
-  readonly model: { readonly url: string; readonly name: string }
+  /** `workers`: the model's worker processes behind its coordinator (capabilities `multi_process.num_workers`). */
+  readonly model: { readonly url: string; readonly name: string; readonly workers?: number }
   readonly agent: { readonly url: string; readonly name: string }
   readonly resources: { readonly [K in EnvName]: { readonly url: string; readonly name: string } }
 }
@@ -35,6 +37,7 @@ export class HttpFleet implements Fleet {
   readonly #record: (r: ControlCallRecord) => void
   #admission: AdmissionState = 'accepting'
   #deadlineTs = 0
+  #activeCheckpoint = ''
   readonly #tokens: TokenCache = { keys: [], snapshot: {} }
 
   constructor(endpoints: FleetEndpoints, options: { token: string; generation: number; checkpointDir: (cid: string) => string; digest: Digest; record: (r: ControlCallRecord) => void }) {
@@ -80,10 +83,21 @@ export class HttpFleet implements Fleet {
       get admission(): AdmissionState {
         return admission()
       },
-      workerCount: 1,
-      workerAck: () => undefined,
+      workerCount: endpoints.model.workers ?? 1,
+      // Workers acknowledge the close over the coordinator's socket by themselves: the controller
+      // reads the outcome from the status answer (a worker that did not acknowledge within a second
+      // of the long-poll is missing_workers, never an implicit zero).
+      workerAck: (k: number) =>
+        (async (): Promise<Result<void, CutoverError>> => {
+          const cid = this.#activeCheckpoint
+          const r = await get<{ state?: unknown; per_worker?: { [k: string]: { acknowledged?: unknown } } }>(modelAt, `model-admission/status?${q(cid)}&wait_state=paused&timeout_s=1`)
+          if (!r.ok) return r
+          if (typeof r.value.state === 'string') this.#admission = r.value.state as AdmissionState
+          return r.value.per_worker?.[String(k)]?.acknowledged === true ? ok(undefined) : err(cutoverError('missing_workers', `policy_model (${endpoints.model.url}) worker ${k} did not acknowledge the close of ${cid}`))
+        })(),
       pause: (cid: string, deadline: number) => {
         withDeadline(deadline)
+        this.#activeCheckpoint = cid
         return track(post<{ state?: unknown }>(modelAt, 'model-admission/pause', base(cid)))
       },
       status: (cid: string) => track(get<{ state?: unknown }>(modelAt, `model-admission/status?${q(cid)}`)),

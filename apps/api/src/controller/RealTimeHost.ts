@@ -103,6 +103,10 @@ export class RealTimeHost implements ControllerHost {
   fleet(): Fleet {
     return this.#live
   }
+  /** The fleet a restore asked on its own restores into (`cutover checkpoint restore`: the listed participants). */
+  restoreInto(fleet: HttpFleet): void {
+    this.#fresh = fleet
+  }
   spawnFleet(): Fleet {
     if (this.#fresh === null) throw new Error('restore before the replacement processes started')
     return this.#fresh

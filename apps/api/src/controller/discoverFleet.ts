@@ -20,7 +20,7 @@ interface Capabilities {
   readonly checkpoint_mode?: unknown
   readonly instance_role?: unknown
   readonly admission_states?: unknown
-  readonly multi_process?: { readonly mode?: unknown }
+  readonly multi_process?: { readonly mode?: unknown; readonly num_workers?: unknown }
 }
 
 /**
@@ -30,7 +30,7 @@ interface Capabilities {
  * names found become the participant names the aggregate manifest records.
  */
 export async function discoverFleet(urls: FleetUrls, token: string, record: (r: ControlCallRecord) => void): Promise<Result<FleetEndpoints, CutoverError>> {
-  const check = async (participant: string, url: string, component: string): Promise<Result<{ url: string; name: string }, CutoverError>> => {
+  const check = async (participant: string, url: string, component: string): Promise<Result<{ url: string; name: string; workers?: number }, CutoverError>> => {
     const caps = await controlCall<Capabilities>({ participant, url }, token, 'GET', 'capabilities', undefined, record, 10_000)
     if (!caps.ok) return caps
     const c = caps.value
@@ -46,7 +46,8 @@ export async function discoverFleet(urls: FleetUrls, token: string, record: (r: 
       if (!['accepting', 'draining', 'paused'].every((s) => states.includes(s))) return refuse('admission_states lack accepting/draining/paused')
     }
     if (typeof c.name !== 'string' || c.name === '') return refuse('no name')
-    return ok({ url, name: c.name })
+    const workers = c.multi_process?.num_workers
+    return ok({ url, name: c.name, ...(typeof workers === 'number' && Number.isInteger(workers) && workers > 1 ? { workers } : {}) })
   }
   const model = await check('policy_model', urls.model, 'responses_api_models')
   if (!model.ok) return model

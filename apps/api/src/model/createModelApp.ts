@@ -1,7 +1,9 @@
 import { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel } from '@cutover/core'
 import { TokenStore } from '@cutover/core'
+import type { ProcessNote } from '../participants/processTrace.ts'
 import { ChangeSignal } from './ChangeSignal.ts'
+import type { ModelWorkerPool } from './ModelWorkerPool.ts'
 import { modelControlRoutes } from './modelControlRoutes.ts'
 import { modelDataRoutes } from './modelDataRoutes.ts'
 
@@ -15,6 +17,11 @@ export interface ModelAppOptions {
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
   readonly pid: number
   readonly digest: Digest
+  /** Records the messages this process sends (the fleet's trace); default: none. */
+  readonly note?: ProcessNote
+  /** The worker processes behind the coordinator (`--workers N ≥ 2`), sharing this app's change signal. */
+  readonly pool?: ModelWorkerPool
+  readonly signal?: ChangeSignal
 }
 
 /**
@@ -24,13 +31,13 @@ export interface ModelAppOptions {
  */
 export function createModelApp(options: ModelAppOptions): Hono {
   const { model } = options
-  const signal = new ChangeSignal()
+  const signal = options.signal ?? new ChangeSignal()
   const tokens = new TokenStore()
   const app = new Hono()
-  app.get('/', (c) => c.json({ participant: 'model', name: model.serverName, pid: options.pid }))
+  app.get('/', (c) => c.json({ participant: 'model', name: model.serverName, pid: options.pid, ...(options.pool === undefined ? {} : { workers: options.pool.describe() }) }))
   if (options.controlToken !== undefined) {
-    app.route('/ng-control/v1', modelControlRoutes({ model, signal, tokens, digest: options.digest, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory }))
+    app.route('/ng-control/v1', modelControlRoutes({ model, signal, tokens, digest: options.digest, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory, pool: options.pool }))
   }
-  app.route('/', modelDataRoutes(model, tokens, signal, () => options.clock.now()))
+  app.route('/', modelDataRoutes(model, tokens, signal, () => options.clock.now(), options.note ?? (() => undefined), options.pool))
   return app
 }

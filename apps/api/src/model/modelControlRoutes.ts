@@ -8,7 +8,9 @@ import { readValidJson } from '../http/jsonBody.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlReply, createControlApp } from '../control/createControlApp.ts'
 import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
+import type { CutoverError } from '@cutover/core/contracts'
 import type { ChangeSignal } from './ChangeSignal.ts'
+import type { ModelWorkerPool } from './ModelWorkerPool.ts'
 
 /** What the control routes of one policy model need. */
 export interface ModelControlOptions {
@@ -23,6 +25,8 @@ export interface ModelControlOptions {
   /** Wall-clock ms: `deadline_ts` is absolute Unix-epoch seconds. */
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
+  /** The worker processes behind the coordinator (`--workers N ≥ 2`). */
+  readonly pool?: ModelWorkerPool | undefined
 }
 
 const commitBody = z.strictObject({ ...directoryBody.shape, continuation_roots: z.array(continuationRootSchema).max(100_000) })
@@ -34,7 +38,7 @@ const longPollQuery = z.strictObject({
 })
 
 /** The policy model's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
-export function modelCapabilities(model: PolicyModel): object {
+export function modelCapabilities(model: PolicyModel, pool?: ModelWorkerPool): object {
   const fence = model.fence.snapshot()
   return {
     component: 'responses_api_models',
@@ -43,7 +47,7 @@ export function modelCapabilities(model: PolicyModel): object {
     admission_states: ['accepting', 'draining', 'paused'],
     checkpoint_mode: 'export_restore',
     concurrency_contract: 'transactional_parallel',
-    multi_process: { mode: model.workerCount > 1 ? 'coordinator' : 'single_worker', num_workers: model.workerCount },
+    multi_process: { mode: model.workerCount > 1 ? 'coordinator' : 'single_worker', num_workers: model.workerCount, ...(pool === undefined ? {} : { workers: pool.describe() }) },
     instance_role: 'policy',
     features: ['long_poll_status', 'abort_inflight'],
     phase: fence.phase,
@@ -59,18 +63,22 @@ export function modelCapabilities(model: PolicyModel): object {
  * long-poll: it holds the request until the model is paused or `min(timeout, remaining)` passed.
  */
 export function modelControlRoutes(options: ModelControlOptions): Hono {
-  const { model, signal, clock } = options
+  const { model, signal, clock, pool } = options
   const app = createControlApp(options.token)
-  const reply = controlReply
+  /** With worker processes, an admission answer names each worker (connected, acknowledged, pid). */
+  const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
+    controlReply(c, pool === undefined || !result.ok ? result : { ok: true, value: { ...(result.value as object), per_worker: pool.perWorker() } })
   const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response =>
     openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
 
-  app.get('/capabilities', (c) => c.json(modelCapabilities(model)))
+  app.get('/capabilities', (c) => c.json(modelCapabilities(model, pool)))
 
   app.post('/model-admission/pause', async (c) => {
     const body = await readValidJson(c, operationBody, 'pause body')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
-    return reply(c, model.pause(body.value.checkpoint_id, body.value.deadline_ts * 1000))
+    const paused = model.pause(body.value.checkpoint_id, body.value.deadline_ts * 1000)
+    if (paused.ok) pool?.closed()
+    return reply(c, paused)
   })
 
   app.get('/model-admission/status', async (c) => {
@@ -97,7 +105,9 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
   app.post('/model-admission/resume', async (c) => {
     const body = await readValidJson(c, operationBody, 'resume body')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
-    return reply(c, model.resume(body.value.checkpoint_id))
+    const resumed = model.resume(body.value.checkpoint_id)
+    if (resumed.ok) pool?.reopened()
+    return reply(c, resumed)
   })
 
   app.post('/model-checkpoint/commit', async (c) => {

@@ -6,7 +6,9 @@ import { GenerationWorker } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { readExecutionIdentity } from '../gym/executionIdentity.ts'
+import type { ProcessNote } from '../participants/processTrace.ts'
 import type { ChangeSignal } from './ChangeSignal.ts'
+import type { ModelWorkerPool } from './ModelWorkerPool.ts'
 import { policyInputSchema, scriptedPolicy } from './scriptedPolicy.ts'
 
 /** The answer header naming the model call (the lineage row's id). */
@@ -24,7 +26,7 @@ const responsesBody = z.looseObject({
  * the scripted policy answers; the generation worker stages the tokens; custody (the lineage row)
  * is recorded before the answer is sent, and the call stays in flight until then.
  */
-export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: ChangeSignal, now: () => number): Hono {
+export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: ChangeSignal, now: () => number, note: ProcessNote, pool?: ModelWorkerPool): Hono {
   const app = new Hono()
   const worker = new GenerationWorker(tokens)
   const handle = async (c: Context, captureKey: string | undefined): Promise<Response> => {
@@ -41,13 +43,31 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
     }
     const input = policyInputSchema.safeParse(raw)
     if (!input.success) return errorResponse(c, 'invalid_request', `metadata.cutover_policy: ${input.error.issues[0]?.message ?? 'invalid'}`)
-    const admitted = model.admit(identity.value)
+    // With worker processes the coordinator admits the call for one connected worker (round robin).
+    const admitted = model.admit(identity.value, pool?.pick() ?? 0)
     if (!admitted.ok) return cutoverErrorResponse(c, admitted.error)
     const a = admitted.value
-    // A slow generation; `abort_inflight` (which notifies the signal) cancels it: the task exits.
-    const until = now() + (input.data.delay_ms ?? 0)
-    while (now() < until && !model.isTombstoned(identity.value)) await signal.wait(until - now())
-    const decision = scriptedPolicy(input.data)
+    const id = identity.value
+    let decision: ReturnType<typeof scriptedPolicy>
+    if (pool === undefined) {
+      // A slow generation; `abort_inflight` (which notifies the signal) cancels it: the task exits.
+      const until = now() + (input.data.delay_ms ?? 0)
+      while (now() < until && !model.isTombstoned(id)) await signal.wait(until - now())
+      decision = scriptedPolicy(input.data)
+    } else {
+      // A worker that goes away mid-generation leaves the call in flight (never an implicit zero)
+      // until another connected worker generates it (the scripted policy is deterministic).
+      let worker: number | undefined = a.worker
+      let generated: Awaited<ReturnType<ModelWorkerPool['generate']>> = null
+      while (generated === null && !model.isTombstoned(id)) {
+        generated = worker === undefined ? null : await pool.generate(worker, input.data, () => model.isTombstoned(id))
+        if (generated === null && !model.isTombstoned(id)) {
+          await signal.wait(200)
+          worker = pool.pick()
+        }
+      }
+      decision = generated?.decision ?? null
+    }
     if (!model.isInflight(a.ticket)) return errorResponse(c, 'stale_attempt', `the call ${a.model_call_id} was aborted`)
     const coords = worker.stage(a.model_call_id, a.prev_len, decision?.text ?? '')
     const row = model.complete(a.ticket, coords, now())
@@ -57,6 +77,7 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       return cutoverErrorResponse(c, row.error)
     }
     signal.notify()
+    note('agent', 'model.response', { ...identity.value, model_call_id: a.model_call_id, parent_call_id: a.parent_call_id, relay: a.relay, text: decision?.text ?? '' }, 'ok')
     c.header(MODEL_CALL_ID_HEADER, a.model_call_id)
     return c.json({
       id: `resp_${a.model_call_id}`,

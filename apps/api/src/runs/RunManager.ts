@@ -6,6 +6,7 @@ import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } fro
 import { err, ok } from '@cutover/core'
 import type { CutoverError, InvariantMap, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'
 import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
+import { fleetTraceResult } from '../fleet/fleetTraceResult.ts'
 import { hideLocalPaths } from '../store/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
@@ -271,6 +272,28 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     }
   }
 
+  /** A run recorded from processes (`cutover fleet`) is never re-simulated: its views come from its trace. */
+  async function recorded(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
+    const events = readEvents(entry)
+    if (events === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
+    return ok(fleetTraceResult(entry.view, events))
+  }
+
+  /**
+   * Runs another process stored since `load()` (`cutover fleet` writes complete fleet runs into the
+   * same data directory): adopted at most once a second, when the list is read or an unknown id asked for.
+   */
+  let scannedAt = Number.NEGATIVE_INFINITY
+  const adoptStored = (): void => {
+    const now = deps.clock.now()
+    if (now - scannedAt < 1000) return
+    scannedAt = now
+    for (const view of deps.store.listRuns().runs) {
+      if (runs.has(view.id) || view.kind !== 'fleet' || view.status !== 'complete' || !deps.store.hasTrace(view.id)) continue
+      runs.set(view.id, { view, events: undefined, result: undefined, cancelled: false, listeners: new Set() })
+    }
+  }
+
   function readEvents(entry: RunEntry): TraceEvent[] | undefined {
     if (entry.events === undefined && entry.view.status === 'complete') {
       const trace = deps.store.readTrace(entry.view.id)
@@ -287,7 +310,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     if (entry.view.status === 'failed' && entry.result === undefined) {
       return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? 'unknown error'}`))
     }
-    entry.result ??= track(resimulate(entry))
+    entry.result ??= track(entry.view.kind === 'fleet' ? recorded(entry) : resimulate(entry))
     const result = await entry.result
     if (entry.view.status === 'complete' && result.ok) touch(id)
     if (!result.ok && entry.view.status === 'failed') return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? result.error.message}`))
@@ -314,9 +337,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       }
     },
     list() {
+      adoptStored()
       return [...runs.values()].map(shown).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     },
     get(id) {
+      if (!runs.has(id)) adoptStored()
       const entry = runs.get(id)
       return entry === undefined ? undefined : shown(entry)
     },
@@ -332,6 +357,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       const id = ids.next(now, (candidate) => runs.has(candidate))
       const view: RunView = {
         id,
+        kind: 'simulated',
         scenario: config.scenario,
         seed: config.seed,
         rollouts: config.rollouts,

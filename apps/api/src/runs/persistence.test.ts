@@ -48,6 +48,7 @@ describe('run persistence', () => {
   it('[persist] a run left running by a dead server is listed as failed with a message, never complete', async () => {
     const orphan: RunView = {
       id: '00000000zz0',
+      kind: 'simulated',
       scenario: 'happy-path',
       seed: '1',
       rollouts: 9,

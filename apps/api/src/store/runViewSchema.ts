@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { BUG_NAMES, CUT_MODES, INVARIANT_IDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
+import { BUG_NAMES, CUT_MODES, INVARIANT_IDS, RUN_KINDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
 // A run stored by an older build lacks the invariants added since (call-id-unique, acks-before-prepare, token-partition, durable-before-ack, egress-fenced): it reads as
@@ -13,6 +13,8 @@ const invariantMapSchema = z.object(
 /** `run.json` as read back from the data directory: a RunView, checked before it is served. */
 export const storedRunViewSchema = z.object({
   id: z.string().regex(/^[0-9a-z]{1,64}$/),
+  // Runs stored before runs had a kind were all simulated.
+  kind: z.enum(RUN_KINDS).default('simulated'),
   scenario: z.enum(SCENARIO_NAMES),
   seed: z.string().regex(/^[0-9]+$/),
   rollouts: z.number().int().positive(),
@@ -30,4 +32,7 @@ export const storedRunViewSchema = z.object({
   invariants: invariantMapSchema,
   failures: z.array(z.object({ id: z.enum(INVARIANT_IDS), step: z.number().int().nonnegative(), message: z.string() })),
   error: z.string().optional(),
+  processes: z
+    .array(z.object({ participant: z.string(), name: z.string(), pid: z.number().int().nonnegative(), port: z.number().int().nonnegative(), role: z.enum(['original', 'replacement']) }))
+    .optional(),
 }) satisfies z.ZodType<RunView>

@@ -12,6 +12,7 @@ export function ParticipantCards({ participants }: { participants: readonly Part
             <span className="participant-name">{p.id}</span>
             <span className={`phase-chip phase-${p.phase}`}>{p.phase}</span>
           </div>
+          {p.pid !== undefined && <div className="participant-pid muted small mono" title="the OS process that held this role at this step">pid {p.pid}</div>}
           <dl className="participant-facts">
             <dt>admission</dt>
             <dd>{p.admission}</dd>

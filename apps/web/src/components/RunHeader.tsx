@@ -28,6 +28,11 @@ export function RunHeader({ run, onRemoveFault }: { run: RunView; onRemoveFault?
       </h1>
       <div className="run-verdict">
         <StatusBadge status={run.status} queuePosition={run.queue_position} />
+        {run.kind === 'fleet' && (
+          <span className="badge" data-testid="recorded-badge" title={`recorded by cutover fleet from ${run.processes?.length ?? 0} participant processes (originals and replacements)`}>
+            recorded from processes
+          </span>
+        )}
         {/* "complete" already says the run completed; only an aborted transaction needs its own badge */}
         {run.outcome === 'aborted' && <span className="badge">aborted</span>}
         <InvariantSummary run={run} failing={failing} />

@@ -43,6 +43,7 @@ class FakeEventSource {
 
 const RUNNING: RunView = {
   id: 'live1',
+  kind: 'simulated',
   scenario: 'happy-path',
   seed: '0',
   rollouts: 3,

@@ -13,6 +13,7 @@ const { RunList, faultsCell } = await import('./RunList.tsx')
 
 const RUN: RunView = {
   id: 'run1',
+  kind: 'simulated',
   scenario: 'corrupt-snapshot',
   seed: '7',
   rollouts: 9,

@@ -7,7 +7,7 @@ export { TRACE_PHASES, TRACE_EVENT_TYPES } from './trace.ts'
 export type { TracePhase, ParticipantId, TraceEvent, TraceEventOf, TraceEventType, TracePayloads, TraceOutcome, TraceMessage } from './trace.ts'
 export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS, CUT_FAULT_KINDS } from './scenarios.ts'
 export type { Fault, FaultKind, InertFault, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
-export { INVARIANT_IDS } from './views.ts'
+export { INVARIANT_IDS, RUN_KINDS } from './views.ts'
 export { CUT_MODES, DEFAULT_CUT_MODE, CUT_DISPOSITIONS, CUT_KINDS, PREFIX_DELIVERIES } from './generationCuts.ts'
 export type { CutMode, CutDisposition, CutKind, PrefixDelivery, GenerationCutProof, GenerationCutRecord, GenerationCutView, TokenSegmentView } from './generationCuts.ts'
 export { BUG_NAMES, CUT_BUG_NAMES } from './bugs.ts'
@@ -22,6 +22,8 @@ export type {
   InvariantStatus,
   InvariantMap,
   InvariantFailure,
+  RunKind,
+  FleetProcessView,
   RunStatus,
   RunView,
   ParticipantView,

@@ -34,9 +34,18 @@ export interface InvariantFailure {
 
 export type RunStatus = 'running' | 'complete' | 'failed'
 
+/** Where a run's trace comes from. */
+export const RUN_KINDS = ['simulated', 'fleet', 'directory'] as const
+export type RunKind = (typeof RUN_KINDS)[number]
+
 /** A run as the API returns it (CONTRACTS.md §7). */
 export interface RunView {
   readonly id: string
+  /**
+   * How the run was made (CONTRACTS.md §9): simulated in process, recorded from participant
+   * processes (`cutover fleet`), or a checkpoint directory opened read-only.
+   */
+  readonly kind: RunKind
   readonly scenario: ScenarioName
   readonly seed: string
   readonly rollouts: number
@@ -61,6 +70,17 @@ export interface RunView {
   readonly error?: string
   /** While a `running` run waits for a simulation slot: its place in the queue (1 = next). */
   readonly queue_position?: number
+  /** A fleet run's participant processes (CONTRACTS.md §9): the originals and their replacements. */
+  readonly processes?: readonly FleetProcessView[]
+}
+
+/** One participant OS process of a fleet run. */
+export interface FleetProcessView {
+  readonly participant: string
+  readonly name: string
+  readonly pid: number
+  readonly port: number
+  readonly role: 'original' | 'replacement'
 }
 
 /** A participant card at one step. */
@@ -76,6 +96,8 @@ export interface ParticipantView {
   readonly tombstones: readonly string[]
   readonly manifest_digest: string | null
   readonly checkpoint_id: string | null
+  /** A fleet run's card: the OS process that sent this participant's latest message so far. */
+  readonly pid?: number
 }
 
 export type SessionState = 'unbound' | 'bound' | 'exported' | 'retired' | 'terminal' | 'uncertain' | 'restored'

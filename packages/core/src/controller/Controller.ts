@@ -36,7 +36,7 @@ export interface ControllerTestOptions {
   readonly acksAfterPrepare?: boolean
 }
 
-type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'resuming' | 'done' | 'aborted'
+type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'restored' | 'resuming' | 'done' | 'aborted'
 
 /**
  * The checkpoint controller (PROTOCOL.md §3.5–3.7): prepare (agents park → model drains →
@@ -56,6 +56,8 @@ export class Controller {
   #commitAttempts = 0
   #records: readonly AgentBoundaryRecord[] = []
   #roots: readonly ContinuationRoot[] = []
+  /** False for a restore asked on its own (`restorePublished`): it stops restored and paused. */
+  #resumeAfterRestore = true
   #results: { [key: string]: JsonValue } = {}
   /** True while the resources export runs as a task (the drain wait is over; no more pokes). */
   #exporting = false
@@ -234,6 +236,32 @@ export class Controller {
     return ENV_NAMES[index % ENV_NAMES.length] as EnvName
   }
 
+  /**
+   * The commit half on its own (`cutover checkpoint commit`): checkpoint `cid`, whose participants a
+   * separate prepare left prepared, is committed and published as in a whole cycle; the host's
+   * `published` decides whether a restore follows.
+   */
+  commitPrepared(cid: string): void {
+    this.#cid = cid
+    this.#stage = 'committing'
+    this.#commitAttempts = 0
+    this.#results = {}
+    this.#retired = []
+    this.commit()
+  }
+
+  /**
+   * The restore half on its own (`cutover checkpoint restore`): published checkpoint `cid` is
+   * restored into the host's spawned fleet (participant set checked first); it stops `restored`,
+   * paused, unless `resume`. A failed restore resumes every participant it was sent to.
+   */
+  restorePublished(cid: string, resume = false): void {
+    this.#cid = cid
+    this.#stage = 'restoring'
+    this.#resumeAfterRestore = resume
+    this.restore()
+  }
+
   /** Commit: agents → model (with continuation roots) → resources → aggregate → token store → marker. */
   commit(): void {
     if (this.#stage !== 'committing') return
@@ -400,6 +428,10 @@ export class Controller {
       yield
     }
     this.#host.adoptFleet(fresh)
+    if (!this.#resumeAfterRestore) {
+      this.#stage = 'restored'
+      return
+    }
     this.#stage = 'resuming'
     const records = this.#records
     this.#host.schedule(5, () => this.#host.runTask(this.#resumeAll('resume', fresh, records)))
