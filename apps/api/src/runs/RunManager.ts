@@ -18,7 +18,7 @@ import type { RunSlots, SlotTicket } from './RunSlots.ts'
 import { createRunSlots } from './RunSlots.ts'
 import type { SimulatorPort } from './SimulatorPort.ts'
 import type { RunViews } from './RunViews.ts'
-import { callView, resultViews, runViews } from './RunViews.ts'
+import { answerView, resultViews, runViews } from './RunViews.ts'
 import type { ViewMethod } from './simulationWorkerProtocol.ts'
 import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSimulation.ts'
 
@@ -89,6 +89,8 @@ export interface RunManager {
    * finished one from its simulation (waiting for a queued run; re-simulating an evicted one).
    */
   views(id: string): Promise<Result<RunViews, CutoverError>>
+  /** The views of a run once it finished (waits for a running one; re-simulates an evicted or reloaded one). */
+  settledViews(id: string): Promise<Result<RunViews, CutoverError>>
   /** The simulation result (waits for a running run; re-simulates a reloaded one). */
   result(id: string): Promise<Result<SimulationResult, CutoverError>>
   /** Called after every batch of new events and on every status change; returns unsubscribe. */
@@ -394,18 +396,28 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (worker !== undefined && events !== undefined && entry.view.status !== 'failed') {
         if (entry.view.status === 'complete') touch(id)
         // A snapshot: the step bounds of this request stay fixed while more events stream in.
-        const ask = (method: ViewMethod, args: readonly unknown[]): Promise<unknown> =>
-          worker.query(method, args).catch(async (error: unknown) => {
+        const ask = (method: ViewMethod, args: readonly unknown[], json?: boolean): Promise<unknown> =>
+          worker.query(method, args, json).catch(async (error: unknown) => {
             // The worker left the result cache (or died) during this request: answer from an in-thread re-simulation.
             if (entry.view.status !== 'complete') throw error
             const result = await resultOf(id)
             if (!result.ok) throw error
-            return callView(result.value, method, args)
+            return answerView(result.value, method, args, json)
           })
         return ok(runViews(entry.view.status === 'running' ? events.slice() : events, ask))
       }
       const result = await resultOf(id)
       return result.ok ? ok(resultViews(result.value)) : result
+    },
+    async settledViews(id) {
+      const entry = runs.get(id)
+      if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
+      await entry.simulating
+      if (entry.view.status === 'running') {
+        const finished = await resultOf(id)
+        if (!finished.ok) return finished
+      }
+      return this.views(id)
     },
     result: resultOf,
     subscribe(id, listener) {

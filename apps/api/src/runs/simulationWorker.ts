@@ -2,14 +2,14 @@
 // simulationWorkerBootstrap.js): runs one fresh simulation into the run's real checkpoint
 // directories, writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
 // alive after the end answering queries on the finished result until the main thread terminates it.
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type { SimulationResult } from '@cutover/core'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import type { TraceEvent } from '@cutover/core/contracts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
 import { createCoreSimulator } from './coreSimulator.ts'
 import { driveSimulation } from './driveSimulation.ts'
-import { callView } from './RunViews.ts'
+import { answerView } from './RunViews.ts'
 import { traceJson } from './traceJson.ts'
 import type { FromSimulationWorker, SimulationWorkerData, ToSimulationWorker } from './simulationWorkerProtocol.ts'
 
@@ -27,7 +27,7 @@ const answer = (message: ToSimulationWorker): void => {
     return
   }
   try {
-    post({ type: 'answer', id: message.id, value: callView(current, message.method, message.args) })
+    post({ type: 'answer', id: message.id, value: answerView(current, message.method, message.args, message.json) })
   } catch (error) {
     post({ type: 'answer', id: message.id, value: undefined, error: error instanceof Error ? error.message : String(error) })
   }
@@ -58,6 +58,11 @@ try {
         batch = []
       },
       cancelled: () => false,
+      // Queries are answered between two steps, not only when a slice yields: a view waits for at
+      // most the step in progress.
+      between: () => {
+        for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) answer(m.message as ToSimulationWorker)
+      },
     },
     data.sliceMs,
   )

@@ -11,11 +11,18 @@ export interface SimulationWorkerData {
   readonly sliceMs?: number
 }
 
-/** The views a running run answers through its worker (the sync methods of SimulationResult). */
-export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage'
+/** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step view). */
+export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage' | 'stepView'
 
 /** Main thread → worker. */
-export type ToSimulationWorker = { readonly type: 'query'; readonly id: number; readonly method: ViewMethod; readonly args: readonly unknown[] }
+export type ToSimulationWorker = {
+  readonly type: 'query'
+  readonly id: number
+  readonly method: ViewMethod
+  readonly args: readonly unknown[]
+  /** Answer the view's JSON text (encoded in the worker: one flat string crosses the thread boundary). */
+  readonly json?: boolean
+}
 
 /** The plain data of a finished simulation (its events were streamed before). */
 export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' | 'failures' | 'inert_faults'> & { readonly checkpoints: readonly SimulatedCheckpoint[] }

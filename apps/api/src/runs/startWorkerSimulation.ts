@@ -6,8 +6,8 @@ import type { FromSimulationWorker, SimulationSummary, SimulationWorkerData, ToS
 export interface WorkerSimulation {
   /** The summary once the simulation ended; rejects when it failed or the worker died. */
   readonly done: Promise<SimulationSummary>
-  /** Asks the worker for a view of the run at its current edge (or of the finished run). */
-  query(method: ViewMethod, args: readonly unknown[]): Promise<unknown>
+  /** Asks the worker for a view of the run at its current edge (or of the finished run); `json`: its JSON text. */
+  query(method: ViewMethod, args: readonly unknown[], json?: boolean): Promise<unknown>
   /**
    * Ends the worker (cancellation, or dropping a finished run's views); safe to call more than
    * once. Resolves once the thread has stopped (no write of it can land after that).
@@ -78,12 +78,12 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
 
   return {
     done,
-    query(method, args) {
+    query(method, args, json) {
       if (ended !== undefined) return Promise.reject(ended)
       const id = (nextId += 1)
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject })
-        worker.postMessage({ type: 'query', id, method, args } satisfies ToSimulationWorker)
+        worker.postMessage({ type: 'query', id, method, args, ...(json === true ? { json } : {}) } satisfies ToSimulationWorker)
       })
     },
     terminate() {
