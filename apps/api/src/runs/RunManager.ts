@@ -9,6 +9,7 @@ import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
 import { hideLocalPaths } from '../store/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
+import { firstDifference } from './firstDifference.ts'
 import { traceJson } from './traceJson.ts'
 import type { RunIdSource } from './runIds.ts'
 import { createRunIdSource } from './runIds.ts'
@@ -63,6 +64,8 @@ interface RunEntry {
   worker?: WorkerSimulation | undefined
   /** A fresh run simulating in a worker: settles when it finished, failed or was deleted. */
   simulating?: Promise<void> | undefined
+  /** A finished run without a worker being re-simulated in one for its views (worker mode only). */
+  replaying?: Promise<Result<WorkerSimulation, CutoverError>> | undefined
 }
 
 /** The runs the API serves: created, simulated in the background, persisted, reloaded. */
@@ -133,6 +136,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         evicted.events = undefined
         void evicted.worker?.terminate()
         evicted.worker = undefined
+        evicted.replaying = undefined
       }
     }
   }
@@ -226,7 +230,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       })
       entry.worker = worker
       // The worker wrote trace.json before reporting done, so a complete run always has its trace.
-      const summary = await worker.done
+      const { summary } = await worker.done
       if (entry.cancelled) return
       entry.view = finishView(entry, summary, events.length)
       deps.store.writeRun(entry.view)
@@ -266,6 +270,38 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       return ok(result)
     } catch (error) {
       const message = `re-simulating run ${entry.view.id} failed: ${error instanceof Error ? error.message : String(error)}`
+      log(message)
+      return err(cutoverError('internal_error', hideLocalPaths(message, deps.store.root)))
+    } finally {
+      slot.release()
+    }
+  }
+
+  /**
+   * A finished run's views re-simulated in a worker thread (memory directories, checked event by
+   * event against its trace.json there), so this thread never runs a simulator step; the worker
+   * then holds the views like a fresh run's until the run leaves the result cache.
+   */
+  async function replayInWorker(entry: RunEntry, start: SimulationWorkerFactory): Promise<Result<WorkerSimulation, CutoverError>> {
+    const { id, scenario, seed, rollouts, deadline_ms, faults, bug } = entry.view
+    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }) }
+    const slot = slots.wait()
+    let worker: WorkerSimulation | undefined
+    try {
+      await slot.granted
+      if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
+      worker = start(config, id, () => undefined, true)
+      const { diverged_at } = await worker.done
+      if (entry.cancelled || diverged_at !== undefined) void worker.terminate()
+      if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
+      if (diverged_at !== undefined) {
+        return err(cutoverError('run_diverged', `re-simulating run ${id} diverged from its stored trace at step ${diverged_at}: it was stored by another build; re-run it with this one`))
+      }
+      entry.worker = worker
+      return ok(worker)
+    } catch (error) {
+      void worker?.terminate()
+      const message = `re-simulating run ${id} failed: ${error instanceof Error ? error.message : String(error)}`
       log(message)
       return err(cutoverError('internal_error', hideLocalPaths(message, deps.store.root)))
     } finally {
@@ -391,8 +427,18 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
       if (entry.view.status === 'running' && entry.live !== undefined) return ok(resultViews(entry.live))
+      if (entry.worker === undefined && entry.result === undefined && entry.view.status === 'complete' && deps.simulationWorkers !== undefined) {
+        entry.replaying ??= track(replayInWorker(entry, deps.simulationWorkers))
+        const replayed = await entry.replaying
+        if (!replayed.ok) {
+          entry.replaying = undefined
+          return replayed
+        }
+        if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
+        entry.worker ??= replayed.value
+      }
       const worker = entry.worker
-      const events = entry.events
+      const events = readEvents(entry)
       if (worker !== undefined && events !== undefined && entry.view.status !== 'failed') {
         if (entry.view.status === 'complete') touch(id)
         // A snapshot: the step bounds of this request stay fixed while more events stream in.
@@ -432,13 +478,4 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     slots,
     limits,
   }
-}
-
-/** The first step at which two traces differ (1-based), or undefined when identical. */
-function firstDifference(a: readonly TraceEvent[], b: readonly TraceEvent[]): number | undefined {
-  const n = Math.max(a.length, b.length)
-  for (let i = 0; i < n; i += 1) {
-    if (JSON.stringify(a[i]) !== JSON.stringify(b[i])) return i + 1
-  }
-  return undefined
 }

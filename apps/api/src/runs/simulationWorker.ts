@@ -1,11 +1,14 @@
 // The entry of a simulation worker thread (started by startWorkerSimulation through
 // simulationWorkerBootstrap.js): runs one fresh simulation into the run's real checkpoint
-// directories, writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
+// directories (or, replaying a finished run for its views, into memory, checked against its
+// trace.json), writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
 // alive after the end answering queries on the finished result until the main thread terminates it.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type { SimulationResult } from '@cutover/core'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import type { TraceEvent } from '@cutover/core/contracts'
+import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+import { firstDifference } from './firstDifference.ts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
 import { createCoreSimulator } from './coreSimulator.ts'
 import { driveSimulation } from './driveSimulation.ts'
@@ -43,17 +46,18 @@ const setCurrent = (result: SimulationResult): void => {
 try {
   const store = createFileRunStore(data.dataDir, (path, create) => new NodeCheckpointDirectory(path, { create }))
   const simulator = createCoreSimulator(loadNodeWorkplaceData())
-  const generator = simulator.simulate(
-    data.config,
-    { digest: nodeDigest, openDirectory: (checkpointId) => store.openCheckpoint(data.runId, checkpointId) },
-    { live: setCurrent },
-  )
+  const replay = data.replay === true
+  const stored = replay ? store.readTrace(data.runId) : undefined
+  if (replay && stored === undefined) throw new Error(`run ${data.runId} has no readable trace.json`)
+  const openDirectory = replay ? (checkpointId: string) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }) : (checkpointId: string) => store.openCheckpoint(data.runId, checkpointId)
+  const generator = simulator.simulate(data.config, { digest: nodeDigest, openDirectory }, { live: setCurrent })
   let batch: TraceEvent[] = []
   const result = await driveSimulation(
     generator,
-    (event) => batch.push(event),
+    replay ? () => undefined : (event) => batch.push(event),
     {
       onBatch: () => {
+        if (replay) return
         post({ type: 'events', events: batch })
         batch = []
       },
@@ -68,10 +72,16 @@ try {
   )
   if (result === undefined) throw new Error('the simulation stopped without a result')
   setCurrent(result)
-  // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
-  store.writeTrace(data.runId, await traceJson(result.events))
   const { outcome, invariants, failures, checkpoints, inert_faults } = result
-  post({ type: 'done', summary: { outcome, invariants, failures, checkpoints, inert_faults } })
+  const summary = { outcome, invariants, failures, checkpoints, inert_faults }
+  if (stored !== undefined) {
+    const diverged = firstDifference(stored, result.events)
+    post({ type: 'done', summary, ...(diverged === undefined ? {} : { diverged_at: diverged }) })
+  } else {
+    // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
+    store.writeTrace(data.runId, await traceJson(result.events))
+    post({ type: 'done', summary })
+  }
 } catch (error) {
   post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
 }

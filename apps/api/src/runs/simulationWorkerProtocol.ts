@@ -9,6 +9,12 @@ export interface SimulationWorkerData {
   readonly runId: string
   /** Simulation time per batch before the worker yields to its own event loop (answers queries). */
   readonly sliceMs?: number
+  /**
+   * Re-simulate a finished run for its views: into memory directories, streaming nothing and
+   * writing nothing; the worker checks each event against the run's stored trace.json and reports
+   * the first divergent step in `done`.
+   */
+  readonly replay?: boolean
 }
 
 /** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step view). */
@@ -31,5 +37,5 @@ export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' 
 export type FromSimulationWorker =
   | { readonly type: 'events'; readonly events: readonly TraceEvent[] }
   | { readonly type: 'answer'; readonly id: number; readonly value: unknown; readonly error?: string }
-  | { readonly type: 'done'; readonly summary: SimulationSummary }
+  | { readonly type: 'done'; readonly summary: SimulationSummary; readonly diverged_at?: number }
   | { readonly type: 'failed'; readonly message: string }
