@@ -3,6 +3,7 @@
 // directories (or, replaying a finished run for its views, into memory, checked against its
 // trace.json), writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
 // alive after the end answering queries on the finished result until the main thread terminates it.
+import { setPriority } from 'node:os'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type { SimulationResult } from '@cutover/core'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
@@ -18,6 +19,21 @@ import type { FromSimulationWorker, SimulationWorkerData, ToSimulationWorker } f
 
 const port = parentPort
 if (port === null) throw new Error('simulationWorker.ts runs only as a worker thread')
+
+/**
+ * A simulation is background work: on Linux the nice value is per thread, so this thread alone
+ * yields the CPU to the server's event loop (the API answers first on a busy 2-core machine) and
+ * simulates at full speed when the CPU is otherwise free. Elsewhere setpriority would nice the whole
+ * server process, so it is left alone.
+ */
+const SIMULATION_NICE = 5
+if (process.platform === 'linux') {
+  try {
+    setPriority(SIMULATION_NICE)
+  } catch {
+    // not permitted: the thread simulates at the server's priority
+  }
+}
 const data = workerData as SimulationWorkerData
 const post = (message: FromSimulationWorker): void => port.postMessage(message)
 
