@@ -1,18 +1,9 @@
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import { ID_PATTERN } from '../records/idPattern.ts'
-import { isJsonValue } from './snapshotEnvelope.ts'
+import { isCount, isJsonValue, isPlainObject } from './snapshotEnvelope.ts'
 
 /** The record's fields (`agentBoundaryRecordSchema` is strict: exactly these). */
 const FIELDS = new Set(['rollout_id', 'attempt_index', 'boundary_index', 'turn_index', 'boundary_kind', 'output_items', 'usage', 'last_committed_model_call_id', 'resource_state_revisions', 'agent_state', 'created_at'])
-
-/** zod's `z.number().int().nonnegative()`: a safe integer ≥ 0. */
-const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value) as unknown
-  return proto === Object.prototype || proto === null
-}
 
 /**
  * A direct check that `value` is a valid AgentBoundaryRecord, without zod: the agent's commit
