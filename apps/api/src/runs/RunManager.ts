@@ -290,13 +290,19 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     try {
       await slot.granted
       if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
-      worker = start(config, id, () => undefined, true)
+      // The events arrive a batch per message (the main thread never parses the whole trace.json);
+      // they are the stored trace's unless the replay diverged.
+      const events: TraceEvent[] = []
+      worker = start(config, id, (batch) => {
+        for (const event of batch) events.push(event)
+      }, true)
       const { diverged_at } = await worker.done
       if (entry.cancelled || diverged_at !== undefined) void worker.terminate()
       if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
       if (diverged_at !== undefined) {
         return err(cutoverError('run_diverged', `re-simulating run ${id} diverged from its stored trace at step ${diverged_at}: it was stored by another build; re-run it with this one`))
       }
+      entry.events ??= events
       entry.worker = worker
       return ok(worker)
     } catch (error) {
