@@ -1,7 +1,7 @@
 // Over the ~400-line guide: a run's lifecycle (slot, fresh simulation in its worker, streamed events,
 // persistence, reload, re-simulation with divergence check, views, delete) shares one run table and
 // its cache; the pieces with their own concept live beside it (RunSlots, RunViews, runLimits,
-// startWorkerSimulation, traceJson).
+// startWorkerSimulation, replayInWorker, traceJson).
 import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } from '@cutover/core'
 import { err, ok } from '@cutover/core'
 import type { CutoverError, InvariantMap, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'
@@ -10,6 +10,7 @@ import { hideLocalPaths } from '../store/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
 import { firstDifference } from './firstDifference.ts'
+import { replayInWorker, storedRunConfig } from './replayInWorker.ts'
 import { traceJson } from './traceJson.ts'
 import type { RunIdSource } from './runIds.ts'
 import { createRunIdSource } from './runIds.ts'
@@ -254,8 +255,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   async function resimulate(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const stored = readEvents(entry)
     if (stored === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
-    const { scenario, seed, rollouts, deadline_ms, faults, bug } = entry.view
-    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }) }
+    const config = storedRunConfig(entry.view)
     const slot = slots.wait()
     try {
       await slot.granted
@@ -277,41 +277,18 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     }
   }
 
-  /**
-   * A finished run's views re-simulated in a worker thread (memory directories, checked event by
-   * event against its trace.json there), so this thread never runs a simulator step; the worker
-   * then holds the views like a fresh run's until the run leaves the result cache.
-   */
-  async function replayInWorker(entry: RunEntry, start: SimulationWorkerFactory): Promise<Result<WorkerSimulation, CutoverError>> {
-    const { id, scenario, seed, rollouts, deadline_ms, faults, bug } = entry.view
-    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }) }
-    const slot = slots.wait()
-    let worker: WorkerSimulation | undefined
+  /** `replayInWorker` for an entry: its worker and events kept, a failure logged and coded. */
+  async function replay(entry: RunEntry, start: SimulationWorkerFactory): Promise<Result<WorkerSimulation, CutoverError>> {
     try {
-      await slot.granted
-      if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
-      // The events arrive a batch per message (the main thread never parses the whole trace.json);
-      // they are the stored trace's unless the replay diverged.
-      const events: TraceEvent[] = []
-      worker = start(config, id, (batch) => {
-        for (const event of batch) events.push(event)
-      }, true)
-      const { diverged_at } = await worker.done
-      if (entry.cancelled || diverged_at !== undefined) void worker.terminate()
-      if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
-      if (diverged_at !== undefined) {
-        return err(cutoverError('run_diverged', `re-simulating run ${id} diverged from its stored trace at step ${diverged_at}: it was stored by another build; re-run it with this one`))
-      }
-      entry.events ??= events
-      entry.worker = worker
-      return ok(worker)
+      const replayed = await replayInWorker(entry.view, start, slots, () => entry.cancelled)
+      if (!replayed.ok) return replayed
+      entry.events ??= replayed.value.events
+      entry.worker = replayed.value.worker
+      return ok(replayed.value.worker)
     } catch (error) {
-      void worker?.terminate()
-      const message = `re-simulating run ${id} failed: ${error instanceof Error ? error.message : String(error)}`
+      const message = `re-simulating run ${entry.view.id} failed: ${error instanceof Error ? error.message : String(error)}`
       log(message)
       return err(cutoverError('internal_error', hideLocalPaths(message, deps.store.root)))
-    } finally {
-      slot.release()
     }
   }
 
@@ -434,7 +411,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
       if (entry.view.status === 'running' && entry.live !== undefined) return ok(resultViews(entry.live))
       if (entry.worker === undefined && entry.result === undefined && entry.view.status === 'complete' && deps.simulationWorkers !== undefined) {
-        entry.replaying ??= track(replayInWorker(entry, deps.simulationWorkers))
+        entry.replaying ??= track(replay(entry, deps.simulationWorkers))
         const replayed = await entry.replaying
         if (!replayed.ok) {
           entry.replaying = undefined
