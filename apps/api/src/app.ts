@@ -19,6 +19,7 @@ import type { RunLimits } from './runs/runLimits.ts'
 import type { SimulatorPort } from './runs/SimulatorPort.ts'
 import type { RunStore } from './store/RunStore.ts'
 import type { SimulationWorkerFactory } from './runs/startWorkerSimulation.ts'
+import type { VerifyCheckpointFolder } from './checkpoints/startVerificationWorker.ts'
 
 /** The ports the HTTP app runs on; tests pass temp-dir stores and fixed clocks. */
 export interface AppDeps {
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly limits?: RunLimits
   /** When set, fresh runs simulate in worker threads off the server's event loop (RunManagerDeps). */
   readonly simulationWorkers?: SimulationWorkerFactory
+  /** When set, a run's checkpoint folders are verified off the server's event loop (a worker thread). */
+  readonly verifyCheckpoints?: VerifyCheckpointFolder
 }
 
 /** The app and the run manager behind it (the serve command creates the demo run through it). */
@@ -72,7 +75,7 @@ export function createApiApp(deps: AppDeps): ApiApp {
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
   app.route('/api', diffRoutes(runs))
-  app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest))
+  app.route('/api', checkpointsRoutes(runs, deps.store, deps.digest, deps.verifyCheckpoints))
 
   for (const env of ENV_NAMES) {
     const participant = deps.gym[env]

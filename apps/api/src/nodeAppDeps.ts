@@ -8,6 +8,7 @@ import { createParticipants } from './gym/defaultEnvironments.ts'
 import { createCoreSimulator } from './runs/coreSimulator.ts'
 import { createFileRunStore } from './store/FileRunStore.ts'
 import { simulationWorkerFactory } from './runs/startWorkerSimulation.ts'
+import { startVerificationWorker } from './checkpoints/startVerificationWorker.ts'
 
 /** The data directory: `CUTOVER_DATA_DIR`, or `.cutover/` in the working directory. */
 export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
@@ -30,6 +31,7 @@ export function createNodeAppDeps(options: {
     clock: { now: () => Date.now() },
     simulator: createCoreSimulator(loadNodeWorkplaceData()),
     simulationWorkers: simulationWorkerFactory(options.dataDir),
+    verifyCheckpoints: startVerificationWorker(),
     memoryDirectory: (checkpointId) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }),
     gym: createParticipants(nodeDigest, {
       ...(options.restoreExpected === undefined ? {} : { restoreExpected: options.restoreExpected }),

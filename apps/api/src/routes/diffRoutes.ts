@@ -30,23 +30,34 @@ export function diffRoutes(runs: RunManager): Hono {
     if (run_a === undefined) return errorResponse(c, 'run_not_found', `no run ${a} (a)`)
     const run_b = runs.get(b)
     if (run_b === undefined) return errorResponse(c, 'run_not_found', `no run ${b} (b)`)
-    const [ra, rb] = await Promise.all([runs.result(a), runs.result(b)])
+    // Each run's views where its simulation lives (its worker thread while it holds them): only the
+    // two states at the divergence cross over, never a re-simulation on this thread.
+    const [ra, rb] = await Promise.all([runs.settledViews(a), runs.settledViews(b)])
     if (!ra.ok) return cutoverErrorResponse(c, ra.error)
     if (!rb.ok) return cutoverErrorResponse(c, rb.error)
     const diff = diffTraces(ra.value.events, rb.value.events)
     const summary = summarizeDiff(diff, ra.value.events, rb.value.events)
     const first = summary.first_divergence
     const at = (step: number, total: number) => Math.min(step, total)
+    const states =
+      first === null
+        ? null
+        : await Promise.all([
+            ra.value.participantsAt(at(first.step_a, ra.value.events.length)),
+            rb.value.participantsAt(at(first.step_b, rb.value.events.length)),
+            ra.value.sessionsAt(at(first.step_a, ra.value.events.length)),
+            rb.value.sessionsAt(at(first.step_b, rb.value.events.length)),
+          ])
     const view: RunDiffView = {
       ...summary,
       run_a,
       run_b,
       at_divergence:
-        first === null
+        states === null
           ? null
           : {
-              participants: compareStates(ra.value.participantsAt(at(first.step_a, ra.value.events.length)), rb.value.participantsAt(at(first.step_b, rb.value.events.length)), (p) => p.id),
-              sessions: compareStates(ra.value.sessionsAt(at(first.step_a, ra.value.events.length)), rb.value.sessionsAt(at(first.step_b, rb.value.events.length)), (s) => s.key),
+              participants: compareStates(states[0], states[1], (p) => p.id),
+              sessions: compareStates(states[2], states[3], (s) => s.key),
             },
       listed: diff.differences.slice(0, LISTED).map((d) => ({
         step_a: d.step_a,

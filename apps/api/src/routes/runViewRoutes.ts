@@ -1,7 +1,6 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
-import { renderSequenceDiagram, diagramWindow } from '@cutover/core'
-import type { LineageView, SessionDetailView, StepView, TablesView, TracePhase } from '@cutover/core/contracts'
+import type { LineageView, TablesView, TracePhase } from '@cutover/core/contracts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
@@ -17,6 +16,9 @@ async function requireResult(c: Context, runs: RunManager): Promise<RunViews | R
   const views = await runs.views(run.id)
   return views.ok ? views.value : cutoverErrorResponse(c, views.error)
 }
+
+/** A view's JSON text (StepView, SessionDetailView, TablesView of core contracts) as the response body. */
+const jsonText = (c: Context, text: string | undefined): Response => c.body(text ?? 'null', 200, { 'content-type': 'application/json' })
 
 /** A step within 0..total from text (path or `?step=`), default total. */
 function parseStep(c: Context, raw: string | undefined, total: number): number | Response {
@@ -58,33 +60,17 @@ export function runViewRoutes(runs: RunManager): Hono {
     if (typeof step !== 'number') return step
     const collapsed = (query.value.collapsed ?? '').split(',').filter((p) => p !== '') as TracePhase[]
     const size = query.value.window === undefined ? undefined : Number(query.value.window)
-    const window = diagramWindow(total, step, size)
-    const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed, lifelines: 'trace' })
-    const event = step > 0 ? (result.events[step - 1] ?? null) : null
-    const [{ invariants, failures }, participants, sessions] = await Promise.all([result.invariantsAt(step), result.participantsAt(step), result.sessionsAt(step)])
-    const view: StepView = {
-      step,
-      total,
-      event,
-      phase: event?.phase ?? null,
-      participants,
-      sessions,
-      invariants,
-      failures,
-      mermaid: diagram.source,
-      window: diagram.window,
-      diagram: { source: diagram.plain, highlight: diagram.highlightIndex, steps: diagram.messageSteps },
-    }
-    return c.json(view)
+    // Built and encoded where the simulation lives (a run's worker thread): this thread only sends the text.
+    return jsonText(c, await result.json('stepView', { step, total, collapsed, size }))
   })
 
   app.get('/runs/:id/sessions/:session', async (c) => {
     const at = await requireSessionAt(c, runs)
     if (at instanceof Response) return at
     const { result, key, step } = at
-    const detail = await result.sessionDetail(key, step)
+    const detail = await result.json('sessionDetail', key, step)
     if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
-    return c.json(detail satisfies SessionDetailView)
+    return jsonText(c, detail)
   })
 
   app.get('/runs/:id/sessions/:session/tables', async (c) => {

@@ -8,7 +8,12 @@ import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readJson, validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
 import type { SimulatorPort } from '../runs/SimulatorPort.ts'
+import { yieldToEventLoop } from '../runs/driveSimulation.ts'
+import { eventsJsonBody } from '../runs/traceJson.ts'
 import { runIdParam } from './params.ts'
+
+/** Trace events per SSE write when a stream catches up on a backlog (one write per turn of the event loop). */
+const SSE_BATCH = 2000
 
 /** Resolves `:id` to a known run, or answers 400/404. */
 export function requireRun(c: Context, runs: RunManager): { id: string; view: RunView } | Response {
@@ -75,7 +80,12 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     const run = requireRun(c, runs)
     if (run instanceof Response) return run
     const accept = c.req.header('accept') ?? ''
-    if (!accept.includes('text/event-stream')) return c.json({ events: runs.events(run.id) ?? [] })
+    // Streamed a few thousand events per turn of the event loop: a 10,000-rollout run's events are ~100 MB of JSON.
+    if (!accept.includes('text/event-stream')) {
+      const events = runs.events(run.id) ?? []
+      // A running run's events as they were when asked (its array grows while the body streams).
+      return c.body(eventsJsonBody(run.view.status === 'running' ? events.slice() : events), 200, { 'content-type': 'application/json' })
+    }
     const after = lastEventId(c)
     if (after instanceof Response) return after
     const open = streams.get(run.id) ?? 0
@@ -96,11 +106,13 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
         while (!aborted) {
           const events = runs.events(run.id)
           if (events === undefined) return // deleted while streaming
-          if (sent < events.length) {
-            // One write per batch: the messages are `writeSSE`'s format (JSON data is a single line).
+          while (sent < events.length && !aborted) {
+            // One write per batch (a backlog in batches, yielding between): the messages are `writeSSE`'s format (JSON data is a single line).
+            if (sent > after) await yieldToEventLoop()
+            const batch = events.slice(sent, Math.min(events.length, sent + SSE_BATCH))
             let chunk = ''
-            for (const event of events.slice(sent)) chunk += `event: trace\nid: ${event.step}\ndata: ${JSON.stringify(event)}\n\n`
-            sent = events.length
+            for (const event of batch) chunk += `event: trace\nid: ${event.step}\ndata: ${JSON.stringify(event)}\n\n`
+            sent += batch.length
             await stream.write(chunk)
           }
           const view = runs.get(run.id)

@@ -1,7 +1,7 @@
 // Over the ~400-line guide: a run's lifecycle (slot, fresh simulation in its worker, streamed events,
 // persistence, reload, re-simulation with divergence check, views, delete) shares one run table and
 // its cache; the pieces with their own concept live beside it (RunSlots, RunViews, runLimits,
-// startWorkerSimulation, traceJson).
+// startWorkerSimulation, replayInWorker, traceJson).
 import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } from '@cutover/core'
 import { err, ok } from '@cutover/core'
 import type { CutoverError, InvariantMap, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'
@@ -10,6 +10,8 @@ import { fleetTraceResult } from '../fleet/fleetTraceResult.ts'
 import { hideLocalPaths } from '../store/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
+import { firstDifference } from './firstDifference.ts'
+import { replayInWorker, storedRunConfig } from './replayInWorker.ts'
 import { traceJson } from './traceJson.ts'
 import type { RunIdSource } from './runIds.ts'
 import { createRunIdSource } from './runIds.ts'
@@ -19,7 +21,7 @@ import type { RunSlots, SlotTicket } from './RunSlots.ts'
 import { createRunSlots } from './RunSlots.ts'
 import type { SimulatorPort } from './SimulatorPort.ts'
 import type { RunViews } from './RunViews.ts'
-import { callView, resultViews, runViews } from './RunViews.ts'
+import { answerView, resultViews, runViews } from './RunViews.ts'
 import type { ViewMethod } from './simulationWorkerProtocol.ts'
 import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSimulation.ts'
 
@@ -64,6 +66,8 @@ interface RunEntry {
   worker?: WorkerSimulation | undefined
   /** A fresh run simulating in a worker: settles when it finished, failed or was deleted. */
   simulating?: Promise<void> | undefined
+  /** A finished run without a worker being re-simulated in one for its views (worker mode only). */
+  replaying?: Promise<Result<WorkerSimulation, CutoverError>> | undefined
 }
 
 /** The runs the API serves: created, simulated in the background, persisted, reloaded. */
@@ -90,6 +94,8 @@ export interface RunManager {
    * finished one from its simulation (waiting for a queued run; re-simulating an evicted one).
    */
   views(id: string): Promise<Result<RunViews, CutoverError>>
+  /** The views of a run once it finished (waits for a running one; re-simulates an evicted or reloaded one). */
+  settledViews(id: string): Promise<Result<RunViews, CutoverError>>
   /** The simulation result (waits for a running run; re-simulates a reloaded one). */
   result(id: string): Promise<Result<SimulationResult, CutoverError>>
   /** Called after every batch of new events and on every status change; returns unsubscribe. */
@@ -132,6 +138,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         evicted.events = undefined
         void evicted.worker?.terminate()
         evicted.worker = undefined
+        evicted.replaying = undefined
       }
     }
   }
@@ -225,7 +232,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       })
       entry.worker = worker
       // The worker wrote trace.json before reporting done, so a complete run always has its trace.
-      const summary = await worker.done
+      const { summary } = await worker.done
       if (entry.cancelled) return
       entry.view = finishView(entry, summary, events.length)
       deps.store.writeRun(entry.view)
@@ -249,8 +256,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   async function resimulate(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const stored = readEvents(entry)
     if (stored === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
-    const { scenario, seed, rollouts, deadline_ms, faults, bug, cut_mode } = entry.view
-    const config: RunConfig = { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }), ...(cut_mode === undefined ? {} : { cut_mode }) }
+    const config = storedRunConfig(entry.view)
     const slot = slots.wait()
     try {
       await slot.granted
@@ -291,6 +297,21 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     for (const view of deps.store.listRuns().runs) {
       if (runs.has(view.id) || view.kind !== 'fleet' || view.status !== 'complete' || !deps.store.hasTrace(view.id)) continue
       runs.set(view.id, { view, events: undefined, result: undefined, cancelled: false, listeners: new Set() })
+    }
+  }
+
+  /** `replayInWorker` for an entry: its worker and events kept, a failure logged and coded. */
+  async function replay(entry: RunEntry, start: SimulationWorkerFactory): Promise<Result<WorkerSimulation, CutoverError>> {
+    try {
+      const replayed = await replayInWorker(entry.view, start, slots, () => entry.cancelled)
+      if (!replayed.ok) return replayed
+      entry.events ??= replayed.value.events
+      entry.worker = replayed.value.worker
+      return ok(replayed.value.worker)
+    } catch (error) {
+      const message = `re-simulating run ${entry.view.id} failed: ${error instanceof Error ? error.message : String(error)}`
+      log(message)
+      return err(cutoverError('internal_error', hideLocalPaths(message, deps.store.root)))
     }
   }
 
@@ -416,23 +437,44 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
       if (entry.view.status === 'running' && entry.live !== undefined) return ok(resultViews(entry.live))
+      // A fleet run (recorded from processes) is never re-simulated: its views come from its trace, in this thread.
+      if (entry.worker === undefined && entry.result === undefined && entry.view.status === 'complete' && entry.view.kind !== 'fleet' && deps.simulationWorkers !== undefined) {
+        entry.replaying ??= track(replay(entry, deps.simulationWorkers))
+        const replayed = await entry.replaying
+        if (!replayed.ok) {
+          entry.replaying = undefined
+          return replayed
+        }
+        if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
+        entry.worker ??= replayed.value
+      }
       const worker = entry.worker
-      const events = entry.events
+      const events = readEvents(entry)
       if (worker !== undefined && events !== undefined && entry.view.status !== 'failed') {
         if (entry.view.status === 'complete') touch(id)
         // A snapshot: the step bounds of this request stay fixed while more events stream in.
-        const ask = (method: ViewMethod, args: readonly unknown[]): Promise<unknown> =>
-          worker.query(method, args).catch(async (error: unknown) => {
+        const ask = (method: ViewMethod, args: readonly unknown[], json?: boolean): Promise<unknown> =>
+          worker.query(method, args, json).catch(async (error: unknown) => {
             // The worker left the result cache (or died) during this request: answer from an in-thread re-simulation.
             if (entry.view.status !== 'complete') throw error
             const result = await resultOf(id)
             if (!result.ok) throw error
-            return callView(result.value, method, args)
+            return answerView(result.value, method, args, json)
           })
         return ok(runViews(entry.view.status === 'running' ? events.slice() : events, ask))
       }
       const result = await resultOf(id)
       return result.ok ? ok(resultViews(result.value)) : result
+    },
+    async settledViews(id) {
+      const entry = runs.get(id)
+      if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
+      await entry.simulating
+      if (entry.view.status === 'running') {
+        const finished = await resultOf(id)
+        if (!finished.ok) return finished
+      }
+      return this.views(id)
     },
     result: resultOf,
     subscribe(id, listener) {
@@ -447,13 +489,4 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     slots,
     limits,
   }
-}
-
-/** The first step at which two traces differ (1-based), or undefined when identical. */
-function firstDifference(a: readonly TraceEvent[], b: readonly TraceEvent[]): number | undefined {
-  const n = Math.max(a.length, b.length)
-  for (let i = 0; i < n; i += 1) {
-    if (JSON.stringify(a[i]) !== JSON.stringify(b[i])) return i + 1
-  }
-  return undefined
 }

@@ -13,7 +13,15 @@ export interface DriveHooks {
   onBatch(): void
   /** True when the run was deleted: stop without finishing. */
   cancelled(): boolean
+  /**
+   * Called every few events inside a slice, between two simulator steps (the views are consistent
+   * there): a worker answers the view queries waiting on its port without waiting for the slice's end.
+   */
+  between?(): void
 }
+
+/** Events between two `between` calls: a few steps (≈ 1–2 ms), a cheap poll. */
+const POLL_EVERY = 16
 
 /**
  * Runs a simulation generator in time slices: pull events for about `sliceMs`, report the batch,
@@ -40,6 +48,7 @@ export async function driveSimulation(
       }
       onEvent(next.value)
       produced += 1
+      if (produced % POLL_EVERY === 0) hooks.between?.()
       // Checking the time every 64 events keeps the clock read off the hot path.
     } while (produced % 64 !== 0 || performance.now() - started < sliceMs)
     hooks.onBatch()

@@ -1,20 +1,39 @@
 // The entry of a simulation worker thread (started by startWorkerSimulation through
 // simulationWorkerBootstrap.js): runs one fresh simulation into the run's real checkpoint
-// directories, writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
+// directories (or, replaying a finished run for its views, into memory, checked against its
+// trace.json), writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
 // alive after the end answering queries on the finished result until the main thread terminates it.
-import { parentPort, workerData } from 'node:worker_threads'
+import { setPriority } from 'node:os'
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type { SimulationResult } from '@cutover/core'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import type { TraceEvent } from '@cutover/core/contracts'
+import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+import { firstDifference } from './firstDifference.ts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
 import { createCoreSimulator } from './coreSimulator.ts'
 import { driveSimulation } from './driveSimulation.ts'
-import { callView } from './RunViews.ts'
+import { answerView } from './RunViews.ts'
 import { traceJson } from './traceJson.ts'
 import type { FromSimulationWorker, SimulationWorkerData, ToSimulationWorker } from './simulationWorkerProtocol.ts'
 
 const port = parentPort
 if (port === null) throw new Error('simulationWorker.ts runs only as a worker thread')
+
+/**
+ * A simulation is background work: on Linux the nice value is per thread, so this thread alone
+ * yields the CPU to the server's event loop (the API answers first on a busy 2-core machine) and
+ * simulates at full speed when the CPU is otherwise free. Elsewhere setpriority would nice the whole
+ * server process, so it is left alone.
+ */
+const SIMULATION_NICE = 5
+if (process.platform === 'linux') {
+  try {
+    setPriority(SIMULATION_NICE)
+  } catch {
+    // not permitted: the thread simulates at the server's priority
+  }
+}
 const data = workerData as SimulationWorkerData
 const post = (message: FromSimulationWorker): void => port.postMessage(message)
 
@@ -27,7 +46,7 @@ const answer = (message: ToSimulationWorker): void => {
     return
   }
   try {
-    post({ type: 'answer', id: message.id, value: callView(current, message.method, message.args) })
+    post({ type: 'answer', id: message.id, value: answerView(current, message.method, message.args, message.json) })
   } catch (error) {
     post({ type: 'answer', id: message.id, value: undefined, error: error instanceof Error ? error.message : String(error) })
   }
@@ -43,30 +62,43 @@ const setCurrent = (result: SimulationResult): void => {
 try {
   const store = createFileRunStore(data.dataDir, (path, create) => new NodeCheckpointDirectory(path, { create }))
   const simulator = createCoreSimulator(loadNodeWorkplaceData())
-  const generator = simulator.simulate(
-    data.config,
-    { digest: nodeDigest, openDirectory: (checkpointId) => store.openCheckpoint(data.runId, checkpointId) },
-    { live: setCurrent },
-  )
+  const replay = data.replay === true
+  const stored = replay ? store.readTrace(data.runId) : undefined
+  if (replay && stored === undefined) throw new Error(`run ${data.runId} has no readable trace.json`)
+  const openDirectory = replay ? (checkpointId: string) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }) : (checkpointId: string) => store.openCheckpoint(data.runId, checkpointId)
+  const generator = simulator.simulate(data.config, { digest: nodeDigest, openDirectory }, { live: setCurrent })
   let batch: TraceEvent[] = []
   const result = await driveSimulation(
     generator,
     (event) => batch.push(event),
     {
+      // A replay streams its events too: the main thread takes them a batch per message instead of
+      // parsing the whole trace.json at once (≈ 100 MB at 10,000 rollouts).
       onBatch: () => {
         post({ type: 'events', events: batch })
         batch = []
       },
       cancelled: () => false,
+      // Queries are answered between two steps, not only when a slice yields: a view waits for at
+      // most the step in progress.
+      between: () => {
+        for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) answer(m.message as ToSimulationWorker)
+      },
     },
     data.sliceMs,
   )
   if (result === undefined) throw new Error('the simulation stopped without a result')
   setCurrent(result)
-  // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
-  store.writeTrace(data.runId, await traceJson(result.events))
   const { outcome, invariants, failures, checkpoints, inert_faults } = result
-  post({ type: 'done', summary: { outcome, invariants, failures, checkpoints, inert_faults } })
+  const summary = { outcome, invariants, failures, checkpoints, inert_faults }
+  if (stored !== undefined) {
+    const diverged = firstDifference(stored, result.events)
+    post({ type: 'done', summary, ...(diverged === undefined ? {} : { diverged_at: diverged }) })
+  } else {
+    // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
+    store.writeTrace(data.runId, await traceJson(result.events))
+    post({ type: 'done', summary })
+  }
 } catch (error) {
   post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
 }

@@ -9,13 +9,26 @@ export interface SimulationWorkerData {
   readonly runId: string
   /** Simulation time per batch before the worker yields to its own event loop (answers queries). */
   readonly sliceMs?: number
+  /**
+   * Re-simulate a finished run for its views: into memory directories, streaming nothing and
+   * writing nothing; the worker checks each event against the run's stored trace.json and reports
+   * the first divergent step in `done`.
+   */
+  readonly replay?: boolean
 }
 
-/** The views a running run answers through its worker (the sync methods of SimulationResult). */
-export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage'
+/** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step view). */
+export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage' | 'stepView'
 
 /** Main thread → worker. */
-export type ToSimulationWorker = { readonly type: 'query'; readonly id: number; readonly method: ViewMethod; readonly args: readonly unknown[] }
+export type ToSimulationWorker = {
+  readonly type: 'query'
+  readonly id: number
+  readonly method: ViewMethod
+  readonly args: readonly unknown[]
+  /** Answer the view's JSON text (encoded in the worker: one flat string crosses the thread boundary). */
+  readonly json?: boolean
+}
 
 /** The plain data of a finished simulation (its events were streamed before). */
 export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' | 'failures' | 'inert_faults'> & { readonly checkpoints: readonly SimulatedCheckpoint[] }
@@ -24,5 +37,5 @@ export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' 
 export type FromSimulationWorker =
   | { readonly type: 'events'; readonly events: readonly TraceEvent[] }
   | { readonly type: 'answer'; readonly id: number; readonly value: unknown; readonly error?: string }
-  | { readonly type: 'done'; readonly summary: SimulationSummary }
+  | { readonly type: 'done'; readonly summary: SimulationSummary; readonly diverged_at?: number }
   | { readonly type: 'failed'; readonly message: string }

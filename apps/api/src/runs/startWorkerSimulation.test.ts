@@ -13,7 +13,7 @@ describe('startWorkerSimulation', () => {
       const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 3 })
       const streamed: TraceEvent[] = []
       const sim = startWorkerSimulation({ config, dataDir: dir, runId: 'run-1' }, (events) => streamed.push(...events))
-      const summary = await sim.done
+      const { summary } = await sim.done
       const generator = simulate(config, { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }) })
       let next = generator.next()
       const expected: TraceEvent[] = []

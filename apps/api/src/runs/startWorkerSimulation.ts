@@ -2,12 +2,18 @@ import { Worker } from 'node:worker_threads'
 import type { RunConfig, TraceEvent } from '@cutover/core/contracts'
 import type { FromSimulationWorker, SimulationSummary, SimulationWorkerData, ToSimulationWorker, ViewMethod } from './simulationWorkerProtocol.ts'
 
-/** One fresh simulation running in its own worker thread. */
+/** How a simulation in a worker ended: its summary, and for a replay the first step that differs from the stored trace. */
+export interface WorkerOutcome {
+  readonly summary: SimulationSummary
+  readonly diverged_at?: number | undefined
+}
+
+/** One fresh simulation (or a replay of a finished one) running in its own worker thread. */
 export interface WorkerSimulation {
   /** The summary once the simulation ended; rejects when it failed or the worker died. */
-  readonly done: Promise<SimulationSummary>
-  /** Asks the worker for a view of the run at its current edge (or of the finished run). */
-  query(method: ViewMethod, args: readonly unknown[]): Promise<unknown>
+  readonly done: Promise<WorkerOutcome>
+  /** Asks the worker for a view of the run at its current edge (or of the finished run); `json`: its JSON text. */
+  query(method: ViewMethod, args: readonly unknown[], json?: boolean): Promise<unknown>
   /**
    * Ends the worker (cancellation, or dropping a finished run's views); safe to call more than
    * once. Resolves once the thread has stopped (no write of it can land after that).
@@ -15,14 +21,15 @@ export interface WorkerSimulation {
   terminate(): Promise<void>
 }
 
-/** Starts simulations in worker threads: `start(config, runId, onEvents)`. */
-export type SimulationWorkerFactory = (config: RunConfig, runId: string, onEvents: (events: readonly TraceEvent[]) => void) => WorkerSimulation
+/** Starts simulations in worker threads: `start(config, runId, onEvents)`; `replay`: a finished run's views, re-simulated in memory. */
+export type SimulationWorkerFactory = (config: RunConfig, runId: string, onEvents: (events: readonly TraceEvent[]) => void, replay?: boolean) => WorkerSimulation
 
 const BOOTSTRAP = new URL('./simulationWorkerBootstrap.js', import.meta.url)
 
 /** The factory over the file run store at `dataDir` (the worker writes the run's checkpoint directories there). */
 export function simulationWorkerFactory(dataDir: string, sliceMs?: number): SimulationWorkerFactory {
-  return (config, runId, onEvents) => startWorkerSimulation({ config, dataDir, runId, ...(sliceMs === undefined ? {} : { sliceMs }) }, onEvents)
+  return (config, runId, onEvents, replay) =>
+    startWorkerSimulation({ config, dataDir, runId, ...(sliceMs === undefined ? {} : { sliceMs }), ...(replay === true ? { replay } : {}) }, onEvents)
 }
 
 /**
@@ -35,8 +42,8 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
   let nextId = 0
   let ended: Error | undefined
-  let settle: { resolve: (summary: SimulationSummary) => void; reject: (error: Error) => void } | undefined
-  const done = new Promise<SimulationSummary>((resolve, reject) => {
+  let settle: { resolve: (outcome: WorkerOutcome) => void; reject: (error: Error) => void } | undefined
+  const done = new Promise<WorkerOutcome>((resolve, reject) => {
     settle = { resolve, reject }
   })
   // A rejection nobody awaited yet must not become an unhandled rejection of the server.
@@ -65,7 +72,7 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
       case 'done':
         // A finished worker only holds views: it must not keep the process alive (CLI commands exit).
         worker.unref()
-        settle?.resolve(message.summary)
+        settle?.resolve({ summary: message.summary, diverged_at: message.diverged_at })
         settle = undefined
         return
       case 'failed':
@@ -78,12 +85,12 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
 
   return {
     done,
-    query(method, args) {
+    query(method, args, json) {
       if (ended !== undefined) return Promise.reject(ended)
       const id = (nextId += 1)
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject })
-        worker.postMessage({ type: 'query', id, method, args } satisfies ToSimulationWorker)
+        worker.postMessage({ type: 'query', id, method, args, ...(json === true ? { json } : {}) } satisfies ToSimulationWorker)
       })
     },
     terminate() {

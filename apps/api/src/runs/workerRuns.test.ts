@@ -87,4 +87,31 @@ describe('runs simulated in worker threads', () => {
       cleanup()
     }
   })
+
+  it('[workers] a reloaded finished run re-simulates for its views in a worker thread, not on the server thread, and answers the same', async () => {
+    const { dir, cleanup } = tempDataDir()
+    try {
+      const first = apiHarness(dir)
+      const run = await first.waitComplete((await first.createRun({ scenario: 'happy-path', rollouts: 3 })).id)
+      const paths = ['steps/9', `sessions/${(await first.json(`/api/runs/${run.id}/steps/${run.events}`)).body.sessions[0].key}?step=${run.events}`, 'lineage?step=20']
+      const expected = await Promise.all(paths.map(async (path) => (await first.json(`/api/runs/${run.id}/${path}`)).body))
+      const started: boolean[] = []
+      const { simulationWorkers } = testDeps(dir)
+      if (simulationWorkers === undefined) throw new Error('the node deps start workers')
+      const counting: SimulationWorkerFactory = (config, runId, onEvents, replay) => {
+        started.push(replay === true)
+        return simulationWorkers(config, runId, onEvents, replay)
+      }
+      const reloaded = apiHarness(dir, { simulationWorkers: counting })
+      for (const [i, path] of paths.entries()) {
+        const r = await reloaded.json(`/api/runs/${run.id}/${path}`)
+        expect(r.status).toBe(200)
+        expect(r.body).toEqual(expected[i])
+      }
+      // One replay worker answered every view (a re-simulation on this thread would start none).
+      expect(started).toEqual([true])
+    } finally {
+      cleanup()
+    }
+  })
 })

@@ -1,0 +1,41 @@
+import type { SimulationResult } from '@cutover/core'
+import { diagramWindow, renderSequenceDiagram } from '@cutover/core'
+import type { StepView, TracePhase } from '@cutover/core/contracts'
+
+/** What `GET /api/runs/:id/steps/:n` asks for: a step of a run whose first `total` events are known. */
+export interface StepViewQuery {
+  readonly step: number
+  /** The events the request saw (a running run's edge when it arrived); the view is of these. */
+  readonly total: number
+  readonly collapsed: readonly TracePhase[]
+  /** The diagram window's width; the default when undefined. */
+  readonly size?: number | undefined
+}
+
+type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'participantsAt' | 'sessionsAt'>
+
+/**
+ * The step view of PRODUCT.md §3: the event, participants, sessions and invariants at `step`, with
+ * the diagram window around it. `result` may have run past `total` (a worker ahead of the request):
+ * the view is the same, because the window and every per-step view stop at `step` ≤ `total`.
+ */
+export function stepView(result: StepViewSource, query: StepViewQuery): StepView {
+  const { step, total } = query
+  const window = diagramWindow(total, step, query.size)
+  const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed: [...query.collapsed], lifelines: 'trace' })
+  const event = step > 0 ? (result.events[step - 1] ?? null) : null
+  const { invariants, failures } = result.invariantsAt(step)
+  return {
+    step,
+    total,
+    event,
+    phase: event?.phase ?? null,
+    participants: result.participantsAt(step),
+    sessions: result.sessionsAt(step),
+    invariants,
+    failures,
+    mermaid: diagram.source,
+    window: diagram.window,
+    diagram: { source: diagram.plain, highlight: diagram.highlightIndex, steps: diagram.messageSteps },
+  }
+}
