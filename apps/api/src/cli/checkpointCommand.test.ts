@@ -96,7 +96,7 @@ describe('cutover checkpoint', () => {
     expect((JSON.parse(missing.stdout) as { phase: string; reason: string }).reason).toMatch(/checkpoint_not_found|not found|missing/i)
   }, 120_000)
 
-  it('[cli] a wrong or missing token, a bad fleet file, an unreachable participant: exit 2 naming the participant and endpoint', async () => {
+  it('[controller.discover] [cli] a wrong or missing token, a bad fleet file, an unreachable participant: exit 2 naming the participant and endpoint', async () => {
     const wrong = await cutover(['checkpoint', 'status', '--fleet', fleetFile, '--id', 'ck-x'], 'wrong')
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toMatch(/policy_model .*GET \/ng-control\/v1\/capabilities: HTTP 401 unauthorized/)

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { verifyCheckpoint } from '@cutover/core'
+import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { CUTOVER_BIN } from '../fleet/spawnParticipant.ts'
 import { processAlive } from '../participants/processAlive.ts'
 import { apiHarness } from '../testing/apiHarness.ts'
@@ -12,6 +14,26 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
+
+/** The parts of `cutover fleet --json` these tests read. */
+interface FleetJson {
+  outcome: string
+  verified: boolean
+  checkpoints: string[]
+  invariants: Record<string, string>
+  failures: unknown[]
+  scenario_problems: string[]
+  originals_gone: boolean
+  continued: string[]
+  equivalence: { checked: number; matching: number }
+  run_id: string
+  processes: { participant: string; pid: number; role: string }[]
+}
+
+/** A stored fleet run's merged trace. */
+function readTrace(out: string, runId: string): { type: string; to: string; outcome: string; payload: Record<string, unknown> }[] {
+  return JSON.parse(readFileSync(join(out, 'runs', runId, 'trace.json'), 'utf8')) as { type: string; to: string; outcome: string; payload: Record<string, unknown> }[]
+}
 
 /** Runs `cutover fleet …` as its own process (it spawns the participants) and collects its output. */
 function cutover(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -60,6 +82,8 @@ describe('cutover fleet', () => {
     expect(roles('original')).toEqual(all)
     expect(roles('replacement')).toEqual(all)
     for (const p of report.processes) expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
+    // The control token (48 hex digits, generated per run) is never printed; the invariant token-partition is.
+    expect(r.stdout).not.toMatch(/\b[0-9a-f]{48}\b|bearer|control_token/i)
     // the control token is never printed (the invariant ids, e.g. token-partition, are the only mention of "token")
     expect(JSON.stringify({ ...report, invariants: undefined })).not.toMatch(/token/i)
 
@@ -92,6 +116,55 @@ describe('cutover fleet', () => {
     expect(trace.some((e) => e.type === 'model.status' && e.outcome === 'missing_workers')).toBe(true)
     expect(trace.some((e) => e.type === 'model.worker_register' && e.outcome === 'worker_registration_rejected')).toBe(true)
   }, 150_000)
+
+  it('[fence.stale-attempt-everywhere] [fleet-process] stale-attempt-fenced across processes: delayed requests of attempt N reach the restored model, agent and resources server and each refuses stale_attempt; exit 0, no process left', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-stale-'))
+    dirs.push(out)
+    const r = await cutover(['fleet', '--scenario', 'stale-attempt-fenced', '--seed', '7', '--rollouts', '3', '--out', out, '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.code, r.stdout).toBe(0)
+    const report = JSON.parse(r.stdout) as FleetJson
+    expect(report).toMatchObject({ outcome: 'completed', verified: true, failures: [], scenario_problems: [], originals_gone: true, equivalence: { checked: 3, matching: 3 } })
+    expect(Object.values(report.invariants).every((v) => v === 'pass')).toBe(true)
+    const trace = readTrace(out, report.run_id)
+    const delayed = trace.filter((e) => e.payload['delayed'] === true)
+    // One delayed request per participant, from attempt N of a continued rollout, each refused.
+    const stale = delayed[0]?.payload['rollout_id'] as string
+    expect(report.continued).toContain(stale)
+    expect(delayed.map((e) => e.to).sort()).toEqual(['agent', 'policy_model', expect.stringMatching(/^resources_(blackjack|counter|workplace)$/) as unknown as string])
+    for (const e of delayed) expect({ to: e.to, rollout: e.payload['rollout_id'], attempt: e.payload['attempt_index'], outcome: e.outcome }).toEqual({ to: e.to, rollout: stale, attempt: 0, outcome: 'stale_attempt' })
+    // They reached the replacements: attempt N+1 of the same rollout then completed there.
+    expect(trace.some((e) => e.type === 'run.complete' && e.payload['rollout_id'] === stale && e.payload['attempt_index'] === 1 && e.outcome === 'ok')).toBe(true)
+    for (const p of report.processes) expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
+  }, 120_000)
+
+  it('[restore.corrupt-refused] [fleet-process] corrupt-snapshot across processes: the restore of ck-1 is abandoned on digest_mismatch naming the file, the fresh processes discarded, the originals resume and ck-2 restores clean; exit 0, no process left', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-corrupt-'))
+    dirs.push(out)
+    const r = await cutover(['fleet', '--scenario', 'corrupt-snapshot', '--seed', '7', '--rollouts', '3', '--out', out, '--json'])
+    expect(r.stderr).toBe('')
+    expect(r.code, r.stdout).toBe(0)
+    const report = JSON.parse(r.stdout) as FleetJson
+    const checkpoints = join(out, 'runs', report.run_id, 'checkpoints')
+    expect(report).toMatchObject({ outcome: 'completed', verified: true, failures: [], scenario_problems: [], originals_gone: true, checkpoints: [join(checkpoints, 'ck-2')], equivalence: { checked: 3, matching: 3 } })
+    expect(Object.values(report.invariants).every((v) => v === 'pass')).toBe(true)
+    const trace = readTrace(out, report.run_id)
+    const flipped = trace.find((e) => e.type === 'fault.corrupt_file')
+    expect(flipped?.payload).toMatchObject({ checkpoint_id: 'ck-1', path: expect.stringMatching(/^resources\//) as unknown as string })
+    const abandoned = trace.filter((e) => e.type === 'controller.restore_abandoned')
+    expect(abandoned).toHaveLength(1)
+    expect(abandoned[0]?.payload['checkpoint_id']).toBe('ck-1')
+    expect(abandoned[0]?.payload['reason']).toMatch(new RegExp(`digest_mismatch at ${String(flipped?.payload['path'])}`))
+    // Refused before any participant restored; every participant was resumed; ck-1 stays damaged on disk, ck-2 verifies clean.
+    expect(trace.filter((e) => e.type.endsWith('.restore') && e.payload['checkpoint_id'] === 'ck-1')).toEqual([])
+    expect(trace.filter((e) => e.type.endsWith('.resume') && e.payload['checkpoint_id'] === 'ck-1' && e.outcome === 'ok').map((e) => e.to).sort()).toEqual(['agent', 'policy_model', 'resources_blackjack', 'resources_counter', 'resources_workplace'])
+    const verify = (cid: string) => verifyCheckpoint(new NodeCheckpointDirectory(join(checkpoints, cid), { create: false }), nodeDigest).problems.map((p) => p.code)
+    expect(verify('ck-1')).toContain('digest_mismatch')
+    expect(verify('ck-2')).toEqual([])
+    // Three sets of processes: the originals, the discarded fresh ones, the replacements of ck-2.
+    expect(report.processes.filter((p) => p.participant === 'agent').map((p) => p.role)).toEqual(['original', 'replacement', 'replacement'])
+    for (const p of report.processes) expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
+  }, 120_000)
 
   it('[fleet-process] SIGINT to cutover fleet mid-run stops every participant process it started, model workers included', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-sigint-'))

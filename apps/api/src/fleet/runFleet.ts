@@ -89,6 +89,15 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const MODEL_DELAY_MS = 40
 const STRAGGLER_DELAY_MS = 60_000
 const CHECKPOINT_AFTER_MS = 300
+/**
+ * stale-attempt-fenced and corrupt-snapshot: the first counter rollout (always three model calls:
+ * add, add, read) is the target. Its calls are slow enough that the checkpoint, begun once its
+ * boundary names its first call, finds it inside the second (drained well before the deadline):
+ * its committed lineage then names a call (restore fences attempt N in the model too) and its
+ * resources session is in the checkpoint (a snapshot to flip).
+ */
+const TARGET_DELAY_MS = 400
+const TARGET_WAIT_MS = 20_000
 
 /**
  * `cutover fleet`: every participant as its own OS process on free loopback ports (the token
@@ -151,6 +160,8 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const fleet = await discover(originals.urls, 0)
   const plans = planRollouts(options.seed, options.rollouts)
   const straggler = options.scenario === 'straggler-retirement' ? plans[Math.min(1, plans.length - 1)]?.rollout_id : undefined
+  const target = options.scenario === 'stale-attempt-fenced' || options.scenario === 'corrupt-snapshot' ? plans.find((p) => p.env === 'counter')?.rollout_id : undefined
+  const delayOf = (plan: RolloutPlan): number => (plan.rollout_id === straggler ? STRAGGLER_DELAY_MS : plan.rollout_id === target ? TARGET_DELAY_MS : MODEL_DELAY_MS)
   const results = new Map<string, FleetRolloutResult>()
   const attempts = new Map<string, number>()
   const continued = new Set<string>()
@@ -158,10 +169,10 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const refused: { plan: RolloutPlan; attempt: number }[] = []
 
   /** One `/run` on the current agent; completed results are acknowledged at once (exact receipt). */
-  async function dispatch(plan: RolloutPlan, attempt: number, slow: boolean): Promise<void> {
+  async function dispatch(plan: RolloutPlan, attempt: number, modelDelayMs = MODEL_DELAY_MS): Promise<void> {
     attempts.set(plan.rollout_id, attempt)
     const agentUrl = host.liveFleet.endpoints.agent.url
-    const body = { rollout_id: plan.rollout_id, attempt_index: attempt, environment: plan.env, seed: plan.seed.toString(), task: plan.task, model_delay_ms: slow ? STRAGGLER_DELAY_MS : MODEL_DELAY_MS }
+    const body = { rollout_id: plan.rollout_id, attempt_index: attempt, environment: plan.env, seed: plan.seed.toString(), task: plan.task, model_delay_ms: modelDelayMs }
     const sent = Date.now()
     const r = await fetchJson(`${agentUrl}/run`, { method: 'POST', body, timeoutMs: 300_000 })
     const refusal = r.ok ? errorCodeOf(r.body) : r.code
@@ -229,9 +240,15 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
 
   // two-worker-admission holds half the rollouts back for the retaken checkpoint to find mid-flight.
   const held = retakes ? plans.slice(Math.ceil(plans.length / 2)) : []
-  const firstRuns = plans.filter((p) => !held.includes(p)).map((p) => dispatch(p, 0, p.rollout_id === straggler))
+  const firstRuns = plans.filter((p) => !held.includes(p)).map((p) => dispatch(p, 0, delayOf(p)))
   // Late enough that every rollout is inside a model call (the straggler's never ends on its own).
   await sleep(CHECKPOINT_AFTER_MS)
+  if (target !== undefined) {
+    // Not on a clock alone: a loaded machine can take longer than that to commit the target's first boundary after a call.
+    const agentTrace = join(options.traceDir, 'agent-original.jsonl')
+    const named = (): boolean => readWireFile(agentTrace).some((r) => r.type === 'agent.boundary' && r.payload['rollout_id'] === target && r.payload['last_committed_model_call_id'] !== null)
+    for (let waited = 0; waited < TARGET_WAIT_MS && !named(); waited += 50) await sleep(50)
+  }
   let outcome: Resumed
   for (let n = 1; ; n++) {
     const cid = n === 1 ? options.checkpointId : `ck-${n}`
@@ -273,7 +290,7 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     for (const id of outcome.retired) {
       retiredSet.add(id.rollout_id)
       const plan = plans.find((p) => p.rollout_id === id.rollout_id)
-      if (plan !== undefined) firstRuns.push(dispatch(plan, id.attempt_index + 1, false))
+      if (plan !== undefined) firstRuns.push(dispatch(plan, id.attempt_index + 1))
     }
     if (twoWorkers) {
       // The hung worker is gone for good; its replacement joins now that admission is accepting again.
@@ -293,7 +310,7 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
     }
     afterResume = new Promise<Resumed>((resolve) => (resumed = resolve))
     // The rollouts the agent refused during the aborted checkpoint start now, so the retaken one finds them mid-flight.
-    firstRuns.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt, false)), ...held.splice(0).map((p) => dispatch(p, 0, false)))
+    firstRuns.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt)), ...held.splice(0).map((p) => dispatch(p, 0)))
     await sleep(CHECKPOINT_AFTER_MS)
   }
   const { restored, retired } = outcome
@@ -302,35 +319,36 @@ export async function runFleet(options: FleetRunOptions, running: ParticipantPro
   const byId = new Map(plans.map((p) => [p.rollout_id, p]))
   const second: Promise<void>[] = []
   if (restored !== null && options.scenario === 'stale-attempt-fenced') {
-    // Delayed requests of attempt N of a continued rollout (r1 when it continued) reach the new processes.
+    // Delayed requests of attempt N of a continued rollout (the slow target when it continued) reach the new processes.
     // A rollout whose committed lineage names a model call, so restore fenced its attempt N in the model too.
-    const target = restored.find((r) => r.rollout_id === 'r1' && r.last_committed_model_call_id !== null) ?? restored.find((r) => r.last_committed_model_call_id !== null)
-    const plan = target === undefined ? undefined : byId.get(target.rollout_id)
-    if (target !== undefined && plan !== undefined) {
+    const stale = restored.find((r) => r.rollout_id === target && r.last_committed_model_call_id !== null) ?? restored.find((r) => r.last_committed_model_call_id !== null)
+    const plan = stale === undefined ? undefined : byId.get(stale.rollout_id)
+    if (stale !== undefined && plan !== undefined) {
       const live = host.liveFleet.endpoints
-      const records = await sendStaleRequests({ rollout_id: target.rollout_id, attempt_index: target.attempt_index }, plan, { model: live.model.url, agent: live.agent.url, resources: live.resources[plan.env].url }, process.pid, () => dispatched.length)
+      const records = await sendStaleRequests({ rollout_id: stale.rollout_id, attempt_index: stale.attempt_index }, plan, { model: live.model.url, agent: live.agent.url, resources: live.resources[plan.env].url }, process.pid, () => dispatched.length)
       dispatched.push(...records)
-      for (const r of records) notes.push(`stale ${r.type} of ${target.rollout_id}.a${target.attempt_index} to ${r.to}: ${r.outcome}`)
-      if (records.some((r) => r.outcome !== 'stale_attempt')) scenarioProblems.push(`a delayed request of ${target.rollout_id}.a${target.attempt_index} was not refused with stale_attempt`)
+      for (const r of records) notes.push(`stale ${r.type} of ${stale.rollout_id}.a${stale.attempt_index} to ${r.to}: ${r.outcome}`)
+      if (records.some((r) => r.outcome !== 'stale_attempt')) scenarioProblems.push(`a delayed request of ${stale.rollout_id}.a${stale.attempt_index} was not refused with stale_attempt`)
     } else scenarioProblems.push('no continued rollout to send delayed requests for')
   }
   if (restored !== null) {
     for (const rec of restored) {
       continued.add(rec.rollout_id)
       const plan = byId.get(rec.rollout_id)
-      if (plan !== undefined) second.push(dispatch(plan, rec.attempt_index + 1, false))
+      if (plan !== undefined) second.push(dispatch(plan, rec.attempt_index + 1))
     }
   }
   // Retired rollouts start over under their next attempt: on the replacements after a restore, on
   // the resumed originals after an abort.
   for (const id of retired) {
     const plan = byId.get(id.rollout_id)
-    if (plan !== undefined) second.push(dispatch(plan, id.attempt_index + 1, false))
+    if (plan !== undefined) second.push(dispatch(plan, id.attempt_index + 1))
   }
   // The originals' /run requests end when their process does (or complete, on an abort); then
   // the rollouts refused while admission was closed start (on the replacements after a restore).
   await Promise.all(firstRuns)
-  second.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt, false)))
+  // Rollouts held back for a retaken checkpoint that was not needed (the first one completed) start now.
+  second.push(...refused.splice(0).map((x) => dispatch(x.plan, x.attempt)), ...held.splice(0).map((p) => dispatch(p, 0)))
   await Promise.all(second)
   if (options.scenario === 'corrupt-snapshot' && !notes.some((n) => n.includes('restore abandoned'))) scenarioProblems.push('the corrupted snapshot was not refused at restore')
   for (const w of extraWorkers) w.stop()

@@ -52,4 +52,17 @@ describe('runs list', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Yes, delete run run1' }))
     await waitFor(() => expect(apiFetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'DELETE')).toBe(true))
   })
+
+  it('[runs] a run recorded by cutover fleet carries a "processes" marker; a simulated run none', async () => {
+    apiFetch.mockImplementation(async (path: string) => (path === '/api/runs' ? { runs: [RUN, { ...RUN, id: 'run2', kind: 'fleet', scenario: 'straggler-retirement' }] } : null))
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RunList />
+      </QueryClientProvider>,
+    )
+    const marker = await screen.findByTestId('run-kind')
+    expect(marker.textContent).toBe('processes')
+    expect(marker.closest('tr')?.getAttribute('data-run')).toBe('run2')
+    expect(screen.getAllByTestId('run-kind')).toHaveLength(1)
+  })
 })

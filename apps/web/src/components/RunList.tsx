@@ -73,7 +73,17 @@ function RunRow({ run }: { run: RunView }) {
           {run.id}
         </Link>
       </td>
-      <td>{run.scenario}</td>
+      <td>
+        {run.scenario}
+        {run.kind === 'fleet' && (
+          <>
+            {' '}
+            <span className="badge" data-testid="run-kind" data-kind="fleet" title="recorded by cutover fleet from real participant processes">
+              processes
+            </span>
+          </>
+        )}
+      </td>
       <td className="mono seed" title={run.seed}>{run.seed}</td>
       <td className="num">{run.rollouts}</td>
       <td className="num">{run.events}</td>
