@@ -38,6 +38,8 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
   await page.waitForURL(new RegExp(`/runs/${report.run_id}`))
 
   await expect(page.getByTestId('recorded-badge')).toHaveText('recorded from processes')
+  // Its command is cutover fleet's (a simulation would be another run), and it offers no fault to inject.
+  await expect(page.getByRole('button', { name: 'Copy as cutover fleet' })).toHaveAttribute('title', `cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9`)
   await runPage.waitForComplete()
   // Every card names the OS process that held its role; at the end those are the replacements.
   await page.locator('body').click({ position: { x: 2, y: 2 } })
@@ -67,6 +69,7 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
 
   // The screenshot for the README: the diagram at the straggler's retirement, the lineage below.
   await runPage.openTab('Events')
+  await expect(page.getByTestId('inject-fault-events')).toContainText('recorded from processes')
   const log = page.getByTestId('events-log')
   await log.getByRole('searchbox', { name: 'Filter events' }).fill('agent.retire "r1"')
   const retire = log.locator('button.event-row').first()

@@ -1,19 +1,21 @@
 import { useState } from 'react'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
-import { simulateCommandLine } from '@cutover/core/contracts'
+import { fleetCommandLine, simulateCommandLine } from '@cutover/core/contracts'
 import { diagramSvg } from '../lib/diagramSvg.ts'
 import { downloadText } from '../lib/download.ts'
 
 /**
  * Exports of what is on screen: the trace as JSON, the diagram as mermaid source and as SVG, and
- * the CLI command that reproduces the run. Copying falls back to a selectable field when the
+ * the CLI command that reproduces the run (`cutover fleet` for a run recorded from processes). Copying falls back to a selectable field when the
  * clipboard is not available (plain HTTP, permissions).
  */
 export function ExportBar({ run, events, mermaid, step }: { run: RunView; events: readonly TraceEvent[] | null; mermaid: string | null; step: number }) {
   const [copied, setCopied] = useState<'command' | 'mermaid' | null>(null)
   const [fallback, setFallback] = useState<string | null>(null)
-  // every option of the run, faults and deadline included: the command reproduces it byte for byte
-  const command = simulateCommandLine(run)
+  // every option of the run, faults and deadline included: the command reproduces it byte for byte;
+  // a run recorded from processes is recorded again by cutover fleet (wall-clock, so not byte for byte)
+  const fleet = run.kind === 'fleet'
+  const command = fleet ? fleetCommandLine(run) : simulateCommandLine(run)
   const base = `cutover-${run.scenario}-${run.id}`
 
   const copy = async (what: 'command' | 'mermaid', text: string) => {
@@ -45,7 +47,7 @@ export function ExportBar({ run, events, mermaid, step }: { run: RunView; events
         SVG
       </button>
       <button type="button" title={command} onClick={() => void copy('command', command)}>
-        {copied === 'command' ? 'Copied ✓' : 'Copy as cutover simulate'}
+        {copied === 'command' ? 'Copied ✓' : fleet ? 'Copy as cutover fleet' : 'Copy as cutover simulate'}
       </button>
       {fallback !== null && (
         <input className="copy-fallback" readOnly aria-label="Copy this text" value={fallback} ref={(el) => el?.select()} onBlur={() => setFallback(null)} />

@@ -139,18 +139,24 @@ export function RunInspector({
   // The drawn window is state from the previous render (React's "adjust state while rendering"):
   // "Inject a fault where you stand": the same control above the diagram and in the Events tab.
   const runData = run.data
-  const injectAt = (testId: string) => (
-    <InjectFault
-      key={data?.event?.step ?? 0}
-      testId={testId}
-      event={data?.event ?? null}
-      events={events ?? []}
-      schedule={runData.faults}
-      deadlineMs={runData.deadline_ms}
-      pending={rerun.pending}
-      onRun={(faults) => rerun.rerun(runData, faults, step, view.tab)}
-    />
-  )
+  // A run recorded from processes (cutover fleet) has no fault schedule to edit: a re-run would be a simulation.
+  const injectAt = (testId: string) =>
+    runData.kind === 'fleet' ? (
+      <p className="muted" data-testid={testId}>
+        Faults are injected into simulated runs; this run was recorded from processes.
+      </p>
+    ) : (
+      <InjectFault
+        key={data?.event?.step ?? 0}
+        testId={testId}
+        event={data?.event ?? null}
+        events={events ?? []}
+        schedule={runData.faults}
+        deadlineMs={runData.deadline_ms}
+        pending={rerun.pending}
+        onRun={(faults) => rerun.rerun(runData, faults, step, view.tab)}
+      />
+    )
   // stickyDiagram returns the same object when nothing changed, so this settles at once.
   if (diagram !== null && diagram !== drawn) setDrawn(diagram)
   const setTab = (tab: Tab) => onView({ ...view, tab })

@@ -12,6 +12,7 @@ export { CUT_MODES, DEFAULT_CUT_MODE, CUT_DISPOSITIONS, CUT_KINDS, PREFIX_DELIVE
 export type { CutMode, CutDisposition, CutKind, PrefixDelivery, GenerationCutProof, GenerationCutRecord, GenerationCutView, TokenSegmentView } from './generationCuts.ts'
 export { BUG_NAMES, CUT_BUG_NAMES } from './bugs.ts'
 export { simulateCommandLine } from './simulateCommandLine.ts'
+export { fleetCommandLine } from './fleetCommandLine.ts'
 export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
 export { CORRUPTIBLE_NAMESPACES, SEGMENTS_FOLDER, corruptibleFiles, directoryWriteFaults } from './faultTargets.ts'
 export type { CorruptibleFolder, CorruptibleNamespace } from './faultTargets.ts'
