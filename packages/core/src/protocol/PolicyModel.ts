@@ -354,17 +354,21 @@ export class PolicyModel {
   }
 
   /**
-   * The checkpoint's disposition is known: the fence lifts. The held responses of this process are
-   * dropped (attempt N+1 continues each frozen call from its disposition); the tickets leave.
+   * The checkpoint's disposition is known: the fence lifts (GENERATION_CUTS.md §3.4).
+   * - `committed`: the held responses of this process are dropped and the tickets leave (attempt
+   *   N+1 continues each frozen call from its disposition).
+   * - `aborted`: nothing was lost, so nothing is redone here: every frozen ticket stays in flight
+   *   unfenced; a held response (`held: true`) is released — its caller completes it now, once —
+   *   and a call still generating goes on from where it is.
    */
-  releaseEgress(): readonly FrozenTicket[] {
-    const held = this.#cuts.release()
-    for (const t of held) {
-      this.#inflight.delete(t.ticket)
+  releaseEgress(disposition: 'committed' | 'aborted'): readonly (FrozenTicket & { readonly held: boolean })[] {
+    const released = this.#cuts.release().map((t) => ({ ...t, held: this.#held.has(t.ticket) }))
+    for (const t of released) {
       this.#held.delete(t.ticket)
+      if (disposition === 'committed') this.#inflight.delete(t.ticket)
     }
     this.#afterInflightChange()
-    return held
+    return released
   }
 
   /** The restored cut attempt `id` (N+1) continues, if any. */
