@@ -23,6 +23,7 @@ import { WorkerCoordinator } from './WorkerCoordinator.ts'
 import type { GenerationCutProof } from '../contracts/generationCuts.ts'
 import { createDirectoryView } from '../directory/DirectoryView.ts'
 import { restoredCutPrefixes } from '../directory/tokenSegments.ts'
+import { continuedExecutions } from '../directory/continuedExecutions.ts'
 import type { GenerationCutInventory, GenerationCutReceipt, WorkerCutAck } from './generationCut.ts'
 import type { FrozenTicket, RestoredCut, TicketClass, TokenReader } from './GenerationCuts.ts'
 import { GenerationCuts } from './GenerationCuts.ts'
@@ -528,7 +529,8 @@ export class PolicyModel {
   /**
    * `model-checkpoint/restore` into a fresh namespace: boots paused; the directory layer verifies
    * the ledger (manifest, every digest, row schemas, no unlisted file) before anything is installed;
-   * then the manifest's tombstones and every source attempt are fenced, and the restored-parent
+   * then the manifest's tombstones, every source attempt and every other execution the agent
+   * namespace continues (one with no committed call has no root) are fenced, and the restored-parent
    * relay of each continued rollout is armed. Failure → `restore_failed_paused`.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
@@ -557,7 +559,11 @@ export class PolicyModel {
       }
       // Cut rollouts continue under N+1 too: their attempt N is fenced like every source attempt.
       const cutSources = (cuts ?? []).map((c) => ({ rollout_id: c.rollout_id, attempt_index: c.attempt_index }))
-      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts, ...cutSources]) this.#tombstones.add(id)
+      // So is every other execution the checkpoint continues (PROTOCOL.md §2.3 "model: attempt N
+      // fenced"; §8 stale attempt after restore): one whose boundary names no model call has no
+      // continuation root, so it is not among source_attempts, yet the agent restores it under N+1.
+      const continued = continuedExecutions(dir, this.#digest)
+      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts, ...cutSources, ...continued]) this.#tombstones.add(id)
       const sourceKeys = manifest.source_attempts.map(executionKey)
       this.#sourceAttempts.push(...sourceKeys)
       const relays = this.#ledger.relayParents()
