@@ -349,6 +349,10 @@ export class PolicyModel {
   get generationCutProof(): GenerationCutProof | null {
     return this.#cuts.proof
   }
+  /** True while the cut round of `checkpointId` is in progress (its fence not yet released). */
+  cutRoundOpen(checkpointId: string): boolean {
+    return this.#cuts.checkpoint === checkpointId
+  }
   /** The frozen tickets of the cut round in progress (empty when none). */
   generationCutFrozen(): readonly FrozenTicket[] {
     return this.#cuts.frozen()

@@ -35,7 +35,9 @@ export function startGenerationCut(engine: Engine, driver: RolloutDriver, checkp
   parkSettled(engine, driver, checkpointId, frozen)
   const world = engine.world
   engine.at(CUT_REQUEST_MS, () => {
-    if (engine.world !== world) return
+    // The checkpoint's disposition may be known already (a teaching bug let it commit before the
+    // workers were asked): a round whose fence was released sends no cut request.
+    if (engine.world !== world || !model.cutRoundOpen(checkpointId)) return
     for (const [worker, inventory] of begun.value.inventories) {
       const name = workerName(engine, worker)
       const { receipt, steps } = driver.generationWorker(worker).cut(inventory, engine.options.digest, engine.now, (ticket) => model.heldResponse(ticket), {

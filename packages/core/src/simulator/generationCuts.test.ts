@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import type { BugName } from '../contracts/bugs.ts'
+import { CUT_BUG_NAMES } from '../contracts/bugs.ts'
+import { SCENARIO_NAMES } from '../contracts/scenarios.ts'
+import { bugInfo } from '../scenarios/bugCatalogue.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
 import type { Fault, ScenarioName } from '../contracts/scenarios.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
@@ -210,6 +213,28 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
       expect(failure, bug).toBeDefined()
       expect(result.events[(failure?.step ?? 0) - 1]?.type, bug).toBe(type)
     }
+  })
+
+  it('[egress-fenced] each cut teaching bug fails its invariant on the scenarios its catalogue entry lists, and on no other generation-safe scenario', () => {
+    const bad: string[] = []
+    for (const bug of CUT_BUG_NAMES) {
+      const info = bugInfo(bug)
+      for (const scenario of SCENARIO_NAMES) {
+        if (resolveRunConfig({ scenario }).cut_mode !== 'generation-safe' && !(info.scenarios ?? []).includes(scenario)) continue
+        // A listed scenario shows it on some seed of 40 (stopping at the first); an unlisted one on none of 12.
+        const listed = (info.scenarios ?? []).includes(scenario)
+        let failing = 0
+        for (let seed = 0; seed < (listed ? 40 : 12) && !(listed && failing > 0); seed++) if (run(scenario, String(seed * 7919), { bug }).result.failures.some((f) => f.id === info.invariant)) failing++
+        if (listed ? failing === 0 : failing > 0) bad.push(`${bug} on ${scenario}: ${failing} seed(s) fail ${info.invariant}${listed ? '' : ' (not listed)'}`)
+      }
+    }
+    expect(bad).toEqual([])
+  }, 120_000)
+
+  it('[egress-fenced] egress-unfenced where the unfenced response lets the checkpoint commit before the workers are asked to cut: no cut request is sent after the fence lifted, the run ends and egress-fenced fails', () => {
+    const { result } = run('completed-before-egress', '47514', { bug: 'egress-unfenced' })
+    expect(result.failures.map((f) => f.id)).toContain('egress-fenced')
+    expect(ofType(result.events, 'generation.cut')).toEqual([])
   })
 
   describe('an abort after the cut (GENERATION_CUTS.md §3.4: held responses are released on abort)', () => {
