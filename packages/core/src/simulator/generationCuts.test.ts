@@ -295,6 +295,17 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
       expect(bad).toEqual([])
     }, 120_000)
 
+    it('[model.egress-release-on-abort] a user can reach it with faults: three crash_after_write on the retries of the model\'s commit (writes 9, 10, 11 of generation-safe-cut seed 0) abort the checkpoint after the cut', () => {
+      const faults: Fault[] = [{ kind: 'straggler', rollout: 0, extra_ms: 400 }, ...[9, 10, 11].map((k) => ({ kind: 'crash_after_write' as const, k }))]
+      const { result } = run('generation-safe-cut', '0', { faults })
+      expect(ofType(result.events, 'model.commit').filter((e) => e.payload.checkpoint_id === 'ck-1').map((e) => e.outcome)).toEqual(['ledger_mismatch', 'ledger_mismatch', 'ledger_mismatch'])
+      expect(ofType(result.events, 'controller.abort')[0]?.payload.reason).toBe('commit failed: ledger_mismatch')
+      expect(ofType(result.events, 'model.egress_released').filter((e) => e.payload.checkpoint_id === 'ck-1').map((e) => e.payload.disposition)).toEqual(['aborted'])
+      expect(result.inert_faults).toEqual([])
+      expect(result.failures).toEqual([])
+      expect(result.outcome).toBe('completed')
+    })
+
     it('[egress-fenced] with egress-unfenced the abort path still fails egress-fenced at the early response', () => {
       const { result } = run('completed-before-egress', '0', { bug: 'egress-unfenced', ...aborted })
       const failure = result.failures.find((f) => f.id === 'egress-fenced')
