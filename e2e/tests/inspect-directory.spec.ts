@@ -83,3 +83,36 @@ test('a path that is not a checkpoint directory, and one outside the allowed roo
   expect(refused).toHaveLength(2)
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !refused.includes(e)))
 })
+
+test('a generation-safe checkpoint opened by path: its token-store segment with digest status, the ledger\'s cut at token k, and the cut call in the lineage', async ({ page }) => {
+  const out = join(DATA_DIR, `generation-safe-${Date.now()}`)
+  rmSync(out, { recursive: true, force: true })
+  const printed = execFileSync(process.execPath, ['apps/api/bin/cutover.js', 'simulate', '--scenario', 'generation-safe-cut', '--seed', '0', '--out', out, '--json'], { cwd: REPO, encoding: 'utf8' })
+  const checkpoint = (JSON.parse(printed) as { checkpoints: string[] }).checkpoints[0] as string
+
+  await page.goto('/')
+  const form = page.getByTestId('open-directory')
+  await form.getByRole('textbox', { name: /Directory path/ }).fill(checkpoint)
+  await form.getByRole('button', { name: 'Open read-only' }).click()
+  await page.waitForURL(/\/runs\/dir[0-9a-f]{16}/)
+  await expect(page.getByTestId('directory-verdict')).toHaveText('✓ verifies')
+
+  await page.getByRole('tab', { name: 'Manifests' }).click()
+  const segment = page.getByTestId('token-segments').locator('li[data-call="policy-call-000001"]')
+  await expect(segment).toHaveAttribute('data-status', 'ok')
+  await expect(segment).toContainText('digest ok')
+  const cut = page.getByTestId('generation-cuts').locator('li[data-call="policy-call-000001"]')
+  await expect(cut).toHaveAttribute('data-disposition', 'durable_prefix')
+  await expect(cut).toContainText(/cut at token \d+/)
+  const k = /cut at token (\d+)/.exec((await cut.textContent()) ?? '')?.[1] as string
+  await expect(cut.getByTestId('prefix-length')).toContainText(`${k} tokens`)
+  // the segment opens as it is on disk
+  await segment.getByRole('button').click()
+  await expect(page.getByRole('region', { name: 'File token-store/segments/policy-call-000001.seg-0.json' })).toBeVisible()
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: `${SCREENSHOTS}directory-generation-cut.png` })
+
+  // the lineage: the cut call of attempt 0, marked with its token k
+  await page.getByRole('tab', { name: 'Lineage' }).click()
+  await expect(page.getByTestId('lineage-tree')).toContainText(`cut at token ${k}`)
+})

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ServerType } from '@hono/node-server'
 import { afterEach, describe, expect, it } from 'vitest'
-import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
+import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
+import { resolveRunConfig, runSimulation } from '@cutover/core'
 import { commitSampleCheckpoint, createSampleCheckpoint } from '@cutover/core/testing'
 import { INSPECT_ROOTS_FILE } from '../directories/inspectRoots.ts'
 import { createNodeAppDeps } from '../nodeAppDeps.ts'
@@ -58,6 +59,14 @@ describe('cutover inspect', () => {
     const view = (await (await fetch(api)).json()) as { kind: string; path: string; valid: boolean }
     expect(view).toMatchObject({ kind: 'directory', path: dir, valid: true })
     expect(readFileSync(join(dataDir, INSPECT_ROOTS_FILE), 'utf8')).toBe(`${dir}\n`)
+  })
+
+  it('[cli] a generation-safe checkpoint: its generation cut and token-store segment are named, with digest status', async () => {
+    const out = tempRoot()
+    runSimulation(resolveRunConfig({ scenario: 'generation-safe-cut', seed: '0' }), { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => new NodeCheckpointDirectory(join(out, id)) })
+    const r = await run([join(out, 'ck-1'), '--port', '0'], { CUTOVER_DATA_DIR: tempRoot() })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('1 generation cut, 1 token-store segment (digests ok), valid')
   })
 
   it('[cli] asks a running server (same data directory) instead of starting one', async () => {

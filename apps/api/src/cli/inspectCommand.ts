@@ -16,7 +16,9 @@ export const INSPECT_HELP = `usage: cutover inspect DIR [--port N]
 Opens a checkpoint directory in the inspector, read-only, as a run of kind "directory": its
 verification (every problem of cutover verify, per file), the sessions decoded from its resources
 snapshots (Blackjack hands and RNG position, counters, Workplace tables in either form), the agent
-boundary of each execution, the lineage from the model ledger and the directory's own timeline.
+boundary of each execution, the lineage from the model ledger and the directory's own timeline; for
+a generation-safe checkpoint also its token-store segments with digest status and the ledger's
+generation cuts (cut at token k).
 Nothing is ever written into DIR; symlinks below it are reported, never followed.
 
 If a Cutover server answers on the port it is asked to open DIR; otherwise this command starts
@@ -129,6 +131,11 @@ export async function runInspectCommand(argv: readonly string[], io: CliIo, opti
   }
   const count = body.problems.length
   const verdict = body.valid ? 'valid' : `invalid (${count} problem${count === 1 ? '' : 's'}: ${body.problems.slice(0, 3).map((p) => `${p.code} ${p.path ?? '-'}`).join(', ')}${count > 3 ? ', …' : ''})`
-  io.stdout(`${dir}: checkpoint ${body.checkpoint_id ?? '(unnamed)'}, ${body.sessions.length} sessions, ${verdict}\n${base}/runs/${body.id}\n`)
+  // Generation-safe checkpoints also name their cuts and token-store segments (with digest status).
+  const segments = body.segments ?? []
+  const unmatched = segments.filter((s) => s.status !== 'ok').length
+  const cuts = body.generation_cuts === undefined ? '' : `, ${body.generation_cuts.length} generation cut${body.generation_cuts.length === 1 ? '' : 's'}`
+  const segs = segments.length === 0 ? '' : `, ${segments.length} token-store segment${segments.length === 1 ? '' : 's'} (${unmatched === 0 ? 'digests ok' : `${unmatched} not matching`})`
+  io.stdout(`${dir}: checkpoint ${body.checkpoint_id ?? '(unnamed)'}, ${body.sessions.length} sessions${cuts}${segs}, ${verdict}\n${base}/runs/${body.id}\n`)
   return EXIT.ok
 }

@@ -73,7 +73,7 @@ Exit status: 0 every invariant passed and every undamaged checkpoint verifies; 1
 failed or a checkpoint directory is invalid; 2 usage error (one line on stderr).
 
 Bugs (--bug NAME):
-${BUG_CATALOGUE.map((b) => `  ${b.name} — breaks ${b.invariant}\n${wrap(b.narrative, '      ')}`).join('\n')}
+${BUG_CATALOGUE.map((b) => `  ${b.name} — breaks ${b.invariant}${b.scenarios === undefined ? '' : ` (shows on ${b.scenarios.join(', ')})`}\n${wrap(b.narrative, '      ')}`).join('\n')}
 
 Scenarios:
 ${SCENARIOS.map((s) => `  ${s.name} — ${s.title}\n${wrap(s.narrative, '      ')}`).join('\n\n')}`

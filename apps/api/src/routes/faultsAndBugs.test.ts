@@ -33,11 +33,12 @@ describe('faults are checked and bugs are selectable (API)', () => {
     expect((await api.json(`/api/runs/${run.id}`)).body.inert_faults).toEqual(run.inert_faults)
   })
 
-  it('[bugs] GET /api/bugs lists the catalogue with name, narrative and invariant', async () => {
+  it('[bugs] GET /api/bugs lists the catalogue with name, narrative and invariant, and the scenarios that show a bug only some do', async () => {
     const r = await api.json('/api/bugs')
     expect(r.status).toBe(200)
     expect(r.body.bugs.map((b: { name: string }) => b.name)).toEqual([...BUG_NAMES])
-    for (const b of r.body.bugs) expect(Object.keys(b).sort()).toEqual(['invariant', 'name', 'narrative'])
+    for (const b of r.body.bugs) expect(Object.keys(b).filter((k) => k !== 'scenarios').sort()).toEqual(['invariant', 'name', 'narrative'])
+    expect(r.body.bugs.find((b: { name: string }) => b.name === 'egress-unfenced')?.scenarios).toEqual(['completed-before-egress'])
   })
 
   it('[bugs] a run with a bug fails the bug’s invariant; an unknown bug is refused', async () => {

@@ -4,7 +4,9 @@ import type { DirectoryRunView } from '@cutover/core/contracts'
 import { directoryFileQuery } from '../api/directoryQueries.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { FileContent } from './FileContent.tsx'
+import { GenerationCuts } from './GenerationCuts.tsx'
 import { Loading } from './Loading.tsx'
+import { TokenSegments } from './TokenSegments.tsx'
 import { fileTree } from '../lib/fileTree.ts'
 import type { FileTreeNode } from '../lib/fileTree.ts'
 
@@ -33,7 +35,6 @@ function Folder({ node, depth, selected, onSelect }: { node: FileTreeNode<File>;
   )
 }
 
-/** Verification of the directory — every problem of `cutover verify` — and each file with its own problems. */
 function DirectoryFile({ run, path }: { run: DirectoryRunView; path: string }) {
   const content = useQuery(directoryFileQuery(run.id, path))
   return (
@@ -50,6 +51,11 @@ function DirectoryFile({ run, path }: { run: DirectoryRunView; path: string }) {
   )
 }
 
+/**
+ * Verification of the directory — every problem of `cutover verify` — and each file with its own
+ * problems; for a generation-safe checkpoint its token-store segments with digest status and the
+ * ledger's generation cuts (cut at token k), as the run's Manifests tab and Sessions detail show them.
+ */
 export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
   const tree = fileTree(run.files)
   const [selected, setSelected] = useState<string | null>(null)
@@ -60,6 +66,7 @@ export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
           <strong>{run.valid ? 'valid' : `invalid: ${run.problems.length} problem${run.problems.length === 1 ? '' : 's'}`}</strong>{' '}
           <span className="muted small">as cutover verify reports it</span>
         </div>
+        <TokenSegments segments={run.segments ?? []} selected={selected} onSelect={setSelected} />
         <Folder node={tree} depth={0} selected={selected} onSelect={setSelected} />
       </div>
       <div>
@@ -75,6 +82,7 @@ export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
             ))}
           </ul>
         )}
+        <GenerationCuts cuts={run.generation_cuts ?? []} postMortem />
         {selected !== null && <DirectoryFile run={run} path={selected} />}
       </div>
     </div>

@@ -6,14 +6,17 @@ const tokens = (n: number | null) => (n === null ? '—' : `${n.toLocaleString('
 /**
  * The generation cuts of one session's model calls (Sessions detail): for each cut call, the
  * prefix frozen in attempt N and the continuation generated under N+1, each with its length and
- * digest, and what they add up to — the tokens of the same call never interrupted.
+ * digest, and what they add up to — the tokens of the same call never interrupted. `postMortem`:
+ * the ledger's records of a checkpoint directory (no trace, so no steps; N+1 has not run yet).
  */
 export function GenerationCuts({
   cuts,
   onSeek,
+  postMortem = false,
 }: {
   cuts: readonly GenerationCutView[]
   onSeek?: (step: number) => void
+  postMortem?: boolean
 }) {
   if (cuts.length === 0) return null
   const stepLink = (step: number | null) =>
@@ -43,7 +46,19 @@ export function GenerationCuts({
               </span>{' '}
               <span className="mono">{cut.disposition}</span>
               {cut.cut_kind && <span className="muted"> ({cut.cut_kind})</span>}{' '}
-              <span className="muted">· cut at {stepLink(cut.cut_step)}</span>
+              <span className="muted">
+                ·{' '}
+                {postMortem ? (
+                  cut.disposition === 'durable_prefix' ||
+                  cut.disposition === 'completed_durable' ? (
+                    `cut at token ${cut.prefix_token_count.toLocaleString('en-US')}`
+                  ) : (
+                    'no prefix kept'
+                  )
+                ) : (
+                  <>cut at {stepLink(cut.cut_step)}</>
+                )}
+              </span>
             </p>
             <dl className="cut-facts">
               <dt>Prefix (attempt {cut.attempt})</dt>
@@ -59,7 +74,11 @@ export function GenerationCuts({
               <dt>Continuation (attempt {cut.attempt + 1})</dt>
               <dd data-testid="continuation-length">
                 {cut.continued_by === null ? (
-                  <span className="muted">not continued at this step</span>
+                  <span className="muted">
+                    {postMortem
+                      ? 'continues under attempt N+1 after a restore (not in this directory)'
+                      : 'not continued at this step'}
+                  </span>
                 ) : (
                   <>
                     {tokens(cut.continuation_token_count)}{' '}

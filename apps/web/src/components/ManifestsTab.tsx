@@ -1,20 +1,16 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import type { CheckpointFileView, CheckpointView, RunStatus, TokenSegmentView } from '@cutover/core/contracts'
+import type { CheckpointFileView, CheckpointView, RunStatus } from '@cutover/core/contracts'
 import { checkpointFileQuery, checkpointsQuery } from '../api/queries.ts'
+import { FILE_STATUS } from '../lib/fileStatus.ts'
 import { fileTree } from '../lib/fileTree.ts'
 import type { FileTreeNode } from '../lib/fileTree.ts'
 import { Empty } from './Empty.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { FileContent } from './FileContent.tsx'
 import { Loading } from './Loading.tsx'
+import { TokenSegments } from './TokenSegments.tsx'
 
-const FILE_STATUS: { readonly [S in CheckpointFileView['status']]: string } = {
-  ok: 'digest ok',
-  digest_mismatch: 'digest mismatch',
-  unlisted: 'not in manifest',
-  missing: 'missing',
-}
 
 function Folder({ node, selected, onSelect, depth }: { node: FileTreeNode<CheckpointFileView>; selected: string | null; onSelect: (path: string) => void; depth: number }) {
   return (
@@ -57,36 +53,6 @@ function FileView({ runId, checkpoint, file }: { runId: string; checkpoint: Chec
         sha256 {file.sha256} · {file.bytes.toLocaleString('en')} bytes
       </p>
       {body}
-    </section>
-  )
-}
-
-/**
- * The token-store segments a checkpoint's token-store manifest lists (generation-safe cuts): each
- * staged prefix with its token count and whether its bytes still match the listed SHA-256.
- */
-function TokenSegments({ segments, selected, onSelect }: { segments: readonly TokenSegmentView[]; selected: string | null; onSelect: (path: string) => void }) {
-  if (segments.length === 0) return null
-  const bad = segments.filter((s) => s.status !== 'ok').length
-  return (
-    <section className="token-segments" aria-label="Token-store segments" data-testid="token-segments">
-      <h3 className="small">
-        Token-store segments <span className="muted">· {segments.length} staged{bad > 0 ? `, ${bad} not matching` : ', all digests ok'}</span>
-      </h3>
-      <ul>
-        {segments.map((seg) => (
-          <li key={seg.path} data-status={seg.status} data-call={seg.model_call_id}>
-            <button type="button" aria-pressed={seg.path === selected} className="link-button mono" onClick={() => onSelect(seg.path)} title={seg.staging_key}>
-              {seg.model_call_id} seg-{seg.segment}
-            </button>
-            <span>{seg.token_count.toLocaleString('en-US')} tokens</span>
-            <span className={`file-status status-${seg.status}`} title={`sha256 ${seg.sha256}`}>
-              {FILE_STATUS[seg.status]}
-              {seg.status === 'ok' ? ` · ${seg.sha256.slice(0, 8)}…` : ''}
-            </span>
-          </li>
-        ))}
-      </ul>
     </section>
   )
 }

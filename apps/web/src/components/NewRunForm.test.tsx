@@ -17,7 +17,13 @@ beforeEach(() => {
   apiFetch.mockReset()
   apiFetch.mockImplementation(async (path: string, init?: RequestInit) => {
     if (path === '/api/scenarios') return { scenarios: [] }
-    if (path === '/api/bugs') return { bugs: [{ name: 'call-ids-reused', narrative: 'Ids are reused.', invariant: 'call-id-unique' }] }
+    if (path === '/api/bugs')
+      return {
+        bugs: [
+          { name: 'call-ids-reused', narrative: 'Ids are reused.', invariant: 'call-id-unique' },
+          { name: 'egress-unfenced', narrative: 'Egress is not fenced.', invariant: 'egress-fenced', scenarios: ['completed-before-egress'] },
+        ],
+      }
     if (path === '/api/runs' && init?.method === 'POST') return { id: 'new1', status: 'running' }
     throw new Error(`unexpected ${path}`)
   })
@@ -122,5 +128,17 @@ describe('the cut mode', () => {
     await waitFor(() => expect(apiFetch.mock.calls.some(([path]) => path === '/api/runs')).toBe(true))
     const [, init] = apiFetch.mock.calls.find(([path]) => path === '/api/runs') as [string, RequestInit]
     expect(JSON.parse(String(init.body))).toEqual({ scenario: 'happy-path', cut_mode: 'generation-safe' })
+  })
+
+  it('[bugs] a bug only some scenarios show names them, and says so when the chosen scenario is not one', async () => {
+    render(wrap(<NewRunForm />))
+    const select = screen.getByRole('combobox', { name: /Bug/ })
+    await screen.findByRole('option', { name: /egress-unfenced/ })
+    fireEvent.change(select, { target: { value: 'egress-unfenced' } })
+    const narrative = document.querySelector('.bug-narrative') as HTMLElement
+    expect(narrative.textContent).toContain('egress-fenced fails — on completed-before-egress only.')
+    expect(narrative.textContent).toContain('The scenario chosen above (happy-path) does not show it.')
+    fireEvent.change(select, { target: { value: 'call-ids-reused' } })
+    expect((document.querySelector('.bug-narrative') as HTMLElement).textContent).toBe('Ids are reused. Watch the Invariants tab: call-id-unique fails.')
   })
 })

@@ -150,7 +150,15 @@ export function NewRunForm() {
           ))}
         </select>
       </label>
-      {chosenBug && <p className="muted small bug-narrative">{chosenBug.narrative} Watch the Invariants tab: {chosenBug.invariant} fails.</p>}
+      {chosenBug && (
+        <p className="muted small bug-narrative">
+          {chosenBug.narrative} Watch the Invariants tab: {chosenBug.invariant} fails
+          {chosenBug.scenarios === undefined ? '.' : ` — on ${chosenBug.scenarios.join(', ')} only.`}
+          {chosenBug.scenarios !== undefined && !chosenBug.scenarios.includes(scenario) && (
+            <strong className="bug-scenario-hint"> The scenario chosen above ({scenario}) does not show it.</strong>
+          )}
+        </p>
+      )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Starting…' : 'Start run'}

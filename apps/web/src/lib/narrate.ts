@@ -148,7 +148,7 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'model.egress_released':
       return p['disposition'] === 'committed'
         ? `The checkpoint is committed: the fence on ${about}'s call ${str(p['model_call_id']) ?? ''} lifts and its held response is dropped — attempt N+1 continues the call.`
-        : `The checkpoint was aborted: the fence on ${about}'s call ${str(p['model_call_id']) ?? ''} lifts${p['delivered'] === true ? ' and its held response is delivered' : ''}.`
+        : `The checkpoint was aborted: the fence on ${about}'s call ${str(p['model_call_id']) ?? ''} lifts${p['delivered'] === true ? ' and its held response is delivered, once' : ' and the call keeps generating from where it is'} — nothing is generated again.`
     case 'generation.claim_cut':
       return `${from} claims the restored cut of call ${str(p['cut_model_call_id']) ?? ''} for ${about}: a lease, so exactly one worker continues it.`
     case 'generation.continue':

@@ -1,3 +1,4 @@
+import type { ScenarioName } from './scenarios.ts'
 import type { InvariantId } from './views.ts'
 
 /** Teaching-mode bugs (CONTRACTS.md §3): deliberately broken behaviours a run may select. */
@@ -12,4 +13,9 @@ export interface BugInfo {
   readonly name: BugName
   readonly narrative: string
   readonly invariant: InvariantId
+  /**
+   * The scenarios whose runs show the bug (its invariant fails there), when only some do; absent:
+   * any scenario whose checkpoint commits and restores.
+   */
+  readonly scenarios?: readonly ScenarioName[]
 }

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../json.ts'
+import type { GenerationCutView, TokenSegmentView } from './generationCuts.ts'
 import type { LineageView, SessionRow } from './views.ts'
 
 /** One verification problem of `cutover verify` (CONTRACTS.md §6), as the API returns it. */
@@ -111,4 +112,11 @@ export interface DirectoryRunView {
   readonly sessions: readonly DirectorySessionView[]
   readonly boundaries: readonly DirectoryBoundaryView[]
   readonly lineage: DirectoryLineageView
+  /** Generation-safe checkpoints: the token-store segments the token-store manifest lists, with digest status. */
+  readonly segments?: readonly TokenSegmentView[]
+  /**
+   * Generation-safe checkpoints: the ledgers' `generation_cut` records ("cut at token k") as the
+   * Sessions detail shows a cut; a directory has no trace, so steps are 0 and nothing is continued yet.
+   */
+  readonly generation_cuts?: readonly GenerationCutView[]
 }

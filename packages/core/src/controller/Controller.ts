@@ -34,6 +34,12 @@ export interface ControllerTestOptions {
   readonly aggregateBeforeResources?: boolean
   /** Hold acknowledgements back to the checkpoint and send them after the agents prepare (breaks `acks-before-prepare`). */
   readonly acksAfterPrepare?: boolean
+  /**
+   * The policy model refuses every commit of the first checkpoint: the retries run out and that
+   * checkpoint aborts after its prepare (after a generation cut, the egress fence is released on
+   * abort); the retaken checkpoint commits.
+   */
+  readonly firstCheckpointCommitRefused?: boolean
 }
 
 type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'restored' | 'resuming' | 'done' | 'aborted'
@@ -309,7 +315,8 @@ export class Controller {
     const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
     if (!agent.ok) return yield* this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
-    const model = yield* step('policy_model', 'policy_model', 'model.commit', () => w.model.commit(this.#cid, dir, this.#roots))
+    const refused = this.#test.firstCheckpointCommitRefused === true && this.attempts === 1
+    const model = yield* step('policy_model', 'policy_model', 'model.commit', () => (refused ? err(cutoverError('internal_error', 'test: the policy model refuses this commit')) : w.model.commit(this.#cid, dir, this.#roots)))
     if (!model.ok) return yield* this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)

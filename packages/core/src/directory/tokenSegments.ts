@@ -108,7 +108,11 @@ export function restoredCutPrefixes(view: DirectoryView, cuts: readonly Generati
 
 /** The token-store segments of a checkpoint directory with their digest status (the Manifests tab). */
 export function tokenSegmentViews(dir: CheckpointDirectory, digest: Digest): TokenSegmentView[] {
-  const view = createDirectoryView(dir, digest)
+  return segmentViewsOf(createDirectoryView(dir, digest))
+}
+
+/** `tokenSegmentViews` over a directory view already open (the directory inspector's). */
+export function segmentViewsOf(view: DirectoryView): TokenSegmentView[] {
   const ts = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
   if (!ts.ok) return []
   return checkTokenSegments(view, ts.manifest).segments.map(({ tokens: _tokens, ...s }) => s)

@@ -15,7 +15,7 @@ const data = loadNodeWorkplaceData()
 const base = parseWorkplaceBase(data, nodeDigest)
 
 /** The first checkpoint directory of a simulated run, in memory. */
-function simulatedCheckpoint(scenario: 'happy-path' | 'straggler-retirement' = 'happy-path'): MemoryCheckpointDirectory {
+function simulatedCheckpoint(scenario: 'happy-path' | 'straggler-retirement' | 'generation-safe-cut' | 'completed-before-egress' = 'happy-path'): MemoryCheckpointDirectory {
   const dirs = new Map<string, MemoryCheckpointDirectory>()
   runSimulation(resolveRunConfig({ scenario, seed: 7, rollouts: 18 }), {
     digest: nodeDigest,
@@ -120,5 +120,31 @@ describe('inspectDirectory', () => {
     expect(view.lineage.tombstones.length).toBeGreaterThan(0)
     const fenced = view.lineage.rollouts.flatMap((r) => r.attempts.filter((a) => a.status === 'fenced'))
     expect(fenced.length).toBeGreaterThan(0)
+  })
+
+  it('[inspect] a generation-safe checkpoint: its segments with digest status, the ledger\'s generation_cut records, and "cut at token k" on the call in the lineage', () => {
+    const dir = simulatedCheckpoint('generation-safe-cut')
+    const view = inspectDirectory(dir, nodeDigest, base)
+    expect(view.valid).toBe(true)
+    // 18 rollouts: ids are r00…r17, the straggler is r00.
+    const cut = view.generation_cuts?.find((c) => c.rollout_id === 'r00')
+    expect(cut).toMatchObject({ attempt: 0, disposition: 'durable_prefix', cut_kind: 'active_prefix', continued_by: null })
+    expect(cut?.prefix_token_count).toBeGreaterThan(0)
+    expect(view.segments).toEqual([expect.objectContaining({ model_call_id: cut?.model_call_id, token_count: cut?.prefix_token_count, status: 'ok', staging_key: cut?.staging_keys[0] })])
+    const call = view.lineage.rollouts.find((r) => r.rollout_id === 'r00')?.attempts.find((a) => a.attempt === 0)?.calls.find((c) => c.model_call_id === cut?.model_call_id)
+    expect(call?.generation_cut).toMatchObject({ disposition: 'durable_prefix', prefix_token_count: cut?.prefix_token_count, prefix_digest: cut?.prefix_digest })
+    // A flipped byte in the segment: its status says so, and verify names the file.
+    const path = view.segments?.[0]?.path as string
+    const damaged = inspectDirectory(flipped(dir, path), nodeDigest, base)
+    expect(damaged.segments?.[0]?.status).toBe('digest_mismatch')
+    expect(damaged.files.find((f) => f.path === path)?.problems).toContain('segment_mismatch')
+    expect(damaged.generation_cuts).toEqual(view.generation_cuts)
+  })
+
+  it('[inspect] a whole-request checkpoint has no segments and no generation cuts (its view is as before)', () => {
+    const view = inspectDirectory(simulatedCheckpoint(), nodeDigest, base)
+    expect('segments' in view).toBe(false)
+    expect('generation_cuts' in view).toBe(false)
+    expect(view.lineage.rollouts.flatMap((r) => r.attempts.flatMap((a) => a.calls)).some((c) => 'generation_cut' in c)).toBe(false)
   })
 })

@@ -20,6 +20,8 @@ import { agentBoundaryRecordSchema } from '../records/AgentBoundaryRecord.ts'
 import { lineageRowSchema } from '../records/LineageRow.ts'
 import { parseSnapshotFromFile } from '../directory/snapshotEnvelope.ts'
 import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
+import { segmentViewsOf } from '../directory/tokenSegments.ts'
+import type { GenerationCutEntry } from '../directory/manifests.ts'
 import type { WorkplaceBase } from '../environments/workplace/WorkplaceSession.ts'
 import type { Digest } from '../ports.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
@@ -27,6 +29,7 @@ import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { LineageRow } from '../records/LineageRow.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
 import { describeSnapshot } from './describeSnapshot.ts'
+import { directoryGenerationCuts } from './directoryGenerationCuts.ts'
 import { directoryLineage } from './directoryLineage.ts'
 import { directoryTimeline } from './directoryTimeline.ts'
 
@@ -67,7 +70,9 @@ const dataFiles = (view: DirectoryView, folder: string): string[] =>
  * Opens a checkpoint directory read-only, as the inspector shows it post-mortem: the verification
  * of `cutover verify` (every problem, per file), each file with its digest and problem codes, the
  * directory's own timeline, the sessions decoded from the resources snapshots, the agent boundary
- * of each execution and the lineage from the model ledgers. It never throws on a damaged
+ * of each execution and the lineage from the model ledgers; for a generation-safe checkpoint also
+ * its token-store segments with digest status and the ledgers' `generation_cut` records (on their
+ * calls in the lineage too: "cut at token k"). It never throws on a damaged
  * directory: whatever still parses is shown, marked unverified when verification found a problem
  * in its file. Nothing is written. Pure over the directory port.
  */
@@ -129,14 +134,16 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
     })
   }
 
-  // Model ledgers: lineage rows and tombstones.
+  // Model ledgers: lineage rows, tombstones and generation cuts.
   const rows: LineageRow[] = []
   const tombstones: ExecutionIdentity[] = []
+  const cuts: GenerationCutEntry[] = []
   for (const server of ledgerServers) {
     const folder = `${MODEL_LEDGER_DIR}/${server}`
     const manifest = readJson(view, `${folder}/${MANIFEST_FILE}`, ledgerManifestSchema)
     if (manifest !== undefined) {
       tombstones.push(...manifest.tombstones)
+      cuts.push(...(manifest.generation_cuts ?? []))
       listed.set(folder, Object.values(manifest.rollouts).flatMap((r) => Object.keys(r.files)).sort())
     }
     for (const path of dataFiles(view, folder)) {
@@ -193,6 +200,8 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
   }
 
   const terminal = new Set((aggregate?.live_membership ?? []).filter((m) => m.state === 'terminal').map(executionKey))
+  // Generation-safe checkpoints only (a whole-request directory's view is unchanged).
+  const segments = tokenStore?.segments === undefined ? [] : segmentViewsOf(view)
   return {
     checkpoint_id: marker?.checkpoint_id ?? aggregate?.checkpoint_id ?? tokenStore?.checkpoint_id ?? agentManifest?.checkpoint_id ?? null,
     valid: report.valid,
@@ -205,6 +214,8 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
     ),
     sessions,
     boundaries,
-    lineage: directoryLineage({ rows, tombstones, boundaries: boundaryRecords, terminal, environments }),
+    lineage: directoryLineage({ rows, tombstones, boundaries: boundaryRecords, terminal, environments, ...(cuts.length === 0 ? {} : { cuts }) }),
+    ...(segments.length === 0 ? {} : { segments }),
+    ...(cuts.length === 0 ? {} : { generation_cuts: directoryGenerationCuts(cuts) }),
   }
 }

@@ -105,4 +105,43 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     expect(committed.ok ? null : committed.error.code).toBe('ledger_mismatch')
     expect(dir.list()).toEqual([])
   })
+
+  it('[model.egress-release-on-abort] an abort lifts the fence without dropping a ticket: the held response completes once, an active call stays in flight', () => {
+    const store = new TokenStore()
+    const model = new PolicyModel(nodeDigest, { serverName: 'policy', tokenStore: store })
+    const worker = new GenerationWorker(store, 0)
+    const held = model.admit(id)
+    const active = model.admit({ rollout_id: 'r1', attempt_index: 0 })
+    if (!held.ok || !active.ok) throw new Error('not admitted')
+    for (const [a, rollout] of [[held.value, 'r0'], [active.value, 'r1']] as const) worker.begin(a.model_call_id, { seed: '1', rollout_id: rollout, call: 0, total: 100, started_at: 0, from: 0 })
+    expect(model.pause('ck-1', 1000).ok).toBe(true)
+    if (!model.beginGenerationCut('ck-1', () => 'cut', () => 0).ok) throw new Error('no cut')
+    const coords = { staging_key: `tq/${held.value.model_call_id}`, prev_len: 0, delta_len: 100, cum_len: 100 }
+    // r0 finishes behind the fence: held, not delivered.
+    const fenced = model.complete(held.value.ticket, coords, 50)
+    expect(fenced.ok ? null : fenced.error.code).toBe('checkpoint_parked')
+    expect(model.heldResponse(held.value.ticket)).toBe(true)
+    const released = model.releaseEgress('aborted')
+    expect(released.map((t) => [t.model_call_id, t.held])).toEqual([
+      [held.value.model_call_id, true],
+      [active.value.model_call_id, false],
+    ])
+    expect(model.isInflight(held.value.ticket) && model.isInflight(active.value.ticket)).toBe(true)
+    expect(model.egressFenced(held.value.ticket)).toBe(false)
+    // Delivered now, once: custody recorded, the ticket leaves; a second completion is unknown.
+    expect(model.complete(held.value.ticket, coords, 60).ok).toBe(true)
+    expect(model.complete(held.value.ticket, coords, 61).ok).toBe(false)
+    expect(model.ledgerRows().map((r) => r.model_call_id)).toEqual([held.value.model_call_id])
+    expect(model.isInflight(active.value.ticket)).toBe(true)
+  })
+
+  it('[model.egress-release-on-abort] a commit lifts the fence by dropping the frozen tickets (attempt N+1 continues them)', () => {
+    const model = new PolicyModel(nodeDigest, { serverName: 'policy' })
+    const a = model.admit(id)
+    if (!a.ok) throw new Error(a.error.message)
+    model.pause('ck-1', 1000)
+    model.beginGenerationCut('ck-1', () => 'not_started', () => 0)
+    expect(model.releaseEgress('committed').map((t) => t.held)).toEqual([false])
+    expect(model.isInflight(a.value.ticket)).toBe(false)
+  })
 })

@@ -67,6 +67,10 @@ export class GenerationCuts {
   get proof(): GenerationCutProof | null {
     return this.#proof
   }
+  /** The checkpoint whose cut round is in progress (null once its fence was released). */
+  get checkpoint(): string | null {
+    return this.#checkpoint
+  }
   /** The frozen tickets, by ticket order. */
   frozen(): readonly FrozenTicket[] {
     return [...this.#frozen.values()]
@@ -122,6 +126,7 @@ export class GenerationCuts {
 
   /** A worker's receipt: checked against its inventory, then every ticket's disposition recorded; the proof once all answered. */
   accept(worker: number, receipt: GenerationCutReceipt): Result<WorkerCutAck, CutoverError> {
+    if (this.#checkpoint !== receipt.checkpoint_id) return err(cutoverError('ledger_mismatch', `no generation-cut round of checkpoint ${receipt.checkpoint_id} is in progress`))
     const inventory = this.#inventories.get(worker)
     if (inventory === undefined) return err(cutoverError('ledger_mismatch', `worker ${worker} was sent no generation-cut inventory`))
     const valid = validateReceipt(receipt, inventory)

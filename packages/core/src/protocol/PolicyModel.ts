@@ -23,6 +23,7 @@ import { WorkerCoordinator } from './WorkerCoordinator.ts'
 import type { GenerationCutProof } from '../contracts/generationCuts.ts'
 import { createDirectoryView } from '../directory/DirectoryView.ts'
 import { restoredCutPrefixes } from '../directory/tokenSegments.ts'
+import { continuedExecutions } from '../directory/continuedExecutions.ts'
 import type { GenerationCutInventory, GenerationCutReceipt, WorkerCutAck } from './generationCut.ts'
 import type { FrozenTicket, RestoredCut, TicketClass, TokenReader } from './GenerationCuts.ts'
 import { GenerationCuts } from './GenerationCuts.ts'
@@ -348,23 +349,31 @@ export class PolicyModel {
   get generationCutProof(): GenerationCutProof | null {
     return this.#cuts.proof
   }
+  /** True while the cut round of `checkpointId` is in progress (its fence not yet released). */
+  cutRoundOpen(checkpointId: string): boolean {
+    return this.#cuts.checkpoint === checkpointId
+  }
   /** The frozen tickets of the cut round in progress (empty when none). */
   generationCutFrozen(): readonly FrozenTicket[] {
     return this.#cuts.frozen()
   }
 
   /**
-   * The checkpoint's disposition is known: the fence lifts. The held responses of this process are
-   * dropped (attempt N+1 continues each frozen call from its disposition); the tickets leave.
+   * The checkpoint's disposition is known: the fence lifts (GENERATION_CUTS.md §3.4).
+   * - `committed`: the held responses of this process are dropped and the tickets leave (attempt
+   *   N+1 continues each frozen call from its disposition).
+   * - `aborted`: nothing was lost, so nothing is redone here: every frozen ticket stays in flight
+   *   unfenced; a held response (`held: true`) is released — its caller completes it now, once —
+   *   and a call still generating goes on from where it is.
    */
-  releaseEgress(): readonly FrozenTicket[] {
-    const held = this.#cuts.release()
-    for (const t of held) {
-      this.#inflight.delete(t.ticket)
+  releaseEgress(disposition: 'committed' | 'aborted'): readonly (FrozenTicket & { readonly held: boolean })[] {
+    const released = this.#cuts.release().map((t) => ({ ...t, held: this.#held.has(t.ticket) }))
+    for (const t of released) {
       this.#held.delete(t.ticket)
+      if (disposition === 'committed') this.#inflight.delete(t.ticket)
     }
     this.#afterInflightChange()
-    return held
+    return released
   }
 
   /** The restored cut attempt `id` (N+1) continues, if any. */
@@ -524,7 +533,8 @@ export class PolicyModel {
   /**
    * `model-checkpoint/restore` into a fresh namespace: boots paused; the directory layer verifies
    * the ledger (manifest, every digest, row schemas, no unlisted file) before anything is installed;
-   * then the manifest's tombstones and every source attempt are fenced, and the restored-parent
+   * then the manifest's tombstones, every source attempt and every other execution the agent
+   * namespace continues (one with no committed call has no root) are fenced, and the restored-parent
    * relay of each continued rollout is armed. Failure → `restore_failed_paused`.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
@@ -553,7 +563,11 @@ export class PolicyModel {
       }
       // Cut rollouts continue under N+1 too: their attempt N is fenced like every source attempt.
       const cutSources = (cuts ?? []).map((c) => ({ rollout_id: c.rollout_id, attempt_index: c.attempt_index }))
-      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts, ...cutSources]) this.#tombstones.add(id)
+      // So is every other execution the checkpoint continues (PROTOCOL.md §2.3 "model: attempt N
+      // fenced"; §8 stale attempt after restore): one whose boundary names no model call has no
+      // continuation root, so it is not among source_attempts, yet the agent restores it under N+1.
+      const continued = continuedExecutions(dir, this.#digest)
+      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts, ...cutSources, ...continued]) this.#tombstones.add(id)
       const sourceKeys = manifest.source_attempts.map(executionKey)
       this.#sourceAttempts.push(...sourceKeys)
       const relays = this.#ledger.relayParents()

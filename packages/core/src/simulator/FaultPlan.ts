@@ -33,19 +33,19 @@ export class FaultPlan {
   readonly #straggling = new Map<string, number>()
   readonly #unacked = new Set<string>()
   readonly #duplicateClaims = new Set<string>()
-  readonly #crashOnWrite: number | undefined
+  /** The write numbers `crash_after_write` kills (each fires once: the write count only grows). */
+  readonly #crashOnWrites: ReadonlySet<number>
   readonly #constrained = new Set<string>()
   readonly #stageFails = new Set<string>()
   readonly #duplicateCutClaims = new Set<string>()
   #writes = 0
-  #crashFired = false
 
   constructor(config: RunConfig, rolloutIds: readonly string[], checkpoint: boolean) {
     const id = (ref: string | number): string => (typeof ref === 'number' ? (rolloutIds[ref] ?? `r${ref}`) : ref)
     const stale: StaleRequest[] = []
     const corruptions: Corruption[] = []
     const missing: number[] = []
-    let crash: number | undefined
+    const crashes = new Set<number>()
     for (const f of config.faults) {
       switch (f.kind) {
         case 'missing_worker':
@@ -67,7 +67,7 @@ export class FaultPlan {
           corruptions.push({ namespace: f.namespace, index: f.index })
           break
         case 'crash_after_write':
-          crash ??= f.k
+          crashes.add(f.k)
           break
         case 'constrained_decoding':
           this.#constrained.add(id(f.rollout))
@@ -90,7 +90,7 @@ export class FaultPlan {
     for (const w of missing) this.#missing.add(w)
     this.staleRequests = stale
     this.corruptions = corruptions
-    this.#crashOnWrite = crash
+    this.#crashOnWrites = crashes
   }
 
   /** `constrained_decoding`: the rollout's calls use constrained decoding (excluded from cuts). */
@@ -141,16 +141,20 @@ export class FaultPlan {
     return this.#duplicateClaims.has(rolloutId)
   }
 
-  /** Counts one directory write; true for the one `crash_after_write` kills (it fires once). */
+  /**
+   * Counts one directory write of the run (crashed ones too, from 1); true for a write a
+   * `crash_after_write` names. Several such faults crash several writes — e.g. each attempt of a
+   * retried commit, until the controller gives up and aborts the checkpoint.
+   */
   crashesOnWrite(): boolean {
     this.#writes++
-    if (this.#crashOnWrite === undefined || this.#crashFired || this.#writes !== this.#crashOnWrite) return false
-    this.#crashFired = true
-    return true
+    return this.#crashOnWrites.has(this.#writes)
   }
 
-  /** The write number the crash fires on (for its message). */
+  /** The write number the next crash fires on (for its message), undefined when none is left. */
   get crashWrite(): number | undefined {
-    return this.#crashOnWrite
+    let next: number | undefined
+    for (const k of this.#crashOnWrites) if (k > this.#writes && (next === undefined || k < next)) next = k
+    return next
   }
 }

@@ -88,6 +88,8 @@ export class RolloutDriver {
   /** Generation-safe runs: one generation worker per model worker, and the calls they decode. */
   readonly #workers: GenerationWorker[] = []
   readonly #tickets = new Map<string, CutTicket>()
+  /** Tickets whose generation finished behind the egress fence → the delivery of their held response. */
+  readonly #held = new Map<string, () => void>()
 
   constructor(engine: Engine, plans: readonly RolloutPlan[]) {
     this.#engine = engine
@@ -155,6 +157,26 @@ export class RolloutDriver {
     r.status = 'parked'
     r.busy = false
     r.waiting = () => this.#later(r, this.#draw(r, THINK_MIN, THINK_SPAN), () => this.#turn(r))
+  }
+
+  /**
+   * The checkpoint aborted after the cut (GENERATION_CUTS.md §3.4): the frozen call of `id` was
+   * not lost, so its execution leaves the cut's park and waits for the call again instead of
+   * re-issuing it; a response held by the fence is delivered now, once. (Committed: the held
+   * response is dropped; attempt N+1 continues the call.)
+   */
+  releasedFromCut(id: ExecutionIdentity, ticket: string, disposition: 'committed' | 'aborted'): void {
+    const deliver = this.#held.get(ticket)
+    this.#held.delete(ticket)
+    if (disposition === 'committed') return
+    const r = this.#byId.get(id.rollout_id)
+    if (r === undefined || r.attempt !== id.attempt_index) return
+    if (r.status === 'parked') {
+      r.status = 'running'
+      r.busy = true
+      r.waiting = null
+    }
+    deliver?.()
   }
 
   // ---- what the controller's host asks ----
@@ -504,6 +526,7 @@ export class RolloutDriver {
     if (tokens !== null && world.model.egressFenced(ticket)) {
       // Finished behind the egress fence: the response is held (the cut makes it terminal_completion).
       world.model.complete(ticket, { staging_key: `tq/${callId}`, prev_len: prevLen, delta_len: 0, cum_len: prevLen }, e.now)
+      this.#held.set(ticket, () => this.#generated(r, world, a, decision, tokens))
       return
     }
     this.#tickets.delete(ticket)

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { resolveRunConfig } from './simulate.ts'
+import { nodeDigest } from '../adapters/nodeDigest.ts'
+import { loadNodeWorkplaceData } from '../adapters/nodeWorkplaceData.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
+import { resolveRunConfig, runSimulation } from './simulate.ts'
 import { checkFaults } from './checkFaults.ts'
 import { inertFaults } from './inertFaults.ts'
 import { runScenarioInMemory } from '../testing/runScenarioInMemory.ts'
@@ -36,6 +39,16 @@ describe('faults that never fire are reported', () => {
     const config = { ...result.config, faults: [{ kind: 'crash_after_write' as const, k: 100_000 }] }
     const inert = inertFaults(config, result.events)
     expect(inert).toHaveLength(1)
-    expect(inert[0]?.reason).toMatch(/^this fault had no effect: the commit wrote fewer than 100000 files/)
+    expect(inert[0]?.reason).toMatch(/^this fault had no effect: the run made fewer than 100000 directory writes/)
+  })
+  it('[faults] several crash_after_write faults each crash their own write (counted over the run, crashed ones included); one never reached is listed', () => {
+    const { result } = runScenarioInMemory('happy-path', '0', 9)
+    const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', faults: [{ kind: 'crash_after_write', k: 3 }, { kind: 'crash_after_write', k: 5 }, { kind: 'crash_after_write', k: 100_000 }] })
+    const crashed = runSimulation(config, { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
+    const writes = crashed.events.filter((e) => e.type === 'directory.write')
+    expect(writes.flatMap((e, i) => (e.outcome === 'ok' ? [] : [i + 1]))).toEqual([3, 5])
+    expect(crashed.inert_faults.map((f) => f.fault)).toEqual([{ kind: 'crash_after_write', k: 100_000 }])
+    expect(crashed.outcome).toBe('completed')
+    expect(result.events.filter((e) => e.type === 'directory.write').length).toBeGreaterThan(5)
   })
 })

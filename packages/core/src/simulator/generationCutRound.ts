@@ -35,7 +35,9 @@ export function startGenerationCut(engine: Engine, driver: RolloutDriver, checkp
   parkSettled(engine, driver, checkpointId, frozen)
   const world = engine.world
   engine.at(CUT_REQUEST_MS, () => {
-    if (engine.world !== world) return
+    // The checkpoint's disposition may be known already (a teaching bug let it commit before the
+    // workers were asked): a round whose fence was released sends no cut request.
+    if (engine.world !== world || !model.cutRoundOpen(checkpointId)) return
     for (const [worker, inventory] of begun.value.inventories) {
       const name = workerName(engine, worker)
       const { receipt, steps } = driver.generationWorker(worker).cut(inventory, engine.options.digest, engine.now, (ticket) => model.heldResponse(ticket), {
@@ -92,14 +94,17 @@ const ids = (t: FrozenTicket): { rollout_id: string; attempt_index: number } => 
 
 /**
  * The checkpoint's disposition is known (the ledger committed, or the checkpoint aborted): the
- * fence lifts and each held ticket is reported. This process never delivers the held responses:
- * attempt N+1 continues each call from its disposition (after an abort, the call is re-issued from
- * the boundary the execution parked on).
+ * fence lifts and each frozen ticket is reported (GENERATION_CUTS.md §3.4). Committed: this process
+ * never delivers the held responses — attempt N+1 continues each call from its disposition.
+ * Aborted: nothing is redone — a held response is delivered now, exactly once, and a call still
+ * generating goes on from where it is (its execution leaves the cut's park).
  */
-export function releaseEgress(engine: Engine, checkpointId: string, disposition: 'committed' | 'aborted'): void {
+export function releaseEgress(engine: Engine, driver: RolloutDriver, checkpointId: string, disposition: 'committed' | 'aborted'): void {
   const model = engine.world.model
   if (model.generationCutProof === null && model.generationCutFrozen().length === 0) return
-  for (const t of model.releaseEgress()) {
-    engine.emit(disposition === 'committed' ? 'commit' : 'abort', 'policy_model', 'agent', 'model.egress_released', { ...ids(t), checkpoint_id: checkpointId, model_call_id: t.model_call_id, disposition, delivered: false }, 'ok')
+  for (const t of model.releaseEgress(disposition)) {
+    const delivered = disposition === 'aborted' && t.held
+    engine.emit(disposition === 'committed' ? 'commit' : 'abort', 'policy_model', 'agent', 'model.egress_released', { ...ids(t), checkpoint_id: checkpointId, model_call_id: t.model_call_id, disposition, delivered }, 'ok')
+    driver.releasedFromCut(t.id, t.ticket, disposition)
   }
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { nodeDigest } from '../adapters/nodeDigest.ts'
 import type { BugName } from '../contracts/bugs.ts'
+import { CUT_BUG_NAMES } from '../contracts/bugs.ts'
+import { SCENARIO_NAMES } from '../contracts/scenarios.ts'
+import { bugInfo } from '../scenarios/bugCatalogue.ts'
+import type { ControllerTestOptions } from '../controller/Controller.ts'
 import type { Fault, ScenarioName } from '../contracts/scenarios.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
 import { encodeJsonFile, parseJsonFile } from '../directory/jsonFile.ts'
@@ -15,7 +19,7 @@ import { resolveRunConfig, runSimulation } from './simulate.ts'
 
 const workplace = loadNodeWorkplaceData()
 
-const run = (scenario: ScenarioName, seed = '0', extra: { bug?: BugName; faults?: readonly Fault[]; rollouts?: number } = {}) => {
+const run = (scenario: ScenarioName, seed = '0', extra: { bug?: BugName; faults?: readonly Fault[]; rollouts?: number; test?: ControllerTestOptions } = {}) => {
   const dirs = new Map<string, MemoryCheckpointDirectory>()
   const result = runSimulation(resolveRunConfig({ scenario, seed, ...(extra.bug === undefined ? {} : { bug: extra.bug }), ...(extra.faults === undefined ? {} : { faults: [...extra.faults] }), ...(extra.rollouts === undefined ? {} : { rollouts: extra.rollouts }) }), {
     digest: nodeDigest,
@@ -25,7 +29,7 @@ const run = (scenario: ScenarioName, seed = '0', extra: { bug?: BugName; faults?
       dirs.set(id, d)
       return d
     },
-  })
+  }, extra.test === undefined ? {} : { test: extra.test })
   return { result, dirs }
 }
 
@@ -209,5 +213,103 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
       expect(failure, bug).toBeDefined()
       expect(result.events[(failure?.step ?? 0) - 1]?.type, bug).toBe(type)
     }
+  })
+
+  it('[egress-fenced] each cut teaching bug fails its invariant on the scenarios its catalogue entry lists, and on no other generation-safe scenario', () => {
+    const bad: string[] = []
+    for (const bug of CUT_BUG_NAMES) {
+      const info = bugInfo(bug)
+      for (const scenario of SCENARIO_NAMES) {
+        if (resolveRunConfig({ scenario }).cut_mode !== 'generation-safe' && !(info.scenarios ?? []).includes(scenario)) continue
+        // A listed scenario shows it on some seed of 40 (stopping at the first); an unlisted one on none of 12.
+        const listed = (info.scenarios ?? []).includes(scenario)
+        let failing = 0
+        for (let seed = 0; seed < (listed ? 40 : 12) && !(listed && failing > 0); seed++) if (run(scenario, String(seed * 7919), { bug }).result.failures.some((f) => f.id === info.invariant)) failing++
+        if (listed ? failing === 0 : failing > 0) bad.push(`${bug} on ${scenario}: ${failing} seed(s) fail ${info.invariant}${listed ? '' : ' (not listed)'}`)
+      }
+    }
+    expect(bad).toEqual([])
+  }, 120_000)
+
+  it('[egress-fenced] egress-unfenced where the unfenced response lets the checkpoint commit before the workers are asked to cut: no cut request is sent after the fence lifted, the run ends and egress-fenced fails', () => {
+    const { result } = run('completed-before-egress', '47514', { bug: 'egress-unfenced' })
+    expect(result.failures.map((f) => f.id)).toContain('egress-fenced')
+    expect(ofType(result.events, 'generation.cut')).toEqual([])
+  })
+
+  describe('an abort after the cut (GENERATION_CUTS.md §3.4: held responses are released on abort)', () => {
+    const aborted = { test: { firstCheckpointCommitRefused: true } }
+
+    it('[model.egress-release-on-abort] over 100 seeds of completed-before-egress whose first checkpoint aborts after the cut, each held response reaches the agent exactly once, after the release, and every invariant passes', () => {
+      const bad: string[] = []
+      let delivered = 0
+      let completedDurable = 0
+      for (let seed = 0; seed < 100; seed++) {
+        const { result } = run('completed-before-egress', String(seed * 7919), aborted)
+        if (ofType(result.events, 'controller.abort').length !== 1) bad.push(`${seed}: not one abort`)
+        completedDurable += ofType(result.events, 'generation.cut_ack').filter((e) => e.payload.checkpoint_id === 'ck-1' && e.payload.disposition === 'completed_durable').length
+        for (const release of ofType(result.events, 'model.egress_released').filter((e) => e.payload.checkpoint_id === 'ck-1')) {
+          const call = release.payload.model_call_id
+          if (release.payload.disposition !== 'aborted') bad.push(`${seed}: ${call} released as ${release.payload.disposition}`)
+          const responses = ofType(result.events, 'model.response').filter((e) => e.payload.model_call_id === call && e.outcome === 'ok')
+          const recut = ofType(result.events, 'generation.cut_ack').some((e) => e.payload.checkpoint_id === 'ck-2' && e.payload.model_call_id === call)
+          if (release.payload.delivered) {
+            delivered++
+            // The held response: delivered by this release, once, never before it.
+            if (responses.length !== 1 || (responses[0]?.step ?? 0) < release.step) bad.push(`${seed}: held ${call} reached the agent ${responses.length} time(s)`)
+          } else if (responses.length + (recut ? 1 : 0) !== 1) bad.push(`${seed}: ${call} answered ${responses.length} time(s), cut again ${recut}`)
+          // Nothing is generated again: the attempt asks for that turn once.
+          const request = ofType(result.events, 'model.request').find((e) => e.payload.model_call_id === call)
+          const asks = ofType(result.events, 'model.request').filter((e) => e.payload.rollout_id === release.payload.rollout_id && e.payload.attempt_index === release.payload.attempt_index && e.payload.turn === request?.payload.turn)
+          if (asks.length !== 1) bad.push(`${seed}: ${call}'s turn asked ${asks.length} times`)
+        }
+        if (result.failures.length > 0 || result.outcome !== 'completed') bad.push(`${seed}: ${result.outcome} ${JSON.stringify(result.failures)}`)
+      }
+      expect(bad).toEqual([])
+      // Every completed_durable ticket is held; calls cut active usually finish behind the fence too.
+      expect(completedDurable).toBeGreaterThan(30)
+      expect(delivered).toBeGreaterThanOrEqual(completedDurable)
+    }, 120_000)
+
+    it('[model.egress-release-on-abort] over 100 seeds of generation-safe-cut whose first checkpoint aborts after the cut, the frozen call keeps generating (never issued again) and every invariant passes', () => {
+      const bad: string[] = []
+      for (let seed = 0; seed < 100; seed++) {
+        const { result } = run('generation-safe-cut', String(seed * 7919), aborted)
+        const ack = ofType(result.events, 'generation.cut_ack').find((e) => e.payload.checkpoint_id === 'ck-1' && e.payload.disposition === 'durable_prefix')
+        const call = ack?.payload.model_call_id
+        const release = ofType(result.events, 'model.egress_released').find((e) => e.payload.checkpoint_id === 'ck-1' && e.payload.model_call_id === call)
+        if (ack === undefined || release?.payload.disposition !== 'aborted' || release.payload.delivered) {
+          bad.push(`${seed}: no active cut released on abort`)
+          continue
+        }
+        const turn = ofType(result.events, 'model.request').find((e) => e.payload.model_call_id === call)?.payload.turn
+        const asks = ofType(result.events, 'model.request').filter((e) => e.payload.rollout_id === 'r0' && e.payload.attempt_index === 0 && e.payload.turn === turn)
+        // The same call is either answered once by this process or cut again by the retaken checkpoint (with a longer prefix).
+        const responses = ofType(result.events, 'model.response').filter((e) => e.payload.model_call_id === call && e.outcome === 'ok')
+        const recut = ofType(result.events, 'generation.cut_ack').find((e) => e.payload.checkpoint_id === 'ck-2' && e.payload.model_call_id === call)
+        if (asks.length !== 1) bad.push(`${seed}: turn ${String(turn)} of r0 asked ${asks.length} times`)
+        if (responses.length + (recut === undefined ? 0 : 1) !== 1) bad.push(`${seed}: ${String(call)} answered ${responses.length} time(s), cut again ${recut !== undefined}`)
+        if (recut !== undefined && (recut.payload.prefix_token_count ?? 0) <= (ack.payload.prefix_token_count ?? 0)) bad.push(`${seed}: the second cut lost tokens`)
+        if (result.failures.length > 0 || result.outcome !== 'completed') bad.push(`${seed}: ${result.outcome} ${JSON.stringify(result.failures)}`)
+      }
+      expect(bad).toEqual([])
+    }, 120_000)
+
+    it('[model.egress-release-on-abort] a user can reach it with faults: three crash_after_write on the retries of the model\'s commit (writes 9, 10, 11 of generation-safe-cut seed 0) abort the checkpoint after the cut', () => {
+      const faults: Fault[] = [{ kind: 'straggler', rollout: 0, extra_ms: 400 }, ...[9, 10, 11].map((k) => ({ kind: 'crash_after_write' as const, k }))]
+      const { result } = run('generation-safe-cut', '0', { faults })
+      expect(ofType(result.events, 'model.commit').filter((e) => e.payload.checkpoint_id === 'ck-1').map((e) => e.outcome)).toEqual(['ledger_mismatch', 'ledger_mismatch', 'ledger_mismatch'])
+      expect(ofType(result.events, 'controller.abort')[0]?.payload.reason).toBe('commit failed: ledger_mismatch')
+      expect(ofType(result.events, 'model.egress_released').filter((e) => e.payload.checkpoint_id === 'ck-1').map((e) => e.payload.disposition)).toEqual(['aborted'])
+      expect(result.inert_faults).toEqual([])
+      expect(result.failures).toEqual([])
+      expect(result.outcome).toBe('completed')
+    })
+
+    it('[egress-fenced] with egress-unfenced the abort path still fails egress-fenced at the early response', () => {
+      const { result } = run('completed-before-egress', '0', { bug: 'egress-unfenced', ...aborted })
+      const failure = result.failures.find((f) => f.id === 'egress-fenced')
+      expect(result.events[(failure?.step ?? 0) - 1]?.type).toBe('model.response')
+    })
   })
 })

@@ -14,7 +14,7 @@ function reasonFor(f: Fault, id: string): string {
     case 'corrupt_file':
       return `no committed checkpoint has a ${f.namespace} file number ${f.index} (files are counted from 0 in path order)`
     case 'crash_after_write':
-      return `the commit wrote fewer than ${f.k} files (or an earlier crash_after_write already fired: only the first one fires)`
+      return `the run made fewer than ${f.k} directory writes (writes are counted from 1 over every commit of the run, crashed ones included)`
     case 'missing_worker':
       return `no checkpoint waited for worker ${f.worker}'s acknowledgement`
     case 'unacked_result':
@@ -39,8 +39,8 @@ function reasonFor(f: Fault, id: string): string {
  */
 export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): readonly InertFault[] {
   const out: InertFault[] = []
-  let crashSeen = false
-  const crashed = events.some((e) => e.type === 'directory.write' && e.outcome !== 'ok')
+  // The numbers of the crashed writes among every directory.write of the run (from 1).
+  const crashedWrites = new Set(events.filter((e) => e.type === 'directory.write').flatMap((e, i) => (e.outcome !== 'ok' ? [i + 1] : [])))
   for (const fault of config.faults) {
     const id = 'rollout' in fault ? faultRolloutId(fault.rollout, config.rollouts) : undefined
     if ('rollout' in fault && id === undefined) {
@@ -60,8 +60,7 @@ export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): r
         fired = events.some((e) => e.type === 'fault.corrupt_file' && String(e.payload['path']).startsWith(`${fault.namespace}/`))
         break
       case 'crash_after_write':
-        fired = crashed && !crashSeen
-        crashSeen = true
+        fired = crashedWrites.has(fault.k)
         break
       case 'missing_worker':
         fired = events.some((e) => e.type === 'model.status' && e.outcome === 'missing_workers')

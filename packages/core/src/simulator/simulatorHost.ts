@@ -22,7 +22,7 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
   const afterControl = (type: string, outcome: string): void => {
     if (type === 'model.commit' && outcome === 'ok') {
       segments = cutSegmentsOf(engine)
-      releaseEgress(engine, engine.controller.checkpointId, 'committed')
+      releaseEgress(engine, driver, engine.controller.checkpointId, 'committed')
     }
     if (outcome !== 'ok' || !engine.options.record) return
     if (type === 'resources.prepare') driver.recordPrepared()
@@ -102,7 +102,7 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
     log: (phase, type, payload) => {
       engine.phase = phase
       engine.emit(phase, 'controller', 'controller', type, payload, 'ok')
-      if (type === 'controller.abort') releaseEgress(engine, engine.controller.checkpointId, 'aborted')
+      if (type === 'controller.abort') releaseEgress(engine, driver, engine.controller.checkpointId, 'aborted')
       // missing_worker: the dropped worker's replacement tries to rejoin as soon as the checkpoint aborts.
       if (type === 'controller.abort') rejoin(phase)
       if (type === 'rollout.retired') driver.retired(String(payload['rollout_id']))
