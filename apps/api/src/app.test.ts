@@ -50,7 +50,7 @@ describe('runs API', () => {
     expect(body.events.map((e: { step: number }) => e.step)).toEqual(Array.from({ length: run.events }, (_, i) => i + 1))
   })
 
-  it('[api] a step view carries participants, sessions, invariants and the diagram window with the step highlighted', async () => {
+  it('[api] a step view carries participants, invariants and the diagram window with the step highlighted (the session rows are their own view)', async () => {
     const n = Math.floor(run.events / 2)
     const { status, body } = (await api.json(`/api/runs/${run.id}/steps/${n}?window=20`)) as { status: number; body: StepView }
     expect(status).toBe(200)

@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { RunView } from '@cutover/core/contracts'
 import type * as Client from './api/client.ts'
-import { ALL_PASS, TRACE, stepView } from './test/fixtures.ts'
+import { ALL_PASS, TRACE, sessionsView, stepView } from './test/fixtures.ts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
@@ -55,7 +55,9 @@ beforeEach(() => {
     if (path === '/api/runs/run1/events') return { events: TRACE }
     const step = /^\/api\/runs\/run1\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
-    if (path.startsWith('/api/runs/run1/sessions/')) return { step: 3, session: stepView(3).sessions[0], state: { counter: 2 }, prepare: { counter: 1 } }
+    const rows = /^\/api\/runs\/run1\/sessions\?step=(\d+)$/.exec(path)
+    if (rows) return sessionsView(Number(rows[1]))
+    if (path.startsWith('/api/runs/run1/sessions/')) return { step: 3, session: sessionsView(3).sessions[0], state: { counter: 2 }, prepare: { counter: 1 } }
     throw new ApiError(404, 'run_not_found', `no run at ${path}`)
   })
 })

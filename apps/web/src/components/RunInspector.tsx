@@ -229,9 +229,9 @@ export function RunInspector({
         {!data ? (
           <Loading what="this step" minHeight={360} />
         ) : view.tab === 'sessions' ? (
-          <SessionsTab runId={runId} step={data.step} rows={data.sessions} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} onSeek={seek} />
+          <SessionsTab runId={runId} step={data.step} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} onSeek={seek} />
         ) : view.tab === 'tables' ? (
-          <TablesTab runId={runId} step={data.step} sessions={data.sessions} selected={view.session} onSelect={setSession} onSeek={seek} />
+          <TablesTab runId={runId} step={data.step} selected={view.session} onSelect={setSession} onSeek={seek} />
         ) : view.tab === 'lineage' ? (
           <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
         ) : view.tab === 'manifests' ? (

@@ -9,6 +9,9 @@ export interface SessionSort {
   readonly direction: 'asc' | 'desc'
 }
 
+/** One collator for every comparison: `localeCompare` with options builds one per call (≈ 250,000 calls to sort 18,766 rows). */
+const COLLATOR = new Intl.Collator('en', { numeric: true })
+
 /**
  * Filters rows by a case-insensitive text match on any column and sorts them; ties keep the API's
  * order (session key order), so the table never reshuffles rows that compare equal.
@@ -27,7 +30,7 @@ export function sortSessions(rows: readonly SessionRow[], filter: string, sort: 
     if (x === null && y !== null) order = 1
     else if (y === null && x !== null) order = -1
     else if (typeof x === 'number' && typeof y === 'number') order = x - y
-    else order = String(x).localeCompare(String(y), 'en', { numeric: true })
+    else order = COLLATOR.compare(String(x), String(y))
     return order * sign || a.index - b.index
   })
   return indexed.map((entry) => entry.row)
