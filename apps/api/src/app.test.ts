@@ -64,6 +64,10 @@ describe('runs API', () => {
     expect(body.diagram.source).not.toContain('▶')
     expect(body.diagram.steps[body.diagram.highlight]).toBe(n)
     expect(body.participants.length).toBeGreaterThan(0)
+    // each card carries its first tombstones (at most 20) and their count
+    for (const p of body.participants) expect(p.tombstones.length).toBe(Math.min(p.tombstone_count, 20))
+    const end = (await api.json(`/api/runs/${run.id}/steps/${run.events}`)).body as StepView
+    expect(end.participants.some((p) => p.tombstone_count > 0)).toBe(true)
     expect(Object.keys(body.invariants).length).toBe(INVARIANT_IDS.length)
     const zero = (await api.json(`/api/runs/${run.id}/steps/0`)).body as StepView
     expect(zero.event).toBeNull()

@@ -30,6 +30,7 @@ export type {
   SessionState,
   SessionRow,
   StepView,
+  StepParticipantView,
   SessionsView,
   SessionDetailView,
   TableView,

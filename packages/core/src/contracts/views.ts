@@ -117,6 +117,13 @@ export interface SessionRow {
 }
 
 /**
+ * A participant card in the step view: `tombstones` holds the first few of the participant's fenced
+ * attempts in sorted order (up to 9,572 at 10,000 rollouts, ≈ 260 KB of every step view otherwise),
+ * `tombstone_count` how many there are.
+ */
+export type StepParticipantView = ParticipantView & { readonly tombstone_count: number }
+
+/**
  * `GET /api/runs/:id/steps/:n`. The session rows are not in it (18,766 rows, ≈ 3.3 MB of JSON at
  * 10,000 rollouts, at every step): the Sessions and Tables tabs ask `GET /api/runs/:id/sessions`.
  */
@@ -125,7 +132,7 @@ export interface StepView {
   readonly total: number
   readonly event: TraceEvent | null
   readonly phase: TraceEvent['phase'] | null
-  readonly participants: readonly ParticipantView[]
+  readonly participants: readonly StepParticipantView[]
   readonly invariants: InvariantMap
   readonly failures: readonly InvariantFailure[]
   /** Mermaid source of the diagram window around this step, the step highlighted (for export). */
