@@ -75,6 +75,9 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
   await runPage.openTab('Sessions')
   const list = page.getByTestId('sessions-table').locator('.vlist')
   await expect(list).toBeVisible()
+  // the rows are their own query, asked once the step settles: scroll the rows of the step shown,
+  // not a list that is replaced mid-scroll by the next step's rows
+  await expect(page.locator('.sessions-tab')).toHaveAttribute('aria-busy', 'false')
   const scroll = await list.evaluate(async (element, steps) => {
     const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve))
     const rows = Number(element.closest('[role="table"]')?.getAttribute('aria-rowcount') ?? '1') - 1
