@@ -79,8 +79,9 @@ export const sessionsQuery = (id: string, step: number) =>
     queryKey: runKeys.sessions(id, step),
     queryFn: () => apiFetch<SessionsView>(`${run(id)}/sessions?step=${step}`),
     staleTime: Infinity,
-    // megabytes per step at 10,000 rollouts: a step left behind is not kept for minutes
-    gcTime: 10_000,
+    // ≈ 3 MB of JSON and 18,766 row objects per step at 10,000 rollouts: a step left behind is
+    // dropped at once (stepping through thirty steps kept ≈ 150 MB alive for the garbage collector)
+    gcTime: 1_000,
   })
 
 export const sessionQuery = (id: string, key: string, step: number) =>
