@@ -50,7 +50,7 @@ describe('runs API', () => {
     expect(body.events.map((e: { step: number }) => e.step)).toEqual(Array.from({ length: run.events }, (_, i) => i + 1))
   })
 
-  it('[api] a step view carries participants, sessions, invariants and the diagram window with the step highlighted', async () => {
+  it('[api] a step view carries participants, invariants and the diagram window with the step highlighted (the session rows are their own view)', async () => {
     const n = Math.floor(run.events / 2)
     const { status, body } = (await api.json(`/api/runs/${run.id}/steps/${n}?window=20`)) as { status: number; body: StepView }
     expect(status).toBe(200)
@@ -64,6 +64,10 @@ describe('runs API', () => {
     expect(body.diagram.source).not.toContain('▶')
     expect(body.diagram.steps[body.diagram.highlight]).toBe(n)
     expect(body.participants.length).toBeGreaterThan(0)
+    // each card carries its first tombstones (at most 20) and their count
+    for (const p of body.participants) expect(p.tombstones.length).toBe(Math.min(p.tombstone_count, 20))
+    const end = (await api.json(`/api/runs/${run.id}/steps/${run.events}`)).body as StepView
+    expect(end.participants.some((p) => p.tombstone_count > 0)).toBe(true)
     expect(Object.keys(body.invariants).length).toBe(INVARIANT_IDS.length)
     const zero = (await api.json(`/api/runs/${run.id}/steps/0`)).body as StepView
     expect(zero.event).toBeNull()

@@ -2,9 +2,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { useEffect } from 'react'
 import type { RunView } from '@cutover/core/contracts'
 import type * as Client from './api/client.ts'
-import { ALL_PASS, TRACE, stepView } from './test/fixtures.ts'
+import { ALL_PASS, TRACE, sessionsView, stepView } from './test/fixtures.ts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
@@ -12,9 +13,11 @@ vi.mock('./api/client.ts', async (original) => ({ ...(await original<ClientModul
 // mermaid needs a real layout engine; the diagram itself is covered by the e2e suite
 vi.mock('./components/MermaidDiagram.tsx', () => ({
   // the highlighted message (index among the message lines) gets the marker the real diagram draws
-  MermaidDiagram: ({ source, highlight }: { source: string; highlight: number }) => (
-    <pre data-testid="sequence-diagram">{source.split('\n').map((line, i, all) => (all.slice(0, i).filter((l) => l.includes('->>')).length === highlight && line.includes('->>') ? line.replace(': ', ': ▶ ') : line)).join('\n')}</pre>
-  ),
+  MermaidDiagram: function Drawn({ source, highlight, onSettled }: { source: string; highlight: number; onSettled?: () => void }) {
+    // drawn once mounted (the real one settles after mermaid's render)
+    useEffect(() => onSettled?.(), [source, onSettled])
+    return <pre data-testid="sequence-diagram">{source.split('\n').map((line, i, all) => (all.slice(0, i).filter((l) => l.includes('->>')).length === highlight && line.includes('->>') ? line.replace(': ', ': ▶ ') : line)).join('\n')}</pre>
+  },
   preloadMermaid: () => {},
 }))
 const { App } = await import('./App.tsx')
@@ -55,7 +58,9 @@ beforeEach(() => {
     if (path === '/api/runs/run1/events') return { events: TRACE }
     const step = /^\/api\/runs\/run1\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
-    if (path.startsWith('/api/runs/run1/sessions/')) return { step: 3, session: stepView(3).sessions[0], state: { counter: 2 }, prepare: { counter: 1 } }
+    const rows = /^\/api\/runs\/run1\/sessions\?step=(\d+)$/.exec(path)
+    if (rows) return sessionsView(Number(rows[1]))
+    if (path.startsWith('/api/runs/run1/sessions/')) return { step: 3, session: sessionsView(3).sessions[0], state: { counter: 2 }, prepare: { counter: 1 } }
     throw new ApiError(404, 'run_not_found', `no run at ${path}`)
   })
 })
@@ -85,6 +90,18 @@ describe('run page', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Events' }))
     expect(window.location.search).toBe('?step=7&tab=events')
     expect(await screen.findByTestId('events-log')).toBeTruthy()
+  })
+
+  it('[first-render] the step view and the diagram come first; the trace and the session rows are asked after the step view', async () => {
+    renderAt('/runs/run1?step=3')
+    expect(await screen.findByText('count 2')).toBeTruthy()
+    const paths = apiFetch.mock.calls.map(([path]) => String(path))
+    const at = (path: string) => paths.indexOf(path)
+    expect(at('/api/runs/run1/steps/3')).toBeGreaterThan(-1)
+    expect(at('/api/runs/run1/sessions?step=3')).toBeGreaterThan(at('/api/runs/run1/steps/3'))
+    await vi.waitFor(() => expect(at('/api/runs/run1/events')).toBeGreaterThan(at('/api/runs/run1/steps/3')))
+    // the step view carries no session rows: the Sessions tab's rows are their own view
+    expect(paths.filter((p) => p.includes('/sessions?')).every((p) => p.startsWith('/api/runs/run1/sessions?step='))).toBe(true)
   })
 
   it('[keyboard] arrows typed into a text field do not move the step', async () => {

@@ -74,9 +74,10 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
       const view = run.body as { status: string; events: number }
       if (view.status !== 'running') break
       health.push((await timed('/health')).ms)
-      const step = await timed(`/runs/${id}/steps/${view.events}`, session === undefined || tables === undefined)
-      views.push(step.ms)
-      const rows = (step.body as { sessions?: { key: string; environment: string }[] } | undefined)?.sessions ?? []
+      views.push((await timed(`/runs/${id}/steps/${view.events}`)).ms)
+      const sessions = await timed(`/runs/${id}/sessions?step=${view.events}`, session === undefined || tables === undefined)
+      views.push(sessions.ms)
+      const rows = (sessions.body as { sessions?: { key: string; environment: string }[] } | undefined)?.sessions ?? []
       session ??= rows[0]?.key
       tables ??= rows.find((r) => r.environment === 'workplace')?.key
       if (session !== undefined) views.push((await timed(`/runs/${id}/sessions/${session}?step=${view.events}`)).ms)
@@ -94,7 +95,7 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
       api_run_ms: Math.round(runMs),
       api_notes: [
         'event_loop_max_stall_ms: the maximum of a perf_hooks event-loop delay histogram (1 ms resolution) over the run, on the thread that serves the API (the simulation runs in its own worker thread); the bench client shares that loop.',
-        'view_ms_p95: each request timed from fetch to the last byte of its body (the client parses a body only while it still looks for a session key: its own JSON parsing would otherwise count as a server stall), one at a time: GET /api/runs/:id/steps/:n at the current edge, a session detail and a Workplace session\'s tables at that step, repeated until the run completes.',
+        'view_ms_p95: each request timed from fetch to the last byte of its body (the client parses a body only while it still looks for a session key: its own JSON parsing would otherwise count as a server stall), one at a time: GET /api/runs/:id/steps/:n and GET /api/runs/:id/sessions?step=n at the current edge, a session detail and a Workplace session\'s tables at that step, repeated until the run completes.',
       ],
     }
   } finally {

@@ -17,7 +17,7 @@ async function requireResult(c: Context, runs: RunManager): Promise<RunViews | R
   return views.ok ? views.value : cutoverErrorResponse(c, views.error)
 }
 
-/** A view's JSON text (StepView, SessionDetailView, TablesView of core contracts) as the response body. */
+/** A view's JSON text (StepView, SessionsView, SessionDetailView of core contracts) as the response body. */
 const jsonText = (c: Context, text: string | undefined): Response => c.body(text ?? 'null', 200, { 'content-type': 'application/json' })
 
 /** A step within 0..total from text (path or `?step=`), default total. */
@@ -44,8 +44,9 @@ async function requireSessionAt(c: Context, runs: RunManager): Promise<{ result:
 }
 
 /**
- * Views of one run at one step (PRODUCT.md §3): the step view with its diagram window, one session
- * beside its prepare snapshot, a Workplace session's tables with their diff, and the lineage.
+ * Views of one run at one step (PRODUCT.md §3): the step view with its diagram window, the session
+ * rows, one session beside its prepare snapshot, a Workplace session's tables with their diff, and
+ * the lineage.
  */
 export function runViewRoutes(runs: RunManager): Hono {
   const app = new Hono()
@@ -62,6 +63,18 @@ export function runViewRoutes(runs: RunManager): Hono {
     const size = query.value.window === undefined ? undefined : Number(query.value.window)
     // Built and encoded where the simulation lives (a run's worker thread): this thread only sends the text.
     return jsonText(c, await result.json('stepView', { step, total, collapsed, size }))
+  })
+
+  app.get('/runs/:id/sessions', async (c) => {
+    const query = validate(stepOnlyQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const result = await requireResult(c, runs)
+    if (result instanceof Response) return result
+    const total = result.events.length
+    const step = parseStep(c, query.value.step, total)
+    if (typeof step !== 'number') return step
+    // 18,766 rows at 10,000 rollouts: built and encoded in the run's worker, like the step view.
+    return jsonText(c, await result.json('sessionsView', { step, total }))
   })
 
   app.get('/runs/:id/sessions/:session', async (c) => {

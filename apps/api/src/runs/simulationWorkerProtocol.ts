@@ -17,8 +17,8 @@ export interface SimulationWorkerData {
   readonly replay?: boolean
 }
 
-/** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step view). */
-export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage' | 'stepView'
+/** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step and sessions views). */
+export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage' | 'stepView' | 'sessionsView'
 
 /** Main thread → worker. */
 export type ToSimulationWorker = {

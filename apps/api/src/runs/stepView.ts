@@ -1,6 +1,6 @@
 import type { SimulationResult } from '@cutover/core'
 import { diagramWindow, renderSequenceDiagram } from '@cutover/core'
-import type { StepView, TracePhase } from '@cutover/core/contracts'
+import type { ParticipantView, StepParticipantView, StepView, TracePhase } from '@cutover/core/contracts'
 
 /** What `GET /api/runs/:id/steps/:n` asks for: a step of a run whose first `total` events are known. */
 export interface StepViewQuery {
@@ -12,11 +12,19 @@ export interface StepViewQuery {
   readonly size?: number | undefined
 }
 
-type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'participantsAt' | 'sessionsAt'>
+/** The tombstones a participant card of the step view carries (the card shows three and the count). */
+export const CARD_TOMBSTONES = 20
+
+/** A card with its first CARD_TOMBSTONES tombstones and their count. */
+const cardOf = (p: ParticipantView): StepParticipantView => ({ ...p, tombstones: p.tombstones.slice(0, CARD_TOMBSTONES), tombstone_count: p.tombstones.length })
+
+type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'participantsAt'>
 
 /**
- * The step view of PRODUCT.md §3: the event, participants, sessions and invariants at `step`, with
- * the diagram window around it. `result` may have run past `total` (a worker ahead of the request):
+ * The step view of PRODUCT.md §3: the event, participants and invariants at `step`, with the
+ * diagram window around it. The session rows are a view of their own (`sessionsView`): at 10,000
+ * rollouts they were 3.3 MB of every step view, and only the Sessions and Tables tabs show them;
+ * each card carries its first tombstones and their count, not all of them. `result` may have run past `total` (a worker ahead of the request):
  * the view is the same, because the window and every per-step view stop at `step` ≤ `total`.
  */
 export function stepView(result: StepViewSource, query: StepViewQuery): StepView {
@@ -30,8 +38,7 @@ export function stepView(result: StepViewSource, query: StepViewQuery): StepView
     total,
     event,
     phase: event?.phase ?? null,
-    participants: result.participantsAt(step),
-    sessions: result.sessionsAt(step),
+    participants: result.participantsAt(step).map(cardOf),
     invariants,
     failures,
     mermaid: diagram.source,

@@ -24,7 +24,7 @@ describe('runs simulated in worker threads', () => {
         expect({ ...run, id: '', created_at: '' }).toEqual({ ...reference, id: '', created_at: '' })
         // trace.json byte for byte.
         expect(readFileSync(join(dir, 'runs', run.id, 'trace.json'), 'utf8')).toBe(readFileSync(join(other, 'runs', reference.id, 'trace.json'), 'utf8'))
-        for (const path of ['steps/7', 'lineage?step=20', `steps/${run.events}`]) {
+        for (const path of ['steps/7', 'lineage?step=20', `steps/${run.events}`, 'sessions?step=7', 'sessions']) {
           const a = await workers.json(`/api/runs/${run.id}/${path}`)
           expect(a.status).toBe(200)
           expect(a.body).toEqual((await inThread.json(`/api/runs/${reference.id}/${path}`)).body)
@@ -93,7 +93,7 @@ describe('runs simulated in worker threads', () => {
     try {
       const first = apiHarness(dir)
       const run = await first.waitComplete((await first.createRun({ scenario: 'happy-path', rollouts: 3 })).id)
-      const paths = ['steps/9', `sessions/${(await first.json(`/api/runs/${run.id}/steps/${run.events}`)).body.sessions[0].key}?step=${run.events}`, 'lineage?step=20']
+      const paths = ['steps/9', `sessions/${(await first.json(`/api/runs/${run.id}/sessions`)).body.sessions[0].key}?step=${run.events}`, 'sessions?step=9', 'lineage?step=20']
       const expected = await Promise.all(paths.map(async (path) => (await first.json(`/api/runs/${run.id}/${path}`)).body))
       const started: boolean[] = []
       const { simulationWorkers } = testDeps(dir)

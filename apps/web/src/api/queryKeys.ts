@@ -12,6 +12,7 @@ export const runKeys = {
   detail: (id: string) => [...runKeys.all, 'detail', id] as const,
   events: (id: string) => [...runKeys.detail(id), 'events'] as const,
   step: (id: string, step: number, collapsed: readonly string[] = []) => [...runKeys.detail(id), 'step', step, [...collapsed].sort()] as const,
+  sessions: (id: string, step: number) => [...runKeys.detail(id), 'sessions', step] as const,
   session: (id: string, key: string, step: number) => [...runKeys.detail(id), 'session', key, step] as const,
   tables: (id: string, key: string, step: number) => [...runKeys.detail(id), 'tables', key, step] as const,
   lineage: (id: string, step: number) => [...runKeys.detail(id), 'lineage', step] as const,

@@ -5,9 +5,15 @@ type DiagramState = { status: 'rendering' } | { status: 'ready' } | { status: 'e
 
 let mermaidReady: Promise<Mermaid> | undefined
 
-/** Loads mermaid once, lazily, so it stays out of the main bundle. */
+/** A one-message diagram: parsing it loads mermaid's sequence-diagram module (a chunk of its own). */
+const WARM_UP = 'sequenceDiagram\n  a->>b: .'
+
+/**
+ * Loads mermaid once, lazily, so it stays out of the main bundle, with its sequence-diagram module:
+ * that loads while the first step is fetched instead of inside the first diagram's render.
+ */
 function loadMermaid() {
-  mermaidReady ??= import('mermaid').then(({ default: mermaid }) => {
+  mermaidReady ??= import('mermaid').then(async ({ default: mermaid }) => {
     mermaid.initialize({
       startOnLoad: false,
       securityLevel: 'strict',
@@ -30,6 +36,7 @@ function loadMermaid() {
       },
       sequence: { useMaxWidth: false, mirrorActors: false, messageFontSize: 13, actorFontSize: 13, noteFontSize: 12 },
     })
+    await mermaid.parse(WARM_UP, { suppressErrors: true })
     return mermaid
   })
   return mermaidReady
@@ -174,6 +181,7 @@ export function MermaidDiagram({
   testId = 'sequence-diagram',
   label,
   initialZoom = 'fit',
+  onSettled,
 }: {
   source: string
   /** Index of the message to highlight (-1: none, step 0). */
@@ -182,6 +190,8 @@ export function MermaidDiagram({
   label?: string
   /** The zoom it opens at: fit to the pane's width (default), or a scale (a narrow pane reads better zoomed, scrolled to the current message). */
   initialZoom?: number | 'fit'
+  /** Called each time a drawing ends, drawn or failed (the run page holds its trace fetch until the first one). */
+  onSettled?: () => void
 }) {
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const box = useRef<HTMLDivElement>(null)
@@ -192,6 +202,8 @@ export function MermaidDiagram({
   const key = source
   const highlightRef = useRef(highlight)
   highlightRef.current = highlight
+  const settledRef = useRef(onSettled)
+  settledRef.current = onSettled
   const [painted, setPainted] = useState(-1)
   // fit-to-width by default: every lifeline shows in the pane without scrolling sideways
   const [zoom, setZoom] = useState<number | 'fit'>(initialZoom)
@@ -209,6 +221,7 @@ export function MermaidDiagram({
       if (cancelled) return
       if (!parsed) {
         setState({ status: 'error', kind: 'parse', message: 'the diagram source does not parse' })
+        settledRef.current?.()
         return
       }
       try {
@@ -226,8 +239,11 @@ export function MermaidDiagram({
         // figures for the e2e suite: loading mermaid (first time only) and parse + render + paint prep
         if (loaded - started > 1) performance.measure('cutover:mermaid-load', { start: started, end: loaded })
         performance.measure('cutover:diagram-render', { start: loaded })
+        settledRef.current?.()
       } catch (error) {
-        if (!cancelled) setState({ status: 'error', kind: 'render', message: error instanceof Error ? error.message : String(error) })
+        if (cancelled) return
+        setState({ status: 'error', kind: 'render', message: error instanceof Error ? error.message : String(error) })
+        settledRef.current?.()
       }
     })()
     return () => {

@@ -6,7 +6,7 @@ import { useState } from 'react'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
 import type * as Client from '../api/client.ts'
 import type { InspectorView } from '../router/route.ts'
-import { ALL_PASS, TRACE, stepView } from '../test/fixtures.ts'
+import { ALL_PASS, TRACE, sessionsView, stepView } from '../test/fixtures.ts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
@@ -83,6 +83,8 @@ beforeEach(() => {
     if (path === '/api/runs/live1') return RUNNING
     const step = /\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
+    const rows = /\/sessions\?step=(\d+)$/.exec(path)
+    if (rows) return sessionsView(Number(rows[1]))
     throw new Error(`unexpected ${path}`)
   })
 })

@@ -36,6 +36,9 @@ import { TransportControls } from './TransportControls.tsx'
 import { usePlayback } from './usePlayback.ts'
 import { useStepKeys } from './useStepKeys.ts'
 
+/** The longest the trace waits for the first diagram after its step view has arrived. */
+const TRACE_HOLD_MS = 3_000
+
 /**
  * The inspector of one run at one step: transport (scrubber, step buttons, play), the diagram,
  * participant cards and the tabs. The view (step, tab, session) is owned by the URL; `step: null`
@@ -91,9 +94,17 @@ export function RunInspector({
   const folded = useMemo(() => [...collapsed].sort(), [collapsed])
   const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready && !choosing, placeholderData: keepPreviousData })
   const settled = !stepView.isFetching
+  // The trace (≈ 100 MB of JSON at 10,000 rollouts) waits for the first diagram to be drawn: its
+  // transfer and parse would otherwise share the main thread with mermaid's first render.
+  const showFirstStep = () => setFirstStepShown(true)
   useEffect(() => {
-    if (!firstStepShown && (stepView.isSuccess || stepView.isError)) setFirstStepShown(true)
-  }, [firstStepShown, stepView.isSuccess, stepView.isError])
+    if (firstStepShown) return
+    if (stepView.isError) setFirstStepShown(true)
+    // a drawing that never ends (or is never mounted) holds the trace back for a moment, not for good
+    if (!stepView.isSuccess) return
+    const timer = setTimeout(showFirstStep, TRACE_HOLD_MS)
+    return () => clearTimeout(timer)
+  }, [firstStepShown, stepView.isError, stepView.isSuccess])
   useEffect(() => {
     if (following && trace.live && settled && liveStep !== total) setLiveStep(total)
   }, [following, trace.live, settled, liveStep, total])
@@ -218,6 +229,7 @@ export function RunInspector({
               source={diagram?.source ?? ''}
               highlight={diagram?.highlight ?? -1}
               label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
+              onSettled={firstStepShown ? undefined : showFirstStep}
             />
           )}
           {stepView.status === 'error' && data && <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />}
@@ -235,9 +247,9 @@ export function RunInspector({
         {!data ? (
           <Loading what="this step" minHeight={360} />
         ) : view.tab === 'sessions' ? (
-          <SessionsTab runId={runId} step={data.step} rows={data.sessions} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} onSeek={seek} />
+          <SessionsTab runId={runId} step={data.step} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} onSeek={seek} />
         ) : view.tab === 'tables' ? (
-          <TablesTab runId={runId} step={data.step} sessions={data.sessions} selected={view.session} onSelect={setSession} onSeek={seek} />
+          <TablesTab runId={runId} step={data.step} selected={view.session} onSelect={setSession} onSeek={seek} />
         ) : view.tab === 'lineage' ? (
           <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
         ) : view.tab === 'manifests' ? (

@@ -1,7 +1,7 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import type { SessionRow } from '@cutover/core/contracts'
 import { tablesQuery } from '../api/queries.ts'
+import { useSessionRows } from '../api/useSessionRows.ts'
 import { Empty } from './Empty.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { Loading } from './Loading.tsx'
@@ -11,25 +11,24 @@ import { TableDiff } from './TableDiff.tsx'
  * The Tables tab: a Workplace session's six mutable tables at this step, diffed against its
  * prepare snapshot (or the base tables before prepare: the baseline is named), each changed row
  * linked to the step of the request that changed it. Without a selected Workplace session it
- * opens the first one.
+ * opens the first one. The sessions to choose from are the Sessions tab's query (shared cache).
  */
 export function TablesTab({
   runId,
   step,
-  sessions,
   selected,
   onSelect,
   onSeek,
 }: {
   runId: string
   step: number
-  sessions: readonly SessionRow[]
   selected: string | null
   onSelect: (key: string) => void
   /** Goes to a step (a changed row's request). */
   onSeek?: (step: number) => void
 }) {
-  const workplace = sessions.filter((s) => s.environment === 'workplace')
+  const sessions = useSessionRows(runId, step)
+  const workplace = useMemo(() => (sessions.data?.sessions ?? []).filter((s) => s.environment === 'workplace'), [sessions.data])
   const chosen = workplace.find((s) => s.key === selected)?.key ?? workplace[0]?.key ?? null
   const [changedOnly, setChangedOnly] = useState(true)
   const tables = useQuery({
@@ -61,7 +60,11 @@ export function TablesTab({
           </span>
         )}
       </div>
-      {chosen === null ? (
+      {sessions.status === 'pending' ? (
+        <Loading what="the sessions" minHeight={240} />
+      ) : sessions.status === 'error' ? (
+        <ErrorNotice what={`load the sessions at step ${step}`} error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : chosen === null ? (
         <Empty>No Workplace session at this step. Runs deal rollouts round-robin (blackjack, counter, workplace): a run needs 3 or more rollouts.</Empty>
       ) : tables.status === 'pending' ? (
         <Loading what={`the tables of ${chosen}`} minHeight={240} />

@@ -9,6 +9,9 @@ export interface SessionSort {
   readonly direction: 'asc' | 'desc'
 }
 
+/** One collator for every comparison: `localeCompare` with options builds one per call (≈ 250,000 calls to sort 18,766 rows). */
+const COLLATOR = new Intl.Collator('en', { numeric: true })
+
 /**
  * Filters rows by a case-insensitive text match on any column and sorts them; ties keep the API's
  * order (session key order), so the table never reshuffles rows that compare equal.
@@ -19,16 +22,19 @@ export function sortSessions(rows: readonly SessionRow[], filter: string, sort: 
     ? rows.filter((row) => SESSION_COLUMNS.some((c) => String(row[c] ?? '').toLowerCase().includes(needle)) || row.key.toLowerCase().includes(needle))
     : [...rows]
   const sign = sort.direction === 'asc' ? 1 : -1
-  const indexed = kept.map((row, index) => ({ row, index }))
-  indexed.sort((a, b) => {
-    const x = a.row[sort.column]
-    const y = b.row[sort.column]
+  const compare = (a: SessionRow, b: SessionRow): number => {
+    const x = a[sort.column]
+    const y = b[sort.column]
     let order = 0
     if (x === null && y !== null) order = 1
     else if (y === null && x !== null) order = -1
     else if (typeof x === 'number' && typeof y === 'number') order = x - y
-    else order = String(x).localeCompare(String(y), 'en', { numeric: true })
-    return order * sign || a.index - b.index
-  })
+    else order = COLLATOR.compare(String(x), String(y))
+    return order * sign
+  }
+  // The API's order is the default sort's: one pass finds it sorted (18,766 comparisons, not ≈ 250,000).
+  if (kept.every((row, i) => i === 0 || compare(kept[i - 1] as SessionRow, row) <= 0)) return kept
+  const indexed = kept.map((row, index) => ({ row, index }))
+  indexed.sort((a, b) => compare(a.row, b.row) || a.index - b.index)
   return indexed.map((entry) => entry.row)
 }

@@ -1,5 +1,5 @@
 import { ENV_NAMES } from '@cutover/core/contracts'
-import type { InvariantMap, SessionRow, StepView, TableView, TraceEvent } from '@cutover/core/contracts'
+import type { InvariantMap, SessionRow, SessionsView, StepView, TableView, TraceEvent } from '@cutover/core/contracts'
 
 /** Every invariant passing. */
 export const ALL_PASS: InvariantMap = {
@@ -60,13 +60,17 @@ export function stepView(step: number): StepView {
     event: TRACE[step - 1] ?? null,
     phase: TRACE[step - 1]?.phase ?? null,
     participants: [],
-    sessions: sessionRows(3),
     invariants: ALL_PASS,
     failures: [],
     mermaid: [...head, ...lines].join('\n'),
     window: { from: 1, to: TRACE.length },
     diagram: { source: [...head, ...plain].join('\n'), highlight: step - 1, steps: TRACE.map((e) => e.step) },
   }
+}
+
+/** The SessionsView at `step` of the run of TRACE: three sessions, one per environment. */
+export function sessionsView(step: number): SessionsView {
+  return { step, total: TRACE.length, sessions: sessionRows(3) }
 }
 
 /** The emails table of a Workplace session after one send and one edit, diffed against prepare. */

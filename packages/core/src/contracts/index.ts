@@ -31,6 +31,8 @@ export type {
   SessionState,
   SessionRow,
   StepView,
+  StepParticipantView,
+  SessionsView,
   SessionDetailView,
   TableView,
   TablesView,

@@ -116,14 +116,23 @@ export interface SessionRow {
   readonly summary: string
 }
 
-/** `GET /api/runs/:id/steps/:n`. */
+/**
+ * A participant card in the step view: `tombstones` holds the first few of the participant's fenced
+ * attempts in sorted order (up to 9,572 at 10,000 rollouts, ≈ 260 KB of every step view otherwise),
+ * `tombstone_count` how many there are.
+ */
+export type StepParticipantView = ParticipantView & { readonly tombstone_count: number }
+
+/**
+ * `GET /api/runs/:id/steps/:n`. The session rows are not in it (18,766 rows, ≈ 3.3 MB of JSON at
+ * 10,000 rollouts, at every step): the Sessions and Tables tabs ask `GET /api/runs/:id/sessions`.
+ */
 export interface StepView {
   readonly step: number
   readonly total: number
   readonly event: TraceEvent | null
   readonly phase: TraceEvent['phase'] | null
-  readonly participants: readonly ParticipantView[]
-  readonly sessions: readonly SessionRow[]
+  readonly participants: readonly StepParticipantView[]
   readonly invariants: InvariantMap
   readonly failures: readonly InvariantFailure[]
   /** Mermaid source of the diagram window around this step, the step highlighted (for export). */
@@ -139,6 +148,13 @@ export interface StepView {
     /** The step of each drawn message, in drawing order (messages of folded phases are not drawn). */
     readonly steps: readonly number[]
   }
+}
+
+/** `GET /api/runs/:id/sessions?step=n`: every session row at a step of a run whose first `total` events are known. */
+export interface SessionsView {
+  readonly step: number
+  readonly total: number
+  readonly sessions: readonly SessionRow[]
 }
 
 /** `GET /api/runs/:id/sessions/:session?step=n`. */
