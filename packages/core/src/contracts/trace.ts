@@ -13,6 +13,17 @@ export type TracePhase = (typeof TRACE_PHASES)[number]
  */
 export type ParticipantId = string
 
+/** The events of generation-safe cuts (GENERATION_CUTS.md §6): tokens show as counts, never one event per token. */
+export const GENERATION_CUT_EVENT_TYPES = [
+  'generation.cut',
+  'token.stage_prefix',
+  'generation.cut_ack',
+  'model.egress_fenced',
+  'model.egress_released',
+  'generation.claim_cut',
+  'generation.continue',
+] as const
+
 /** Every event type the simulator emits, once (the prose catalogue is simulator/EVENTS.md). */
 export const TRACE_EVENT_TYPES = [
   // data plane (rollouts)
@@ -58,14 +69,7 @@ export const TRACE_EVENT_TYPES = [
   'controller.abort',
   'controller.publish_refused',
   'controller.restore_abandoned',
-  // generation-safe cuts (GENERATION_CUTS.md §6): tokens show as counts, never one event per token
-  'generation.cut',
-  'token.stage_prefix',
-  'generation.cut_ack',
-  'model.egress_fenced',
-  'model.egress_released',
-  'generation.claim_cut',
-  'generation.continue',
+  ...GENERATION_CUT_EVENT_TYPES,
 ] as const
 export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number]
 

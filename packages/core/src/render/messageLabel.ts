@@ -1,5 +1,6 @@
 import type { JsonValue } from '../json.ts'
 import type { TraceMessage } from '../contracts/trace.ts'
+import { GENERATION_CUT_EVENT_TYPES } from '../contracts/trace.ts'
 import { diagramParticipant } from './diagramParticipant.ts'
 import { sanitizeLabel } from './sanitizeLabel.ts'
 
@@ -36,15 +37,7 @@ function callHint(event: TraceMessage): string {
   return call === undefined ? '' : `call ${sanitizeLabel(call, 24)}`
 }
 
-const CUT_EVENTS: ReadonlySet<string> = new Set([
-  'generation.cut',
-  'token.stage_prefix',
-  'generation.cut_ack',
-  'model.egress_fenced',
-  'model.egress_released',
-  'generation.claim_cut',
-  'generation.continue',
-])
+const CUT_EVENTS: ReadonlySet<string> = new Set(GENERATION_CUT_EVENT_TYPES)
 
 /**
  * The note drawn on the worker's lifeline under a cut or a continuation, so the token boundary
