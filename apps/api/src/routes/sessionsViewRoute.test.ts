@@ -67,12 +67,6 @@ describe('the sessions view of a running run', () => {
     expect(seen.step).toBe(seen.total)
     const done = await api.waitComplete(created.id)
     expect(seen.total).toBeLessThan(done.events)
-    // The finished run answers the same step with the same sessions. (Rows are compared by key: a
-    // live answer's row occasionally differs from the finished one in the in-thread path — a
-    // missing row or another summary in about 2 of 100 samples — noted on issue #15, not yet found.)
-    const finished = (await api.json(`/api/runs/${created.id}/sessions?step=${seen.step}`)).body as SessionsView
-    expect({ step: finished.step, total: finished.total }).toEqual({ step: seen.step, total: done.events })
-    const keys = new Set(finished.sessions.map((s) => s.key))
-    expect(seen.sessions.filter((s) => !keys.has(s.key))).toEqual([])
+    expect((await api.json(`/api/runs/${created.id}/sessions?step=${seen.step}`)).body).toEqual({ ...seen, total: done.events })
   })
 })

@@ -74,9 +74,14 @@ try {
     {
       // A replay streams its events too: the main thread takes them a batch per message instead of
       // parsing the whole trace.json at once (≈ 100 MB at 10,000 rollouts).
+      // The last event stays behind until the next batch: the live views answer through the step
+      // before the last one yielded (that step's records are final only once the next one starts), so
+      // the main thread must never see an edge the worker's views cannot answer yet — a request for
+      // the streamed edge would otherwise get the rows of the step before it.
       onBatch: () => {
-        post({ type: 'events', events: batch })
-        batch = []
+        if (batch.length < 2) return
+        post({ type: 'events', events: batch.slice(0, -1) })
+        batch = batch.slice(-1)
       },
       cancelled: () => false,
       // Queries are answered between two steps, not only when a slice yields: a view waits for at
@@ -89,6 +94,8 @@ try {
   )
   if (result === undefined) throw new Error('the simulation stopped without a result')
   setCurrent(result)
+  if (batch.length > 0) post({ type: 'events', events: batch })
+  batch = []
   const { outcome, invariants, failures, checkpoints, inert_faults } = result
   const summary = { outcome, invariants, failures, checkpoints, inert_faults }
   if (stored !== undefined) {
