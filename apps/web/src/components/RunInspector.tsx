@@ -27,12 +27,10 @@ import { MermaidDiagram, preloadMermaid } from './MermaidDiagram.tsx'
 import { ParticipantCards } from './ParticipantCards.tsx'
 import { PhaseToggles } from './PhaseToggles.tsx'
 import { RunHeader } from './RunHeader.tsx'
-import { Scrubber } from './Scrubber.tsx'
 import { SessionsTab } from './SessionsTab.tsx'
-import { StepCounter } from './StepCounter.tsx'
 import { TablesTab } from './TablesTab.tsx'
 import { Tabs } from './Tabs.tsx'
-import { TransportControls } from './TransportControls.tsx'
+import { TransportBar } from './TransportBar.tsx'
 import { usePlayback } from './usePlayback.ts'
 import { useStepKeys } from './useStepKeys.ts'
 
@@ -177,19 +175,7 @@ export function RunInspector({
   return (
     <div className="inspector">
       <RunHeader run={run.data} onRemoveFault={(faults) => rerun.rerun(run.data, faults, step, view.tab)} />
-      <div className="transport">
-        <TransportControls
-          step={step}
-          total={total}
-          playing={playback.playing}
-          speed={playback.speed}
-          onSeek={seek}
-          onTogglePlay={playback.toggle}
-          onSpeed={playback.setSpeed}
-          phases={starts}
-        />
-        <Scrubber step={shownStep} total={total} bands={bands} onSeek={seek} onTogglePlay={playback.toggle} />
-        <StepCounter step={shownStep} total={total} />
+      <TransportBar step={step} shown={shownStep} total={total} playback={playback} onSeek={seek} phases={starts} bands={bands}>
         <div className="live-state" aria-live="polite">
           {trace.live ? (
             following ? (
@@ -201,7 +187,7 @@ export function RunInspector({
             )
           ) : null}
         </div>
-      </div>
+      </TransportBar>
       <StoryNav events={events ?? []} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
       <DivergedNotice run={run.data} error={stepView.error} />
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>

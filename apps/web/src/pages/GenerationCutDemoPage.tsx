@@ -10,9 +10,7 @@ import { DemoRunPanel } from '../components/DemoRunPanel.tsx'
 import { ErrorNotice } from '../components/ErrorNotice.tsx'
 import { Loading } from '../components/Loading.tsx'
 import { preloadMermaid } from '../components/MermaidDiagram.tsx'
-import { Scrubber } from '../components/Scrubber.tsx'
-import { StepCounter } from '../components/StepCounter.tsx'
-import { TransportControls } from '../components/TransportControls.tsx'
+import { TransportBar } from '../components/TransportBar.tsx'
 import { usePlayback } from '../components/usePlayback.ts'
 import { useStepKeys } from '../components/useStepKeys.ts'
 import { demoPair } from '../lib/demoPair.ts'
@@ -231,26 +229,7 @@ function PairedRuns({ a, b, step }: { a: string; b: string; step: number | null 
 
   return (
     <div className="paired-runs" data-seed={runA.seed}>
-      <div className="transport">
-        <TransportControls
-          step={cursor}
-          total={total}
-          playing={playback.playing}
-          speed={playback.speed}
-          onSeek={seek}
-          onTogglePlay={playback.toggle}
-          onSpeed={playback.setSpeed}
-          phases={starts}
-        />
-        <Scrubber
-          step={cursor}
-          total={total}
-          bands={bands}
-          onSeek={seek}
-          onTogglePlay={playback.toggle}
-        />
-        <StepCounter step={cursor} total={total} />
-      </div>
+      <TransportBar step={cursor} total={total} playback={playback} onSeek={seek} phases={starts} bands={bands} />
       <div className="fate-jumps" role="group" aria-label="Jump to the straggler's fate">
         <span className="muted small">
           seed <span className="mono">{runA.seed}</span> · jump to
