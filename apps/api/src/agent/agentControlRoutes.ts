@@ -2,11 +2,10 @@ import type { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { AgentParticipant, CheckpointDirectory, Clock, CompletionReceipt } from '@cutover/core'
-import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
-import { readValidJson } from '../http/jsonBody.ts'
+import { errorResponse } from '../http/errorResponse.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
-import { controlReply, createControlApp } from '../control/createControlApp.ts'
+import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
 import type { ChangeSignal } from '../model/ChangeSignal.ts'
 
@@ -72,10 +71,8 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
 
   app.get('/capabilities', (c) => c.json(agentCapabilities(agent)))
 
-  app.post('/agent-checkpoint/prepare', async (c) => {
-    const body = await readValidJson(c, operationBody, 'prepare body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const result = agent.prepare(body.value.checkpoint_id, body.value.deadline_ts * 1000)
+  controlOperation(app, '/agent-checkpoint/prepare', operationBody, (body, c) => {
+    const result = agent.prepare(body.checkpoint_id, body.deadline_ts * 1000)
     signal.notify()
     return reply(c, result)
   })
@@ -97,53 +94,41 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
     }
   })
 
-  app.post('/agent-checkpoint/commit', async (c) => {
-    const body = await readValidJson(c, directoryBody, 'commit body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const dir = openDir(c, body.value.checkpoint_dir, true)
+  controlOperation(app, '/agent-checkpoint/commit', directoryBody, (body, c) => {
+    const dir = openDir(c, body.checkpoint_dir, true)
     if (dir instanceof Response) return dir
-    return reply(c, agent.commit(body.value.checkpoint_id, dir))
+    return reply(c, agent.commit(body.checkpoint_id, dir))
   })
 
-  app.post('/agent-checkpoint/restore', async (c) => {
-    const body = await readValidJson(c, directoryBody, 'restore body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const dir = openDir(c, body.value.checkpoint_dir, false)
+  controlOperation(app, '/agent-checkpoint/restore', directoryBody, (body, c) => {
+    const dir = openDir(c, body.checkpoint_dir, false)
     if (dir instanceof Response) return dir
-    const restored = agent.restore(body.value.checkpoint_id, dir)
+    const restored = agent.restore(body.checkpoint_id, dir)
     if (!restored.ok) return reply(c, restored)
     return c.json({ ...restored.value, continuation_index: restored.value.continuations })
   })
 
-  app.post('/agent-checkpoint/resume', async (c) => {
-    const body = await readValidJson(c, operationBody, 'resume body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const result = agent.resume(body.value.checkpoint_id)
+  controlOperation(app, '/agent-checkpoint/resume', operationBody, (body, c) => {
+    const result = agent.resume(body.checkpoint_id)
     signal.notify()
     return reply(c, result)
   })
 
-  app.post('/agent-checkpoint/retire', async (c) => {
-    const body = await readValidJson(c, identityBody, 'retire body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const { checkpoint_id, rollout_id, attempt_index } = body.value
+  controlOperation(app, '/agent-checkpoint/retire', identityBody, (body, c) => {
+    const { checkpoint_id, rollout_id, attempt_index } = body
     const result = agent.retire(checkpoint_id, { rollout_id, attempt_index })
     signal.notify()
     return reply(c, result)
   })
 
-  app.post('/agent-checkpoint/acknowledge', async (c) => {
-    const body = await readValidJson(c, acknowledgeBody, 'acknowledge body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const result = agent.acknowledgeOne(body.value.receipt as CompletionReceipt)
+  controlOperation(app, '/agent-checkpoint/acknowledge', acknowledgeBody, (body, c) => {
+    const result = agent.acknowledgeOne(body.receipt as CompletionReceipt)
     signal.notify()
     return reply(c, result)
   })
 
-  app.post('/agent-checkpoint/acknowledge-completed', async (c) => {
-    const body = await readValidJson(c, acknowledgeCompletedBody, 'acknowledge-completed body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const result = agent.acknowledge(body.value.executions as CompletionReceipt[])
+  controlOperation(app, '/agent-checkpoint/acknowledge-completed', acknowledgeCompletedBody, (body, c) => {
+    const result = agent.acknowledge(body.executions as CompletionReceipt[])
     signal.notify()
     return reply(c, result.ok ? { ok: true, value: { acknowledged: result.value.acknowledged, idempotent: result.value.idempotent } } : result)
   })
@@ -154,10 +139,8 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
     return reply(c, agent.completionReceipt(query.data))
   })
 
-  app.post('/agent-checkpoint/discard-restored-continuation', async (c) => {
-    const body = await readValidJson(c, identityBody, 'discard-restored-continuation body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const { checkpoint_id, rollout_id, attempt_index } = body.value
+  controlOperation(app, '/agent-checkpoint/discard-restored-continuation', identityBody, (body, c) => {
+    const { checkpoint_id, rollout_id, attempt_index } = body
     return reply(c, agent.discardContinuation(checkpoint_id, { rollout_id, attempt_index }))
   })
 

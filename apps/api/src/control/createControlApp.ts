@@ -1,8 +1,10 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
+import type { z } from 'zod'
 import type { CutoverError } from '@cutover/core/contracts'
 import { API_BODY_LIMIT, limitBody } from '../http/bodyLimits.ts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { readValidJson } from '../http/jsonBody.ts'
 import { bearerAuthorized } from './bearerAuthorized.ts'
 
 /**
@@ -23,4 +25,21 @@ export function createControlApp(token: string): Hono {
 /** A control operation's answer: its result as JSON, or its refusal in the error envelope. */
 export function controlReply(c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response {
   return result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
+}
+
+/** A control operation's result: the participant's answer or refusal. */
+export type ControlResult = { ok: true; value: unknown } | { ok: false; error: CutoverError }
+
+/**
+ * `POST path` of a control plane: its body checked against `schema` (400 naming `<operation> body`
+ * otherwise), then `run` — whose result is replied with `controlReply`, or a response of its own.
+ */
+export function controlOperation<S extends z.ZodType>(app: Hono, path: string, schema: S, run: (body: z.infer<S>, c: Context) => ControlResult | Response): void {
+  const what = `${path.slice(path.lastIndexOf('/') + 1)} body`
+  app.post(path, async (c) => {
+    const body = await readValidJson(c, schema, what)
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const result = run(body.value, c)
+    return result instanceof Response ? result : controlReply(c, result)
+  })
 }

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs'
 import type { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
-import { readValidJson } from '../http/jsonBody.ts'
 import { checkpointDirUnder } from './checkpointDirUnder.ts'
-import { controlReply, createControlApp } from '../control/createControlApp.ts'
+import { openCheckpointDir } from '../control/openCheckpointDir.ts'
+import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import { directoryBody, identityBody, operationBody, statusQuery } from '../control/controlBodies.ts'
 
 /** What the control routes of one resources participant need. */
@@ -33,10 +32,8 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
 
   app.get('/capabilities', (c) => c.json(participant.capabilities() as object))
 
-  app.post('/resources-checkpoint/prepare', async (c) => {
-    const body = await readValidJson(c, operationBody, 'prepare body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    return reply(c, participant.prepare(body.value.checkpoint_id, body.value.deadline_ts * 1000, options.clock.now()))
+  controlOperation(app, '/resources-checkpoint/prepare', operationBody, (body, c) => {
+    return reply(c, participant.prepare(body.checkpoint_id, body.deadline_ts * 1000, options.clock.now()))
   })
 
   // GET, like every status route of the protocol (§3.2, §3.3): `?checkpoint_id=…`; answered by the participant itself.
@@ -46,41 +43,26 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
     return reply(c, participant.status(query.data.checkpoint_id))
   })
 
-  app.post('/resources-checkpoint/commit', async (c) => {
-    const body = await readValidJson(c, directoryBody, 'commit body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const path = checkpointDirUnder(options.dataDir, body.value.checkpoint_dir)
+  controlOperation(app, '/resources-checkpoint/commit', directoryBody, (body, c) => {
+    const path = checkpointDirUnder(options.dataDir, body.checkpoint_dir)
     if (!path.ok) return cutoverErrorResponse(c, path.error)
     const dir = options.openDirectory(path.value, true)
-    return reply(c, participant.commit(body.value.checkpoint_id, dir))
+    return reply(c, participant.commit(body.checkpoint_id, dir))
   })
 
-  app.post('/resources-checkpoint/restore', async (c) => {
-    const body = await readValidJson(c, directoryBody, 'restore body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const path = checkpointDirUnder(options.dataDir, body.value.checkpoint_dir)
-    if (!path.ok) return cutoverErrorResponse(c, path.error)
-    if (!existsSync(path.value)) return errorResponse(c, 'checkpoint_not_found', `no checkpoint directory at ${body.value.checkpoint_dir}`)
-    let dir: CheckpointDirectory
-    try {
-      dir = options.openDirectory(path.value, false)
-    } catch (error) {
-      return errorResponse(c, 'checkpoint_not_found', `cannot open ${body.value.checkpoint_dir}: ${error instanceof Error ? error.message : String(error)}`)
-    }
+  controlOperation(app, '/resources-checkpoint/restore', directoryBody, (body, c) => {
+    const dir = openCheckpointDir(c, options.dataDir, body.checkpoint_dir, false, options.openDirectory)
+    if (dir instanceof Response) return dir
     // The participant verifies the namespace and, when D holds agent records, reconciles with them.
-    return reply(c, participant.restore(body.value.checkpoint_id, dir))
+    return reply(c, participant.restore(body.checkpoint_id, dir))
   })
 
-  app.post('/resources-checkpoint/resume', async (c) => {
-    const body = await readValidJson(c, operationBody, 'resume body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    return reply(c, participant.resume(body.value.checkpoint_id))
+  controlOperation(app, '/resources-checkpoint/resume', operationBody, (body, c) => {
+    return reply(c, participant.resume(body.checkpoint_id))
   })
 
-  app.post('/resources-checkpoint/retire', async (c) => {
-    const body = await readValidJson(c, identityBody, 'retire body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const { checkpoint_id, rollout_id, attempt_index, deadline_ts } = body.value
+  controlOperation(app, '/resources-checkpoint/retire', identityBody, (body, c) => {
+    const { checkpoint_id, rollout_id, attempt_index, deadline_ts } = body
     return reply(c, participant.retire(checkpoint_id, { rollout_id, attempt_index }, deadline_ts * 1000))
   })
 

@@ -4,9 +4,8 @@ import { z } from 'zod'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel, TokenStore } from '@cutover/core'
 import { continuationRootSchema } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
-import { readValidJson } from '../http/jsonBody.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
-import { controlReply, createControlApp } from '../control/createControlApp.ts'
+import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
 import type { CutoverError } from '@cutover/core/contracts'
 import type { ChangeSignal } from './ChangeSignal.ts'
@@ -73,10 +72,8 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
 
   app.get('/capabilities', (c) => c.json(modelCapabilities(model, pool)))
 
-  app.post('/model-admission/pause', async (c) => {
-    const body = await readValidJson(c, operationBody, 'pause body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const paused = model.pause(body.value.checkpoint_id, body.value.deadline_ts * 1000)
+  controlOperation(app, '/model-admission/pause', operationBody, (body, c) => {
+    const paused = model.pause(body.checkpoint_id, body.deadline_ts * 1000)
     if (paused.ok) pool?.closed()
     return reply(c, paused)
   })
@@ -93,47 +90,37 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
     }
   })
 
-  app.post('/model-admission/abort_inflight', async (c) => {
-    const body = await readValidJson(c, identityBody, 'abort_inflight body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const { checkpoint_id, rollout_id, attempt_index } = body.value
+  controlOperation(app, '/model-admission/abort_inflight', identityBody, (body, c) => {
+    const { checkpoint_id, rollout_id, attempt_index } = body
     const result = model.abortInflight(checkpoint_id, { rollout_id, attempt_index })
     signal.notify()
     return reply(c, result)
   })
 
-  app.post('/model-admission/resume', async (c) => {
-    const body = await readValidJson(c, operationBody, 'resume body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const resumed = model.resume(body.value.checkpoint_id)
+  controlOperation(app, '/model-admission/resume', operationBody, (body, c) => {
+    const resumed = model.resume(body.checkpoint_id)
     if (resumed.ok) pool?.reopened()
     return reply(c, resumed)
   })
 
-  app.post('/model-checkpoint/commit', async (c) => {
-    const body = await readValidJson(c, commitBody, 'commit body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const dir = openDir(c, body.value.checkpoint_dir, true)
+  controlOperation(app, '/model-checkpoint/commit', commitBody, (body, c) => {
+    const dir = openDir(c, body.checkpoint_dir, true)
     if (dir instanceof Response) return dir
-    return reply(c, model.commit(body.value.checkpoint_id, dir, body.value.continuation_roots))
+    return reply(c, model.commit(body.checkpoint_id, dir, body.continuation_roots))
   })
 
-  app.post('/model-checkpoint/restore', async (c) => {
-    const body = await readValidJson(c, directoryBody, 'restore body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const dir = openDir(c, body.value.checkpoint_dir, false)
+  controlOperation(app, '/model-checkpoint/restore', directoryBody, (body, c) => {
+    const dir = openDir(c, body.checkpoint_dir, false)
     if (dir instanceof Response) return dir
-    return reply(c, model.restore(body.value.checkpoint_id, dir))
+    return reply(c, model.restore(body.checkpoint_id, dir))
   })
 
   // Not a Gym route: the token store lives in this process, so the controller asks it for the
   // snapshot of the committed staging keys it seals into the checkpoint (PROTOCOL.md §3.6 step 5).
-  app.post('/model-checkpoint/token-snapshot', async (c) => {
-    const body = await readValidJson(c, tokenSnapshotBody, 'token-snapshot body')
-    if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const check = model.fence.requirePhase(body.value.checkpoint_id, ['committed_paused'])
+  controlOperation(app, '/model-checkpoint/token-snapshot', tokenSnapshotBody, (body, c) => {
+    const check = model.fence.requirePhase(body.checkpoint_id, ['committed_paused'])
     if (!check.ok) return cutoverErrorResponse(c, check.error)
-    return c.json({ snapshot: options.tokens.snapshot(body.value.staging_keys, options.digest) })
+    return c.json({ snapshot: options.tokens.snapshot(body.staging_keys, options.digest) })
   })
 
   app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))
