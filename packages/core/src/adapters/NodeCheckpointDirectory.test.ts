@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -32,6 +32,24 @@ describe('NodeCheckpointDirectory', () => {
     expect(dir.readFile('resources/counter/r0.a0.json')).toEqual(bytes('{"a":2}\n'))
     expect(dir.readFile('resources/counter/missing.json')).toBeUndefined()
     expect(dir.list()).toEqual([{ path: 'resources/counter/r0.a0.json', kind: 'file', bytes: 8 }])
+  })
+
+  it('[atomic] a file changed on disk after its writer made it durable reads as changed, whoever changed it', () => {
+    const root = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    dir.writeFile('agent/r0.a0.json', bytes('{"a":1}\n'))
+    dir.writeFile('agent/r1.a0.json', bytes('{"b":1}\n'))
+    dir.sync()
+    expect(dir.readFile('agent/r0.a0.json')).toEqual(bytes('{"a":1}\n'))
+    // Rewritten in place with the same size (same inode), and replaced by a new inode.
+    writeFileSync(join(root, 'agent/r0.a0.json'), '{"a":2}\n')
+    writeFileSync(join(root, 'agent/other.json'), '{"b":22}\n')
+    renameSync(join(root, 'agent/other.json'), join(root, 'agent/r1.a0.json'))
+    expect(dir.readFile('agent/r0.a0.json')).toEqual(bytes('{"a":2}\n'))
+    expect(dir.readFile('agent/r1.a0.json')).toEqual(bytes('{"b":22}\n'))
+    rmSync(join(root, 'agent/r0.a0.json'))
+    expect(dir.readFile('agent/r0.a0.json')).toBeUndefined()
+    expect(dir.list()).toEqual([{ path: 'agent/r1.a0.json', kind: 'file', bytes: 9 }])
   })
 
   it('[paths] refuses unsafe paths and writes through symlinked folders', () => {
