@@ -12,21 +12,21 @@ afterEach(() => {
 
 const workplace = loadNodeWorkplaceData()
 
-function run(argv: string[]) {
+async function run(argv: string[]) {
   const tempRoot = mkdtempSync(join(tmpdir(), 'cutover-bench-test-'))
   roots.push(tempRoot)
   let stdout = ''
   let stderr = ''
   // Small effort: the shapes and signs of the figures are under test, never their speed.
-  const code = runBenchCommand(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) }, { loadWorkplace: () => workplace, measure: { minMeasureMs: 20, sha256Bytes: 1 << 20, tempRoot } })
+  const code = await runBenchCommand(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) }, { loadWorkplace: () => workplace, measure: { minMeasureMs: 20, sha256Bytes: 1 << 20, tempRoot } })
   return { code, stdout, stderr, tempRoot }
 }
 
 const FIXED = ['rollouts', 'cycle_ms', 'events_per_s', 'workplace_sessions_per_s', 'workplace_snapshot_bytes_median', 'workplace_full_bytes_median', 'sha256_mb_per_s'] as const
 
 describe('cutover bench', () => {
-  it('[bench] --json prints exactly one object with every contract figure a positive number, and cleans up its temp folder', () => {
-    const r = run(['--rollouts', '6', '--json'])
+  it('[bench] --json prints exactly one object with every contract figure a positive number, and cleans up its temp folder', async () => {
+    const r = await run(['--rollouts', '6', '--json'])
     expect(r.code).toBe(0)
     expect(r.stderr).toBe('')
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
@@ -45,19 +45,19 @@ describe('cutover bench', () => {
     expect(readdirSync(r.tempRoot)).toEqual([])
   })
 
-  it('[bench] the human table shows each figure beside its PRODUCT.md §6 target', () => {
-    const r = run(['--rollouts', '3'])
+  it('[bench] the human table shows each figure beside its PRODUCT.md §6 target', async () => {
+    const r = await run(['--rollouts', '3'])
     expect(r.code).toBe(0)
     for (const name of FIXED.slice(1)) expect(r.stdout).toContain(`(${name})`)
     for (const target of ['≤ 500 ms', '≤ 20 ms', '≥ 100,000 events/s', '≥ 1,500 sessions/s', '≤ 2 KB', '362 KB']) expect(r.stdout).toContain(target)
   })
 
-  it('[cli] --help exits 0; bad options are usage errors (one stderr line, exit 2)', () => {
-    const help = run(['--help'])
+  it('[cli] --help exits 0; bad options are usage errors (one stderr line, exit 2)', async () => {
+    const help = await run(['--help'])
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('usage: cutover bench [--rollouts N] [--json]')
     for (const argv of [['--rollouts', '0'], ['--rollouts', 'many'], ['--fast'], ['--rollouts']]) {
-      const r = run(argv)
+      const r = await run(argv)
       expect(r.code, argv.join(' ')).toBe(2)
       expect(r.stdout).toBe('')
       expect(r.stderr.trim().split('\n')).toHaveLength(1)

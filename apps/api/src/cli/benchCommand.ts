@@ -135,13 +135,14 @@ export function runBenchCommand(argv: readonly string[], io: CliIo, options: Ben
       return EXIT.ok
     })
   }
-  const figures = measureBench({
+  return measureBench({
     rollouts,
     workplace: (options.loadWorkplace ?? loadNodeWorkplaceData)(),
     ...options.measure,
     // With --json stdout holds one object only; progress goes to stderr for people.
     ...(json ? {} : { progress: (line: string) => io.stderr(`${line}\n`) }),
+  }).then((figures) => {
+    io.stdout(json ? `${JSON.stringify(figures)}\n` : `${humanTable(figures)}\n`)
+    return figures.cycle_run_invariants_pass && figures.cycle_directories_valid ? EXIT.ok : EXIT.failure
   })
-  io.stdout(json ? `${JSON.stringify(figures)}\n` : `${humanTable(figures)}\n`)
-  return figures.cycle_run_invariants_pass && figures.cycle_directories_valid ? EXIT.ok : EXIT.failure
 }

@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import type { CutMode } from '@cutover/core/contracts'
-import type { JsonValue, SimulationResult, WorkplaceData } from '@cutover/core'
-import { canonicalJson, createWorkplaceCodec, parseWorkplaceBase, replayActions, resolveRunConfig, simulate, verifyCheckpoint } from '@cutover/core'
-import type { TraceEvent } from '@cutover/core/contracts'
-import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
-import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+import type { JsonValue, WorkplaceData } from '@cutover/core'
+import { canonicalJson, createWorkplaceCodec, parseWorkplaceBase, replayActions } from '@cutover/core'
+import { nodeDigest } from '@cutover/core/adapters'
+import { simulationHeapLimitMb } from '../runs/simulationHeapLimitMb.ts'
+import { runBenchSimulation } from './runBenchSimulation.ts'
 
 /** What to measure and with how much effort. */
 export interface BenchOptions {
@@ -25,9 +21,6 @@ export interface BenchOptions {
   /** Progress lines for people (never part of the figures). */
   readonly progress?: (line: string) => void
 }
-
-/** Phases of the checkpoint cycle, in the order they happen. */
-const CYCLE_PHASES = ['prepare', 'retire', 'commit', 'restore', 'resume'] as const
 
 /**
  * The figures of `cutover bench` (CONTRACTS.md §6: the first seven names are fixed). Wall-clock
@@ -55,8 +48,12 @@ export interface BenchFigures {
   readonly max_step_ms: number
   /** The event that step produced (`<step> <type> <path or rollout>`), to find it in the trace. */
   readonly max_step_event: string
-  /** Peak resident set size of this process over the whole bench (both simulations held in turn). */
+  /** Peak resident set size of this process over the whole bench (each simulation in its worker, in turn). */
   readonly peak_rss_mb: number
+  /** The old-space budget each simulation's worker ran with (`simulationHeapLimitMb`, as the server's). */
+  readonly heap_limit_mb: number
+  /** The largest V8 heap any of the three simulations used (sampled every 5,000 events). */
+  readonly heap_used_max_mb: number
   readonly scenario: 'happy-path'
   readonly seed: string
   /** Wall ms spent in each cycle phase inside the window (events attributed to the phase they carry). */
@@ -95,62 +92,6 @@ function median(values: readonly number[]): number {
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10
-
-/** Streams a simulation, timing the work before each event and attributing it to the event's phase. */
-function timedRun(gen: Generator<TraceEvent, SimulationResult>) {
-  const phaseMs: { [phase: string]: number } = Object.fromEntries(CYCLE_PHASES.map((p) => [p, 0]))
-  let windowStart: number | undefined
-  let windowEnd: number | undefined
-  let files = 0
-  let bytes = 0
-  let maxStepMs = 0
-  let maxStepEvent = ''
-  const started = performance.now()
-  let before = started
-  for (;;) {
-    const next = gen.next()
-    const now = performance.now()
-    if (next.done === true) return { result: next.value, totalMs: now - started, lastEventMs: before - started, phaseMs, windowMs: windowStart === undefined || windowEnd === undefined ? null : windowEnd - windowStart, files, bytes, maxStepMs, maxStepEvent }
-    const event = next.value
-    if (now - before > maxStepMs) {
-      maxStepMs = now - before
-      const where = event.payload['path'] ?? event.payload['rollout_id']
-      maxStepEvent = `${event.step} ${event.type}${typeof where === 'string' ? ` ${where}` : ''}`
-    }
-    if (windowStart === undefined && event.phase !== 'run') windowStart = before
-    if (event.phase in phaseMs) phaseMs[event.phase] = (phaseMs[event.phase] as number) + (now - before)
-    if (event.phase === 'resume') windowEnd = now
-    if (event.type === 'directory.write' && event.outcome === 'ok') {
-      files++
-      const b = event.payload['bytes']
-      if (typeof b === 'number') bytes += b
-    }
-    before = now
-  }
-}
-
-/**
- * The checkpoint cycle on the real file system: a happy-path run into a temp folder, then verify;
- * `generation-safe`: the generation-safe-cut scenario (its straggler cut and continued) at the same size.
- */
-function measureCycle(options: BenchOptions, seed: string, cutMode: CutMode = 'whole-request') {
-  const root = mkdtempSync(join(options.tempRoot ?? tmpdir(), 'cutover-bench-'))
-  try {
-    const config = resolveRunConfig(cutMode === 'whole-request' ? { scenario: 'happy-path', seed, rollouts: options.rollouts } : { scenario: 'generation-safe-cut', seed, rollouts: options.rollouts })
-    const run = timedRun(simulate(config, { digest: nodeDigest, workplace: options.workplace, openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)) }))
-    const t0 = performance.now()
-    let valid = true
-    for (const c of run.result.checkpoints) valid = verifyCheckpoint(new NodeCheckpointDirectory(c.location, { create: false }), nodeDigest).valid && valid
-    const verifyMs = performance.now() - t0
-    const invariantsPass = Object.values(run.result.invariants).every((v) => v === 'pass')
-    // Figures only: the run's result (trace, histories, views) is dropped before the in-memory run
-    // starts, so peak_rss_mb is one simulation's, not two held at once.
-    const { result, ...figures } = run
-    return { ...figures, verifyMs, valid, invariantsPass, checkpoints: result.checkpoints.length }
-  } finally {
-    rmSync(root, { recursive: true, force: true })
-  }
-}
 
 /** Export → JSON text → parse → restore, over `sessions`, repeated for at least `minMs`. */
 function codecThroughput(codec: ReturnType<typeof createWorkplaceCodec>, sessions: readonly Parameters<ReturnType<typeof createWorkplaceCodec>['exportState']>[0][], minMs: number): number {
@@ -212,24 +153,27 @@ function measureSha256(size: number): number {
   return size / 2 ** 20 / (median(times) / 1000)
 }
 
-/** Runs every measurement of `cutover bench`. Slow by design at 1,000 rollouts (two full simulations). */
-export function measureBench(options: BenchOptions): BenchFigures {
+/**
+ * Runs every measurement of `cutover bench`. Slow by design at 1,000 rollouts (three simulations,
+ * each in its own worker thread with its size's heap budget, as the server runs them).
+ */
+export async function measureBench(options: BenchOptions): Promise<BenchFigures> {
   const seed = options.seed ?? '0'
   const minMs = options.minMeasureMs ?? 1000
   const sha256Bytes = options.sha256Bytes ?? 64 * 2 ** 20
   const progress = options.progress ?? (() => undefined)
+  const { rollouts, tempRoot, workplace } = options
 
-  progress(`checkpoint cycle: happy-path, ${options.rollouts} rollouts, real file system…`)
-  const cycle = measureCycle(options, seed)
-  progress(`checkpoint cycle, generation-safe: generation-safe-cut, ${options.rollouts} rollouts, real file system…`)
-  const cut = measureCycle(options, seed, 'generation-safe')
+  progress(`checkpoint cycle: happy-path, ${rollouts} rollouts, real file system…`)
+  const cycle = await runBenchSimulation({ kind: 'cycle', rollouts, seed, cutMode: 'whole-request', tempRoot }, workplace)
+  progress(`checkpoint cycle, generation-safe: generation-safe-cut, ${rollouts} rollouts, real file system…`)
+  const cut = await runBenchSimulation({ kind: 'cycle', rollouts, seed, cutMode: 'generation-safe', tempRoot }, workplace)
   const cutMs = cut.windowMs === null ? null : Math.round(cut.windowMs + cut.verifyMs)
   progress('simulator throughput: the same run with in-memory directories…')
-  const config = resolveRunConfig({ scenario: 'happy-path', seed, rollouts: options.rollouts })
-  const mem = timedRun(simulate(config, { digest: nodeDigest, workplace: options.workplace, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }) }))
-  const events = mem.result.events.length
+  const mem = await runBenchSimulation({ kind: 'memory', rollouts, seed }, workplace)
+  const events = mem.events
   progress('Workplace codec: snapshot sizes and export + restore throughput…')
-  const wp = measureWorkplace(options.workplace, minMs)
+  const wp = measureWorkplace(workplace, minMs)
   progress(`SHA-256 over ${sha256Bytes} bytes…`)
   const sha = measureSha256(sha256Bytes)
 
@@ -247,6 +191,8 @@ export function measureBench(options: BenchOptions): BenchFigures {
     max_step_ms: round1(mem.maxStepMs),
     max_step_event: mem.maxStepEvent,
     peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    heap_limit_mb: simulationHeapLimitMb(rollouts),
+    heap_used_max_mb: Math.max(cycle.heapUsedMaxMb, cut.heapUsedMaxMb, mem.heapUsedMaxMb),
     scenario: 'happy-path',
     seed,
     cycle_phases_ms: Object.fromEntries(Object.entries(cycle.phaseMs).map(([k, v]) => [k, Math.round(v)])),
@@ -270,7 +216,7 @@ export function measureBench(options: BenchOptions): BenchFigures {
       `cycle_ms_generation_safe: the same window and verify over a real-FS run of the generation-safe-cut scenario (seed ${seed}, ${options.rollouts} rollouts, cut_mode generation-safe): rollout r0's call is still generating at the deadline, so the model cuts it at a durable token boundary (inventory, buffer swap, segment staged, cut proof), the segment is written under token-store/segments/ and verified, restore verifies it before activation, and r0 continues from the prefix under N+1 instead of being retired.`,
       'events_per_s: events of one whole happy-path simulation with in-memory directories divided by its wall time, including the invariant checker and the equivalence baseline run; trace_events_per_s excludes the baseline.',
       `workplace_*: the ${wp.tasks} example tasks' ground-truth calls replayed on fresh sessions; sizes are UTF-8 bytes of JSON.stringify(state) (delta form vs full-table form); sessions/s is exportState → JSON.stringify → JSON.parse → restoreState, repeated for at least ${minMs} ms.`,
-      'max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process\'s peak resident set (getrusage maxRSS) at the end of the bench, the real-FS run, the in-memory run and the codec loops included.',
+      `max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process's peak resident set (getrusage maxRSS) at the end of the bench, the real-FS runs, the in-memory run and the codec loops included; each simulation runs in its own worker thread with the old-space budget the server gives a run of ${rollouts} rollouts (heap_limit_mb), and heap_used_max_mb is the largest heap any of them used.`,
       'sha256_mb_per_s: MiB (2^20 bytes) per second, median of three passes through the nodeDigest port (node:crypto).',
     ],
   }

@@ -4,6 +4,7 @@ import { loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import { MemoryCheckpointDirectory } from '@cutover/core/testing'
 import type { TraceEvent } from '@cutover/core/contracts'
 import { tempDataDir } from '../testing/apiHarness.ts'
+import { simulationHeapLimitMb } from './simulationHeapLimitMb.ts'
 import { startWorkerSimulation } from './startWorkerSimulation.ts'
 
 describe('startWorkerSimulation', () => {
@@ -37,5 +38,13 @@ describe('startWorkerSimulation', () => {
     const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 1 })
     const sim = startWorkerSimulation({ config, dataDir: '/nonexistent', runId: 'x' }, () => undefined, new URL('data:text/javascript,throw new Error("boom")'))
     await expect(sim.done).rejects.toThrow(/boom/)
+  })
+
+  it('[bounded] a simulation that outgrows its heap budget fails its run with a message naming the budget; the server goes on', async () => {
+    const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 1 })
+    // A worker that keeps everything it allocates: it must hit simulationHeapLimitMb(1) = 192 MB.
+    const hog = new URL('data:text/javascript,const keep = []; for (;;) keep.push(new Array(1e5).fill(keep.length))')
+    const sim = startWorkerSimulation({ config, dataDir: '/nonexistent', runId: 'x' }, () => undefined, hog)
+    await expect(sim.done).rejects.toThrow(`the simulation outgrew its ${simulationHeapLimitMb(1)} MB heap (1 rollouts)`)
   })
 })

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { RunConfig, TraceEvent } from '@cutover/core/contracts'
+import { simulationHeapLimitMb } from './simulationHeapLimitMb.ts'
 import type { FromSimulationWorker, SimulationSummary, SimulationWorkerData, ToSimulationWorker, ViewMethod } from './simulationWorkerProtocol.ts'
 
 /** How a simulation in a worker ended: its summary, and for a replay the first step that differs from the stored trace. */
@@ -38,7 +39,7 @@ export function simulationWorkerFactory(dataDir: string, sliceMs?: number): Simu
  * query) with an Error; it never throws into the caller's thread.
  */
 export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (events: readonly TraceEvent[]) => void, bootstrap: URL = BOOTSTRAP): WorkerSimulation {
-  const worker = new Worker(bootstrap, { workerData: data })
+  const worker = new Worker(bootstrap, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: simulationHeapLimitMb(data.config.rollouts) } })
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
   let nextId = 0
   let ended: Error | undefined
@@ -80,7 +81,7 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
         return
     }
   })
-  worker.on('error', (error) => end(error instanceof Error ? error : new Error(String(error))))
+  worker.on('error', (error) => end(outOfMemory(error) ? new Error(`the simulation outgrew its ${simulationHeapLimitMb(data.config.rollouts)} MB heap (${data.config.rollouts} rollouts)`) : error instanceof Error ? error : new Error(String(error))))
   worker.on('exit', (code) => end(new Error(`the simulation worker exited (code ${code})`)))
 
   return {
@@ -98,4 +99,9 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
       return worker.terminate().then(() => undefined)
     },
   }
+}
+
+/** Whether a worker died of its `resourceLimits` (Node's `ERR_WORKER_OUT_OF_MEMORY`). */
+function outOfMemory(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
 }
