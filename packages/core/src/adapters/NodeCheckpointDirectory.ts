@@ -30,6 +30,12 @@ interface PendingWrite {
   readonly data: Uint8Array
 }
 
+/**
+ * Batches of at most this many files (a manifest, a marker) are made durable file by file: an
+ * fdatasync or two cost less than starting `sync --file-system` (a fork of this whole process).
+ */
+const PER_FILE_BATCH = 2
+
 /** How `sync()` makes the batch of temp files durable; `syncfs` falls back to per-file when unavailable. */
 let durability: 'syncfs' | 'per-file' = process.platform === 'linux' ? 'syncfs' : 'per-file'
 
@@ -39,7 +45,8 @@ let durability: 'syncfs' | 'per-file' = process.platform === 'linux' ? 'syncfs' 
  * `list()` of this object see pending content. `sync()` then commits the batch in the order
  * CONTRACTS.md §5 requires, paying for durability once instead of once per file:
  *   1. every pending temp file durable in ONE step (`syncfs(2)` through coreutils
- *      `sync --file-system`, or an fdatasync per file where that is unavailable),
+ *      `sync --file-system`, or an fdatasync per file where that is unavailable and for batches
+ *      of one or two files, such as a manifest alone),
  *   2. each temp renamed over its target (atomic on POSIX),
  *   3. each folder touched since the last sync fsynced once (new folders dirty their parent too).
  * So no file ever appears under its final name before its bytes are on disk, and the writers'
@@ -143,7 +150,7 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
 
   /** Step 1 of `sync()`: the batch's temp files reach the disk before any of them is renamed. */
   #makeDurable(batch: readonly PendingWrite[]): void {
-    if (durability === 'syncfs') {
+    if (durability === 'syncfs' && batch.length > PER_FILE_BATCH) {
       // syncfs(2) flushes the whole file system holding D once (data + journal): far cheaper than
       // an fdatasync per file, each of which waits for its own journal commit.
       const r = spawnSync('sync', ['--file-system', this.#root], { stdio: 'ignore' })
