@@ -13,19 +13,19 @@ const BOOTSTRAP = new URL('./benchSimulationWorkerBootstrap.js', import.meta.url
 export function runBenchSimulation(request: BenchRunRequest, workplace: WorkplaceData): Promise<BenchRunFigures> {
   const limitMb = simulationHeapLimitMb(request.rollouts)
   const worker = new Worker(BOOTSTRAP, { workerData: { request, workplace }, resourceLimits: { maxOldGenerationSizeMb: limitMb } })
+  // Settles once the thread is gone, so the next run never shares the process with this one's heap.
   return new Promise<BenchRunFigures>((resolve, reject) => {
-    let settled = false
+    let outcome: { readonly figures: BenchRunFigures } | { readonly error: Error } | undefined
     worker.once('message', (message: { readonly figures?: BenchRunFigures; readonly error?: string }) => {
-      settled = true
-      if (message.figures !== undefined) resolve(message.figures)
-      else reject(new Error(message.error ?? 'the bench worker answered nothing'))
+      outcome ??= message.figures !== undefined ? { figures: message.figures } : { error: new Error(message.error ?? 'the bench worker answered nothing') }
     })
     worker.once('error', (error: Error & { code?: string }) => {
-      settled = true
-      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(`the ${request.kind} run of ${request.rollouts} rollouts outgrew its ${limitMb} MB heap`) : error)
+      outcome ??= { error: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(`the ${request.kind} run of ${request.rollouts} rollouts outgrew its ${limitMb} MB heap`) : error }
     })
     worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the bench worker exited (code ${code}) without figures`))
+      if (outcome === undefined) reject(new Error(`the bench worker exited (code ${code}) without figures`))
+      else if ('figures' in outcome) resolve(outcome.figures)
+      else reject(outcome.error)
     })
   })
 }
