@@ -19,6 +19,7 @@ import type { RunLimits } from './runs/runLimits.ts'
 import type { SimulatorPort } from './runs/SimulatorPort.ts'
 import type { RunStore } from './store/RunStore.ts'
 import type { SimulationWorkerFactory } from './runs/startWorkerSimulation.ts'
+import type { ReadTrace } from './runs/readTraceInWorker.ts'
 import type { InspectDirectoryFolder, VerifyCheckpointFolder } from './checkpoints/startVerificationWorker.ts'
 
 /** The ports the HTTP app runs on; tests pass temp-dir stores and fixed clocks. */
@@ -48,6 +49,8 @@ export interface AppDeps {
   readonly limits?: RunLimits
   /** When set, fresh runs simulate in worker threads off the server's event loop (RunManagerDeps). */
   readonly simulationWorkers?: SimulationWorkerFactory
+  /** When set, a finished run's trace.json is read and parsed off the server's event loop (RunManagerDeps). */
+  readonly readTrace?: ReadTrace
   /** When set, a run's checkpoint folders are verified off the server's event loop (a worker thread). */
   readonly verifyCheckpoints?: VerifyCheckpointFolder
   /** When set, a checkpoint directory opened as a directory run is inspected off the server's event loop (the same worker). */

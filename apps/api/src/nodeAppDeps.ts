@@ -8,6 +8,7 @@ import { createParticipants } from './gym/defaultEnvironments.ts'
 import { createCoreSimulator } from './runs/coreSimulator.ts'
 import { createFileRunStore } from './store/FileRunStore.ts'
 import { simulationWorkerFactory } from './runs/startWorkerSimulation.ts'
+import { traceReader } from './runs/readTraceInWorker.ts'
 import { startCheckpointWorker } from './checkpoints/startVerificationWorker.ts'
 
 /** The data directory: `CUTOVER_DATA_DIR`, or `.cutover/` in the working directory. */
@@ -33,6 +34,7 @@ export function createNodeAppDeps(options: {
     clock: { now: () => Date.now() },
     simulator: createCoreSimulator(loadNodeWorkplaceData()),
     simulationWorkers: simulationWorkerFactory(options.dataDir),
+    readTrace: traceReader(options.dataDir),
     verifyCheckpoints: checkpointWorker.verify,
     inspectDirectories: checkpointWorker.inspect,
     memoryDirectory: (checkpointId) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventsRange, RunSummary, RunView, TraceEvent } from '@cutover/core/contracts'
 import { filterEvents, runSummary } from '@cutover/core/contracts'
 import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
+import { traceReader } from '../runs/readTraceInWorker.ts'
 
 describe('the run summary and events by range (GET /api/runs/:id/summary, /events?from=&limit=)', () => {
   const { dir, cleanup } = tempDataDir()
@@ -101,5 +102,31 @@ describe('the summary and ranges of a running run', () => {
     // the summary kept up to date while the run streamed is the summary of the whole trace
     expect((await api.json(`/api/runs/${created.id}/summary`)).body).toEqual(JSON.parse(JSON.stringify(runSummary(all))))
     expect(JSON.parse(JSON.stringify(runSummary(all.slice(0, seen.total))))).toEqual(seen)
+  })
+})
+
+describe('a reloaded run read off the server thread', () => {
+  const { dir, cleanup } = tempDataDir()
+  afterAll(cleanup)
+
+  it('[api] a reloaded finished run reads its trace.json once in a worker thread; summary, ranges and the whole list answer from it', async () => {
+    const first = apiHarness(dir)
+    const run = await first.waitComplete((await first.createRun({ scenario: 'happy-path', seed: 8 })).id)
+    const all = ((await first.json(`/api/runs/${run.id}/events`)).body as { events: TraceEvent[] }).events
+    const read = traceReader(dir)
+    const asked: string[] = []
+    const reloaded = apiHarness(dir, {
+      readTrace: (id) => {
+        asked.push(id)
+        return read(id)
+      },
+    })
+    const [summary, range] = await Promise.all([reloaded.json(`/api/runs/${run.id}/summary`), reloaded.json(`/api/runs/${run.id}/events?from=5&limit=7`)])
+    expect(summary.body).toEqual(JSON.parse(JSON.stringify(runSummary(all))))
+    expect((range.body as EventsRange).events).toEqual(all.slice(5, 12))
+    expect(((await reloaded.json(`/api/runs/${run.id}/events`)).body as { events: TraceEvent[] }).events).toEqual(all)
+    expect(asked).toEqual([run.id])
+    // a run without a trace reads as none
+    expect(await read('zzzzzzzzzzz')).toBeUndefined()
   })
 })

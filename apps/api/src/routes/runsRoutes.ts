@@ -88,6 +88,7 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     if (!query.ok) return cutoverErrorResponse(c, query.error)
     const run = requireRun(c, runs)
     if (run instanceof Response) return run
+    await runs.loadEvents(run.id)
     const events = runs.events(run.id) ?? []
     return c.json((await runSummaryOf(events)) satisfies RunSummary)
   })
@@ -97,6 +98,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     if (!query.ok) return cutoverErrorResponse(c, query.error)
     const run = requireRun(c, runs)
     if (run instanceof Response) return run
+    // a reloaded run's trace.json is parsed off this thread, once
+    await runs.loadEvents(run.id)
     const accept = c.req.header('accept') ?? ''
     // A range (any query parameter): a page of the events (the Events tab, a rollout's events), not the whole list.
     const range = query.value
