@@ -114,8 +114,10 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
       // A running run's events as they were when asked (its array grows while the body streams).
       return c.body(eventsJsonBody(run.view.status === 'running' ? events.slice() : events), 200, { 'content-type': 'application/json' })
     }
-    const after = lastEventId(c)
-    if (after instanceof Response) return after
+    // `?from=` starts a stream after that step as `Last-Event-ID` does (the header, a reconnect, wins)
+    const resumed = lastEventId(c)
+    if (resumed instanceof Response) return resumed
+    const after = c.req.header('last-event-id') === undefined && range.from !== undefined ? Number(range.from) : resumed
     const open = streams.get(run.id) ?? 0
     if (open >= runs.limits.streamsPerRun) {
       return errorResponse(c, 'too_many_streams', `run ${run.id} already has ${open} live event streams, the limit (CUTOVER_MAX_STREAMS_PER_RUN=${runs.limits.streamsPerRun})`)
