@@ -45,3 +45,6 @@ export const eventsRangeQuery = z.strictObject({
   type: z.string().max(64).regex(/^[a-z_]+(\.[a-z_]+)*$/, 'type is an event type, e.g. directory.write').optional(),
   q: z.string().max(200).optional(),
 })
+
+/** A query that takes no parameters (any is refused, naming it). */
+export const noQuery = z.strictObject({})

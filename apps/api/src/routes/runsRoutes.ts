@@ -12,7 +12,7 @@ import { yieldToEventLoop } from '../runs/driveSimulation.ts'
 import { eventsJsonBody } from '../runs/traceJson.ts'
 import { eventsRange } from '../runs/eventsRange.ts'
 import { runSummaryOf } from '../runs/runSummaryOf.ts'
-import { eventsRangeQuery, runIdParam } from './params.ts'
+import { eventsRangeQuery, noQuery, runIdParam } from './params.ts'
 
 /** Trace events per SSE write when a stream catches up on a backlog (one write per turn of the event loop). */
 const SSE_BATCH = 2000
@@ -84,7 +84,7 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
   // What the run page needs from the whole trace (phase bands, key moments, phases present, the
   // event total and the last event), at a streaming run's edge or of a finished run.
   app.get('/runs/:id/summary', async (c) => {
-    const query = validate(eventsRangeQuery.pick({}), c.req.query(), 'query')
+    const query = validate(noQuery, c.req.query(), 'query')
     if (!query.ok) return cutoverErrorResponse(c, query.error)
     const run = requireRun(c, runs)
     if (run instanceof Response) return run

@@ -21,7 +21,22 @@ const MATCHES_PAGE = 1_000
  * from the server by range: the unfiltered log asks for the pages of the rows in view, a filtered
  * one for its matches (the server filters) a thousand at a time as it scrolls.
  */
-export function EventsTab({ runId, total, step, onSeek, inject }: { runId: string; total: number; step: number; onSeek: (step: number) => void; inject?: ReactNode }) {
+export function EventsTab({
+  runId,
+  total,
+  filterEdge,
+  step,
+  onSeek,
+  inject,
+}: {
+  runId: string
+  total: number
+  /** Where a running run's matches were last asked (asked again when it moves); -1 for a finished run. */
+  filterEdge: number
+  step: number
+  onSeek: (step: number) => void
+  inject?: ReactNode
+}) {
   const [filter, setFilter] = useState('')
   const deferred = useDeferredValue(filter)
   const q = filterWords(deferred).join(' ')
@@ -36,10 +51,10 @@ export function EventsTab({ runId, total, step, onSeek, inject }: { runId: strin
           onChange={(e) => setFilter(e.currentTarget.value)}
         />
         {q === '' && <span className="muted">{`${total} events`}</span>}
-        {q !== '' && <FilteredCount runId={runId} q={q} total={total} />}
+        {q !== '' && <FilteredCount runId={runId} q={q} total={total} edge={filterEdge} />}
       </div>
       {inject}
-      {q === '' ? <PagedLog runId={runId} total={total} step={step} onSeek={onSeek} /> : <FilteredLog runId={runId} q={q} total={total} step={step} onSeek={onSeek} />}
+      {q === '' ? <PagedLog runId={runId} total={total} step={step} onSeek={onSeek} /> : <FilteredLog runId={runId} q={q} total={total} edge={filterEdge} step={step} onSeek={onSeek} />}
     </div>
   )
 }
@@ -98,9 +113,9 @@ function PagedLog({ runId, total, step, onSeek }: { runId: string; total: number
 }
 
 /** The matches of a filter, asked of the server MATCHES_PAGE at a time while the list is scrolled to their end. */
-function useMatches(runId: string, q: string, total: number) {
+function useMatches(runId: string, q: string, edge: number) {
   return useInfiniteQuery({
-    queryKey: runKeys.eventsMatching(runId, q, total),
+    queryKey: runKeys.eventsMatching(runId, q, edge),
     queryFn: ({ pageParam }) => apiFetch<EventsRange>(`/api/runs/${encodeURIComponent(runId)}/events?${new URLSearchParams({ from: String(pageParam), limit: String(MATCHES_PAGE), q }).toString()}`),
     initialPageParam: 0,
     getNextPageParam: (last) => last.next ?? undefined,
@@ -109,15 +124,15 @@ function useMatches(runId: string, q: string, total: number) {
 }
 
 /** "n of total events" once every match is known, "n+ of total" while more may follow. */
-function FilteredCount({ runId, q, total }: { runId: string; q: string; total: number }) {
-  const matches = useMatches(runId, q, total)
+function FilteredCount({ runId, q, total, edge }: { runId: string; q: string; total: number; edge: number }) {
+  const matches = useMatches(runId, q, edge)
   const n = matches.data?.pages.reduce((sum, page) => sum + page.events.length, 0) ?? 0
   if (matches.data === undefined) return <span className="muted">filtering {total} events…</span>
   return <span className="muted">{matches.hasNextPage ? `${n}+ of ${total} events` : `${n} of ${total} events`}</span>
 }
 
-function FilteredLog({ runId, q, total, step, onSeek }: { runId: string; q: string; total: number; step: number; onSeek: (step: number) => void }) {
-  const matches = useMatches(runId, q, total)
+function FilteredLog({ runId, q, total, edge, step, onSeek }: { runId: string; q: string; total: number; edge: number; step: number; onSeek: (step: number) => void }) {
+  const matches = useMatches(runId, q, edge)
   const shown = useMemo(() => matches.data?.pages.flatMap((page) => page.events) ?? [], [matches.data])
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = matches
   const onRange = useCallback(

@@ -37,6 +37,8 @@ import { useStepKeys } from './useStepKeys.ts'
 /** How often a running run's view is asked again (its status; the summary follows the edge faster). */
 const RUN_POLL_MS = 1_000
 const NO_BANDS: readonly PhaseBand[] = []
+/** A running run's filtered reads (a rollout's events, the directory writes, the Events tab's matches) follow its edge in steps of this many events. */
+const FILTER_EDGE_EVERY = 2_000
 const NO_MOMENTS: readonly KeyMoment[] = []
 
 /**
@@ -124,7 +126,10 @@ export function RunInspector({
   const starts = useMemo(() => phaseStarts(bands), [bands])
   const present = useMemo(() => new Set<TracePhase>(summary?.phases ?? []), [summary?.phases])
   // the directory writes, only when the step shown is one (the fault control numbers them)
-  const writes = useFilteredEvents(runId, { type: 'directory.write' }, trace.live ? total : -1, stepView.data?.event?.type === 'directory.write')
+  // a filtered read of a running run (a scan of its events on the server) is asked again every
+  // FILTER_EDGE_EVERY events, not at every poll of the summary
+  const filterEdge = trace.live ? total - (total % FILTER_EDGE_EVERY) : -1
+  const writes = useFilteredEvents(runId, { type: 'directory.write' }, filterEdge, stepView.data?.event?.type === 'directory.write')
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
     setCollapsed((old) => {
@@ -183,7 +188,7 @@ export function RunInspector({
           ) : null}
         </div>
       </TransportBar>
-      <StoryNav runId={runId} summary={summary?.moments ?? NO_MOMENTS} total={total} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
+      <StoryNav runId={runId} summary={summary?.moments ?? NO_MOMENTS} edge={filterEdge} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
       <DivergedNotice run={run.data} error={stepView.error} />
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
@@ -237,7 +242,7 @@ export function RunInspector({
         ) : view.tab === 'invariants' ? (
           <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)} />
         ) : (
-          <EventsTab runId={runId} total={total} step={step} onSeek={seek} inject={atLiveEdge ? undefined : injectAt('inject-fault-events')} />
+          <EventsTab runId={runId} total={total} filterEdge={filterEdge} step={step} onSeek={seek} inject={atLiveEdge ? undefined : injectAt('inject-fault-events')} />
         )}
       </Tabs>
     </div>

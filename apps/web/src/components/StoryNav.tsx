@@ -12,7 +12,7 @@ import { keyMoments, rolloutNeighbours } from '../lib/keyMoments.ts'
 export function StoryNav({
   runId,
   summary,
-  total,
+  edge,
   failures,
   step,
   session,
@@ -20,8 +20,8 @@ export function StoryNav({
 }: {
   runId: string
   summary: readonly KeyMoment[]
-  /** The run's event count (a running run's rollout events are asked again as it grows). */
-  total: number
+  /** Where a running run's rollout events were last asked (asked again when it moves); -1 for a finished run. */
+  edge: number
   failures: readonly InvariantFailure[]
   step: number
   session: string | null
@@ -29,7 +29,7 @@ export function StoryNav({
 }) {
   const moments = useMemo(() => keyMoments(summary, failures), [summary, failures])
   const rollout = session === null ? null : session.replace(/\.a\d+$/, '')
-  const events = useFilteredEvents(runId, { rollout: rollout ?? '' }, total, rollout !== null)
+  const events = useFilteredEvents(runId, { rollout: rollout ?? '' }, edge, rollout !== null)
   const around = rollout === null || events === null ? null : rolloutNeighbours(events, rollout, step)
   return (
     <div className="story-nav" role="group" aria-label="Story">
