@@ -125,11 +125,13 @@ export function RunInspector({
   const bands = summary?.bands ?? NO_BANDS
   const starts = useMemo(() => phaseStarts(bands), [bands])
   const present = useMemo(() => new Set<TracePhase>(summary?.phases ?? []), [summary?.phases])
-  // the directory writes, only when the step shown is one (the fault control numbers them)
   // a filtered read of a running run (a scan of its events on the server) is asked again every
   // FILTER_EDGE_EVERY events, not at every poll of the summary
   const filterEdge = trace.live ? total - (total % FILTER_EDGE_EVERY) : -1
-  const writes = useFilteredEvents(runId, { type: 'directory.write' }, filterEdge, stepView.data?.event?.type === 'directory.write')
+  // the directory writes (5 MB at 10,000 rollouts), only when the step shown is one and the fault
+  // control that numbers them is shown: not while following the live edge, not for a fleet run
+  const offersFaults = !atLiveEdge && run.data?.kind !== 'fleet'
+  const writes = useFilteredEvents(runId, { type: 'directory.write' }, filterEdge, offersFaults && stepView.data?.event?.type === 'directory.write')
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
     setCollapsed((old) => {
