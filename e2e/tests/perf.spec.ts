@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import type { Page } from '@playwright/test'
+import type { Page, Response } from '@playwright/test'
 import type { RunView } from '@cutover/core/contracts'
 import { expect, test } from '../fixtures/test.ts'
 import type { RunPage } from '../fixtures/RunPage.ts'
@@ -26,6 +26,18 @@ const percentile = (values: number[], p: number) => {
 async function measureInspector(page: Page, runPage: RunPage, run: RunView, file: string): Promise<void> {
   const start = Math.floor(run.events / 2)
 
+  // bytes of the run page's first load: every response from navigation until the first step is
+  // shown and 4 s after (the trace used to be asked up to 3 s after the first diagram)
+  const loads: Promise<{ url: string; bytes: number }>[] = []
+  const onResponse = (response: Response) => {
+    loads.push(
+      response
+        .request()
+        .sizes()
+        .then((sizes) => ({ url: response.url(), bytes: sizes.responseBodySize }), () => ({ url: response.url(), bytes: 0 })),
+    )
+  }
+  page.on('response', onResponse)
   const navigated = Date.now()
   await page.goto(`/runs/${run.id}?step=${start}`)
   await runPage.waitForStep(start)
@@ -39,6 +51,11 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
     }
   })
   const firstStepShownMs = Date.now() - navigated
+  await page.waitForTimeout(4_000)
+  page.off('response', onResponse)
+  const loaded = await Promise.all(loads)
+  const api = loaded.filter((l) => new URL(l.url).pathname.startsWith('/api/'))
+  const largest = [...api].sort((a, b) => b.bytes - a.bytes)[0]
 
   // step → repaint: key press to the frame after the highlight has moved and the counter changed.
   // "read" samples pause between presses as a person reading does (the neighbours are prefetched
@@ -101,6 +118,10 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
     mermaid_load_ms: Math.round(first.mermaid_load_ms),
     diagram_ready_since_navigation_ms: Math.round(first.ready_since_navigation_ms),
     first_step_shown_ms: firstStepShownMs,
+    first_load_bytes: loaded.reduce((sum, l) => sum + l.bytes, 0),
+    first_load_api_bytes: api.reduce((sum, l) => sum + l.bytes, 0),
+    first_load_api_requests: api.length,
+    first_load_largest_api_response: largest === undefined ? null : { path: new URL(largest.url).pathname + new URL(largest.url).search, bytes: largest.bytes },
     step_to_repaint_ms_median: Math.round(percentile(read, 50)),
     step_to_repaint_ms_p95: Math.round(percentile(read, 95)),
     step_to_repaint_rapid_ms_median: Math.round(percentile(rapid, 50)),

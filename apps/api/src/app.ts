@@ -19,7 +19,8 @@ import type { RunLimits } from './runs/runLimits.ts'
 import type { SimulatorPort } from './runs/SimulatorPort.ts'
 import type { RunStore } from './store/RunStore.ts'
 import type { SimulationWorkerFactory } from './runs/startWorkerSimulation.ts'
-import type { VerifyCheckpointFolder } from './checkpoints/startVerificationWorker.ts'
+import type { ReadTrace } from './runs/readTraceInWorker.ts'
+import type { InspectDirectoryFolder, VerifyCheckpointFolder } from './checkpoints/startVerificationWorker.ts'
 
 /** The ports the HTTP app runs on; tests pass temp-dir stores and fixed clocks. */
 export interface AppDeps {
@@ -48,8 +49,12 @@ export interface AppDeps {
   readonly limits?: RunLimits
   /** When set, fresh runs simulate in worker threads off the server's event loop (RunManagerDeps). */
   readonly simulationWorkers?: SimulationWorkerFactory
+  /** When set, a finished run's trace.json is read and parsed off the server's event loop (RunManagerDeps). */
+  readonly readTrace?: ReadTrace
   /** When set, a run's checkpoint folders are verified off the server's event loop (a worker thread). */
   readonly verifyCheckpoints?: VerifyCheckpointFolder
+  /** When set, a checkpoint directory opened as a directory run is inspected off the server's event loop (the same worker). */
+  readonly inspectDirectories?: InspectDirectoryFolder
 }
 
 /** The app and the run manager behind it (the serve command creates the demo run through it). */
@@ -71,7 +76,7 @@ export function createApiApp(deps: AppDeps): ApiApp {
   app.use('/api/*', limitBody(API_BODY_LIMIT))
   app.get('/api/health', (c) => c.json({ status: 'ok' }))
   // Before runsRoutes: its GET /runs/:id answers directory runs and passes other ids on.
-  app.route('/api', directoriesRoutes(createDirectoryRuns({ dataDir: deps.store.root, digest: deps.digest, clock: deps.clock, openReadOnly: (path) => deps.openDirectory(path, false) })))
+  app.route('/api', directoriesRoutes(createDirectoryRuns({ dataDir: deps.store.root, digest: deps.digest, clock: deps.clock, openReadOnly: (path) => deps.openDirectory(path, false), ...(deps.inspectDirectories === undefined ? {} : { inspect: deps.inspectDirectories }) })))
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
   app.route('/api', diffRoutes(runs))

@@ -8,7 +8,8 @@ import { createParticipants } from './gym/defaultEnvironments.ts'
 import { createCoreSimulator } from './runs/coreSimulator.ts'
 import { createFileRunStore } from './store/FileRunStore.ts'
 import { simulationWorkerFactory } from './runs/startWorkerSimulation.ts'
-import { startVerificationWorker } from './checkpoints/startVerificationWorker.ts'
+import { traceReader } from './runs/readTraceInWorker.ts'
+import { startCheckpointWorker } from './checkpoints/startVerificationWorker.ts'
 
 /** The data directory: `CUTOVER_DATA_DIR`, or `.cutover/` in the working directory. */
 export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
@@ -25,13 +26,17 @@ export function createNodeAppDeps(options: {
   readonly log?: (line: string) => void
 }): AppDeps {
   const openDirectory = (path: string, create: boolean) => new NodeCheckpointDirectory(path, { create })
+  // one worker thread verifies run checkpoints and inspects opened directories, off the server's event loop
+  const checkpointWorker = startCheckpointWorker()
   return {
     store: createFileRunStore(options.dataDir, openDirectory),
     digest: nodeDigest,
     clock: { now: () => Date.now() },
     simulator: createCoreSimulator(loadNodeWorkplaceData()),
     simulationWorkers: simulationWorkerFactory(options.dataDir),
-    verifyCheckpoints: startVerificationWorker(),
+    readTrace: traceReader(options.dataDir),
+    verifyCheckpoints: checkpointWorker.verify,
+    inspectDirectories: checkpointWorker.inspect,
     memoryDirectory: (checkpointId) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }),
     gym: createParticipants(nodeDigest, {
       ...(options.restoreExpected === undefined ? {} : { restoreExpected: options.restoreExpected }),

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import type { RunView } from '@cutover/core/contracts'
+import { filterEvents, runSummary } from '@cutover/core/contracts'
 import type * as Client from './api/client.ts'
 import { ALL_PASS, TRACE, sessionsView, stepView } from './test/fixtures.ts'
 
@@ -56,6 +57,14 @@ beforeEach(() => {
   apiFetch.mockImplementation(async (path: string) => {
     if (path === '/api/runs/run1') return RUN
     if (path === '/api/runs/run1/events') return { events: TRACE }
+    if (path === '/api/runs/run1/summary') return runSummary(TRACE)
+    if (path.startsWith('/api/runs/run1/events?')) {
+      // the server's range: events after `from`, at most `limit`, filtered by `q`
+      const query = new URLSearchParams(path.slice(path.indexOf('?') + 1))
+      const from = Number(query.get('from') ?? 0)
+      const matching = filterEvents(TRACE.slice(from), query.get('q') ?? '').slice(0, Number(query.get('limit') ?? 1000))
+      return { from, total: TRACE.length, events: matching, next: null }
+    }
     const step = /^\/api\/runs\/run1\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
     const rows = /^\/api\/runs\/run1\/sessions\?step=(\d+)$/.exec(path)
@@ -92,14 +101,15 @@ describe('run page', () => {
     expect(await screen.findByTestId('events-log')).toBeTruthy()
   })
 
-  it('[first-render] the step view and the diagram come first; the trace and the session rows are asked after the step view', async () => {
+  it('[first-render] the step view and the diagram come first; the session rows are asked after the step view, and the whole trace never (the summary stands for it)', async () => {
     renderAt('/runs/run1?step=3')
     expect(await screen.findByText('count 2')).toBeTruthy()
     const paths = apiFetch.mock.calls.map(([path]) => String(path))
     const at = (path: string) => paths.indexOf(path)
     expect(at('/api/runs/run1/steps/3')).toBeGreaterThan(-1)
     expect(at('/api/runs/run1/sessions?step=3')).toBeGreaterThan(at('/api/runs/run1/steps/3'))
-    await vi.waitFor(() => expect(at('/api/runs/run1/events')).toBeGreaterThan(at('/api/runs/run1/steps/3')))
+    await vi.waitFor(() => expect(at('/api/runs/run1/summary')).toBeGreaterThan(-1))
+    expect(at('/api/runs/run1/events')).toBe(-1)
     // the step view carries no session rows: the Sessions tab's rows are their own view
     expect(paths.filter((p) => p.includes('/sessions?')).every((p) => p.startsWith('/api/runs/run1/sessions?step='))).toBe(true)
   })

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CheckpointDirectory, Clock, Digest, Result, WorkplaceBase } from '@cutover/core'
+import type { CheckpointDirectory, Clock, Digest, DirectoryInspection, Result, WorkplaceBase } from '@cutover/core'
 import { diffSummary, err, inspectDirectory, ok, parseWorkplaceBase, snapshotTables } from '@cutover/core'
 import type { CutoverError, DirectoryRunView, TablesView } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
@@ -19,6 +19,11 @@ export interface DirectoryRunsDeps {
   /** The pristine Workplace tables, to decode Workplace snapshots (default: the vendored data, parsed on first use). */
   readonly workplace?: () => WorkplaceBase
   readonly env?: NodeJS.ProcessEnv
+  /**
+   * Inspects the directory at a path off the server's thread (the checkpoint worker reads, hashes
+   * and decodes every file); default: in this thread, through `openReadOnly`.
+   */
+  readonly inspect?: (path: string) => Promise<DirectoryInspection>
 }
 
 /** A directory run as recorded in the data directory: which directory, opened when. */
@@ -31,15 +36,15 @@ interface DirectoryRecord {
 /** Checkpoint directories opened read-only as runs of kind `directory` (CONTRACTS.md §8). */
 export interface DirectoryRuns {
   /** Opens (or re-opens, re-reading it) the directory at `path`; the same directory keeps its id. */
-  open(path: string): Result<DirectoryRunView, CutoverError>
+  open(path: string): Promise<Result<DirectoryRunView, CutoverError>>
   /** The directory run with this id (read again from disk when not cached), or undefined. */
-  get(id: string): DirectoryRunView | undefined
+  get(id: string): Promise<DirectoryRunView | undefined>
   /** Every directory run opened so far, newest first, without re-reading them. */
   list(): readonly { readonly id: string; readonly path: string; readonly created_at: string }[]
   /** A Workplace session's tables against the base, or why not. */
-  tables(id: string, key: string): Result<TablesView, CutoverError>
+  tables(id: string, key: string): Promise<Result<TablesView, CutoverError>>
   /** One file of the directory as it is on disk now: only a regular file the inspection lists (never through a symlink). */
-  file(id: string, relative: string): Result<Uint8Array, CutoverError>
+  file(id: string, relative: string): Promise<Result<Uint8Array, CutoverError>>
 }
 
 const ID_PREFIX = 'dir'
@@ -77,14 +82,15 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
     }
   }
 
-  const inspect = (record: DirectoryRecord): DirectoryRunView => {
-    const inspection = inspectDirectory(deps.openReadOnly(record.path), deps.digest, workplace())
+  const inspectAt = deps.inspect ?? (async (path: string) => inspectDirectory(deps.openReadOnly(path), deps.digest, workplace()))
+  const inspect = async (record: DirectoryRecord): Promise<DirectoryRunView> => {
+    const inspection = await inspectAt(record.path)
     const view: DirectoryRunView = { id: record.id, kind: 'directory', path: record.path, status: 'complete', created_at: record.created_at, events: 0, ...inspection }
     views.set(record.id, view)
     return view
   }
 
-  const get = (id: string): DirectoryRunView | undefined => {
+  const get = async (id: string): Promise<DirectoryRunView | undefined> => {
     load()
     const cached = views.get(id)
     if (cached !== undefined) return cached
@@ -96,7 +102,7 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
   }
 
   return {
-    open(path) {
+    async open(path) {
       load()
       // A relative path reads as the runs API names checkpoints: relative to the data directory.
       const resolved = resolveInspectPath(path, inspectRoots(deps.dataDir, deps.env), deps.dataDir)
@@ -107,7 +113,7 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
         record = { id, path: resolved.value, created_at: new Date(deps.clock.now()).toISOString() }
         let view: DirectoryRunView
         try {
-          view = inspect(record)
+          view = await inspect(record)
         } catch (error) {
           return err(cutoverError('not_a_checkpoint_directory', `cannot read ${resolved.value}: ${error instanceof Error ? error.message : String(error)}`))
         }
@@ -116,15 +122,15 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
         records.set(id, record)
         return ok(view)
       }
-      return ok(inspect(record))
+      return ok(await inspect(record))
     },
     get,
     list() {
       load()
       return [...records.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
     },
-    file(id, relative) {
-      const view = get(id)
+    async file(id, relative) {
+      const view = await get(id)
       if (view === undefined) return err(cutoverError('run_not_found', `no directory run ${id}`))
       const listed = view.files.find((f) => f.path === relative)
       if (listed === undefined || listed.kind !== 'file') {
@@ -133,8 +139,8 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
       const bytes = deps.openReadOnly(view.path).readFile(relative)
       return bytes === undefined ? err(cutoverError('file_not_found', `${relative} is gone from ${view.path}`)) : ok(bytes)
     },
-    tables(id, key) {
-      const view = get(id)
+    async tables(id, key) {
+      const view = await get(id)
       if (view === undefined) return err(cutoverError('run_not_found', `no directory run ${id}`))
       const session = view.sessions.find((s) => s.row.key === key)
       if (session === undefined) return err(cutoverError('session_not_found', `directory ${view.path} has no snapshot of session ${key}`))

@@ -21,36 +21,36 @@ export function directoriesRoutes(directories: DirectoryRuns): Hono {
   app.post('/directories', async (c) => {
     const body = await readValidJson(c, openDirectoryBody, 'directory')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
-    const opened = directories.open(body.value.path)
+    const opened = await directories.open(body.value.path)
     if (!opened.ok) return cutoverErrorResponse(c, opened.error)
     return c.json(opened.value satisfies DirectoryRunView, 201)
   })
 
   app.get('/directories', (c) => c.json({ directories: directories.list() }))
 
-  const requireDirectory = (raw: string | undefined) => {
+  const requireDirectory = async (raw: string | undefined) => {
     const id = validate(runIdParam, raw, 'run id')
     if (!id.ok) return id
-    const view = directories.get(id.value)
+    const view = await directories.get(id.value)
     return view === undefined ? { ok: false as const, error: { code: 'run_not_found' as const, message: `no directory run ${id.value}` } } : { ok: true as const, value: view }
   }
 
-  app.get('/directories/:id', (c) => {
-    const view = requireDirectory(c.req.param('id'))
+  app.get('/directories/:id', async (c) => {
+    const view = await requireDirectory(c.req.param('id'))
     return view.ok ? c.json(view.value) : cutoverErrorResponse(c, view.error)
   })
 
-  app.get('/directories/:id/sessions/:session/tables', (c) => {
-    const view = requireDirectory(c.req.param('id'))
+  app.get('/directories/:id/sessions/:session/tables', async (c) => {
+    const view = await requireDirectory(c.req.param('id'))
     if (!view.ok) return cutoverErrorResponse(c, view.error)
     const key = validate(sessionKeyParam, c.req.param('session'), 'session')
     if (!key.ok) return cutoverErrorResponse(c, key.error)
-    const tables = directories.tables(view.value.id, key.value)
+    const tables = await directories.tables(view.value.id, key.value)
     return tables.ok ? c.json(tables.value) : cutoverErrorResponse(c, tables.error)
   })
 
-  app.get('/directories/:id/files/*', (c) => {
-    const view = requireDirectory(c.req.param('id'))
+  app.get('/directories/:id/files/*', async (c) => {
+    const view = await requireDirectory(c.req.param('id'))
     if (!view.ok) return cutoverErrorResponse(c, view.error)
     // The raw path after `/files/`, each segment decoded once (as for a run's checkpoint files).
     const rest = /\/files\/(.*)$/.exec(new URL(c.req.url).pathname)?.[1] ?? ''
@@ -60,7 +60,7 @@ export function directoriesRoutes(directories: DirectoryRuns): Hono {
     } catch {
       return errorResponse(c, 'invalid_request', 'file path is not valid percent-encoding')
     }
-    const file = directories.file(view.value.id, relative)
+    const file = await directories.file(view.value.id, relative)
     if (!file.ok) return cutoverErrorResponse(c, file.error)
     const type = relative.endsWith('.json') ? 'application/json; charset=utf-8' : relative.endsWith('.jsonl') ? 'application/x-ndjson; charset=utf-8' : 'application/octet-stream'
     return c.body(new Uint8Array(file.value), 200, { 'content-type': type })
@@ -70,7 +70,7 @@ export function directoriesRoutes(directories: DirectoryRuns): Hono {
   app.get('/runs/:id', async (c, next) => {
     const id = c.req.param('id')
     if (!isDirectoryRunId(id)) return next()
-    const view = directories.get(id)
+    const view = await directories.get(id)
     return view === undefined ? errorResponse(c, 'run_not_found', `no run ${id}`) : c.json(view)
   })
 

@@ -25,3 +25,26 @@ export const stepQuery = z.strictObject({
 
 /** Query with an optional `step`. */
 export const stepOnlyQuery = z.strictObject({ step: stepText.optional() })
+
+/** The most events one range of `GET /api/runs/:id/events` answers. */
+export const MAX_EVENTS_LIMIT = 100_000
+
+/**
+ * Query of `GET /api/runs/:id/events` by range: the events after step `from` (default 0), at most
+ * `limit` of them (default 1,000), only those of a rollout, of an event type or matching the
+ * event log's filter words (`q`) when given. Without any of them the route answers the whole list.
+ */
+export const eventsRangeQuery = z.strictObject({
+  from: stepText.optional(),
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/, 'limit is a positive integer')
+    .refine((s) => Number(s) <= MAX_EVENTS_LIMIT, `limit is at most ${MAX_EVENTS_LIMIT}`)
+    .optional(),
+  rollout: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'rollout is a rollout id, e.g. r004').optional(),
+  type: z.string().max(64).regex(/^[a-z_]+(\.[a-z_]+)*$/, 'type is an event type, e.g. directory.write').optional(),
+  q: z.string().max(200).optional(),
+})
+
+/** A query that takes no parameters (any is refused, naming it). */
+export const noQuery = z.strictObject({})

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import type { RunView } from '@cutover/core/contracts'
+import type { EventsRange, RunSummary, RunView } from '@cutover/core/contracts'
 import { runConfigSchema } from '@cutover/core/contracts'
 import { BUG_CATALOGUE } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
@@ -10,10 +10,15 @@ import type { RunManager } from '../runs/RunManager.ts'
 import type { SimulatorPort } from '../runs/SimulatorPort.ts'
 import { yieldToEventLoop } from '../runs/driveSimulation.ts'
 import { eventsJsonBody } from '../runs/traceJson.ts'
-import { runIdParam } from './params.ts'
+import { eventsRange } from '../runs/eventsRange.ts'
+import { runSummaryOf } from '../runs/runSummaryOf.ts'
+import { eventsRangeQuery, noQuery, runIdParam } from './params.ts'
 
 /** Trace events per SSE write when a stream catches up on a backlog (one write per turn of the event loop). */
 const SSE_BATCH = 2000
+
+/** Events a range answers when `limit` is not given. */
+const DEFAULT_EVENTS_LIMIT = 1000
 
 /** Resolves `:id` to a known run, or answers 400/404. */
 export function requireRun(c: Context, runs: RunManager): { id: string; view: RunView } | Response {
@@ -76,18 +81,43 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     return c.body(null, 204)
   })
 
-  app.get('/runs/:id/events', (c) => {
+  // What the run page needs from the whole trace (phase bands, key moments, phases present, the
+  // event total and the last event), at a streaming run's edge or of a finished run.
+  app.get('/runs/:id/summary', async (c) => {
+    const query = validate(noQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
     const run = requireRun(c, runs)
     if (run instanceof Response) return run
+    await runs.loadEvents(run.id)
+    const events = runs.events(run.id) ?? []
+    return c.json((await runSummaryOf(events)) satisfies RunSummary)
+  })
+
+  app.get('/runs/:id/events', async (c) => {
+    const query = validate(eventsRangeQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const run = requireRun(c, runs)
+    if (run instanceof Response) return run
+    // a reloaded run's trace.json is parsed off this thread, once
+    await runs.loadEvents(run.id)
     const accept = c.req.header('accept') ?? ''
+    // A range (any query parameter): a page of the events (the Events tab, a rollout's events), not the whole list.
+    const range = query.value
+    if (Object.keys(range).length > 0 && !accept.includes('text/event-stream')) {
+      const events = runs.events(run.id) ?? []
+      const { from, limit, ...filters } = range
+      return c.json((await eventsRange(events, { from: Number(from ?? 0), limit: Number(limit ?? DEFAULT_EVENTS_LIMIT), ...filters })) satisfies EventsRange)
+    }
     // Streamed a few thousand events per turn of the event loop: a 10,000-rollout run's events are ~100 MB of JSON.
     if (!accept.includes('text/event-stream')) {
       const events = runs.events(run.id) ?? []
       // A running run's events as they were when asked (its array grows while the body streams).
       return c.body(eventsJsonBody(run.view.status === 'running' ? events.slice() : events), 200, { 'content-type': 'application/json' })
     }
-    const after = lastEventId(c)
-    if (after instanceof Response) return after
+    // `?from=` starts a stream after that step as `Last-Event-ID` does (the header, a reconnect, wins)
+    const resumed = lastEventId(c)
+    if (resumed instanceof Response) return resumed
+    const after = c.req.header('last-event-id') === undefined && range.from !== undefined ? Number(range.from) : resumed
     const open = streams.get(run.id) ?? 0
     if (open >= runs.limits.streamsPerRun) {
       return errorResponse(c, 'too_many_streams', `run ${run.id} already has ${open} live event streams, the limit (CUTOVER_MAX_STREAMS_PER_RUN=${runs.limits.streamsPerRun})`)

@@ -53,13 +53,20 @@ describe('event stream (SSE)', () => {
     }
   })
 
-  it('[sse] Last-Event-ID resumes after that step; a malformed one is refused', async () => {
+  it('[sse] Last-Event-ID (or ?from=) resumes after that step; a malformed one is refused', async () => {
     const run = (await api.json('/api/runs')).body.runs[0] as RunView
     const resumed = await readSse(await api.app.request(`/api/runs/${run.id}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': '10' } }))
     const ids = resumed.filter((m) => m.event === 'trace').map((m) => Number(m.id))
     expect(ids[0]).toBe(11)
     expect(ids.length).toBe(run.events - 10)
     expect(resumed[resumed.length - 1]?.event).toBe('end')
+    // `?from=` starts the stream there as well; a reconnect's Last-Event-ID wins over it
+    const from = await readSse(await api.app.request(`/api/runs/${run.id}/events?from=20`, { headers: { accept: 'text/event-stream' } }))
+    expect(from.filter((m) => m.event === 'trace').map((m) => Number(m.id))[0]).toBe(21)
+    const both = await readSse(await api.app.request(`/api/runs/${run.id}/events?from=20`, { headers: { accept: 'text/event-stream', 'last-event-id': '10' } }))
+    expect(both.filter((m) => m.event === 'trace').map((m) => Number(m.id))[0]).toBe(11)
+    const badFrom = await api.app.request(`/api/runs/${run.id}/events?from=x`, { headers: { accept: 'text/event-stream' } })
+    expect(badFrom.status).toBe(400)
     const bad = await api.app.request(`/api/runs/${run.id}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': 'abc' } })
     expect(bad.status).toBe(400)
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request')

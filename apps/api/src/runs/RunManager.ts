@@ -23,6 +23,7 @@ import type { SimulatorPort } from './SimulatorPort.ts'
 import type { RunViews } from './RunViews.ts'
 import { answerView, resultViews, runViews } from './RunViews.ts'
 import type { ViewMethod } from './simulationWorkerProtocol.ts'
+import type { ReadTrace } from './readTraceInWorker.ts'
 import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSimulation.ts'
 
 /** What the run manager needs from the edge. */
@@ -47,6 +48,8 @@ export interface RunManagerDeps {
    * step); re-simulations of stored runs still run here, in slices.
    */
   readonly simulationWorkers?: SimulationWorkerFactory
+  /** When set, a finished run's trace.json is read and parsed off this thread (`loadEvents`). */
+  readonly readTrace?: ReadTrace
 }
 
 /** One run in memory. Plain data plus the listeners of its live event stream. */
@@ -68,6 +71,8 @@ interface RunEntry {
   simulating?: Promise<void> | undefined
   /** A finished run without a worker being re-simulated in one for its views (worker mode only). */
   replaying?: Promise<Result<WorkerSimulation, CutoverError>> | undefined
+  /** A finished run's trace.json being read off this thread (`loadEvents`). */
+  loading?: Promise<void> | undefined
 }
 
 /** The runs the API serves: created, simulated in the background, persisted, reloaded. */
@@ -87,6 +92,11 @@ export interface RunManager {
   remove(id: string): boolean
   /** The events so far (running) or the whole trace (complete); undefined for an unknown run. */
   events(id: string): readonly TraceEvent[] | undefined
+  /**
+   * Makes a finished run's events held (`events` then answers without reading trace.json on this
+   * thread): read off the thread when the deps can, in this thread otherwise.
+   */
+  loadEvents(id: string): Promise<void>
   /** The views of a run still simulating, up to its current edge; undefined once it finished (or before it started). */
   live(id: string): SimulationResult | undefined
   /**
@@ -315,6 +325,21 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     }
   }
 
+  /** `loadEvents` of one entry: a finished run's trace.json read off this thread once (a failure falls back to `readEvents`). */
+  async function loadEventsOf(entry: RunEntry): Promise<void> {
+    const read = deps.readTrace
+    if (entry.events !== undefined || entry.view.status !== 'complete' || read === undefined) return
+    const id = entry.view.id
+    entry.loading ??= read(id).then(
+      (events) => {
+        entry.events ??= events
+      },
+      (error: unknown) => log(`run ${id}: reading trace.json off the thread failed (${error instanceof Error ? error.message : String(error)}); read in the thread`),
+    )
+    await entry.loading
+    entry.loading = undefined
+  }
+
   function readEvents(entry: RunEntry): TraceEvent[] | undefined {
     if (entry.events === undefined && entry.view.status === 'complete') {
       const trace = deps.store.readTrace(entry.view.id)
@@ -429,6 +454,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       const entry = runs.get(id)
       return entry === undefined ? undefined : (readEvents(entry) ?? [])
     },
+    async loadEvents(id) {
+      const entry = runs.get(id)
+      if (entry !== undefined) await loadEventsOf(entry)
+    },
     live(id) {
       const entry = runs.get(id)
       return entry?.view.status === 'running' ? entry.live : undefined
@@ -449,6 +478,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         entry.worker ??= replayed.value
       }
       const worker = entry.worker
+      await loadEventsOf(entry)
       const events = readEvents(entry)
       if (worker !== undefined && events !== undefined && entry.view.status !== 'failed') {
         if (entry.view.status === 'complete') touch(id)

@@ -1,6 +1,8 @@
 import { queryOptions } from '@tanstack/react-query'
 import type {
   BugInfo,
+  EventsRange,
+  RunSummary,
   CheckpointView,
   LineageView,
   RunConfigInput,
@@ -15,6 +17,9 @@ import type {
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
 import { bugKeys, runKeys, scenarioKeys } from './queryKeys.ts'
+import type { EventsRangeParams } from './queryKeys.ts'
+
+export type { EventsRangeParams } from './queryKeys.ts'
 
 /**
  * Query factories: one source for fetchers (TanStack "Query Options"); their keys come from
@@ -57,6 +62,38 @@ export const eventsQuery = (id: string) =>
   queryOptions({
     queryKey: runKeys.events(id),
     queryFn: () => apiFetch<{ events: TraceEvent[] }>(`${run(id)}/events`),
+    staleTime: Infinity,
+  })
+
+/**
+ * What the run page needs from the whole trace (phase bands, key moments, the event total, the
+ * last event) without the trace: ≈ 100 MB of JSON at 10,000 rollouts. A running run's summary is
+ * asked again every SUMMARY_POLL_MS (the live edge); its status is part of the key, so the summary
+ * of the finished run is asked once more when it ends.
+ */
+export const summaryQuery = (id: string, status: RunView['status'] | undefined) =>
+  queryOptions({
+    queryKey: runKeys.summary(id, status ?? 'unknown'),
+    queryFn: () => apiFetch<RunSummary>(`${run(id)}/summary`),
+    staleTime: status === 'running' ? 0 : Infinity,
+    refetchInterval: status === 'running' ? SUMMARY_POLL_MS : false,
+  })
+
+/** How often a running run's summary is asked (the counter, scrubber and live line follow it). */
+export const SUMMARY_POLL_MS = 250
+
+/**
+ * A range of a run's events. `edge` is the run's event count the range was asked at when it
+ * could still grow (a running run, a range reaching the edge): a later edge asks it again; a range
+ * wholly before the edge never changes.
+ */
+export const eventsRangeQuery = (id: string, range: EventsRangeParams, edge: number) =>
+  queryOptions({
+    queryKey: runKeys.eventsRange(id, range, edge),
+    queryFn: () => {
+      const params = new URLSearchParams(Object.entries(range).map(([k, v]) => [k, String(v)]))
+      return apiFetch<EventsRange>(`${run(id)}/events?${params.toString()}`)
+    },
     staleTime: Infinity,
   })
 

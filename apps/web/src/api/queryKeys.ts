@@ -1,3 +1,12 @@
+/** A range of a run's events: after step `from`, at most `limit`, with the optional filters of `GET /api/runs/:id/events`. */
+export interface EventsRangeParams {
+  readonly from: number
+  readonly limit: number
+  readonly rollout?: string
+  readonly type?: string
+  readonly q?: string
+}
+
 /**
  * Query keys, one factory per resource (TanStack's key factory pattern).
  *
@@ -11,6 +20,9 @@ export const runKeys = {
   list: () => [...runKeys.all, 'list'] as const,
   detail: (id: string) => [...runKeys.all, 'detail', id] as const,
   events: (id: string) => [...runKeys.detail(id), 'events'] as const,
+  summary: (id: string, status: string) => [...runKeys.detail(id), 'summary', status] as const,
+  eventsRange: (id: string, range: EventsRangeParams, edge: number) => [...runKeys.detail(id), 'events-range', range, edge] as const,
+  eventsMatching: (id: string, q: string, edge: number) => [...runKeys.detail(id), 'events-matching', q, edge] as const,
   step: (id: string, step: number, collapsed: readonly string[] = []) => [...runKeys.detail(id), 'step', step, [...collapsed].sort()] as const,
   sessions: (id: string, step: number) => [...runKeys.detail(id), 'sessions', step] as const,
   session: (id: string, key: string, step: number) => [...runKeys.detail(id), 'session', key, step] as const,

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
+import { apiFetch } from '../api/client.ts'
 import { fleetCommandLine, simulateCommandLine } from '@cutover/core/contracts'
 import { diagramSvg } from '../lib/diagramSvg.ts'
 import { downloadText } from '../lib/download.ts'
@@ -9,7 +10,8 @@ import { downloadText } from '../lib/download.ts'
  * the CLI command that reproduces the run (`cutover fleet` for a run recorded from processes). Copying falls back to a selectable field when the
  * clipboard is not available (plain HTTP, permissions).
  */
-export function ExportBar({ run, events, mermaid, step }: { run: RunView; events: readonly TraceEvent[] | null; mermaid: string | null; step: number }) {
+export function ExportBar({ run, mermaid, step }: { run: RunView; mermaid: string | null; step: number }) {
+  const [exporting, setExporting] = useState(false)
   const [copied, setCopied] = useState<'command' | 'mermaid' | null>(null)
   const [fallback, setFallback] = useState<string | null>(null)
   // every option of the run, faults and deadline included: the command reproduces it byte for byte;
@@ -28,14 +30,24 @@ export function ExportBar({ run, events, mermaid, step }: { run: RunView; events
       setFallback(text)
     }
   }
+  // the whole trace is fetched only when asked for (≈ 100 MB of JSON at 10,000 rollouts): the page reads a summary
+  const exportTrace = async () => {
+    setExporting(true)
+    try {
+      const { events } = await apiFetch<{ events: TraceEvent[] }>(`/api/runs/${encodeURIComponent(run.id)}/events`)
+      downloadText(`${base}.trace.json`, JSON.stringify({ run, events }, null, 2), 'application/json')
+    } finally {
+      setExporting(false)
+    }
+  }
   const svg = () => {
     const text = diagramSvg()
     if (text !== null) downloadText(`${base}-step${step}.svg`, text, 'image/svg+xml')
   }
   return (
     <div className="export-bar" role="group" aria-label="Export">
-      <button type="button" disabled={!events} onClick={() => events && downloadText(`${base}.trace.json`, JSON.stringify({ run, events }, null, 2), 'application/json')}>
-        Trace JSON
+      <button type="button" disabled={exporting} onClick={() => void exportTrace()}>
+        {exporting ? 'Exporting…' : 'Trace JSON'}
       </button>
       <button type="button" disabled={!mermaid} onClick={() => mermaid && downloadText(`${base}-step${step}.mmd`, mermaid, 'text/plain')}>
         Mermaid

@@ -9,7 +9,7 @@ import { faultsAt } from '../lib/faultsAt.ts'
  */
 export function InjectFault({
   event,
-  events,
+  writes,
   schedule,
   deadlineMs,
   pending,
@@ -17,7 +17,8 @@ export function InjectFault({
   testId = 'inject-fault',
 }: {
   event: TraceMessage | null
-  events: readonly TraceMessage[]
+  /** The run's `directory.write` events (what the fault at a directory write is numbered by). */
+  writes: readonly TraceMessage[]
   schedule: readonly Fault[]
   deadlineMs: number
   pending: boolean
@@ -25,7 +26,7 @@ export function InjectFault({
   /** `inject-fault` for the current event's control; the Events tab's copy has its own id. */
   testId?: string
 }) {
-  const offered = useMemo(() => (event ? faultsAt(event, events, { deadlineMs, schedule }) : []), [event, events, deadlineMs, schedule])
+  const offered = useMemo(() => (event ? faultsAt(event, writes, { deadlineMs, schedule }) : []), [event, writes, deadlineMs, schedule])
   const [picked, setPicked] = useState(0)
   if (offered.length === 0) return null
   const chosen = offered[Math.min(picked, offered.length - 1)]!

@@ -1,5 +1,5 @@
 import type { TracePhase } from '@cutover/core/contracts'
-import { BANDED_PHASES } from '../lib/phaseBands.ts'
+import { BANDED_PHASES } from '@cutover/core/contracts'
 
 /** Buttons that fold a phase's messages in the diagram (aria-pressed = folded). */
 export function PhaseToggles({ collapsed, onToggle, present }: { collapsed: ReadonlySet<TracePhase>; onToggle: (phase: TracePhase) => void; present: ReadonlySet<TracePhase> }) {

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { RunView, TraceEvent } from '@cutover/core/contracts'
+import type { RunView } from '@cutover/core/contracts'
+import { runSummary } from '@cutover/core/contracts'
 import type * as Client from '../api/client.ts'
 import type { InspectorView } from '../router/route.ts'
 import { ALL_PASS, TRACE, sessionsView, stepView } from '../test/fixtures.ts'
@@ -19,27 +20,6 @@ vi.mock('./MermaidDiagram.tsx', () => ({
   preloadMermaid: () => {},
 }))
 const { RunInspector } = await import('./RunInspector.tsx')
-
-/** A stand-in EventSource the test pushes trace events through. */
-class FakeEventSource {
-  static CLOSED = 2
-  static current: FakeEventSource | null = null
-  readyState = 1
-  onerror: (() => void) | null = null
-  private readonly listeners = new Map<string, ((message: { data: string }) => void)[]>()
-  constructor(readonly url: string) {
-    FakeEventSource.current = this
-  }
-  addEventListener(type: string, listener: (message: { data: string }) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener])
-  }
-  emit(type: string, data: unknown) {
-    for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) })
-  }
-  close() {
-    this.readyState = 2
-  }
-}
 
 const RUNNING: RunView = {
   id: 'live1',
@@ -65,22 +45,24 @@ function Harness() {
   return <RunInspector runId="live1" view={view} onView={setView} />
 }
 
-const push = async (events: TraceEvent[]) => {
-  act(() => {
-    for (const event of events) FakeEventSource.current?.emit('trace', event)
-  })
-  // the stream is flushed into the cache every 200 ms
+/** The events the server has streamed so far: its summary answers at this edge. */
+let streamed = 0
+
+const push = async (count: number) => {
+  streamed += count
+  // the summary of a running run is asked again every 250 ms
   await act(async () => {
-    await vi.advanceTimersByTimeAsync(250)
+    await vi.advanceTimersByTimeAsync(300)
   })
 }
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true })
-  vi.stubGlobal('EventSource', FakeEventSource)
+  streamed = 0
   apiFetch.mockReset()
   apiFetch.mockImplementation(async (path: string) => {
     if (path === '/api/runs/live1') return RUNNING
+    if (path === '/api/runs/live1/summary') return runSummary(TRACE.slice(0, streamed))
     const step = /\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
     const rows = /\/sessions\?step=(\d+)$/.exec(path)
@@ -91,7 +73,6 @@ beforeEach(() => {
 afterEach(() => {
   cleanup()
   vi.useRealTimers()
-  vi.unstubAllGlobals()
 })
 
 describe('live runs', () => {
@@ -102,12 +83,12 @@ describe('live runs', () => {
       </QueryClientProvider>,
     )
     await screen.findByText('● following live')
-    await push(TRACE.slice(0, 3))
+    await push(3)
     expect((await screen.findByText('step 3 / 3')).textContent).toBe('step 3 / 3')
 
     fireEvent.keyDown(document.body, { key: 'ArrowLeft' })
     expect(await screen.findByText('step 2 / 3')).toBeTruthy()
-    await push(TRACE.slice(3, 6))
+    await push(3)
     expect(await screen.findByText('step 2 / 6')).toBeTruthy()
     const resume = screen.getByRole('button', { name: /frozen · 4 new → follow live/ })
 

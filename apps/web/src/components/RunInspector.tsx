@@ -1,15 +1,15 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
+import type { KeyMoment, PhaseBand, StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
 import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
-import { useRunTrace } from '../api/useRunTrace.ts'
+import { useFilteredEvents } from '../api/useRangeEvents.ts'
+import { useRunSummary } from '../api/useRunSummary.ts'
 import { useRerun } from '../api/useRerun.ts'
 import { narrate } from '../lib/narrate.ts'
 import { keyMoments, openingStep } from '../lib/keyMoments.ts'
 import { phaseStarts } from '../lib/phaseStarts.ts'
 import { StoryNav } from './StoryNav.tsx'
-import { phaseBands } from '../lib/phaseBands.ts'
 import { stickyDiagram } from '../lib/stickyDiagram.ts'
 import type { DrawnDiagram } from '../lib/stickyDiagram.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
@@ -34,8 +34,12 @@ import { TransportBar } from './TransportBar.tsx'
 import { usePlayback } from './usePlayback.ts'
 import { useStepKeys } from './useStepKeys.ts'
 
-/** The longest the trace waits for the first diagram after its step view has arrived. */
-const TRACE_HOLD_MS = 3_000
+/** How often a running run's view is asked again (its status; the summary follows the edge faster). */
+const RUN_POLL_MS = 1_000
+const NO_BANDS: readonly PhaseBand[] = []
+/** A running run's filtered reads (a rollout's events, the directory writes, the Events tab's matches) follow its edge in steps of this many events. */
+const FILTER_EDGE_EVERY = 2_000
+const NO_MOMENTS: readonly KeyMoment[] = []
 
 /**
  * The inspector of one run at one step: transport (scrubber, step buttons, play), the diagram,
@@ -63,46 +67,37 @@ export function RunInspector({
   const client = useQueryClient()
   // the diagram library loads while the run and its first step are fetched, not after
   useEffect(preloadMermaid, [])
-  const run = useQuery(runQuery(runId))
+  // a running run's view is asked again until it ends (its status, outcome and failures)
+  const run = useQuery({ ...runQuery(runId), refetchInterval: (query) => (query.state.data?.status === 'running' ? RUN_POLL_MS : false) })
   const rerun = useRerun()
   const bugs = useQuery({ ...bugsQuery(), enabled: run.data?.bug !== undefined })
-  const [firstStepShown, setFirstStepShown] = useState(false)
   // A run already finished when the page opens, with no step in the URL, opens where its story
-  // turns: that needs its trace first, so the trace is not deferred and no step is shown meanwhile.
+  // turns: that needs its summary first, so no step is shown meanwhile.
   // A run that streams follows its live edge; a step in the URL (a permalink) always wins.
   const [opening, setOpening] = useState(openAtStory)
   const choosing = opening && view.step === null && run.data !== undefined && run.data.status !== 'running'
-  const trace = useRunTrace(runId, run.data, { defer: !firstStepShown && !choosing })
-  const events = trace.events
-  const total = events?.length ?? (run.data && run.data.status !== 'running' ? run.data.events : 0)
+  // The page reads the run's summary, never the whole trace (≈ 100 MB of JSON at 10,000 rollouts):
+  // the Events tab, a rollout's events and the directory writes are asked of the server by range.
+  const trace = useRunSummary(runId, run.data)
+  const summary = trace.summary
+  const total = summary?.total ?? (run.data && run.data.status !== 'running' ? run.data.events : 0)
   const following = view.step === null
   // While following a streaming run, the view moves to the live edge only once the step it shows
   // has loaded: new events arrive faster than step views, and chasing each would show nothing.
   const [liveStep, setLiveStep] = useState(0)
   const step = following ? (trace.live ? Math.min(liveStep, total) : total) : Math.min(view.step ?? 0, total)
   // While a run streams, the counter, the scrubber and the current-event line show the live edge
-  // (the streamed events are here); the diagram and the cards show the latest step view the server
+  // (the summary's edge); the diagram and the cards show the latest step view the server
   // has answered, and catch up as it answers.
   const atLiveEdge = following && trace.live
   const shownStep = atLiveEdge ? total : step
   // the step view needs only the run (its total): it does not wait for the whole trace to arrive
-  const ready = run.status === 'success' && (events !== null || run.data.status !== 'running')
+  const ready = run.status === 'success' && (summary !== null || run.data.status !== 'running')
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
   const folded = useMemo(() => [...collapsed].sort(), [collapsed])
   const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready && !choosing, placeholderData: keepPreviousData })
   const settled = !stepView.isFetching
-  // The trace (≈ 100 MB of JSON at 10,000 rollouts) waits for the first diagram to be drawn: its
-  // transfer and parse would otherwise share the main thread with mermaid's first render.
-  const showFirstStep = () => setFirstStepShown(true)
-  useEffect(() => {
-    if (firstStepShown) return
-    if (stepView.isError) setFirstStepShown(true)
-    // a drawing that never ends (or is never mounted) holds the trace back for a moment, not for good
-    if (!stepView.isSuccess) return
-    const timer = setTimeout(showFirstStep, TRACE_HOLD_MS)
-    return () => clearTimeout(timer)
-  }, [firstStepShown, stepView.isError, stepView.isSuccess])
   useEffect(() => {
     if (following && trace.live && settled && liveStep !== total) setLiveStep(total)
   }, [following, trace.live, settled, liveStep, total])
@@ -110,11 +105,11 @@ export function RunInspector({
   useEffect(() => {
     if (!opening || run.data === undefined) return
     if (!choosing) setOpening(false)
-    else if (events !== null) {
+    else if (summary !== null) {
       setOpening(false)
-      onView({ ...view, step: openingStep(keyMoments(events, run.data.failures), events.length) }, { replace: true })
+      onView({ ...view, step: openingStep(keyMoments(summary.moments, run.data.failures), summary.total) }, { replace: true })
     }
-  }, [opening, choosing, run.data, events, view, onView])
+  }, [opening, choosing, run.data, summary, view, onView])
 
   const seek = (n: number) => onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
   const playback = usePlayback(step, total, seek)
@@ -127,9 +122,16 @@ export function RunInspector({
 
   useStepKeys(step, total, seek, playback.toggle)
 
-  const bands = useMemo(() => phaseBands(events ?? []), [events])
+  const bands = summary?.bands ?? NO_BANDS
   const starts = useMemo(() => phaseStarts(bands), [bands])
-  const present = useMemo(() => new Set<TracePhase>((events ?? []).map((e) => e.phase)), [events])
+  const present = useMemo(() => new Set<TracePhase>(summary?.phases ?? []), [summary?.phases])
+  // a filtered read of a running run (a scan of its events on the server) is asked again every
+  // FILTER_EDGE_EVERY events, not at every poll of the summary
+  const filterEdge = trace.live ? total - (total % FILTER_EDGE_EVERY) : -1
+  // the directory writes (5 MB at 10,000 rollouts), only when the step shown is one and the fault
+  // control that numbers them is shown: not while following the live edge, not for a fleet run
+  const offersFaults = !atLiveEdge && run.data?.kind !== 'fleet'
+  const writes = useFilteredEvents(runId, { type: 'directory.write' }, filterEdge, offersFaults && stepView.data?.event?.type === 'directory.write')
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
     setCollapsed((old) => {
@@ -159,7 +161,7 @@ export function RunInspector({
         key={data?.event?.step ?? 0}
         testId={testId}
         event={data?.event ?? null}
-        events={events ?? []}
+        writes={writes ?? []}
         schedule={runData.faults}
         deadlineMs={runData.deadline_ms}
         pending={rerun.pending}
@@ -188,12 +190,12 @@ export function RunInspector({
           ) : null}
         </div>
       </TransportBar>
-      <StoryNav events={events ?? []} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
+      <StoryNav runId={runId} summary={summary?.moments ?? NO_MOMENTS} edge={filterEdge} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
       <DivergedNotice run={run.data} error={stepView.error} />
       <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
         <div className="diagram-pane">
           <div className="diagram-tools">
-            <CurrentEvent data={data} live={atLiveEdge ? (events?.at(-1) ?? null) : null} narrated={aside === undefined} />
+            <CurrentEvent data={data} live={atLiveEdge ? (summary?.last ?? null) : null} narrated={aside === undefined} />
             <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
           {!atLiveEdge && injectAt('inject-fault')}
@@ -215,7 +217,6 @@ export function RunInspector({
               source={diagram?.source ?? ''}
               highlight={diagram?.highlight ?? -1}
               label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
-              onSettled={firstStepShown ? undefined : showFirstStep}
             />
           )}
           {stepView.status === 'error' && data && <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />}
@@ -226,7 +227,7 @@ export function RunInspector({
         </aside>
       </div>
       <div className="export-row">
-        <ExportBar run={run.data} events={events} mermaid={data?.mermaid ?? null} step={step} />
+        <ExportBar run={run.data} mermaid={data?.mermaid ?? null} step={step} />
         {actions}
       </div>
       <Tabs selected={view.tab} onSelect={setTab}>
@@ -243,7 +244,7 @@ export function RunInspector({
         ) : view.tab === 'invariants' ? (
           <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)} />
         ) : (
-          <EventsTab events={events ?? []} step={step} onSeek={seek} inject={atLiveEdge ? undefined : injectAt('inject-fault-events')} />
+          <EventsTab runId={runId} total={total} filterEdge={filterEdge} step={step} onSeek={seek} inject={atLiveEdge ? undefined : injectAt('inject-fault-events')} />
         )}
       </Tabs>
     </div>

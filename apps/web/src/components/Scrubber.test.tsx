@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react'
-import { phaseBands } from '../lib/phaseBands.ts'
+import { phaseBands } from '@cutover/core/contracts'
 import { TRACE } from '../test/fixtures.ts'
 import { Scrubber } from './Scrubber.tsx'
 import { StepCounter } from './StepCounter.tsx'

@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react'
-import type { PhaseBand } from '../lib/phaseBands.ts'
+import type { PhaseBand } from '@cutover/core/contracts'
 import { stepKey } from '../lib/stepKey.ts'
 
 /**

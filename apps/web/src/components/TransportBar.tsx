@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { PhaseBand } from '../lib/phaseBands.ts'
+import type { PhaseBand } from '@cutover/core/contracts'
 import type { PhaseStart } from '../lib/phaseStarts.ts'
 import { Scrubber } from './Scrubber.tsx'
 import { StepCounter } from './StepCounter.tsx'

@@ -24,6 +24,7 @@ export function VirtualList<T>({
   scrollToIndex,
   label,
   role = 'rowgroup',
+  onRange,
 }: {
   items: readonly T[]
   rowHeight: number
@@ -32,6 +33,8 @@ export function VirtualList<T>({
   scrollToIndex?: number | null
   label?: string
   role?: string
+  /** Told the rows drawn (visible plus overscan) whenever they change: a paged list asks for them. */
+  onRange?: (start: number, end: number) => void
 }) {
   const box = useRef<HTMLDivElement>(null)
   const [scrollTop, setScrollTop] = useState(0)
@@ -47,6 +50,7 @@ export function VirtualList<T>({
   }, [scrollToIndex, rowHeight, height])
 
   const { start, end } = visibleRange(scrollTop, height, rowHeight, items.length)
+  useEffect(() => onRange?.(start, end), [onRange, start, end])
   const rows: ReactNode[] = []
   for (let i = start; i < end; i++) {
     rows.push(

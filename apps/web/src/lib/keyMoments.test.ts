@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { TraceEvent } from '@cutover/core/contracts'
-import { keyMoments, openingStep, rolloutNeighbours } from './keyMoments.ts'
+import type { InvariantFailure, TraceEvent } from '@cutover/core/contracts'
+import { runSummary } from '@cutover/core/contracts'
+import { keyMoments as merge, openingStep, rolloutNeighbours } from './keyMoments.ts'
+
+/** The run summary's moments of `events` with the run's failures, as the run page merges them. */
+const keyMoments = (events: readonly TraceEvent[], failures: readonly InvariantFailure[]) => merge(runSummary(events).moments, failures)
 
 const ev = (step: number, phase: TraceEvent['phase'], type: string, payload: Record<string, unknown>, outcome = 'ok'): TraceEvent =>
   ({ step, time_ms: step, phase, from: 'controller', to: 'agent', type, payload, outcome }) as unknown as TraceEvent

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { phaseBands } from './phaseBands.ts'
+import { phaseBands } from '@cutover/core/contracts'
 import { nextPhase, phaseStarts, previousPhase } from './phaseStarts.ts'
 
 describe('phase starts', () => {

@@ -1,4 +1,4 @@
-import type { PhaseBand } from './phaseBands.ts'
+import type { PhaseBand } from '@cutover/core/contracts'
 
 /** Where one phase of the cycle begins: its first step. */
 export interface PhaseStart {

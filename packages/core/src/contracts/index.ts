@@ -16,6 +16,9 @@ export { fleetCommandLine } from './fleetCommandLine.ts'
 export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
 export { CORRUPTIBLE_NAMESPACES, SEGMENTS_FOLDER, corruptibleFiles, directoryWriteFaults } from './faultTargets.ts'
 export type { CorruptibleFolder, CorruptibleNamespace } from './faultTargets.ts'
+export { BANDED_PHASES, createRunSummaryBuilder, phaseBands, runSummary } from './runSummary.ts'
+export type { BandedPhase, KeyMoment, MomentKind, PhaseBand, RunSummary, RunSummaryBuilder } from './runSummary.ts'
+export { eventMatches, eventText, filterEvents, filterWords } from './eventFilter.ts'
 export { INTEGER_FIELDS, MAX_DEADLINE_MS, SEED_RULE, integerRule, integerTextProblem, seedTextProblem } from './numberFields.ts'
 export type { BugName, BugInfo } from './bugs.ts'
 export type {
@@ -33,6 +36,7 @@ export type {
   StepView,
   StepParticipantView,
   SessionsView,
+  EventsRange,
   SessionDetailView,
   TableView,
   TablesView,

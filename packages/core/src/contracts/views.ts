@@ -157,6 +157,18 @@ export interface SessionsView {
   readonly sessions: readonly SessionRow[]
 }
 
+/**
+ * `GET /api/runs/:id/events?from=&limit=` (and `rollout`, `type`, `q` filters): a range of a run's
+ * events, those after step `from`, of a run whose first `total` events are known; `next` is the
+ * `from` that continues the range, null when no event after it matches (at the edge it was asked).
+ */
+export interface EventsRange {
+  readonly from: number
+  readonly total: number
+  readonly events: readonly TraceEvent[]
+  readonly next: number | null
+}
+
 /** `GET /api/runs/:id/sessions/:session?step=n`. */
 export interface SessionDetailView {
   readonly step: number
