@@ -74,7 +74,7 @@ describe('cutover bench --api', () => {
     const code = await runBenchCommand(['--api', '--rollouts', '6', '--json'], { stdout: (s) => (stdout += s), stderr: () => undefined }, { measure: { tempRoot } })
     expect(code).toBe(0)
     const figures = JSON.parse(stdout) as Record<string, unknown>
-    for (const name of ['event_loop_max_stall_ms', 'view_ms_p95', 'view_requests', 'api_run_ms']) expect(typeof figures[name], name).toBe('number')
+    for (const name of ['event_loop_max_stall_ms', 'view_ms_p95', 'view_requests', 'summary_ms_p95', 'events_range_ms_p95', 'api_run_ms']) expect(typeof figures[name], name).toBe('number')
     expect(readdirSync(tempRoot)).toEqual([])
   })
 })

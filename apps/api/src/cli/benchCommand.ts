@@ -102,7 +102,7 @@ function apiTable(f: ApiBenchFigures): string {
     '',
     `event_loop_max_stall_ms  ${num(f.event_loop_max_stall_ms)} ms  (target ≤ 50 ms) ${f.event_loop_max_stall_ms <= 50 ? 'yes' : 'NO'}`,
     `view_ms_p95              ${num(f.view_ms_p95)} ms  (target ≤ 50 ms) ${f.view_ms_p95 <= 50 ? 'yes' : 'NO'}`,
-    `views: ${num(f.view_requests)} requests, max ${num(f.view_ms_max)} ms; /api/health p95 ${num(f.health_ms_p95)} ms; run ${num(f.api_run_ms)} ms`,
+    `views: ${num(f.view_requests)} requests, max ${num(f.view_ms_max)} ms; summary p95 ${num(f.summary_ms_p95)} ms; events range p95 ${num(f.events_range_ms_p95)} ms; /api/health p95 ${num(f.health_ms_p95)} ms; run ${num(f.api_run_ms)} ms`,
     '',
     'Notes:',
     ...f.api_notes.map((n) => `- ${n}`),
