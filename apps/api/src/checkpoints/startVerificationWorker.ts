@@ -7,13 +7,27 @@ export interface ToVerificationWorker {
   readonly id: number
   readonly folder: string
   readonly job: 'verify' | 'inspect'
+  /** `verify`: the folder signature of the verification the caller already holds. */
+  readonly known?: string | undefined
 }
 
 /** Verification worker → main thread. */
-export type FromVerificationWorker = { readonly id: number; readonly value: CheckpointVerification | DirectoryInspection } | { readonly id: number; readonly error: string }
+export type FromVerificationWorker = { readonly id: number; readonly value: FolderVerification | DirectoryInspection } | { readonly id: number; readonly error: string }
 
-/** Verifies checkpoint folders off the server's thread. */
-export type VerifyCheckpointFolder = (folder: string) => Promise<CheckpointVerification>
+/**
+ * A folder's verification with the lstat signature it was made against (`folderSignature`);
+ * without `verification` when the folder still has the signature the caller said it knew.
+ */
+export interface FolderVerification {
+  readonly signature: string
+  readonly verification?: CheckpointVerification
+}
+
+/**
+ * Verifies checkpoint folders off the server's thread: the lstat walk that tells whether the folder
+ * changed since `known`, and the reading and hashing when it did.
+ */
+export type VerifyCheckpointFolder = (folder: string, known?: string) => Promise<FolderVerification>
 
 /** Inspects a checkpoint directory (`inspectDirectory`: reads, hashes and decodes every file) off the server's thread. */
 export type InspectDirectoryFolder = (folder: string) => Promise<DirectoryInspection>
@@ -62,11 +76,11 @@ export function startCheckpointWorker(bootstrap: URL = BOOTSTRAP): CheckpointWor
   }
   const ask =
     <T>(job: ToVerificationWorker['job']) =>
-    (folder: string): Promise<T> =>
+    (folder: string, known?: string): Promise<T> =>
       new Promise<T>((resolve, reject) => {
         const id = (nextId += 1)
         pending.set(id, { resolve: resolve as (value: never) => void, reject })
-        started().postMessage({ id, folder, job } satisfies ToVerificationWorker)
+        started().postMessage({ id, folder, job, ...(known === undefined ? {} : { known }) } satisfies ToVerificationWorker)
       })
-  return { verify: ask<CheckpointVerification>('verify'), inspect: ask<DirectoryInspection>('inspect') }
+  return { verify: ask<FolderVerification>('verify'), inspect: ask<DirectoryInspection>('inspect') }
 }

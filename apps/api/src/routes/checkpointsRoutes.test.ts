@@ -7,15 +7,19 @@ import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
 type Listed = { checkpoints: { cid: string; path: string; valid: boolean; files: { path: string; status: string }[] }[] }
 
 describe('checkpoint listing', () => {
-  it('[api] a checkpoint listing is verified in the worker thread, reused while the folder is unchanged, and verified afresh once a file changes in place', async () => {
+  it('[api] a checkpoint listing is verified in the worker thread, reused while the folder is unchanged (the worker walks its lstat signature), and verified afresh once a file changes in place', async () => {
     const { dir, cleanup } = tempDataDir()
     try {
       const worker = startVerificationWorker()
+      // Folders the worker read and hashed (it answers "unchanged" to a caller holding the current signature).
       const asked: string[] = []
+      let walks = 0
       const api = apiHarness(dir, {
-        verifyCheckpoints: (folder) => {
-          asked.push(folder)
-          return worker(folder)
+        verifyCheckpoints: async (folder, known) => {
+          walks++
+          const answer = await worker(folder, known)
+          if (answer.verification !== undefined) asked.push(folder)
+          return answer
         },
       })
       const run = await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 3 })).id)
@@ -23,6 +27,8 @@ describe('checkpoint listing', () => {
       expect(asked.length).toBe(first.checkpoints.length)
       expect((await api.json(`/api/runs/${run.id}/checkpoints`)).body).toEqual(first)
       expect(asked.length).toBe(first.checkpoints.length)
+      // The unchanged check (the folder's lstat walk) ran in the worker too.
+      expect(walks).toBe(2 * first.checkpoints.length)
       const checkpoint = first.checkpoints[0]
       const victim = checkpoint?.files.find((f) => f.path.startsWith('agent/') && f.path !== 'agent/manifest.json')
       if (checkpoint === undefined || victim === undefined) throw new Error('the run has an agent record')

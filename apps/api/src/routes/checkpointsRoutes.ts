@@ -29,26 +29,32 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
   // Verifying a folder reads and hashes every file (≈ 0.2–0.5 s at 1,000 rollouts, seconds at
   // 10,000); the result is reused while the folder's lstat fingerprint is unchanged, so a tampered,
   // added or removed file (or symlink) is verified afresh.
-  const verified = new Map<string, { signature: string; view: Promise<CheckpointVerification> }>()
-  const verify = (runId: string, cid: string): Promise<CheckpointVerification> | undefined => {
-    const folder = store.checkpointPath(runId, cid)
-    const signature = folderSignature(folder)
-    const known = verified.get(folder)
-    if (known !== undefined && known.signature === signature) return known.view
-    const dir = store.readCheckpoint(runId, cid)
-    if (dir === undefined) return undefined
-    const view = verifyFolder === undefined ? Promise.resolve(checkpointVerification(dir, digest)) : verifyFolder(folder)
+  // With the worker, the lstat walk that decides it runs there too (≈ 25 ms at 1,000 rollouts,
+  // ten times that at 10,000): this thread sends the signature it holds and gets either "unchanged"
+  // or the new verification.
+  const verified = new Map<string, { signature: string; view: CheckpointVerification }>()
+  const remember = (folder: string, signature: string, view: CheckpointVerification): CheckpointVerification => {
     verified.delete(folder)
     verified.set(folder, { signature, view })
-    // A failed verification is not remembered.
-    view.catch(() => {
-      if (verified.get(folder)?.view === view) verified.delete(folder)
-    })
     for (const oldest of verified.keys()) {
       if (verified.size <= REMEMBERED) break
       verified.delete(oldest)
     }
     return view
+  }
+  const verify = async (runId: string, cid: string): Promise<CheckpointVerification | undefined> => {
+    const folder = store.checkpointPath(runId, cid)
+    const known = verified.get(folder)
+    if (verifyFolder !== undefined) {
+      const answer = await verifyFolder(folder, known?.signature)
+      if (answer.verification === undefined) return known?.view ?? (await verifyFolder(folder)).verification
+      return remember(folder, answer.signature, answer.verification)
+    }
+    const signature = folderSignature(folder)
+    if (known !== undefined && known.signature === signature) return known.view
+    const dir = store.readCheckpoint(runId, cid)
+    if (dir === undefined) return undefined
+    return remember(folder, signature, checkpointVerification(dir, digest))
   }
 
   app.get('/runs/:id/checkpoints', async (c) => {
@@ -56,9 +62,8 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
     if (run instanceof Response) return run
     const checkpoints: CheckpointView[] = []
     for (const cid of store.listCheckpoints(run.id)) {
-      const pending = verify(run.id, cid)
-      if (pending === undefined) continue
-      const checked = await pending
+      const checked = await verify(run.id, cid)
+      if (checked === undefined) continue
       const path = store.relativePath(store.checkpointPath(run.id, cid))
       checkpoints.push({
         cid,
