@@ -17,7 +17,6 @@ import type { JsonValue } from '../json.ts'
 import type { SimulatedCheckpoint, SimulationDeps, SimulationResult } from './Simulation.ts'
 import type { RolloutOutcome } from './RolloutOutcome.ts'
 import { outcomeKey } from './RolloutOutcome.ts'
-import { encodeUtf8 } from '../utf8.ts'
 import { Simulator } from './Simulator.ts'
 import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
@@ -153,7 +152,8 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   const keyOf = (o: RolloutOutcome): string => {
     let k = keys.get(o)
     if (k === undefined) {
-      k = deps.digest.sha256Hex(encodeUtf8(outcomeKey(o)))
+      // Canonical JSON is ASCII: the digest port hashes the string as its UTF-8 bytes, no copy.
+      k = deps.digest.sha256Hex(outcomeKey(o))
       keys.set(o, k)
     }
     return k
