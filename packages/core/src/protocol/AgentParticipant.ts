@@ -409,14 +409,15 @@ export class AgentParticipant {
       keys.add(key)
       const acked = this.#acknowledged.get(key)
       if (acked !== undefined) {
-        if (canonicalJson(acked) !== canonicalJson(r)) return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match the acknowledged one`))
+        if (acked !== r && canonicalJson(acked) !== canonicalJson(r)) return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match the acknowledged one`))
         idempotent++
         continue
       }
       const e = this.#executions.get(key)
       if (e === undefined || e.state !== 'completed' || e.receipt === null)
         return err(cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`))
-      if (canonicalJson(e.receipt) !== canonicalJson(r))
+      // The very receipt object `finish` returned (the in-process case) matches without encoding it twice.
+      if (e.receipt !== r && canonicalJson(e.receipt) !== canonicalJson(r))
         return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match (generation/identity/digest)`))
     }
     for (const r of receipts) {

@@ -168,17 +168,15 @@ export class ResourcesParticipant<TSession> {
    * simulator's) keep the digest they always had.
    */
   #inputDigest(req: ResourcesRequest): string {
-    const cookies = [...(req.cookies ?? [])].map(([k, v]) => [k, v]).sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
-    return this.#digest.sha256Hex(
-      canonicalJson({
-        method: req.method.toUpperCase(),
-        path: req.path,
-        ...(req.query === undefined || req.query === '' ? {} : { query: req.query }),
-        content_type: 'application/json',
-        ...(cookies.length === 0 ? {} : { cookies }),
-        body: (req.body ?? null) as JsonValue,
-      }),
-    )
+    // Canonical JSON sorts the keys, so optional fields are set in place rather than spread in
+    // (this runs once per environment step; a spread between properties is slow on this V8).
+    const input: { [key: string]: JsonValue } = { method: req.method.toUpperCase(), path: req.path }
+    if (req.query !== undefined && req.query !== '') input['query'] = req.query
+    input['content_type'] = 'application/json'
+    if (req.cookies !== undefined && req.cookies.length > 0)
+      input['cookies'] = [...req.cookies].map(([k, v]) => [k, v]).sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
+    input['body'] = (req.body ?? null) as JsonValue
+    return this.#digest.sha256Hex(canonicalJson(input))
   }
 
   /** The data plane: one Gym route of this environment, checkpoint-managed (§4.4, §7.1). */
