@@ -340,7 +340,8 @@ export class RolloutDriver {
     r.status = 'running'
     r.world = e.world.generation
     r.generation = begin.value.execution.generation
-    e.recorder.attempt(r.plan.rollout_id, r.attempt, r.plan.env, 'running')
+    // A run that records nothing (the equivalence baseline) keeps no lineage either.
+    if (e.options.record) e.recorder.attempt(r.plan.rollout_id, r.attempt, r.plan.env, 'running')
     const cont = begin.value.execution.continuation
     if (cont !== null) {
       const driver = cont.agent_state['driver'] as unknown as DriverState
@@ -436,7 +437,7 @@ export class RolloutDriver {
       return
     }
     const a = admit.value
-    e.recorder.call(r.plan.rollout_id, r.attempt, { model_call_id: a.model_call_id, parent_call_id: a.parent_call_id, relay: a.relay, step: e.recorder.step })
+    if (e.options.record) e.recorder.call(r.plan.rollout_id, r.attempt, { model_call_id: a.model_call_id, parent_call_id: a.parent_call_id, relay: a.relay, step: e.recorder.step })
     const latency = this.#draw(r, MODEL_MIN, MODEL_SPAN) + e.faults.extraLatency(r.plan.rollout_id, r.attempt)
     const world = e.world
     if (e.config.cut_mode !== 'generation-safe') {
@@ -593,7 +594,7 @@ export class RolloutDriver {
     const fin = e.world.agent.finish(this.#id(r), r.generation, 'completed', result)
     r.status = 'completed'
     r.receipt = fin.ok ? fin.value : null
-    e.recorder.attempt(r.plan.rollout_id, r.attempt, r.plan.env, 'completed')
+    if (e.options.record) e.recorder.attempt(r.plan.rollout_id, r.attempt, r.plan.env, 'completed')
     e.emit(this.#phase(), 'agent', 'controller', 'run.complete', { rollout_id: r.plan.rollout_id, attempt_index: r.attempt, reward, receipt: r.receipt as unknown as JsonValue }, fin.ok ? 'ok' : fin.error.code)
     if (r.receipt === null) return
     // Held back (the `unacked_result` fault, or a controller that defers acknowledgements): still unacknowledged at prepare.
