@@ -340,12 +340,12 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
 }
 
 /**
- * A session record's row with its one-line summary filled in, cached per record and per (immutable)
- * session object.
+ * A session record's row with its one-line summary filled in: the summarised row replaces the bare
+ * one in the record (one row per record, no cache entry per record), and summaries are cached per
+ * (immutable) session object.
  */
 function sessionRows(sim: Simulator, workplace: WorkplaceDeps | undefined): (record: SessionRecord) => SessionRow {
   const summaries = new WeakMap<object, string>()
-  const rows = new WeakMap<SessionRecord, SessionRow>()
   const summaryOf = (row: SessionRow, session: object): string => {
     let text = summaries.get(session)
     if (text === undefined) {
@@ -356,14 +356,11 @@ function sessionRows(sim: Simulator, workplace: WorkplaceDeps | undefined): (rec
   }
   return (record) => {
     if (record.row.summary !== '' || record.session === undefined || record.session === null || typeof record.session !== 'object') return record.row
-    let row = rows.get(record)
-    if (row === undefined) {
-      // Spelled out (one per session record; a spread plus a property is slow on this V8); the
-      // key order is the one RolloutDriver builds rows in.
-      const r = record.row
-      row = { key: r.key, rollout_id: r.rollout_id, attempt: r.attempt, environment: r.environment, state: r.state, revision: r.revision, session_id: r.session_id, summary: summaryOf(r, record.session) }
-      rows.set(record, row)
-    }
+    // Spelled out (a spread plus a property is slow on this V8); the key order is the one
+    // RolloutDriver builds rows in.
+    const r = record.row
+    const row = { key: r.key, rollout_id: r.rollout_id, attempt: r.attempt, environment: r.environment, state: r.state, revision: r.revision, session_id: r.session_id, summary: summaryOf(r, record.session) }
+    record.row = row
     return row
   }
 }
