@@ -16,7 +16,7 @@ import { InvariantChecker } from '../invariants/InvariantChecker.ts'
 import type { JsonValue } from '../json.ts'
 import type { SimulatedCheckpoint, SimulationDeps, SimulationResult } from './Simulation.ts'
 import type { RolloutOutcome } from './RolloutOutcome.ts'
-import { outcomeKey } from './RolloutOutcome.ts'
+import { sameOutcome } from './RolloutOutcome.ts'
 import { Simulator } from './Simulator.ts'
 import type { Recorder, SessionRecord } from './Recorder.ts'
 import { StepHistory } from './Recorder.ts'
@@ -112,15 +112,26 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   // has dispatched them and worked a few agenda items per event while the run continues: no single
   // `next()` carries it (the API runs this generator in short slices on its event loop). A later
   // restore that continues more rollouts starts another baseline for just those.
-  const baselines: { readonly sim: Simulator; readonly outcomes: Iterator<RolloutOutcome>; keyed: number }[] = []
+  const baselines: { readonly sim: Simulator; readonly outcomes: Iterator<RolloutOutcome>; taken: number }[] = []
   /** Continued rollouts a baseline was started for. */
   const baselineStarted = new Set<string>()
   /**
-   * Each baseline outcome's key, by rollout id: a finished baseline simulator (its whole world:
-   * sessions, receipts, model outputs) is dropped once its outcomes are keyed (≈ 19 % of the live
-   * heap at 3,000 rollouts while it was held to the end).
+   * Each baseline outcome by rollout id: a finished baseline simulator (its whole world: receipts,
+   * model outputs, every session) is dropped once its outcomes are taken (≈ 19 % of the live heap
+   * at 3,000 rollouts while it was held to the end); an outcome keeps only its final session.
    */
-  const baselineKeys = new Map<string, string>()
+  const baselineOutcomes = new Map<string, RolloutOutcome>()
+  // Each continued rollout is judged as soon as both outcomes exist (no work piles up at the end),
+  // once per main-run outcome object: equal when `sameOutcome` says so.
+  const verdicts = new WeakMap<RolloutOutcome, boolean>()
+  const judge = (a: RolloutOutcome, b: RolloutOutcome): boolean => {
+    let same = verdicts.get(a)
+    if (same === undefined) {
+      same = sameOutcome(a, b)
+      verdicts.set(a, same)
+    }
+    return same
+  }
   let continuedSeen = 0
   const startBaseline = () => {
     const ids = [...sim.continued].filter((id) => !baselineStarted.has(id))
@@ -129,34 +140,24 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
     b.start()
     for (const id of ids) baselineStarted.add(id)
     // A Map iterator sees entries added later, as long as it is never read past the end.
-    baselines.push({ sim: b, outcomes: b.outcomes.values(), keyed: 0 })
+    baselines.push({ sim: b, outcomes: b.outcomes.values(), taken: 0 })
   }
-  /** Runs up to `budget` baseline agenda items, keying each outcome as it appears. */
+  /** Runs up to `budget` baseline agenda items, taking (and judging, when it can) each outcome as it appears. */
   const advanceBaselines = (budget: number) => {
     while (budget > 0 && baselines.length > 0) {
       const b = baselines[0] as (typeof baselines)[number]
       const more = b.sim.advance()
-      for (; b.keyed < b.sim.outcomes.size; b.keyed++) {
+      for (; b.taken < b.sim.outcomes.size; b.taken++) {
         const next = b.outcomes.next()
-        if (next.done !== true) baselineKeys.set(next.value.rollout_id, keyOf(next.value))
+        if (next.done === true) continue
+        const id = next.value.rollout_id
+        baselineOutcomes.set(id, next.value)
+        const a = sim.continued.has(id) ? sim.outcomes.get(id) : undefined
+        if (a !== undefined) judge(a, next.value)
       }
       if (more) budget--
       else baselines.shift()
     }
-  }
-  // Outcome keys (an export + canonical JSON each) are computed as outcomes appear, one at a time,
-  // and held as the SHA-256 of that JSON: equal digests are equal outcomes, and each continued
-  // rollout's key (twice, with its baseline's) no longer keeps its whole final state as a string
-  // (≈ 13 MB at 3,000 rollouts in a heap profile).
-  const keys = new WeakMap<RolloutOutcome, string>()
-  const keyOf = (o: RolloutOutcome): string => {
-    let k = keys.get(o)
-    if (k === undefined) {
-      // Canonical JSON is ASCII: the digest port hashes the string as its UTF-8 bytes, no copy.
-      k = deps.digest.sha256Hex(outcomeKey(o))
-      keys.set(o, k)
-    }
-    return k
   }
   const rowOf = sessionRows(sim, workplace)
   const checker = new InvariantChecker()
@@ -173,7 +174,8 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
     if (event.type === 'run.complete') {
       const rolloutId = String(event.payload['rollout_id'])
       const outcome = sim.continued.has(rolloutId) ? sim.outcomes.get(rolloutId) : undefined
-      if (outcome !== undefined) keyOf(outcome)
+      const baseline = baselineOutcomes.get(rolloutId)
+      if (outcome !== undefined && baseline !== undefined) judge(outcome, baseline)
     }
     // A restore dispatches its continued rollouts over several events: start once the set holds still.
     if (sim.continued.size !== continuedSeen) continuedSeen = sim.continued.size
@@ -192,8 +194,8 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   const total = sim.recorder.events.length
   for (const rolloutId of [...sim.continued].sort()) {
     const a = sim.outcomes.get(rolloutId)
-    const b = baselineKeys.get(rolloutId)
-    if (a === undefined || b === undefined || keyOf(a) !== b) {
+    const b = baselineOutcomes.get(rolloutId)
+    if (a === undefined || b === undefined || !judge(a, b)) {
       checker.fail('equivalence', total, `continued rollout ${rolloutId} ${a === undefined ? 'did not finish' : 'ended differently than without the checkpoint'}`)
       break
     }
