@@ -60,7 +60,7 @@ describe('gradedTablesEqual', () => {
 })
 
 describe('verifyWorkplace', () => {
-  it('[wa-verify] a ground truth replayed once per task grades every prediction as a fresh replay of both lists does', () => {
+  it('[wa-verify] call lists replayed once per JSON text grade every prediction as a fresh replay of both lists does', () => {
     const base = parseWorkplaceBase(loadNodeWorkplaceData(), { sha256Hex: (d) => createHash('sha256').update(d).digest('hex') })
     const truths = base.examples.map((e) => e.ground_truth as JsonValue)
     // Each prediction is another task's ground truth (mostly wrong) or its own (right), graded twice: the second time from the cache.

@@ -92,32 +92,33 @@ export function verifyWorkplace(
   predicted: JsonValue | undefined,
   groundTruth: JsonValue | undefined,
 ): 0 | 1 {
-  const p = replayActions(base, predicted)
-  const g = replayGroundTruth(base, groundTruth)
+  const p = replayCached(base, predicted)
+  const g = replayCached(base, groundTruth)
   return SESSION_TABLES.every((name) => gradedTablesEqual(p.tables[name], g.tables[name])) ? 1 : 0
 }
 
 /**
- * Ground-truth replays by their JSON text, per base: every rollout of a task verifies against the
- * same calls, and a replay is a pure function of them (sessions are immutable), so each distinct
- * ground truth is replayed once. Bounded (the example tasks are a few hundred).
+ * Replays by the JSON text of the call list, per base: every rollout of a task verifies against the
+ * same ground truth, and a simulated agent's calls are mostly that ground truth again. A replay is
+ * a pure function of the list's JSON (it reads each call's `name` and `arguments` strings; sessions
+ * are immutable), so each distinct list is replayed once. Bounded (it starts over when full).
  */
-const groundTruthReplays = new WeakMap<WorkplaceBase, Map<string, WorkplaceSession>>()
-const GROUND_TRUTH_LIMIT = 4096
+const replays = new WeakMap<WorkplaceBase, Map<string, WorkplaceSession>>()
+const REPLAY_LIMIT = 1024
 
-function replayGroundTruth(base: WorkplaceBase, groundTruth: JsonValue | undefined): WorkplaceSession {
-  if (!Array.isArray(groundTruth)) return replayActions(base, groundTruth)
-  let replays = groundTruthReplays.get(base)
-  if (replays === undefined) {
-    replays = new Map()
-    groundTruthReplays.set(base, replays)
+function replayCached(base: WorkplaceBase, actions: JsonValue | undefined): WorkplaceSession {
+  if (!Array.isArray(actions)) return replayActions(base, actions)
+  let byText = replays.get(base)
+  if (byText === undefined) {
+    byText = new Map()
+    replays.set(base, byText)
   }
-  const text = JSON.stringify(groundTruth)
-  let session = replays.get(text)
+  const text = JSON.stringify(actions)
+  let session = byText.get(text)
   if (session === undefined) {
-    session = replayActions(base, groundTruth)
-    if (replays.size >= GROUND_TRUTH_LIMIT) replays.clear()
-    replays.set(text, session)
+    session = replayActions(base, actions)
+    if (byText.size >= REPLAY_LIMIT) byText.clear()
+    byText.set(text, session)
   }
   return session
 }
