@@ -10,19 +10,28 @@ export function canonicalJson(value: unknown): string {
 }
 
 function sortKeys(value: unknown): unknown {
+  // Leaves first: most values in a record are primitives.
+  if (value === null || typeof value !== 'object') return value
   // Like JSON.stringify, a value with `toJSON` (a Python float or big int in an answer) is written as what it returns.
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function')
-    return sortKeys((value as { toJSON: () => unknown }).toJSON())
-  if (Array.isArray(value)) return value.map(sortKeys)
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key]
-      if (v !== undefined) out[key] = sortKeys(v)
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON: () => unknown }).toJSON())
+  if (Array.isArray(value)) {
+    // An array of primitives (token ids, a Mersenne Twister state) is written as it stands: a copy
+    // would serialise to the same text.
+    const n = value.length
+    let i = 0
+    while (i < n) {
+      const v: unknown = value[i]
+      if (v !== null && typeof v === 'object') break
+      i++
     }
-    return out
+    return i === n ? value : value.map(sortKeys)
   }
-  return value
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value).sort()) {
+    const v = (value as Record<string, unknown>)[key]
+    if (v !== undefined) out[key] = sortKeys(v)
+  }
+  return out
 }
 
 function escapeNonAscii(text: string): string {

@@ -240,7 +240,9 @@ export class AgentParticipant {
       return ok(null)
     }
     const named = result !== null && typeof result === 'object' && !Array.isArray(result) ? result['id'] : undefined
-    const identity = typeof named === 'string' ? named : this.#digest.sha256Hex(canonicalJson(result))
+    // One canonical encoding and one digest of the result serve its identity (when unnamed) and its receipt.
+    const digest = this.#digest.sha256Hex(canonicalJson(result))
+    const identity = typeof named === 'string' ? named : digest
     this.#setState(e, 'completed')
     e.result = result
     this.#version++
@@ -249,7 +251,7 @@ export class AgentParticipant {
       attempt_index: e.attempt_index,
       execution_generation: e.generation,
       result_identity: identity.slice(0, 512),
-      result_digest: this.#digest.sha256Hex(canonicalJson(result)),
+      result_digest: digest,
     }
     return ok(e.receipt)
   }
@@ -284,8 +286,8 @@ export class AgentParticipant {
     let withoutB = 0
     const blocking: string[] = []
     const completed: CompletionReceipt[] = []
-    for (const e of this.#executions.values()) {
-      const key = executionKey(e)
+    // The map's key is the execution's key (set once in `begin`): no string built per execution per scan.
+    for (const [key, e] of this.#executions) {
       if (e.state === 'running' || e.state === 'park_requested') {
         running++
         blocking.push(key)
@@ -407,14 +409,15 @@ export class AgentParticipant {
       keys.add(key)
       const acked = this.#acknowledged.get(key)
       if (acked !== undefined) {
-        if (canonicalJson(acked) !== canonicalJson(r)) return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match the acknowledged one`))
+        if (acked !== r && canonicalJson(acked) !== canonicalJson(r)) return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match the acknowledged one`))
         idempotent++
         continue
       }
       const e = this.#executions.get(key)
       if (e === undefined || e.state !== 'completed' || e.receipt === null)
         return err(cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`))
-      if (canonicalJson(e.receipt) !== canonicalJson(r))
+      // The very receipt object `finish` returned (the in-process case) matches without encoding it twice.
+      if (e.receipt !== r && canonicalJson(e.receipt) !== canonicalJson(r))
         return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match (generation/identity/digest)`))
     }
     for (const r of receipts) {

@@ -168,17 +168,15 @@ export class ResourcesParticipant<TSession> {
    * simulator's) keep the digest they always had.
    */
   #inputDigest(req: ResourcesRequest): string {
-    const cookies = [...(req.cookies ?? [])].map(([k, v]) => [k, v]).sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
-    return this.#digest.sha256Hex(
-      canonicalJson({
-        method: req.method.toUpperCase(),
-        path: req.path,
-        ...(req.query === undefined || req.query === '' ? {} : { query: req.query }),
-        content_type: 'application/json',
-        ...(cookies.length === 0 ? {} : { cookies }),
-        body: (req.body ?? null) as JsonValue,
-      }),
-    )
+    // Canonical JSON sorts the keys, so optional fields are set in place rather than spread in
+    // (this runs once per environment step; a spread between properties is slow on this V8).
+    const input: { [key: string]: JsonValue } = { method: req.method.toUpperCase(), path: req.path }
+    if (req.query !== undefined && req.query !== '') input['query'] = req.query
+    input['content_type'] = 'application/json'
+    if (req.cookies !== undefined && req.cookies.length > 0)
+      input['cookies'] = [...req.cookies].map(([k, v]) => [k, v]).sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
+    input['body'] = (req.body ?? null) as JsonValue
+    return this.#digest.sha256Hex(canonicalJson(input))
   }
 
   /** The data plane: one Gym route of this environment, checkpoint-managed (§4.4, §7.1). */
@@ -249,20 +247,25 @@ export class ResourcesParticipant<TSession> {
     if (success) meta.revision = before + 1
     const closed = r.closed === true || (kind === 'terminal' && success)
     if (r.session !== undefined) this.#sessions.setState(meta.sessionId, r.session)
-    let response: ResourcesResponse = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
+    // Built in place, no spread copies: this runs once per environment step, and on this V8 a
+    // spread followed by more properties costs microseconds per object. Same keys, same order.
+    const response: Mutable<ResourcesResponse> = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
     if (req.requestId !== undefined && success) {
       // The bytes sent now are the bytes recorded: a replay sends exactly these.
       const bytes = req.encodeAnswer?.(r.response.status, r.response.body) ?? encodeUtf8(JSON.stringify(r.response.body))
-      response = { ...response, bytes }
-      meta.receipts.set(req.requestId, {
-        request_id: req.requestId,
-        ...(req.expectedRevision === undefined ? {} : { expected_revision: req.expectedRevision }),
-        input_digest: this.#inputDigest(req),
-        status: r.response.status,
-        headers: [['content-type', 'application/json']],
-        body_base64: base64Encode(bytes),
-        resulting_revision: meta.revision,
-      })
+      response.bytes = bytes
+      const request_id = req.requestId
+      const input_digest = this.#inputDigest(req)
+      const status = r.response.status
+      const headers: [string, string][] = [['content-type', 'application/json']]
+      const body_base64 = base64Encode(bytes)
+      const resulting_revision = meta.revision
+      meta.receipts.set(
+        request_id,
+        req.expectedRevision === undefined
+          ? { request_id, input_digest, status, headers, body_base64, resulting_revision }
+          : { request_id, expected_revision: req.expectedRevision, input_digest, status, headers, body_base64, resulting_revision },
+      )
     }
     if (closed) {
       // Terminal: unbound and dropped; receipts stay answerable.
@@ -520,3 +523,6 @@ export class ResourcesParticipant<TSession> {
     })
   }
 }
+
+/** `T` with its fields writable (a response is completed in place before it is returned). */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }

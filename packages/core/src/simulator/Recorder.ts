@@ -43,7 +43,8 @@ export class StepHistory<T> {
 
 /** One session's view record: the row plus the (immutable) environment session behind it. */
 export interface SessionRecord {
-  readonly row: SessionRow
+  /** Recorded with an empty summary when it has a session; `simulate` fills the summary in once, in place. */
+  row: SessionRow
   readonly session: unknown
 }
 

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../json.ts'
-import { canonicalJson } from '../json.ts'
+import { sameJson } from '../sameJson.ts'
 
 /** The outcome of one rollout, compared for equivalence. */
 export interface RolloutOutcome {
@@ -12,5 +12,10 @@ export interface RolloutOutcome {
   readonly finalState: () => JsonValue
 }
 
-/** Stable JSON of an outcome (for equivalence). */
-export const outcomeKey = (o: RolloutOutcome): string => canonicalJson({ reward: o.reward, outputs: o.outputs, env_outputs: o.env_outputs, final_state: o.finalState() })
+/**
+ * Equivalence of two outcomes: their reward, outputs, environment outputs and final environment
+ * state have the same canonical JSON (what comparing the canonical JSON of the four together
+ * decides), compared by walking the values rather than encoding and hashing them.
+ */
+export const sameOutcome = (a: RolloutOutcome, b: RolloutOutcome): boolean =>
+  sameJson(a.reward, b.reward) && sameJson(a.outputs, b.outputs) && sameJson(a.env_outputs, b.env_outputs) && sameJson(a.finalState(), b.finalState())

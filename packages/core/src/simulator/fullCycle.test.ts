@@ -8,7 +8,9 @@ import { createWorkplaceServer } from '../environments/workplace/workplaceServer
 import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
 import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 import { resolveRunConfig } from './simulate.ts'
-import { outcomeKey } from './RolloutOutcome.ts'
+import type { RolloutOutcome } from './RolloutOutcome.ts'
+import { sameOutcome } from './RolloutOutcome.ts'
+import { canonicalJson } from '../json.ts'
 import { Simulator } from './Simulator.ts'
 import { defaultEnvFactory } from './World.ts'
 
@@ -56,7 +58,8 @@ describe('full cycle over all three environments (in memory)', () => {
       const b = baseline.outcomes.get(id)
       expect(a?.attempt_index).toBe(1)
       expect(b?.attempt_index).toBe(0)
-      expect(a && outcomeKey(a)).toBe(b && outcomeKey(b))
+      expect(a && outcomeText(a)).toBe(b && outcomeText(b))
+      expect(a !== undefined && b !== undefined && sameOutcome(a, b)).toBe(true)
     }
     // every rollout finished; the straggler under a fresh attempt
     expect(s.outcomes.size).toBe(12)
@@ -82,3 +85,8 @@ describe('full cycle over all three environments (in memory)', () => {
     expect(res.code).toBe('stale_attempt')
   })
 })
+
+/** An outcome's canonical JSON: equal texts are the definition of equivalent outcomes. */
+function outcomeText(o: RolloutOutcome): string {
+  return canonicalJson({ reward: o.reward, outputs: o.outputs, env_outputs: o.env_outputs, final_state: o.finalState() })
+}

@@ -16,7 +16,9 @@ import { cardView } from './participantView.ts'
 import type { Recorder } from './Recorder.ts'
 import { resolveRunConfig, runSimulation } from './simulate.ts'
 import type { SimulatorOptions } from './SimulatorOptions.ts'
-import { outcomeKey } from './RolloutOutcome.ts'
+import type { RolloutOutcome } from './RolloutOutcome.ts'
+import { sameOutcome } from './RolloutOutcome.ts'
+import { canonicalJson } from '../json.ts'
 import { Simulator } from './Simulator.ts'
 import { defaultEnvFactory } from './World.ts'
 
@@ -138,7 +140,9 @@ describe('views', () => {
       for (const id of main.continued) {
         const a = all.outcomes.get(id)
         const b = only.outcomes.get(id)
-        expect(a !== undefined && b !== undefined && outcomeKey(a) === outcomeKey(b)).toBe(true)
+        // The canonical JSON of the whole outcome is the definition; `sameOutcome` (what `simulate` judges with) must agree.
+        expect(a !== undefined && b !== undefined && outcomeText(a) === outcomeText(b)).toBe(true)
+        expect(a !== undefined && b !== undefined && sameOutcome(a, b)).toBe(true)
       }
     }
   })
@@ -185,3 +189,8 @@ describe('changedRows', () => {
     }
   })
 })
+
+/** An outcome's canonical JSON: equal texts are the definition of equivalent outcomes. */
+function outcomeText(o: RolloutOutcome): string {
+  return canonicalJson({ reward: o.reward, outputs: o.outputs, env_outputs: o.env_outputs, final_state: o.finalState() })
+}

@@ -10,31 +10,49 @@ import { err, ok } from '../../result.ts'
  * fail with the path of the first offender instead of being written implicitly.
  */
 export function jsonSafeCopy(value: unknown, path = '$'): Result<JsonValue, CutoverError> {
-  const fail = (why: string) =>
-    err(cutoverError('resources_checkpoint_error', `state is not JSON-safe at ${path}: ${why}`))
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return ok(value)
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? ok(value) : fail(`non-finite number ${String(value)}`)
+  const copied = copy(value)
+  if (!(copied instanceof Unsafe)) return ok(copied)
+  return err(cutoverError('resources_checkpoint_error', `state is not JSON-safe at ${path}${copied.segments.reverse().join('')}: ${copied.why}`))
+}
+
+/**
+ * The first offender: why, and the path segments from it up to the copy's root (innermost first,
+ * added as the recursion unwinds). Every session export runs this copy, so the path is built only
+ * when it fails, never per value.
+ */
+class Unsafe {
+  readonly segments: string[] = []
+  constructor(readonly why: string) {}
+}
+
+function copy(value: unknown): JsonValue | Unsafe {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value === 'number') return Number.isFinite(value) ? value : new Unsafe(`non-finite number ${String(value)}`)
   if (Array.isArray(value)) {
     const out: JsonValue[] = []
     for (let i = 0; i < value.length; i++) {
-      const r = jsonSafeCopy(value[i], `${path}[${i}]`)
-      if (!r.ok) return r
-      out.push(r.value)
+      const r = copy(value[i])
+      if (r instanceof Unsafe) {
+        r.segments.push(`[${i}]`)
+        return r
+      }
+      out.push(r)
     }
-    return ok(out)
+    return out
   }
   if (typeof value === 'object') {
     const proto: unknown = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null)
-      return fail(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
+    if (proto !== Object.prototype && proto !== null) return new Unsafe(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
     const out: { [k: string]: JsonValue } = {}
-    for (const [k, v] of Object.entries(value)) {
-      const r = jsonSafeCopy(v, `${path}.${k}`)
-      if (!r.ok) return r
-      out[k] = r.value
+    for (const k of Object.keys(value)) {
+      const r = copy((value as { readonly [k: string]: unknown })[k])
+      if (r instanceof Unsafe) {
+        r.segments.push(`.${k}`)
+        return r
+      }
+      out[k] = r
     }
-    return ok(out)
+    return out
   }
-  return fail(`${typeof value} value`)
+  return new Unsafe(`${typeof value} value`)
 }

@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Cell, Row, Table } from './Table.ts'
-import { gradedTablesEqual } from './verifyWorkplace.ts'
+import { createHash } from 'node:crypto'
+import { loadNodeWorkplaceData } from '../../adapters/nodeWorkplaceData.ts'
+import type { JsonValue } from '../../json.ts'
+import { parseWorkplaceBase } from './WorkplaceData.ts'
+import { SESSION_TABLES } from './WorkplaceSession.ts'
+import { gradedTablesEqual, replayActions, verifyWorkplace } from './verifyWorkplace.ts'
 
 const RAW = new Set(['status', 'list_name', 'board'])
 /** The plain definition: lowercase every cell of both tables, then compare their JSON forms. */
@@ -51,5 +56,27 @@ describe('gradedTablesEqual', () => {
       }),
       { numRuns: 2000, seed: 7 },
     )
+  })
+})
+
+describe('verifyWorkplace', () => {
+  it('[wa-verify] call lists replayed once per JSON text grade every prediction as a fresh replay of both lists does', () => {
+    const base = parseWorkplaceBase(loadNodeWorkplaceData(), { sha256Hex: (d) => createHash('sha256').update(d).digest('hex') })
+    const truths = base.examples.map((e) => e.ground_truth as JsonValue)
+    // Each prediction is another task's ground truth (mostly wrong) or its own (right), graded twice: the second time from the cache.
+    let right = 0
+    for (let pass = 0; pass < 2; pass++)
+      for (const [i, gt] of truths.entries())
+        for (const predicted of [gt, truths[(i + 1) % truths.length] as JsonValue, truths[(i + 7) % truths.length] as JsonValue]) {
+          const p = replayActions(base, predicted)
+          const g = replayActions(base, gt)
+          const fresh = SESSION_TABLES.every((name) => gradedTablesEqual(p.tables[name], g.tables[name])) ? 1 : 0
+          expect(verifyWorkplace(base, predicted, gt)).toBe(fresh)
+          right += fresh
+        }
+    // Both grades occur: a task's own calls grade 1 (both passes), another task's do not.
+    expect(right).toBeGreaterThanOrEqual(2 * truths.length)
+    expect(right).toBeLessThan(2 * 3 * truths.length)
+    expect(truths.every(Array.isArray)).toBe(true)
   })
 })

@@ -92,7 +92,33 @@ export function verifyWorkplace(
   predicted: JsonValue | undefined,
   groundTruth: JsonValue | undefined,
 ): 0 | 1 {
-  const p = replayActions(base, predicted)
-  const g = replayActions(base, groundTruth)
+  const p = replayCached(base, predicted)
+  const g = replayCached(base, groundTruth)
   return SESSION_TABLES.every((name) => gradedTablesEqual(p.tables[name], g.tables[name])) ? 1 : 0
+}
+
+/**
+ * Replays by the JSON text of the call list, per base: every rollout of a task verifies against the
+ * same ground truth, and a simulated agent's calls are mostly that ground truth again. A replay is
+ * a pure function of the list's JSON (it reads each call's `name` and `arguments` strings; sessions
+ * are immutable), so each distinct list is replayed once. Bounded (it starts over when full).
+ */
+const replays = new WeakMap<WorkplaceBase, Map<string, WorkplaceSession>>()
+const REPLAY_LIMIT = 1024
+
+function replayCached(base: WorkplaceBase, actions: JsonValue | undefined): WorkplaceSession {
+  if (!Array.isArray(actions)) return replayActions(base, actions)
+  let byText = replays.get(base)
+  if (byText === undefined) {
+    byText = new Map()
+    replays.set(base, byText)
+  }
+  const text = JSON.stringify(actions)
+  let session = byText.get(text)
+  if (session === undefined) {
+    session = replayActions(base, actions)
+    if (byText.size >= REPLAY_LIMIT) byText.clear()
+    byText.set(text, session)
+  }
+  return session
 }
