@@ -9,10 +9,11 @@ import type { EnvName } from '../contracts/environments.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
 import type { AggregateParticipant } from '../directory/manifests.ts'
-import { loadPublishedCheckpoint } from '../directory/loadPublishedCheckpoint.ts'
-import { publishAggregateManifest } from '../directory/publishAggregateManifest.ts'
+import { loadPublishedSteps } from '../directory/loadPublishedCheckpoint.ts'
+import { publishAggregateSteps } from '../directory/publishAggregateManifest.ts'
 import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts'
 import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
 import type { JsonValue } from '../json.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
@@ -350,35 +351,49 @@ export class Controller {
    */
   *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Work<Result<unknown, CutoverError>> {
     const digest = this.#host.digest
-    const call = function* <T>(self: Controller, who: string, what: string, run: () => Result<T, CutoverError>): Work<Result<T, CutoverError>> {
-      writes(who)
+    const call = function* <T>(self: Controller, who: string, what: string, run: () => VerifySteps<Result<T, CutoverError>>): Work<Result<T, CutoverError>> {
       let r: Result<T, CutoverError>
       try {
-        r = run()
+        writes(who)
+        r = yield* self.#verifying('commit', run())
       } catch (e) {
         writes('controller')
         yield* self.#flush(dir)
         if (e instanceof Error && e.name === 'DirectoryWriteError') return err(cutoverError('internal_error', e.message))
         throw e
+      } finally {
+        writes('controller')
       }
-      writes('controller')
       yield* self.#flush(dir)
       r = self.#written(dir, r)
       if (!r.ok) self.#host.log('commit', 'controller.publish_refused', { checkpoint_id: self.#cid, manifest: what, code: r.error.code, message: r.error.message })
       yield
       return r
     }
-    const aggregate = yield* call(this, 'controller', 'aggregate', () => publishAggregateManifest(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }))
+    const aggregate = yield* call(this, 'controller', 'aggregate', () => publishAggregateSteps(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }))
     if (!aggregate.ok) return aggregate
     const keys = this.#host.stagingKeys(this.#roots)
     this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
     yield
     const segments = this.#host.cutSegments?.() ?? []
     const ts = yield* call(this, 'token_store', 'token_store', () =>
-      publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) }),
+      atEnd(publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) })),
     )
     if (!ts.ok) return ts
-    return yield* call(this, 'controller', 'marker', () => publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }))
+    return yield* call(this, 'controller', 'marker', () => atEnd(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid })))
+  }
+
+  /**
+   * Runs a stepped directory check (`VerifySteps`): each bounded batch of files it reads and hashes
+   * is traced as `directory.verify` and ends a step, so no step checks a whole checkpoint.
+   */
+  *#verifying<T>(phase: TracePhase, steps: VerifySteps<T>): Work<T> {
+    for (;;) {
+      const next = steps.next()
+      if (next.done === true) return next.value
+      this.#host.emit(phase, 'controller', 'directory', 'directory.verify', { checkpoint_id: this.#cid, ...next.value }, 'ok')
+      yield
+    }
   }
 
   *#retryCommit(error: CutoverError): Work {
@@ -414,7 +429,7 @@ export class Controller {
     }
     // The actor reads checkpoint.json and the aggregate manifest (verified) and compares the
     // committed participant set with the current fleet before any participant restores (§3.5, §5.5).
-    const published = loadPublishedCheckpoint(dir, this.#host.digest, this.#cid)
+    const published = yield* this.#verifying('restore', loadPublishedSteps(dir, this.#host.digest, this.#cid))
     if (!published.ok) return yield* fail(`${published.error.code}: ${published.error.message}`)
     const mismatch = participantSetMismatch(published.value.manifest.participants, fleetParticipants(fresh))
     if (mismatch !== null) return yield* fail(`fleet_mismatch: ${mismatch}`)
@@ -483,6 +498,12 @@ export class Controller {
   get canRetry(): boolean {
     return this.#stage === 'aborted' && this.attempts < this.#maxAttempts
   }
+}
+
+/** A result as a stepped check with no batches (a publish that reads no namespace). */
+// eslint-disable-next-line require-yield
+function* atEnd<T>(value: T): VerifySteps<T> {
+  return value
 }
 
 function toJson(value: unknown): JsonValue {
