@@ -384,14 +384,14 @@ export class Controller {
   }
 
   /**
-   * Runs a stepped directory check (`VerifySteps`): each bounded batch of files it reads and hashes
-   * is traced as `directory.verify` and ends a step, so no step checks a whole checkpoint.
+   * Runs a stepped directory check (`VerifySteps`): each bounded batch of files `reader` reads and
+   * hashes is traced as `directory.verify` and ends a step, so no step checks a whole checkpoint.
    */
-  *#verifying<T>(phase: TracePhase, steps: VerifySteps<T>): Work<T> {
+  *#verifying<T>(phase: TracePhase, steps: VerifySteps<T>, reader = 'controller'): Work<T> {
     for (;;) {
       const next = steps.next()
       if (next.done === true) return next.value
-      this.#host.emit(phase, 'controller', 'directory', 'directory.verify', { checkpoint_id: this.#cid, ...next.value }, 'ok')
+      this.#host.emit(phase, reader, 'directory', 'directory.verify', { checkpoint_id: this.#cid, ...next.value }, 'ok')
       yield
     }
   }
@@ -434,17 +434,20 @@ export class Controller {
     const mismatch = participantSetMismatch(published.value.manifest.participants, fleetParticipants(fresh))
     if (mismatch !== null) return yield* fail(`fleet_mismatch: ${mismatch}`)
     touched.push('policy_model')
-    const model = this.#emitResult('restore', 'policy_model', 'model.restore', yield* ask(fresh.model.restore(this.#cid, dir)))
+    const m = fresh.model
+    const model = this.#emitResult('restore', 'policy_model', 'model.restore', m.restoreSteps ? yield* this.#verifying('restore', m.restoreSteps(this.#cid, dir), 'policy_model') : yield* ask(m.restore(this.#cid, dir)))
     if (!model.ok) return yield* fail(model.error.code)
     yield
     touched.push('agent')
-    const agent = this.#emitResult('restore', 'agent', 'agent.restore', yield* ask(fresh.agent.restore(this.#cid, dir)))
+    const a = fresh.agent
+    const agent = this.#emitResult('restore', 'agent', 'agent.restore', a.restoreSteps ? yield* this.#verifying('restore', a.restoreSteps(this.#cid, dir), 'agent') : yield* ask(a.restore(this.#cid, dir)))
     if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
     yield
     for (const env of ENV_NAMES) {
       touched.push(`resources_${env}`)
-      const r = yield* ask(fresh.resources[env].restore(this.#cid, dir))
+      const x = fresh.resources[env]
+      const r = x.restoreSteps ? yield* this.#verifying('restore', x.restoreSteps(this.#cid, dir), `resources_${env}`) : yield* ask(x.restore(this.#cid, dir))
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
       if (!r.ok) return yield* fail(r.error.code)
       yield

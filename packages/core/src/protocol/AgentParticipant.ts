@@ -11,7 +11,10 @@ import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { AgentCommitResult } from '../directory/commitAgentNamespace.ts'
 import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
-import { loadAgentNamespace } from '../directory/loadAgentNamespace.ts'
+import { loadAgentNamespace, loadAgentSteps } from '../directory/loadAgentNamespace.ts'
+import { createDirectoryView } from '../directory/DirectoryView.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
+import { runSteps } from '../directory/verifySteps.ts'
 import { ControlFence, FENCE_OPS, FENCE_PHASES } from './ControlFence.ts'
 import { fencedCommit } from './fencedCommit.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
@@ -453,9 +456,17 @@ export class AgentParticipant {
    * `(rollout, N+1)` and N is tombstoned. Nothing is installed unless everything verified.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError> {
+    return runSteps(this.restoreSteps(checkpointId, dir))
+  }
+
+  /**
+   * `restore` with the namespace read and verified one bounded batch of files at a time first
+   * (reads only: the fence still decides, and a refused call changes nothing), then installed at once.
+   */
+  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError>> {
+    const loaded = yield* loadAgentSteps(createDirectoryView(dir, this.#digest))
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
       if (this.#served || this.#executions.size > 0) return err(cutoverError('agent_checkpoint_error', 'restore needs a fresh agent process (live executions)'))
-      const loaded = loadAgentNamespace(dir, this.#digest)
       if (!loaded.ok) return loaded
       const source = loaded.value.manifest.checkpoint_id
       if (source !== checkpointId) return err(cutoverError('agent_checkpoint_error', `agent/manifest.json holds checkpoint ${source}, not ${checkpointId}`))

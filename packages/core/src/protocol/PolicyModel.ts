@@ -6,7 +6,9 @@ import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { commitLedgerNamespace } from '../directory/commitLedgerNamespace.ts'
-import { loadLedgerNamespace } from '../directory/loadLedgerNamespace.ts'
+import { loadLedgerNamespace, loadLedgerSteps } from '../directory/loadLedgerNamespace.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
+import { runSteps } from '../directory/verifySteps.ts'
 import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
@@ -538,19 +540,28 @@ export class PolicyModel {
    * relay of each continued rollout is armed. Failure → `restore_failed_paused`.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
+    return runSteps(this.restoreSteps(checkpointId, dir))
+  }
+
+  /**
+   * `restore` with the ledger read and verified one bounded batch of files at a time first (reads
+   * only: the fence still decides, and a refused call changes nothing), then installed at once.
+   */
+  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<ModelRestoreResult, CutoverError>> {
     const role = this.#roleCheck()
     if (!role.ok) return role
+    const view = createDirectoryView(dir, this.#digest)
+    const ledger = yield* loadLedgerSteps(view, this.serverName)
     const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
       // Admission closes only once the fence accepted the restore (a refused call changes nothing).
       this.#state = 'paused'
       if (this.#served || this.#ledger.size > 0) return err(cutoverError('ledger_mismatch', 'restore needs a fresh ledger namespace; this process has served traffic'))
-      const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
-      if (!loaded.ok) return loaded
-      const { manifest, rollouts } = loaded.value
+      if (!ledger.ok) return ledger
+      const { manifest, rollouts } = ledger.value
       if (manifest.checkpoint_id !== checkpointId) return err(cutoverError('ledger_mismatch', `manifest is for checkpoint ${manifest.checkpoint_id}`))
       // Every segment a durable_prefix names is verified before any state is activated.
       const cuts = manifest.generation_cuts
-      const prefixes = cuts === undefined ? ok([]) : restoredCutPrefixes(createDirectoryView(dir, this.#digest), cuts)
+      const prefixes = cuts === undefined ? ok([]) : restoredCutPrefixes(view, cuts)
       if (!prefixes.ok) return prefixes
       // Every reference of a capture key names the same boundary: its root's last committed call.
       const boundaryOf = new Map(manifest.storage_references.map((r) => [r.capture_key, r.boundary_model_call_id]))

@@ -16,7 +16,9 @@ import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { ResourcesCommitResult } from '../directory/commitResourcesNamespace.ts'
 import { commitResourcesNamespace } from '../directory/commitResourcesNamespace.ts'
-import { loadReplacementSet } from '../directory/loadReplacementSet.ts'
+import { loadReplacementSteps } from '../directory/loadReplacementSet.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
+import { runSteps } from '../directory/verifySteps.ts'
 import { loadResourcesNamespace } from '../directory/loadResourcesNamespace.ts'
 import { decodeUtf8, encodeUtf8 } from '../utf8.ts'
 import { base64Decode } from './base64Decode.ts'
@@ -482,10 +484,18 @@ export class ResourcesParticipant<TSession> {
    * `checkpoint:<rollout_id>:a<N+1>`) and N is tombstoned. Anything wrong activates nothing.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError> {
+    return runSteps(this.restoreSteps(checkpointId, dir))
+  }
+
+  /**
+   * `restore` with the replacement set read and verified one bounded batch of files at a time first
+   * (reads only: the fence still decides, and a refused call changes nothing), then activated at once.
+   */
+  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError>> {
+    const set = yield* loadReplacementSteps(dir, this.#digest, this.serverName)
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
       if (this.#servedStateful || this.#servedUntracked || this.#sessions.boundCount > 0)
         return err(cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'))
-      const set = loadReplacementSet(dir, this.#digest, this.serverName)
       if (!set.ok) return set
       if (set.value.source_checkpoint_id !== checkpointId)
         return err(cutoverError('resources_checkpoint_error', `resources/${this.serverName} holds checkpoint ${set.value.source_checkpoint_id}, not ${checkpointId}`))

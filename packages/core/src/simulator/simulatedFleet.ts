@@ -43,6 +43,7 @@ export function simulatedFleet(world: World, around: FleetSurroundings): Fleet {
       },
       commit: (checkpointId, dir, roots) => model.commit(checkpointId, dir, roots),
       restore: (checkpointId, dir) => model.restore(checkpointId, dir),
+      restoreSteps: (checkpointId, dir) => model.restoreSteps(checkpointId, dir),
       resume: (checkpointId) => model.resume(checkpointId),
       workerAck: (worker) => (around.isMissingWorker(worker) ? undefined : model.workerAck(worker)),
     },
