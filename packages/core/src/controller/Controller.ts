@@ -299,25 +299,52 @@ export class Controller {
     const dir = this.#host.openDirectory(this.#cid, () => writer)
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Reply<T>): Work<Result<T, CutoverError>> {
-      writer = who
-      let reply: Reply<T>
-      try {
-        reply = run()
-      } finally {
-        writer = 'controller'
+    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Reply<T>, stepped: () => Generator<void, Result<T, CutoverError>, void> | undefined): Work<Result<T, CutoverError>> {
+      let r: Result<T, CutoverError>
+      const batches = stepped()
+      if (batches !== undefined) {
+        // A stepped commit stages one batch of files at a time; each batch's writes are performed
+        // (one per step, each traced) before the next batch is encoded.
+        for (;;) {
+          writer = who
+          let next: IteratorResult<void, Result<T, CutoverError>>
+          try {
+            next = batches.next()
+          } finally {
+            writer = 'controller'
+          }
+          if (next.done === true) {
+            r = next.value
+            break
+          }
+          yield* self.#flush(dir)
+        }
+      } else {
+        writer = who
+        let reply: Reply<T>
+        try {
+          reply = run()
+        } finally {
+          writer = 'controller'
+        }
+        r = yield* ask(reply)
       }
-      const r = yield* ask(reply)
       yield* self.#flush(dir)
       const answered = self.#emitResult('commit', to, type, self.#written(dir, r), { attempt })
       yield
       return answered
     }
-    const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
+    const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir), () => w.agent.commitSteps?.(this.#cid, dir))
     if (!agent.ok) return yield* this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
     const refused = this.#test.firstCheckpointCommitRefused === true && this.attempts === 1
-    const model = yield* step('policy_model', 'policy_model', 'model.commit', () => (refused ? err(cutoverError('internal_error', 'test: the policy model refuses this commit')) : w.model.commit(this.#cid, dir, this.#roots)))
+    const model = yield* step(
+      'policy_model',
+      'policy_model',
+      'model.commit',
+      () => (refused ? err(cutoverError('internal_error', 'test: the policy model refuses this commit')) : w.model.commit(this.#cid, dir, this.#roots)),
+      () => (refused ? undefined : w.model.commitSteps?.(this.#cid, dir, this.#roots)),
+    )
     if (!model.ok) return yield* this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
@@ -331,7 +358,7 @@ export class Controller {
       dir.takeFailure()
     }
     for (const env of ENV_NAMES) {
-      const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
+      const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir), () => w.resources[env].commitSteps?.(this.#cid, dir))
       if (!r.ok) return yield* this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
       participants.push(fleetSet.find((p) => p.participant_id === `resources_${env}`) as AggregateParticipant)

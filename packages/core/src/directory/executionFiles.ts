@@ -1,4 +1,3 @@
-import type { Digest } from '../ports.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
@@ -18,34 +17,43 @@ export interface ExecutionFileRules<T> {
   readonly duplicate: string
 }
 
-/** The items in identity order, the manifest's `files` (file name → SHA-256) and the files to write. */
+/** The items in identity order, each item's file encoded when asked, and the manifest's `files` map. */
 export interface ExecutionFiles<T> {
   readonly items: readonly T[]
-  readonly files: Record<string, string>
-  readonly dataFiles: readonly PendingFile[]
+  /** The file of `items[i]` (encoded now: a stepped commit encodes one batch at a time). */
+  file(i: number): PendingFile
+  /** The manifest's `files` (file name → SHA-256), given the digest of each item's file in order. */
+  filesMap(digests: readonly string[]): Record<string, string>
 }
 
 /**
- * Encodes one JSON file per execution (`<rollout_id>.a<attempt>.json`, the agent and resources
+ * One JSON file per execution (`<rollout_id>.a<attempt>.json`, the agent and resources
  * namespaces, PROTOCOL.md §5.2–5.3) in identity order, so the same items always give the same
- * manifest. An invalid item or two items of one execution is refused with a one-line message.
+ * manifest. Every item is checked first, so an invalid item or two items of one execution is
+ * refused with a one-line message before any file is encoded or written.
  */
-export function executionFiles<T extends ExecutionIdentity>(
-  items: readonly T[],
-  digest: Digest,
-  rules: ExecutionFileRules<T>,
-): Result<ExecutionFiles<T>, string> {
+export function executionFiles<T extends ExecutionIdentity>(items: readonly T[], rules: ExecutionFileRules<T>): Result<ExecutionFiles<T>, string> {
   const sorted = [...items].sort(compareIdentity)
-  const files: Record<string, string> = {}
-  const dataFiles: PendingFile[] = []
+  const names: string[] = []
+  const seen = new Set<string>()
   for (const item of sorted) {
     const name = executionFileName(item)
     const invalid = rules.invalid(item)
     if (invalid !== undefined) return err(`${rules.noun} ${name}: ${invalid}`)
-    if (files[name] !== undefined) return err(`${rules.duplicate} ${name}`)
-    const bytes = encodeJsonFile(item)
-    files[name] = digest.sha256Hex(bytes)
-    dataFiles.push({ path: rules.pathOf(item), bytes })
+    if (seen.has(name)) return err(`${rules.duplicate} ${name}`)
+    seen.add(name)
+    names.push(name)
   }
-  return ok({ items: sorted, files, dataFiles })
+  return ok({
+    items: sorted,
+    file: (i) => {
+      const item = sorted[i] as T
+      return { path: rules.pathOf(item), bytes: encodeJsonFile(item) }
+    },
+    filesMap: (digests) => {
+      const files: Record<string, string> = {}
+      for (const [i, name] of names.entries()) files[name] = digests[i] as string
+      return files
+    },
+  })
 }

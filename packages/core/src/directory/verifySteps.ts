@@ -60,8 +60,8 @@ export function* verifySteps<T>(path: string, items: readonly T[], check: (item:
   if (files > 0) yield { path: folder, files, bytes, checked, total: items.length, problems }
 }
 
-/** Runs a stepped check to its end in one go (its progress is dropped). */
-export function runSteps<T>(steps: VerifySteps<T>): T {
+/** Runs stepped work (a check, a namespace commit) to its end in one go (its progress is dropped). */
+export function runSteps<T>(steps: Generator<unknown, T, void>): T {
   for (;;) {
     const next = steps.next()
     if (next.done === true) return next.value

@@ -5,7 +5,7 @@
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
-import { commitLedgerNamespace } from '../directory/commitLedgerNamespace.ts'
+import { commitLedgerSteps } from '../directory/commitLedgerNamespace.ts'
 import { loadLedgerNamespace, loadLedgerSteps } from '../directory/loadLedgerNamespace.ts'
 import type { VerifySteps } from '../directory/verifySteps.ts'
 import { runSteps } from '../directory/verifySteps.ts'
@@ -13,7 +13,7 @@ import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
-import { fencedCommit } from './fencedCommit.ts'
+import { fencedCommitSteps } from './fencedCommit.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { LineageRow } from '../records/LineageRow.ts'
@@ -486,32 +486,39 @@ export class PolicyModel {
    * Lineage the roots do not name is recorded as `excluded_inactive`.
    */
   commit(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
+    return runSteps(this.commitSteps(checkpointId, dir, roots))
+  }
+
+  /** `commit` writing one bounded batch of lineage files per step (the caller performs each batch's writes in between). */
+  *commitSteps(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Generator<void, Result<ModelCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
       return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
     }
-    return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', durable, () => {
-      if (!this.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${this.serverName} has no ledger lifecycle; nothing can be committed`))
-      const unsettled = this.#unsettledCount()
-      if (this.#state !== 'paused' || unsettled > 0)
-        return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${unsettled} in flight`))
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this
+    return yield* fencedCommitSteps(this.fence, checkpointId, 'ledger_mismatch', durable, function* () {
+      if (!self.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${self.serverName} has no ledger lifecycle; nothing can be committed`))
+      const unsettled = self.#unsettledCount()
+      if (self.#state !== 'paused' || unsettled > 0)
+        return err(cutoverError('ledger_not_quiescent', `admission is ${self.#state} with ${unsettled} in flight`))
       // Every cut prefix is checked against the token store before anything is written.
-      if (this.#cuts.active && this.#tokenStore !== undefined) {
-        const valid = this.#cuts.validate(this.#tokenStore)
+      if (self.#cuts.active && self.#tokenStore !== undefined) {
+        const valid = self.#cuts.validate(self.#tokenStore)
         if (!valid.ok) return valid
       }
       const named = new Set(roots.map((r) => r.capture_key))
       const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
       const excluded: ExecutionIdentity[] = []
-      for (const [ck, rows] of this.#ledger.byCapture()) {
+      for (const [ck, rows] of self.#ledger.byCapture()) {
         if (named.has(ck)) rollouts[ck] = rows
         else if (rows[0] !== undefined) excluded.push({ rollout_id: rows[0].rollout_id, attempt_index: rows[0].attempt_index })
       }
-      const tombstones = this.tombstones().map(parseKey)
-      const cutRecords = this.#cuts.active ? this.#cuts.records((id) => !this.#tombstones.has(executionKey(id))) : []
-      const committed = commitLedgerNamespace(dir, this.#digest, {
+      const tombstones = self.tombstones().map(parseKey)
+      const cutRecords = self.#cuts.active ? self.#cuts.records((id) => !self.#tombstones.has(executionKey(id))) : []
+      const committed = yield* commitLedgerSteps(dir, self.#digest, {
         generation_cuts: cutRecords,
-        server_name: this.serverName,
+        server_name: self.serverName,
         checkpoint_id: checkpointId,
         rollouts,
         tombstones,
@@ -520,14 +527,14 @@ export class PolicyModel {
         excluded_inactive: excluded,
       })
       if (!committed.ok) return committed
-      this.#lastCommitDigest = committed.value.manifest_digest
+      self.#lastCommitDigest = committed.value.manifest_digest
       return ok({
         rollouts: committed.value.rollouts,
         rows: committed.value.rows,
         excluded_tombstoned: tombstones.length,
         excluded_inactive: excluded.length,
         manifest_digest: committed.value.manifest_digest,
-        ...(this.#cuts.active ? { generation_cut_records: cutRecords.length } : {}),
+        ...(self.#cuts.active ? { generation_cut_records: cutRecords.length } : {}),
       })
     })
   }

@@ -42,6 +42,7 @@ export function simulatedFleet(world: World, around: FleetSurroundings): Fleet {
         return answer
       },
       commit: (checkpointId, dir, roots) => model.commit(checkpointId, dir, roots),
+      commitSteps: (checkpointId, dir, roots) => model.commitSteps(checkpointId, dir, roots),
       restore: (checkpointId, dir) => model.restore(checkpointId, dir),
       restoreSteps: (checkpointId, dir) => model.restoreSteps(checkpointId, dir),
       resume: (checkpointId) => model.resume(checkpointId),
