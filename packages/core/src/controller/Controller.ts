@@ -14,6 +14,7 @@ import { publishAggregateSteps } from '../directory/publishAggregateManifest.ts'
 import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts'
 import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
 import type { VerifySteps } from '../directory/verifySteps.ts'
+import { noSteps } from '../directory/verifySteps.ts'
 import type { JsonValue } from '../json.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
@@ -404,10 +405,10 @@ export class Controller {
     yield
     const segments = this.#host.cutSegments?.() ?? []
     const ts = yield* call(this, 'token_store', 'token_store', () =>
-      atEnd(publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) })),
+      noSteps(publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) })),
     )
     if (!ts.ok) return ts
-    return yield* call(this, 'controller', 'marker', () => atEnd(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid })))
+    return yield* call(this, 'controller', 'marker', () => noSteps(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid })))
   }
 
   /**
@@ -528,12 +529,6 @@ export class Controller {
   get canRetry(): boolean {
     return this.#stage === 'aborted' && this.attempts < this.#maxAttempts
   }
-}
-
-/** A result as a stepped check with no batches (a publish that reads no namespace). */
-// eslint-disable-next-line require-yield
-function* atEnd<T>(value: T): VerifySteps<T> {
-  return value
 }
 
 function toJson(value: unknown): JsonValue {

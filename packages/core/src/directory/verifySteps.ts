@@ -67,3 +67,9 @@ export function runSteps<T>(steps: Generator<unknown, T, void>): T {
     if (next.done === true) return next.value
   }
 }
+
+/** A result as stepped work with no steps (work done at once, where stepped work is expected). */
+// eslint-disable-next-line require-yield
+export function* noSteps<T>(value: T): Generator<never, T, void> {
+  return value
+}

@@ -4,7 +4,7 @@ import type { Result } from '../result.ts'
 import { err } from '../result.ts'
 import type { ControlFence } from './ControlFence.ts'
 import { FENCE_OPS } from './ControlFence.ts'
-import { runSteps } from '../directory/verifySteps.ts'
+import { noSteps, runSteps } from '../directory/verifySteps.ts'
 
 /**
  * A participant's fenced `commit` (PROTOCOL.md §3.1): `prepared → committing → committed_paused`,
@@ -24,11 +24,7 @@ export function fencedCommit<T>(
   durable: () => boolean,
   body: () => Result<T, CutoverError>,
 ): Result<T, CutoverError> {
-  return runSteps(
-    fencedCommitSteps(fence, checkpointId, code, durable, function* () {
-      return body()
-    }),
-  )
+  return runSteps(fencedCommitSteps(fence, checkpointId, code, durable, () => noSteps(body())))
 }
 
 /**
