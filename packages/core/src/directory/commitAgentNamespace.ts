@@ -82,14 +82,7 @@ export function* commitAgentSteps(dir: CheckpointDirectory, digest: Digest, inpu
     code,
     checkpoint_id: input.checkpoint_id,
     manifestPath: agentManifestPath(),
-    files: {
-      count: records.length,
-      file: encoded.value.file,
-      manifest: (digests): Uint8Array => {
-        const manifest: AgentManifest = { schema_version: AGENT_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, instance_name: input.instance_name, files: encoded.value.filesMap(digests) }
-        return encodeJsonFile(manifest)
-      },
-    },
+    files: encoded.value.namespace((files) => encodeJsonFile({ schema_version: AGENT_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, instance_name: input.instance_name, files } satisfies AgentManifest)),
     loadExisting: () => loadAgentNamespace(dir, digest),
   })
   if (!written.ok) return written

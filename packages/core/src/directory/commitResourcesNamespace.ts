@@ -59,14 +59,7 @@ export function* commitResourcesSteps(dir: CheckpointDirectory, digest: Digest, 
     code,
     checkpoint_id: input.checkpoint_id,
     manifestPath: resourcesManifestPath(input.server_name),
-    files: {
-      count: snapshots.length,
-      file: encoded.value.file,
-      manifest: (digests): Uint8Array => {
-        const manifest: ResourcesManifest = { schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, server_name: input.server_name, files: encoded.value.filesMap(digests) }
-        return encodeJsonFile(manifest)
-      },
-    },
+    files: encoded.value.namespace((files) => encodeJsonFile({ schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, server_name: input.server_name, files } satisfies ResourcesManifest)),
     loadExisting: () => loadResourcesNamespace(dir, digest, input.server_name),
   })
   if (!written.ok) return written

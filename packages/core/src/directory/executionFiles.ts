@@ -4,7 +4,7 @@ import { err, ok } from '../result.ts'
 import { compareIdentity } from './continuationRoots.ts'
 import { encodeJsonFile } from './jsonFile.ts'
 import { executionFileName } from './layout.ts'
-import type { PendingFile } from './writeNamespace.ts'
+import type { NamespaceFiles, PendingFile } from './writeNamespace.ts'
 
 /** How a namespace with one JSON file per execution checks, places and names its items. */
 export interface ExecutionFileRules<T> {
@@ -22,8 +22,8 @@ export interface ExecutionFiles<T> {
   readonly items: readonly T[]
   /** The file of `items[i]` (encoded now: a stepped commit encodes one batch at a time). */
   file(i: number): PendingFile
-  /** The manifest's `files` (file name → SHA-256), given the digest of each item's file in order. */
-  filesMap(digests: readonly string[]): Record<string, string>
+  /** The items' files as a namespace to write, with the manifest `manifestOf` builds around its `files` map. */
+  namespace(manifestOf: (files: Record<string, string>) => Uint8Array): NamespaceFiles
 }
 
 /**
@@ -44,16 +44,23 @@ export function executionFiles<T extends ExecutionIdentity>(items: readonly T[],
     seen.add(name)
     names.push(name)
   }
+  const file = (i: number): PendingFile => {
+    const item = sorted[i] as T
+    return { path: rules.pathOf(item), bytes: encodeJsonFile(item) }
+  }
   return ok({
     items: sorted,
-    file: (i) => {
-      const item = sorted[i] as T
-      return { path: rules.pathOf(item), bytes: encodeJsonFile(item) }
-    },
-    filesMap: (digests) => {
-      const files: Record<string, string> = {}
-      for (const [i, name] of names.entries()) files[name] = digests[i] as string
-      return files
+    file,
+    namespace(manifestOf) {
+      return {
+        count: sorted.length,
+        file,
+        manifest: (digests) => {
+          const files: Record<string, string> = {}
+          for (const [i, name] of names.entries()) files[name] = digests[i] as string
+          return manifestOf(files)
+        },
+      }
     },
   })
 }
