@@ -6,8 +6,7 @@ import type { DirectoryView } from './DirectoryView.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import { AGGREGATE_MANIFEST_PATH, PARTICIPANT_NAMESPACES } from './layout.ts'
 import type { AggregateManifest } from './manifests.ts'
-import { aggregateManifestSchema } from './manifests.ts'
-import { readManifest } from './namespaceChecks.ts'
+import { readAggregateManifest } from './readAggregateManifest.ts'
 import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { directoryError, problem } from './problems.ts'
 import { aggregateIntegrity } from './publishAggregateManifest.ts'
@@ -33,7 +32,7 @@ export function loadAggregateManifest(dir: CheckpointDirectory, digest: Digest):
 /** `loadAggregateManifest` checking the listed files one bounded batch at a time (`checkAggregateSteps`). */
 export function* loadAggregateSteps(dir: CheckpointDirectory, digest: Digest): VerifySteps<Result<LoadedAggregateManifest, NamespaceLoadError>> {
   const view = createDirectoryView(dir, digest)
-  const read = readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema)
+  const read = readAggregateManifest(view)
   if (!read.ok) {
     const missing = read.problems.some((p) => p.code === 'missing_manifest')
     return err(directoryError(missing ? 'checkpoint_not_found' : 'invalid_request', read.problems))

@@ -13,7 +13,6 @@ import { AGGREGATE_MANIFEST_PATH, AGGREGATE_SCHEMA_VERSION, PARTICIPANT_NAMESPAC
 import type { AggregateManifest, AggregateParticipant, LiveMembershipEntry } from './manifests.ts'
 import { aggregateManifestSchema, describeZodError } from './manifests.ts'
 import { isAggregateManifest } from './isAggregateManifest.ts'
-import { primeAggregateRead } from './primeAggregateRead.ts'
 import { loadParticipantNamespaceSteps } from './participantNamespaces.ts'
 import type { VerifySteps } from './verifySteps.ts'
 import { runSteps } from './verifySteps.ts'
@@ -120,6 +119,5 @@ export function* publishAggregateSteps(
   }
   dir.writeFile(AGGREGATE_MANIFEST_PATH, bytes)
   dir.sync()
-  primeAggregateRead(bytes, manifest_digest)
   return ok({ manifest_digest, files: Object.keys(files).length })
 }

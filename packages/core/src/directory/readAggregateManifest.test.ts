@@ -7,7 +7,9 @@ import { parseJsonFile } from './jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from './layout.ts'
 import type { AggregateManifest } from './manifests.ts'
 import { aggregateManifestSchema } from './manifests.ts'
-import { aggregateInSchemaOrder } from './primeAggregateRead.ts'
+import { aggregateInSchemaOrder, readAggregateManifest } from './readAggregateManifest.ts'
+import { createDirectoryView } from './DirectoryView.ts'
+import { encodeJsonFile } from './jsonFile.ts'
 import { commitSampleCheckpoint, createSampleCheckpoint } from './sampleCheckpoint.ts'
 
 /** The aggregate manifests of a sample checkpoint and of simulated runs (every participant kind, live membership, results). */
@@ -27,7 +29,7 @@ function aggregates(): Uint8Array[] {
   return out
 }
 
-describe('primeAggregateRead', () => {
+describe('readAggregateManifest', () => {
   it('[controller.restore-reads-aggregate] the primed read of a published aggregate is what the schema returns for its bytes, key order included', () => {
     const all = aggregates()
     expect(all.length).toBeGreaterThan(3)
@@ -40,5 +42,19 @@ describe('primeAggregateRead', () => {
       const primed = aggregateInSchemaOrder(parsed.value as AggregateManifest)
       expect(JSON.stringify(primed)).toBe(JSON.stringify(checked.data))
     }
+  })
+
+  it('[controller.restore-reads-aggregate] [integrity] an aggregate the direct check refuses is still read by the schema: a bad digest is a schema_error naming the file', () => {
+    const dir = new MemoryCheckpointDirectory({ location: 'mem://bad-aggregate' })
+    commitSampleCheckpoint(dir, nodeDigest, createSampleCheckpoint(5))
+    const good = readAggregateManifest(createDirectoryView(dir, nodeDigest))
+    expect(good.ok).toBe(true)
+    const parsed = parseJsonFile(dir.readFile(AGGREGATE_MANIFEST_PATH) as Uint8Array)
+    const manifest = (parsed.ok ? parsed.value : {}) as AggregateManifest
+    const first = Object.keys(manifest.files)[0] as string
+    dir.writeFile(AGGREGATE_MANIFEST_PATH, encodeJsonFile({ ...manifest, files: { ...manifest.files, [first]: 'not-a-digest' } }))
+    const bad = readAggregateManifest(createDirectoryView(dir, nodeDigest))
+    expect(bad.ok).toBe(false)
+    if (!bad.ok) expect(bad.problems.map((p) => [p.code, p.path])).toEqual([['schema_error', AGGREGATE_MANIFEST_PATH]])
   })
 })
