@@ -115,6 +115,8 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
       return `${to} drops ${about}'s session: nothing of the straggler enters the checkpoint.`
     case 'directory.write':
       return `${from} writes ${path ?? 'a file'} into the checkpoint directory.`
+    case 'directory.verify':
+      return `${from} reads and checks ${num(p['checked']) ?? '?'} of ${num(p['total']) ?? '?'} files of ${path ?? 'a namespace'} against their manifest digests, one batch at a time.`
     case 'agent.commit':
     case 'model.commit':
     case 'resources.commit':

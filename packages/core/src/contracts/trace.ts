@@ -59,6 +59,7 @@ export const TRACE_EVENT_TYPES = [
   'resources.commit',
   'token_store.snapshot',
   'directory.write',
+  'directory.verify',
   'fault.corrupt_file',
   'model.restore',
   'agent.restore',
@@ -113,6 +114,8 @@ type PayloadFields = {
   'resources.commit': Control & { readonly attempt: number }
   'token_store.snapshot': { readonly checkpoint_id: string; readonly staging_keys: number }
   'directory.write': { readonly checkpoint_id: string; readonly path: string; readonly bytes: number; readonly crashed: boolean }
+  // reader → directory: one bounded batch of a namespace folder's files read, hashed against their manifest and checked (publish and restore)
+  'directory.verify': { readonly checkpoint_id: string; readonly path: string; readonly files: number; readonly bytes: number; readonly checked: number; readonly total: number; readonly problems: number }
   'fault.corrupt_file': { readonly checkpoint_id: string; readonly path: string; readonly offset: number }
   'model.restore': Control
   'agent.restore': Control

@@ -9,10 +9,12 @@ import type { EnvName } from '../contracts/environments.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
 import type { AggregateParticipant } from '../directory/manifests.ts'
-import { loadPublishedCheckpoint } from '../directory/loadPublishedCheckpoint.ts'
-import { publishAggregateManifest } from '../directory/publishAggregateManifest.ts'
+import { loadPublishedSteps } from '../directory/loadPublishedCheckpoint.ts'
+import { publishAggregateSteps } from '../directory/publishAggregateManifest.ts'
 import { publishCheckpointMarker } from '../directory/publishCheckpointMarker.ts'
 import { publishTokenStoreManifest } from '../directory/publishTokenStoreManifest.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
+import { noSteps } from '../directory/verifySteps.ts'
 import type { JsonValue } from '../json.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
@@ -298,25 +300,52 @@ export class Controller {
     const dir = this.#host.openDirectory(this.#cid, () => writer)
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Reply<T>): Work<Result<T, CutoverError>> {
-      writer = who
-      let reply: Reply<T>
-      try {
-        reply = run()
-      } finally {
-        writer = 'controller'
+    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Reply<T>, stepped: () => Generator<void, Result<T, CutoverError>, void> | undefined): Work<Result<T, CutoverError>> {
+      let r: Result<T, CutoverError>
+      const batches = stepped()
+      if (batches !== undefined) {
+        // A stepped commit stages one batch of files at a time; each batch's writes are performed
+        // (one per step, each traced) before the next batch is encoded.
+        for (;;) {
+          writer = who
+          let next: IteratorResult<void, Result<T, CutoverError>>
+          try {
+            next = batches.next()
+          } finally {
+            writer = 'controller'
+          }
+          if (next.done === true) {
+            r = next.value
+            break
+          }
+          yield* self.#flush(dir)
+        }
+      } else {
+        writer = who
+        let reply: Reply<T>
+        try {
+          reply = run()
+        } finally {
+          writer = 'controller'
+        }
+        r = yield* ask(reply)
       }
-      const r = yield* ask(reply)
       yield* self.#flush(dir)
       const answered = self.#emitResult('commit', to, type, self.#written(dir, r), { attempt })
       yield
       return answered
     }
-    const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir))
+    const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir), () => w.agent.commitSteps?.(this.#cid, dir))
     if (!agent.ok) return yield* this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
     const refused = this.#test.firstCheckpointCommitRefused === true && this.attempts === 1
-    const model = yield* step('policy_model', 'policy_model', 'model.commit', () => (refused ? err(cutoverError('internal_error', 'test: the policy model refuses this commit')) : w.model.commit(this.#cid, dir, this.#roots)))
+    const model = yield* step(
+      'policy_model',
+      'policy_model',
+      'model.commit',
+      () => (refused ? err(cutoverError('internal_error', 'test: the policy model refuses this commit')) : w.model.commit(this.#cid, dir, this.#roots)),
+      () => (refused ? undefined : w.model.commitSteps?.(this.#cid, dir, this.#roots)),
+    )
     if (!model.ok) return yield* this.#retryCommit(model.error)
     this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
     this.#results['commit:policy_model'] = toJson(model.value)
@@ -330,7 +359,7 @@ export class Controller {
       dir.takeFailure()
     }
     for (const env of ENV_NAMES) {
-      const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir))
+      const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir), () => w.resources[env].commitSteps?.(this.#cid, dir))
       if (!r.ok) return yield* this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
       participants.push(fleetSet.find((p) => p.participant_id === `resources_${env}`) as AggregateParticipant)
@@ -350,35 +379,49 @@ export class Controller {
    */
   *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Work<Result<unknown, CutoverError>> {
     const digest = this.#host.digest
-    const call = function* <T>(self: Controller, who: string, what: string, run: () => Result<T, CutoverError>): Work<Result<T, CutoverError>> {
-      writes(who)
+    const call = function* <T>(self: Controller, who: string, what: string, run: () => VerifySteps<Result<T, CutoverError>>): Work<Result<T, CutoverError>> {
       let r: Result<T, CutoverError>
       try {
-        r = run()
+        writes(who)
+        r = yield* self.#verifying('commit', run())
       } catch (e) {
         writes('controller')
         yield* self.#flush(dir)
         if (e instanceof Error && e.name === 'DirectoryWriteError') return err(cutoverError('internal_error', e.message))
         throw e
+      } finally {
+        writes('controller')
       }
-      writes('controller')
       yield* self.#flush(dir)
       r = self.#written(dir, r)
       if (!r.ok) self.#host.log('commit', 'controller.publish_refused', { checkpoint_id: self.#cid, manifest: what, code: r.error.code, message: r.error.message })
       yield
       return r
     }
-    const aggregate = yield* call(this, 'controller', 'aggregate', () => publishAggregateManifest(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }))
+    const aggregate = yield* call(this, 'controller', 'aggregate', () => publishAggregateSteps(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }))
     if (!aggregate.ok) return aggregate
     const keys = this.#host.stagingKeys(this.#roots)
     this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
     yield
     const segments = this.#host.cutSegments?.() ?? []
     const ts = yield* call(this, 'token_store', 'token_store', () =>
-      publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) }),
+      noSteps(publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) })),
     )
     if (!ts.ok) return ts
-    return yield* call(this, 'controller', 'marker', () => publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid }))
+    return yield* call(this, 'controller', 'marker', () => noSteps(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid })))
+  }
+
+  /**
+   * Runs a stepped directory check (`VerifySteps`): each bounded batch of files `reader` reads and
+   * hashes is traced as `directory.verify` and ends a step, so no step checks a whole checkpoint.
+   */
+  *#verifying<T>(phase: TracePhase, steps: VerifySteps<T>, reader = 'controller'): Work<T> {
+    for (;;) {
+      const next = steps.next()
+      if (next.done === true) return next.value
+      this.#host.emit(phase, reader, 'directory', 'directory.verify', { checkpoint_id: this.#cid, ...next.value }, 'ok')
+      yield
+    }
   }
 
   *#retryCommit(error: CutoverError): Work {
@@ -414,22 +457,25 @@ export class Controller {
     }
     // The actor reads checkpoint.json and the aggregate manifest (verified) and compares the
     // committed participant set with the current fleet before any participant restores (§3.5, §5.5).
-    const published = loadPublishedCheckpoint(dir, this.#host.digest, this.#cid)
+    const published = yield* this.#verifying('restore', loadPublishedSteps(dir, this.#host.digest, this.#cid))
     if (!published.ok) return yield* fail(`${published.error.code}: ${published.error.message}`)
     const mismatch = participantSetMismatch(published.value.manifest.participants, fleetParticipants(fresh))
     if (mismatch !== null) return yield* fail(`fleet_mismatch: ${mismatch}`)
     touched.push('policy_model')
-    const model = this.#emitResult('restore', 'policy_model', 'model.restore', yield* ask(fresh.model.restore(this.#cid, dir)))
+    const m = fresh.model
+    const model = this.#emitResult('restore', 'policy_model', 'model.restore', m.restoreSteps ? yield* this.#verifying('restore', m.restoreSteps(this.#cid, dir), 'policy_model') : yield* ask(m.restore(this.#cid, dir)))
     if (!model.ok) return yield* fail(model.error.code)
     yield
     touched.push('agent')
-    const agent = this.#emitResult('restore', 'agent', 'agent.restore', yield* ask(fresh.agent.restore(this.#cid, dir)))
+    const a = fresh.agent
+    const agent = this.#emitResult('restore', 'agent', 'agent.restore', a.restoreSteps ? yield* this.#verifying('restore', a.restoreSteps(this.#cid, dir), 'agent') : yield* ask(a.restore(this.#cid, dir)))
     if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
     yield
     for (const env of ENV_NAMES) {
       touched.push(`resources_${env}`)
-      const r = yield* ask(fresh.resources[env].restore(this.#cid, dir))
+      const x = fresh.resources[env]
+      const r = x.restoreSteps ? yield* this.#verifying('restore', x.restoreSteps(this.#cid, dir), `resources_${env}`) : yield* ask(x.restore(this.#cid, dir))
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
       if (!r.ok) return yield* fail(r.error.code)
       yield

@@ -4,6 +4,7 @@ import type { AgentParticipant } from '../protocol/AgentParticipant.ts'
 import type { PolicyModel } from '../protocol/PolicyModel.ts'
 import type { ResourcesParticipant } from '../protocol/ResourcesParticipant.ts'
 import type { Result } from '../result.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
 
 /** A participant's answer to one control call: at once (in process) or later (over HTTP). */
 export type Reply<T> = Result<T, CutoverError> | PromiseLike<Result<T, CutoverError>>
@@ -12,6 +13,16 @@ export type Reply<T> = Result<T, CutoverError> | PromiseLike<Result<T, CutoverEr
 type ControlOf<C, K extends keyof C> = {
   readonly [P in K]: C[P] extends (...args: infer A) => Result<infer T, CutoverError> ? (...args: A) => Reply<T> : never
 }
+
+/**
+ * A participant in this process may also offer its commit and restore as bounded steps. `commitSteps`
+ * writes its namespace one batch of files per step (the controller performs and traces each batch's
+ * writes in between); `restoreSteps` reads and verifies it one batch at a time (each a
+ * `VerifyProgress` the controller traces), then installs it at once. A remote participant (HTTP)
+ * has only `commit` and `restore`: its work is not done on the controller's thread.
+ */
+type Stepped<C> = (C extends { commit(...args: infer A): Result<infer T, CutoverError> } ? { readonly commitSteps?: (...args: A) => Generator<void, Result<T, CutoverError>, void> } : never) &
+  (C extends { restore(...args: infer A): Result<infer T, CutoverError> } ? { readonly restoreSteps?: (...args: A) => VerifySteps<Result<T, CutoverError>> } : never)
 
 /**
  * The fleet the controller drives: the control operations PROTOCOL.md §3.5 sends to each
@@ -30,13 +41,16 @@ export interface Fleet {
 }
 
 /** Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit, restore, resume. */
-export type AgentControl = ControlOf<AgentParticipant, 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'> & {
+export type AgentControl = ControlOf<AgentParticipant, 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'> & Stepped<AgentParticipant> & {
   /** The agent's instance name (the aggregate manifest records it; restore compares it with the committed set). */
   readonly instanceName: string
 }
 
 /** Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its last report gave. */
-export interface ModelControl extends ControlOf<PolicyModel, 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> {
+export type ModelControl = ControlOf<PolicyModel, 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> & Stepped<PolicyModel> & ModelSurface
+
+/** What the controller reads of the policy model besides its control routes. */
+export interface ModelSurface {
   /** The model's server name (aggregate participant name). */
   readonly serverName: string
   readonly admission: PolicyModel['admission']
@@ -49,7 +63,7 @@ export interface ModelControl extends ControlOf<PolicyModel, 'pause' | 'status' 
 }
 
 /** Resources control routes (PROTOCOL.md §3.4): prepare, retire, commit, restore, resume. */
-export type ResourcesControl = ControlOf<ResourcesParticipant<unknown>, 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'> & {
+export type ResourcesControl = ControlOf<ResourcesParticipant<unknown>, 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'> & Stepped<ResourcesParticipant<unknown>> & {
   /** The resources server's name (aggregate participant name). */
   readonly serverName: string
 }

@@ -15,6 +15,11 @@ export interface DirectoryView {
   sha256(path: string): string | undefined
   /** Paths of every entry strictly below `folder/`, sorted. */
   below(folder: string): readonly DirectoryEntry[]
+  /**
+   * Drops the file's cached bytes once its checks are done (its hash stays), so a check over every
+   * file holds one file's bytes at a time; a later `read` reads D again.
+   */
+  release(path: string): void
 }
 
 /** Lists D once and returns a caching view over it. */
@@ -42,6 +47,9 @@ export function createDirectoryView(dir: CheckpointDirectory, digest: Digest): D
     below(folder) {
       const prefix = `${folder}/`
       return listed.filter((e) => e.path.startsWith(prefix))
+    },
+    release(path) {
+      bytes.delete(path)
     },
   }
 }

@@ -18,7 +18,8 @@ import { agentBoundaryRecordSchema } from '../records/AgentBoundaryRecord.ts'
 import { isAgentBoundaryRecord } from './isAgentBoundaryRecord.ts'
 import { hasControlCharacter } from './safePath.ts'
 import { encodeUtf8 } from '../utf8.ts'
-import { writeNamespace } from './writeNamespace.ts'
+import { writeNamespaceSteps } from './writeNamespace.ts'
+import { runSteps } from './verifySteps.ts'
 
 /**
  * Why `record` may not be committed, or undefined. The direct check passes the records the agent
@@ -57,6 +58,11 @@ export function commitAgentNamespace(
   digest: Digest,
   input: AgentCommitInput,
 ): Result<AgentCommitResult, DirectoryCommitError> {
+  return runSteps(commitAgentSteps(dir, digest, input))
+}
+
+/** `commitAgentNamespace` writing one bounded batch of record files per step (`writeNamespaceSteps`). */
+export function* commitAgentSteps(dir: CheckpointDirectory, digest: Digest, input: AgentCommitInput): Generator<void, Result<AgentCommitResult, DirectoryCommitError>, void> {
   const code = 'agent_checkpoint_error'
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal(code, idProblem))
@@ -64,26 +70,19 @@ export function commitAgentNamespace(
   if (nameBytes < 1 || nameBytes > 512 || hasControlCharacter(input.instance_name)) {
     return err(refusal(code, `invalid instance name ${JSON.stringify(input.instance_name)}`))
   }
-  const encoded = executionFiles(input.records, digest, {
+  const encoded = executionFiles(input.records, {
     invalid: invalidRecord,
     pathOf: agentRecordPath,
     noun: 'record',
     duplicate: 'two boundary records for execution',
   })
   if (!encoded.ok) return err(refusal(code, encoded.error))
-  const { items: records, files, dataFiles } = encoded.value
-  const manifest: AgentManifest = {
-    schema_version: AGENT_SCHEMA_VERSION,
-    checkpoint_id: input.checkpoint_id,
-    instance_name: input.instance_name,
-    files,
-  }
-  const written = writeNamespace(dir, digest, {
+  const { items: records } = encoded.value
+  const written = yield* writeNamespaceSteps(dir, digest, {
     code,
     checkpoint_id: input.checkpoint_id,
     manifestPath: agentManifestPath(),
-    manifestBytes: encodeJsonFile(manifest),
-    dataFiles,
+    files: encoded.value.namespace((files) => encodeJsonFile({ schema_version: AGENT_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, instance_name: input.instance_name, files } satisfies AgentManifest)),
     loadExisting: () => loadAgentNamespace(dir, digest),
   })
   if (!written.ok) return written

@@ -21,7 +21,8 @@ import { executionIdentitySchema } from '../records/ExecutionIdentity.ts'
 import { lineageRowSchema } from '../records/LineageRow.ts'
 import { isSafeFileName } from './safePath.ts'
 import type { PendingFile } from './writeNamespace.ts'
-import { writeNamespace } from './writeNamespace.ts'
+import { writeNamespaceSteps } from './writeNamespace.ts'
+import { runSteps } from './verifySteps.ts'
 
 export interface LedgerCommitInput {
   readonly server_name: string
@@ -65,6 +66,11 @@ export function commitLedgerNamespace(
   digest: Digest,
   input: LedgerCommitInput,
 ): Result<LedgerCommitResult, DirectoryCommitError> {
+  return runSteps(commitLedgerSteps(dir, digest, input))
+}
+
+/** `commitLedgerNamespace` writing one bounded batch of lineage files per step (`writeNamespaceSteps`). */
+export function* commitLedgerSteps(dir: CheckpointDirectory, digest: Digest, input: LedgerCommitInput): Generator<void, Result<LedgerCommitResult, DirectoryCommitError>, void> {
   const code = 'ledger_mismatch'
   const fail = (message: string) => err(refusal(code, message))
   if (!ID_PATTERN.test(input.server_name)) return fail(`invalid server name ${JSON.stringify(input.server_name)}`)
@@ -120,41 +126,50 @@ export function commitLedgerNamespace(
   for (const capture of Object.keys(input.rollouts)) {
     if (!named.has(capture)) return fail(`lineage for ${capture} is not named by any continuation root`)
   }
-  const rolloutsEntry: LedgerManifest['rollouts'] = {}
-  const dataFiles: PendingFile[] = []
-  let rowCount = 0
-  for (const capture of Object.keys(input.rollouts).sort()) {
-    const rows = input.rollouts[capture] as readonly LineageRow[]
-    const bytes = encodeJsonLines(rows)
-    rolloutsEntry[capture] = { files: { [lineageFileName(capture)]: digest.sha256Hex(bytes) }, rows: rows.length, bytes: bytes.length }
-    rowCount += rows.length
-    dataFiles.push({ path: ledgerLineagePath(input.server_name, capture), bytes })
-  }
+  const captures = Object.keys(input.rollouts).sort()
+  const rowsOf = (capture: string) => input.rollouts[capture] as readonly LineageRow[]
+  const sizes: number[] = []
+  const rowCount = captures.reduce((n, capture) => n + rowsOf(capture).length, 0)
   const storage_references = [...references.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-  const manifest: LedgerManifest = {
-    schema_version: LEDGER_SCHEMA_VERSION,
-    checkpoint_id: input.checkpoint_id,
-    server_name: input.server_name,
-    rollouts: rolloutsEntry,
-    tombstones: sortIdentities(input.tombstones),
-    source_attempts: sortIdentities(input.source_attempts),
-    excluded_inactive: sortIdentities(input.excluded_inactive ?? []),
-    continuation_roots: roots.length,
-    continuation_roots_sha256: continuationRootsDigest(digest, roots),
-    storage_references,
-    ...(input.generation_cuts === undefined || input.generation_cuts.length === 0 ? {} : { generation_cuts: [...input.generation_cuts] }),
+  const manifestOf = (digests: readonly string[]): Uint8Array => {
+    const rolloutsEntry: LedgerManifest['rollouts'] = {}
+    for (const [i, capture] of captures.entries()) {
+      rolloutsEntry[capture] = { files: { [lineageFileName(capture)]: digests[i] as string }, rows: rowsOf(capture).length, bytes: sizes[i] as number }
+    }
+    const manifest: LedgerManifest = {
+      schema_version: LEDGER_SCHEMA_VERSION,
+      checkpoint_id: input.checkpoint_id,
+      server_name: input.server_name,
+      rollouts: rolloutsEntry,
+      tombstones: sortIdentities(input.tombstones),
+      source_attempts: sortIdentities(input.source_attempts),
+      excluded_inactive: sortIdentities(input.excluded_inactive ?? []),
+      continuation_roots: roots.length,
+      continuation_roots_sha256: continuationRootsDigest(digest, roots),
+      storage_references,
+      ...(input.generation_cuts === undefined || input.generation_cuts.length === 0 ? {} : { generation_cuts: [...input.generation_cuts] }),
+    }
+    return encodeJsonFile(manifest)
   }
-  const written = writeNamespace(dir, digest, {
+  const written = yield* writeNamespaceSteps(dir, digest, {
     code,
     checkpoint_id: input.checkpoint_id,
     manifestPath: ledgerManifestPath(input.server_name),
-    manifestBytes: encodeJsonFile(manifest),
-    dataFiles,
+    files: {
+      count: captures.length,
+      file: (i): PendingFile => {
+        const capture = captures[i] as string
+        const bytes = encodeJsonLines(rowsOf(capture))
+        sizes[i] = bytes.length
+        return { path: ledgerLineagePath(input.server_name, capture), bytes }
+      },
+      manifest: manifestOf,
+    },
     loadExisting: () => loadLedgerNamespace(dir, digest, input.server_name),
   })
   if (!written.ok) return written
   return ok({
-    rollouts: dataFiles.length,
+    rollouts: captures.length,
     rows: rowCount,
     manifest_digest: written.value.manifest_digest,
     storage_references,

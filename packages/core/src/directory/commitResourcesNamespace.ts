@@ -13,7 +13,8 @@ import type { DirectoryCommitError } from './problems.ts'
 import { refusal } from './problems.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
 import { checkSnapshotForWrite } from './snapshotEnvelope.ts'
-import { writeNamespace } from './writeNamespace.ts'
+import { writeNamespaceSteps } from './writeNamespace.ts'
+import { runSteps } from './verifySteps.ts'
 
 export interface ResourcesCommitInput {
   readonly server_name: string
@@ -37,30 +38,28 @@ export function commitResourcesNamespace(
   digest: Digest,
   input: ResourcesCommitInput,
 ): Result<ResourcesCommitResult, DirectoryCommitError> {
+  return runSteps(commitResourcesSteps(dir, digest, input))
+}
+
+/** `commitResourcesNamespace` writing one bounded batch of snapshot files per step (`writeNamespaceSteps`). */
+export function* commitResourcesSteps(dir: CheckpointDirectory, digest: Digest, input: ResourcesCommitInput): Generator<void, Result<ResourcesCommitResult, DirectoryCommitError>, void> {
   const code = 'resources_checkpoint_error'
   if (!ID_PATTERN.test(input.server_name)) return err(refusal(code, `invalid server name ${JSON.stringify(input.server_name)}`))
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal(code, idProblem))
-  const encoded = executionFiles(input.snapshots, digest, {
+  const encoded = executionFiles(input.snapshots, {
     invalid: checkSnapshotForWrite,
     pathOf: (snapshot) => resourcesSnapshotPath(input.server_name, snapshot),
     noun: 'snapshot',
     duplicate: 'two snapshots for session',
   })
   if (!encoded.ok) return err(refusal(code, encoded.error))
-  const { items: snapshots, files, dataFiles } = encoded.value
-  const manifest: ResourcesManifest = {
-    schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION,
-    checkpoint_id: input.checkpoint_id,
-    server_name: input.server_name,
-    files,
-  }
-  const written = writeNamespace(dir, digest, {
+  const { items: snapshots } = encoded.value
+  const written = yield* writeNamespaceSteps(dir, digest, {
     code,
     checkpoint_id: input.checkpoint_id,
     manifestPath: resourcesManifestPath(input.server_name),
-    manifestBytes: encodeJsonFile(manifest),
-    dataFiles,
+    files: encoded.value.namespace((files) => encodeJsonFile({ schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, server_name: input.server_name, files } satisfies ResourcesManifest)),
     loadExisting: () => loadResourcesNamespace(dir, digest, input.server_name),
   })
   if (!written.ok) return written

@@ -9,7 +9,9 @@ import { agentDir, agentManifestPath, executionFileName } from './layout.ts'
 import type { AgentManifest } from './manifests.ts'
 import { agentManifestSchema } from './manifests.ts'
 import { checkListedFiles, parseRecordFile, readManifest } from './namespaceChecks.ts'
-import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
+import type { NamespaceLoadError } from './problems.ts'
+import type { VerifySteps } from './verifySteps.ts'
+import { runSteps } from './verifySteps.ts'
 import { directoryError, problem } from './problems.ts'
 import { agentBoundaryRecordSchema } from '../records/AgentBoundaryRecord.ts'
 
@@ -33,27 +35,25 @@ export function loadAgentNamespace(dir: CheckpointDirectory, digest: Digest): Re
 
 /** `loadAgentNamespace` over an existing view. */
 export function loadAgentFromView(view: DirectoryView): Result<LoadedAgentNamespace, NamespaceLoadError> {
+  return runSteps(loadAgentSteps(view))
+}
+
+/** `loadAgentFromView` one bounded batch of files at a time (`verifySteps`). */
+export function* loadAgentSteps(view: DirectoryView): VerifySteps<Result<LoadedAgentNamespace, NamespaceLoadError>> {
   const manifestPath = agentManifestPath()
   const read = readManifest(view, manifestPath, agentManifestSchema)
   if (!read.ok) return err(directoryError('agent_checkpoint_error', read.problems))
   const manifest = read.manifest
-  const { problems: fileProblems, checked } = checkListedFiles(view, agentDir(), manifestPath, manifest.files)
-  const problems: CheckpointProblem[] = [...fileProblems]
   const records: AgentBoundaryRecord[] = []
   const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
-  for (const file of checked) {
+  const problems = yield* checkListedFiles(view, agentDir(), manifestPath, manifest.files, (file) => {
     file_digests[file.path] = file.sha256
     const parsed = parseRecordFile(file, agentBoundaryRecordSchema)
-    if (!parsed.ok) {
-      problems.push(parsed.problem)
-      continue
-    }
-    if (executionFileName(parsed.value) !== file.name) {
-      problems.push(problem('schema_error', file.path, `holds ${executionFileName(parsed.value)}, not the execution its name says`))
-      continue
-    }
+    if (!parsed.ok) return parsed.problem
+    if (executionFileName(parsed.value) !== file.name) return problem('schema_error', file.path, `holds ${executionFileName(parsed.value)}, not the execution its name says`)
     records.push(parsed.value)
-  }
+    return undefined
+  })
   if (problems.length > 0) return err(directoryError('agent_checkpoint_error', problems))
   return ok({ manifest, manifest_digest: read.sha256, records, file_digests })
 }

@@ -13,6 +13,8 @@ import { describeZodError, ledgerManifestSchema } from './manifests.ts'
 import { checkListedFiles, readManifest } from './namespaceChecks.ts'
 import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { directoryError, problem } from './problems.ts'
+import type { VerifySteps } from './verifySteps.ts'
+import { runSteps } from './verifySteps.ts'
 import { lineageRowSchema } from '../records/LineageRow.ts'
 
 /** A verified model-ledger namespace (schema 2). */
@@ -40,6 +42,11 @@ export function loadLedgerNamespace(
 
 /** `loadLedgerNamespace` over an existing view. */
 export function loadLedgerFromView(view: DirectoryView, server_name: string): Result<LoadedLedgerNamespace, NamespaceLoadError> {
+  return runSteps(loadLedgerSteps(view, server_name))
+}
+
+/** `loadLedgerFromView` one bounded batch of files at a time (`verifySteps`). */
+export function* loadLedgerSteps(view: DirectoryView, server_name: string): VerifySteps<Result<LoadedLedgerNamespace, NamespaceLoadError>> {
   const manifestPath = ledgerManifestPath(server_name)
   const read = readManifest(view, manifestPath, ledgerManifestSchema)
   if (!read.ok) return err(directoryError('ledger_mismatch', read.problems))
@@ -62,42 +69,27 @@ export function loadLedgerFromView(view: DirectoryView, server_name: string): Re
   }
   const keys = manifest.storage_references.map((r) => r.key)
   if (new Set(keys).size !== keys.length) problems.push(problem('schema_error', manifestPath, 'duplicate storage reference keys'))
-  const { problems: fileProblems, checked } = checkListedFiles(view, ledgerDir(server_name), manifestPath, files)
-  problems.push(...fileProblems)
   const rollouts: Record<string, LineageRow[]> = {}
   const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
-  for (const file of checked) {
+  const fileProblems = yield* checkListedFiles(view, ledgerDir(server_name), manifestPath, files, (file) => {
     file_digests[file.path] = file.sha256
     const meta = owner.get(file.name)
-    if (!meta) continue
-    if (file.bytes.length !== meta.bytes) {
-      problems.push(problem('schema_error', file.path, `${file.bytes.length} bytes, manifest says ${meta.bytes}`))
-      continue
-    }
+    if (!meta) return undefined
+    if (file.bytes.length !== meta.bytes) return problem('schema_error', file.path, `${file.bytes.length} bytes, manifest says ${meta.bytes}`)
     const lines = parseJsonLines(file.bytes)
-    if (!lines.ok) {
-      problems.push(problem('schema_error', file.path, lines.error))
-      continue
-    }
-    if (lines.value.length !== meta.rows) {
-      problems.push(problem('schema_error', file.path, `${lines.value.length} rows, manifest says ${meta.rows}`))
-      continue
-    }
+    if (!lines.ok) return problem('schema_error', file.path, lines.error)
+    if (lines.value.length !== meta.rows) return problem('schema_error', file.path, `${lines.value.length} rows, manifest says ${meta.rows}`)
     const rows: LineageRow[] = []
     for (const [i, line] of lines.value.entries()) {
       const row = lineageRowSchema.safeParse(line)
-      if (!row.success) {
-        problems.push(problem('schema_error', file.path, `row ${i + 1}: ${describeZodError(row.error)}`))
-        break
-      }
-      if (captureKey(row.data) !== meta.capture) {
-        problems.push(problem('schema_error', file.path, `row ${i + 1} belongs to ${captureKey(row.data)}`))
-        break
-      }
+      if (!row.success) return problem('schema_error', file.path, `row ${i + 1}: ${describeZodError(row.error)}`)
+      if (captureKey(row.data) !== meta.capture) return problem('schema_error', file.path, `row ${i + 1} belongs to ${captureKey(row.data)}`)
       rows.push(row.data)
     }
-    if (rows.length === meta.rows) rollouts[meta.capture] = rows
-  }
+    rollouts[meta.capture] = rows
+    return undefined
+  })
+  problems.push(...fileProblems)
   if (problems.length > 0) return err(directoryError('ledger_mismatch', problems))
   return ok({ manifest, manifest_digest: read.sha256, rollouts, file_digests })
 }

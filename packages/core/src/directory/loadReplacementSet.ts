@@ -5,8 +5,10 @@ import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import { AGENT_DIR } from './layout.ts'
-import { loadAgentFromView } from './loadAgentNamespace.ts'
-import { loadResourcesFromView } from './loadResourcesNamespace.ts'
+import { loadAgentSteps } from './loadAgentNamespace.ts'
+import { loadResourcesSteps } from './loadResourcesNamespace.ts'
+import type { VerifySteps } from './verifySteps.ts'
+import { runSteps } from './verifySteps.ts'
 import type { NamespaceLoadError } from './problems.ts'
 import { directoryError } from './problems.ts'
 import { reconcileReplacementSet } from './reconcileReplacementSet.ts'
@@ -26,11 +28,16 @@ export interface ReplacementSet {
  * this returns ok; the caller then installs every snapshot under attempt + 1 in one swap.
  */
 export function loadReplacementSet(dir: CheckpointDirectory, digest: Digest, server_name: string): Result<ReplacementSet, NamespaceLoadError> {
+  return runSteps(loadReplacementSteps(dir, digest, server_name))
+}
+
+/** `loadReplacementSet` one bounded batch of files at a time (`verifySteps`): its namespace, then the agent's. */
+export function* loadReplacementSteps(dir: CheckpointDirectory, digest: Digest, server_name: string): VerifySteps<Result<ReplacementSet, NamespaceLoadError>> {
   const view = createDirectoryView(dir, digest)
-  const resources = loadResourcesFromView(view, server_name)
+  const resources = yield* loadResourcesSteps(view, server_name)
   if (!resources.ok) return resources
   if (view.below(AGENT_DIR).length > 0) {
-    const agent = loadAgentFromView(view)
+    const agent = yield* loadAgentSteps(view)
     if (!agent.ok) return agent
     const problems = reconcileReplacementSet(server_name, resources.value.snapshots, agent.value.records)
     if (problems.length > 0) return err(directoryError('resource_revision_mismatch', problems))

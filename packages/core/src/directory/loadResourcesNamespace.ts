@@ -14,6 +14,8 @@ import { validatedByDigest } from './validatedByDigest.ts'
 import { parseSnapshotFromFile } from './snapshotEnvelope.ts'
 import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { directoryError, problem } from './problems.ts'
+import type { VerifySteps } from './verifySteps.ts'
+import { runSteps } from './verifySteps.ts'
 
 /** A verified resources namespace: nothing in it may be activated unless this was returned. */
 export interface LoadedResourcesNamespace {
@@ -43,6 +45,11 @@ export function loadResourcesFromView(
   view: DirectoryView,
   server_name: string,
 ): Result<LoadedResourcesNamespace, NamespaceLoadError> {
+  return runSteps(loadResourcesSteps(view, server_name))
+}
+
+/** `loadResourcesFromView` one bounded batch of files at a time (`verifySteps`). */
+export function* loadResourcesSteps(view: DirectoryView, server_name: string): VerifySteps<Result<LoadedResourcesNamespace, NamespaceLoadError>> {
   const manifestPath = resourcesManifestPath(server_name)
   const read = readManifest(view, manifestPath, resourcesManifestSchema)
   if (!read.ok) return err(directoryError('resources_checkpoint_error', read.problems))
@@ -51,32 +58,23 @@ export function loadResourcesFromView(
   if (manifest.server_name !== server_name) {
     problems.push(problem('schema_error', manifestPath, `server_name ${manifest.server_name} is not ${server_name}`))
   }
-  const { problems: fileProblems, checked } = checkListedFiles(view, resourcesDir(server_name), manifestPath, manifest.files)
-  problems.push(...fileProblems)
   const snapshots: ResourceSnapshot[] = []
   const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
-  for (const file of checked) {
+  const fileProblems = yield* checkListedFiles(view, resourcesDir(server_name), manifestPath, manifest.files, (file) => {
     file_digests[file.path] = file.sha256
     const parsed = validatedByDigest(parseSnapshotFromFile, file.sha256, () => {
       const json = parseJsonFile(file.bytes)
       return json.ok ? parseSnapshotFromFile(json.value) : { ok: false as const, message: json.error }
     })
-    if (!parsed.ok) {
-      problems.push(problem('schema_error', file.path, parsed.message))
-      continue
-    }
+    if (!parsed.ok) return problem('schema_error', file.path, parsed.message)
     const snapshot = parsed.value
-    if (executionFileName(snapshot) !== file.name) {
-      problems.push(problem('schema_error', file.path, `holds ${executionFileName(snapshot)}, not the session its name says`))
-      continue
-    }
+    if (executionFileName(snapshot) !== file.name) return problem('schema_error', file.path, `holds ${executionFileName(snapshot)}, not the session its name says`)
     const ids = new Set(snapshot.mutation_receipts.map((r) => r.request_id))
-    if (ids.size !== snapshot.mutation_receipts.length) {
-      problems.push(problem('schema_error', file.path, 'mutation receipt request ids are not unique'))
-      continue
-    }
+    if (ids.size !== snapshot.mutation_receipts.length) return problem('schema_error', file.path, 'mutation receipt request ids are not unique')
     snapshots.push(snapshot)
-  }
+    return undefined
+  })
+  problems.push(...fileProblems)
   if (problems.length > 0) return err(directoryError('resources_checkpoint_error', problems))
   return ok({ manifest, manifest_digest: read.sha256, snapshots, file_digests })
 }

@@ -4,15 +4,17 @@ import type { DirectoryView } from './DirectoryView.ts'
 import { continuationRootsDigest, continuationRootsOf } from './continuationRoots.ts'
 import { agentDir, agentManifestPath, ledgerManifestPath, resourcesManifestPath } from './layout.ts'
 import type { LoadedAgentNamespace } from './loadAgentNamespace.ts'
-import { loadAgentFromView } from './loadAgentNamespace.ts'
+import { loadAgentSteps } from './loadAgentNamespace.ts'
 import type { LoadedLedgerNamespace } from './loadLedgerNamespace.ts'
-import { loadLedgerFromView } from './loadLedgerNamespace.ts'
+import { loadLedgerSteps } from './loadLedgerNamespace.ts'
 import type { LoadedResourcesNamespace } from './loadResourcesNamespace.ts'
-import { loadResourcesFromView } from './loadResourcesNamespace.ts'
+import { loadResourcesSteps } from './loadResourcesNamespace.ts'
 import type { ParticipantKind } from './manifests.ts'
 import type { CheckpointProblem, NamespaceLoadError } from './problems.ts'
 import { problem } from './problems.ts'
 import { reconcileReplacementSet } from './reconcileReplacementSet.ts'
+import type { VerifySteps } from './verifySteps.ts'
+import { runSteps } from './verifySteps.ts'
 
 /** A participant as far as the directory cares: which namespace it owns. */
 export interface NamespaceOwner {
@@ -53,6 +55,15 @@ export function loadParticipantNamespaces(
   owners: readonly NamespaceOwner[],
   checkpoint_id: string | undefined,
 ): LoadedNamespaces {
+  return runSteps(loadParticipantNamespaceSteps(view, owners, checkpoint_id))
+}
+
+/** `loadParticipantNamespaces` one bounded batch of files at a time (`verifySteps`), namespace by namespace. */
+export function* loadParticipantNamespaceSteps(
+  view: DirectoryView,
+  owners: readonly NamespaceOwner[],
+  checkpoint_id: string | undefined,
+): VerifySteps<LoadedNamespaces> {
   const problems: { code: ErrorCode; problem: CheckpointProblem }[] = []
   const file_digests: Record<string, string> = {}
   let agent: LoadedAgentNamespace | undefined
@@ -89,16 +100,16 @@ export function loadParticipantNamespaces(
           note('agent_checkpoint_error', [problem('schema_error', agentDir(), 'agent schema 1 holds one agent instance')])
           break
         }
-        agent = accept(loadAgentFromView(view), 'agent_checkpoint_error', agentManifestPath())
+        agent = accept(yield* loadAgentSteps(view), 'agent_checkpoint_error', agentManifestPath())
         break
       }
       case 'policy_model': {
-        const loaded = accept(loadLedgerFromView(view, owner.name), 'ledger_mismatch', ledgerManifestPath(owner.name))
+        const loaded = accept(yield* loadLedgerSteps(view, owner.name), 'ledger_mismatch', ledgerManifestPath(owner.name))
         if (loaded !== undefined) ledgers.set(owner.name, loaded)
         break
       }
       case 'resources': {
-        const loaded = accept(loadResourcesFromView(view, owner.name), 'resources_checkpoint_error', resourcesManifestPath(owner.name))
+        const loaded = accept(yield* loadResourcesSteps(view, owner.name), 'resources_checkpoint_error', resourcesManifestPath(owner.name))
         if (loaded !== undefined) resources.set(owner.name, loaded)
         break
       }

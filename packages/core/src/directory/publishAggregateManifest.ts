@@ -12,7 +12,10 @@ import { encodeJsonFile, parseJsonFile } from './jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH, AGGREGATE_SCHEMA_VERSION, PARTICIPANT_NAMESPACES } from './layout.ts'
 import type { AggregateManifest, AggregateParticipant, LiveMembershipEntry } from './manifests.ts'
 import { aggregateManifestSchema, describeZodError } from './manifests.ts'
-import { loadParticipantNamespaces } from './participantNamespaces.ts'
+import { isAggregateManifest } from './isAggregateManifest.ts'
+import { loadParticipantNamespaceSteps } from './participantNamespaces.ts'
+import type { VerifySteps } from './verifySteps.ts'
+import { runSteps } from './verifySteps.ts'
 import type { CheckpointProblem, DirectoryCommitError } from './problems.ts'
 import { directoryError, problem, refusal } from './problems.ts'
 
@@ -46,10 +49,23 @@ export function publishAggregateManifest(
   digest: Digest,
   input: AggregateInput,
 ): Result<AggregateResult, DirectoryCommitError> {
+  return runSteps(publishAggregateSteps(dir, digest, input))
+}
+
+/**
+ * `publishAggregateManifest` in bounded steps: each participant namespace is read, hashed and
+ * checked one batch of files at a time (`verifySteps`, one yield per batch, one file's bytes held
+ * at a time); the cross-checks, the manifest and its write come after the last batch.
+ */
+export function* publishAggregateSteps(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  input: AggregateInput,
+): VerifySteps<Result<AggregateResult, DirectoryCommitError>> {
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal('invalid_request', idProblem))
   const view = createDirectoryView(dir, digest)
-  const loaded = loadParticipantNamespaces(view, input.participants, input.checkpoint_id)
+  const loaded = yield* loadParticipantNamespaceSteps(view, input.participants, input.checkpoint_id)
   const first = loaded.problems[0]
   if (first !== undefined) {
     return err(directoryError(first.code, loaded.problems.filter((p) => p.code === first.code).map((p) => p.problem)))
@@ -83,8 +99,10 @@ export function publishAggregateManifest(
     files,
     integrity_sha256: aggregateIntegrity(digest, files),
   }
-  const checked = aggregateManifestSchema.safeParse(manifest)
-  if (!checked.success) return err(refusal('invalid_request', `aggregate manifest: ${describeZodError(checked.error)}`))
+  if (!isAggregateManifest(manifest)) {
+    const checked = aggregateManifestSchema.safeParse(manifest)
+    if (!checked.success) return err(refusal('invalid_request', `aggregate manifest: ${describeZodError(checked.error)}`))
+  }
   const bytes = encodeJsonFile(manifest)
   const manifest_digest = digest.sha256Hex(bytes)
   const existing = dir.readFile(AGGREGATE_MANIFEST_PATH)

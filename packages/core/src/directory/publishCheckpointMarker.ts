@@ -7,8 +7,9 @@ import { checkCheckpointId } from './checkCheckpointId.ts'
 import { encodeJsonFile } from './jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MARKER_SCHEMA_VERSION, TOKEN_STORE_MANIFEST_PATH } from './layout.ts'
 import type { CheckpointMarker } from './manifests.ts'
-import { aggregateManifestSchema, tokenStoreManifestSchema } from './manifests.ts'
+import { tokenStoreManifestSchema } from './manifests.ts'
 import { readManifest } from './namespaceChecks.ts'
+import { readAggregateManifest } from './readAggregateManifest.ts'
 import type { DirectoryCommitError } from './problems.ts'
 import { directoryError, problem, refusal } from './problems.ts'
 
@@ -26,7 +27,7 @@ export function publishCheckpointMarker(
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal('invalid_request', idProblem))
   const view = createDirectoryView(dir, digest)
-  const aggregate = readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema)
+  const aggregate = readAggregateManifest(view)
   if (!aggregate.ok) return err(directoryError('checkpoint_not_found', aggregate.problems))
   const tokenStore = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
   if (!tokenStore.ok) return err(directoryError('checkpoint_not_found', tokenStore.problems))

@@ -6,11 +6,13 @@ import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
 import { encodeJsonFile } from './jsonFile.ts'
-import { AGGREGATE_MANIFEST_PATH, TOKEN_STORE_MANIFEST_PATH, TOKEN_STORE_SCHEMA_VERSION, ledgerManifestPath, tokenSegmentPath } from './layout.ts'
+import { TOKEN_STORE_MANIFEST_PATH, TOKEN_STORE_SCHEMA_VERSION, ledgerManifestPath, tokenSegmentPath } from './layout.ts'
+import { isTokenStoreManifest } from './isTokenStoreManifest.ts'
 import { isSafeRelativePath } from './safePath.ts'
 import type { TokenStoreManifest } from './manifests.ts'
-import { aggregateManifestSchema, ledgerManifestSchema, tokenStoreManifestSchema } from './manifests.ts'
+import { ledgerManifestSchema, tokenStoreManifestSchema } from './manifests.ts'
 import { readManifest } from './namespaceChecks.ts'
+import { readAggregateManifest } from './readAggregateManifest.ts'
 import type { DirectoryCommitError } from './problems.ts'
 import { directoryError, problem, refusal } from './problems.ts'
 
@@ -47,7 +49,7 @@ export function publishTokenStoreManifest(
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal('invalid_request', idProblem))
   const view = createDirectoryView(dir, digest)
-  const aggregate = readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema)
+  const aggregate = readAggregateManifest(view)
   if (!aggregate.ok) return err(directoryError('checkpoint_not_found', aggregate.problems))
   if (aggregate.manifest.checkpoint_id !== input.checkpoint_id) {
     return err(refusal('checkpoint_conflict', `the aggregate belongs to checkpoint ${aggregate.manifest.checkpoint_id}`))
@@ -82,8 +84,7 @@ export function publishTokenStoreManifest(
     snapshot: input.snapshot,
     ...(segmentFiles.length === 0 ? {} : { segments }),
   }
-  const checked = tokenStoreManifestSchema.safeParse(manifest)
-  if (!checked.success) return err(refusal('invalid_request', 'token-store snapshot is not JSON'))
+  if (!isTokenStoreManifest(manifest) && !tokenStoreManifestSchema.safeParse(manifest).success) return err(refusal('invalid_request', 'token-store snapshot is not JSON'))
   const bytes = encodeJsonFile(manifest)
   const manifest_digest = digest.sha256Hex(bytes)
   const existing = dir.readFile(TOKEN_STORE_MANIFEST_PATH)

@@ -28,14 +28,13 @@ export function reconcileReplacementSet(
     const key = executionKey(snapshot)
     seen.add(key)
     const want = expected.get(key)
-    const path = resourcesSnapshotPath(server_name, snapshot)
     if (want === undefined) {
-      problems.push(problem('incomplete_set', path, `no agent boundary references ${server_name} for session ${key}`))
+      problems.push(problem('incomplete_set', resourcesSnapshotPath(server_name, snapshot), `no agent boundary references ${server_name} for session ${key}`))
     } else if (want.revision !== snapshot.state_revision) {
       problems.push(
         problem(
           'revision_mismatch',
-          path,
+          resourcesSnapshotPath(server_name, snapshot),
           `snapshot revision ${snapshot.state_revision}, agent boundary recorded ${want.revision} for ${server_name}`,
         ),
       )

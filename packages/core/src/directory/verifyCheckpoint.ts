@@ -5,8 +5,9 @@ import type { DirectoryView } from './DirectoryView.ts'
 import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MODEL_LEDGER_DIR, PARTICIPANT_NAMESPACES, RESOURCES_DIR, TOKEN_SEGMENTS_DIR, TOKEN_STORE_MANIFEST_PATH, ledgerManifestPath } from './layout.ts'
 import { checkTokenSegments, restoredCutPrefixes } from './tokenSegments.ts'
 import { checkAggregateFiles } from './loadAggregateManifest.ts'
-import { aggregateManifestSchema, checkpointMarkerSchema, tokenStoreManifestSchema } from './manifests.ts'
+import { checkpointMarkerSchema, tokenStoreManifestSchema } from './manifests.ts'
 import { readManifest } from './namespaceChecks.ts'
+import { readAggregateManifest } from './readAggregateManifest.ts'
 import type { NamespaceOwner } from './participantNamespaces.ts'
 import { loadParticipantNamespaces } from './participantNamespaces.ts'
 import type { CheckpointProblem, VerifyReport } from './problems.ts'
@@ -49,7 +50,7 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
     }
   }
 
-  const aggregate = readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema)
+  const aggregate = readAggregateManifest(view)
   let owners: readonly NamespaceOwner[]
   let checkpointId: string | undefined
   if (aggregate.ok) {

@@ -5,6 +5,7 @@ import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import type { DirectoryCommitError } from './problems.ts'
 import { directoryError, refusal } from './problems.ts'
+import { VERIFY_BATCH_BYTES, VERIFY_BATCH_FILES, runSteps } from './verifySteps.ts'
 
 /** One file to write, path relative to D. */
 export interface PendingFile {
@@ -14,6 +15,15 @@ export interface PendingFile {
 
 /** An existing namespace as its loader returns it once loaded and verified (only its manifest's checkpoint id matters here). */
 export type ExistingNamespace = Result<{ readonly manifest: { readonly checkpoint_id: string } }, DirectoryCommitError>
+
+/** The data files of a namespace, encoded one at a time in write order, and its manifest once their digests are known. */
+export interface NamespaceFiles {
+  readonly count: number
+  /** Data file `i` (encoded when asked). */
+  file(i: number): PendingFile
+  /** The manifest's bytes, given the SHA-256 of every data file in order. */
+  manifest(digests: readonly string[]): Uint8Array
+}
 
 /**
  * The manifest-last write of one namespace (PROTOCOL.md §5): data files, `sync()`, manifest,
@@ -25,16 +35,26 @@ export type ExistingNamespace = Result<{ readonly manifest: { readonly checkpoin
 export function writeNamespace(
   dir: CheckpointDirectory,
   digest: Digest,
-  args: {
-    readonly code: ErrorCode
-    readonly checkpoint_id: string
-    readonly manifestPath: string
-    readonly manifestBytes: Uint8Array
-    readonly dataFiles: readonly PendingFile[]
-    readonly loadExisting: () => ExistingNamespace
-  },
+  args: WriteNamespaceArgs,
 ): Result<{ readonly manifest_digest: string }, DirectoryCommitError> {
-  const manifest_digest = digest.sha256Hex(args.manifestBytes)
+  return runSteps(writeNamespaceSteps(dir, digest, args))
+}
+
+export interface WriteNamespaceArgs {
+  readonly code: ErrorCode
+  readonly checkpoint_id: string
+  readonly manifestPath: string
+  readonly files: NamespaceFiles
+  readonly loadExisting: () => ExistingNamespace
+}
+
+/**
+ * `writeNamespace` one bounded batch of data files at a time: each batch is encoded, hashed and
+ * written, then it yields (the caller performs and traces those writes before the next batch is
+ * encoded), so no step builds a whole namespace. The same writes in the same order as at once.
+ */
+export function* writeNamespaceSteps(dir: CheckpointDirectory, digest: Digest, args: WriteNamespaceArgs): Generator<void, Result<{ readonly manifest_digest: string }, DirectoryCommitError>, void> {
+  const { files } = args
   const existingBytes = dir.readFile(args.manifestPath)
   if (existingBytes !== undefined) {
     const existing = args.loadExisting()
@@ -47,14 +67,32 @@ export function writeNamespace(
         ),
       )
     }
+    const digests: string[] = []
+    for (let i = 0; i < files.count; i++) digests.push(digest.sha256Hex(files.file(i).bytes))
+    const manifest_digest = digest.sha256Hex(files.manifest(digests))
     if (digest.sha256Hex(existingBytes) !== manifest_digest) {
       return err(refusal(args.code, `${args.manifestPath}: commit inputs changed before the commit retry`))
     }
     return ok({ manifest_digest })
   }
-  for (const file of args.dataFiles) dir.writeFile(file.path, file.bytes)
+  const digests: string[] = []
+  let batchFiles = 0
+  let batchBytes = 0
+  for (let i = 0; i < files.count; i++) {
+    const file = files.file(i)
+    digests.push(digest.sha256Hex(file.bytes))
+    dir.writeFile(file.path, file.bytes)
+    batchFiles++
+    batchBytes += file.bytes.length
+    if ((batchFiles >= VERIFY_BATCH_FILES || batchBytes >= VERIFY_BATCH_BYTES) && i + 1 < files.count) {
+      yield
+      batchFiles = 0
+      batchBytes = 0
+    }
+  }
   dir.sync()
-  dir.writeFile(args.manifestPath, args.manifestBytes)
+  const manifestBytes = files.manifest(digests)
+  dir.writeFile(args.manifestPath, manifestBytes)
   dir.sync()
-  return ok({ manifest_digest })
+  return ok({ manifest_digest: digest.sha256Hex(manifestBytes) })
 }

@@ -43,6 +43,7 @@ export function writesAttemptState(type: TraceEventType): boolean {
     case 'resources.commit':
     case 'token_store.snapshot':
     case 'directory.write':
+    case 'directory.verify':
     case 'fault.corrupt_file':
     case 'model.restore':
     case 'agent.restore':

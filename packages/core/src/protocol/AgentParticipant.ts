@@ -10,10 +10,13 @@ import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { AgentCommitResult } from '../directory/commitAgentNamespace.ts'
-import { commitAgentNamespace } from '../directory/commitAgentNamespace.ts'
-import { loadAgentNamespace } from '../directory/loadAgentNamespace.ts'
+import { commitAgentSteps } from '../directory/commitAgentNamespace.ts'
+import { loadAgentNamespace, loadAgentSteps } from '../directory/loadAgentNamespace.ts'
+import { createDirectoryView } from '../directory/DirectoryView.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
+import { runSteps } from '../directory/verifySteps.ts'
 import { ControlFence, FENCE_OPS, FENCE_PHASES } from './ControlFence.ts'
-import { fencedCommit } from './fencedCommit.ts'
+import { fencedCommitSteps } from './fencedCommit.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
@@ -437,15 +440,22 @@ export class AgentParticipant {
    * file per record, manifest last); returns the continuation roots the ledger commit needs.
    */
   commit(checkpointId: string, dir: CheckpointDirectory): Result<AgentCommitResult, CutoverError> {
+    return runSteps(this.commitSteps(checkpointId, dir))
+  }
+
+  /** `commit` writing one bounded batch of record files per step (the caller performs each batch's writes in between). */
+  *commitSteps(checkpointId: string, dir: CheckpointDirectory): Generator<void, Result<AgentCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadAgentNamespace(dir, this.#digest)
       return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
     }
-    return fencedCommit(this.fence, checkpointId, 'agent_checkpoint_error', durable, () => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this
+    return yield* fencedCommitSteps(this.fence, checkpointId, 'agent_checkpoint_error', durable, function* () {
       const records: AgentBoundaryRecord[] = []
-      for (const e of this.#executions.values()) if (e.state === 'parked' && e.boundary !== null && e.atBoundary) records.push(e.boundary)
-      const committed = commitAgentNamespace(dir, this.#digest, { checkpoint_id: checkpointId, instance_name: this.instanceName, records })
-      if (committed.ok) this.#lastCommitDigest = committed.value.manifest_digest
+      for (const e of self.#executions.values()) if (e.state === 'parked' && e.boundary !== null && e.atBoundary) records.push(e.boundary)
+      const committed = yield* commitAgentSteps(dir, self.#digest, { checkpoint_id: checkpointId, instance_name: self.instanceName, records })
+      if (committed.ok) self.#lastCommitDigest = committed.value.manifest_digest
       return committed
     })
   }
@@ -456,9 +466,17 @@ export class AgentParticipant {
    * `(rollout, N+1)` and N is tombstoned. Nothing is installed unless everything verified.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError> {
+    return runSteps(this.restoreSteps(checkpointId, dir))
+  }
+
+  /**
+   * `restore` with the namespace read and verified one bounded batch of files at a time first
+   * (reads only: the fence still decides, and a refused call changes nothing), then installed at once.
+   */
+  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError>> {
+    const loaded = yield* loadAgentSteps(createDirectoryView(dir, this.#digest))
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
       if (this.#served || this.#executions.size > 0) return err(cutoverError('agent_checkpoint_error', 'restore needs a fresh agent process (live executions)'))
-      const loaded = loadAgentNamespace(dir, this.#digest)
       if (!loaded.ok) return loaded
       const source = loaded.value.manifest.checkpoint_id
       if (source !== checkpointId) return err(cutoverError('agent_checkpoint_error', `agent/manifest.json holds checkpoint ${source}, not ${checkpointId}`))

@@ -5,13 +5,15 @@
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
-import { commitLedgerNamespace } from '../directory/commitLedgerNamespace.ts'
-import { loadLedgerNamespace } from '../directory/loadLedgerNamespace.ts'
+import { commitLedgerSteps } from '../directory/commitLedgerNamespace.ts'
+import { loadLedgerNamespace, loadLedgerSteps } from '../directory/loadLedgerNamespace.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
+import { runSteps } from '../directory/verifySteps.ts'
 import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
-import { fencedCommit } from './fencedCommit.ts'
+import { fencedCommitSteps } from './fencedCommit.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import type { LineageRow } from '../records/LineageRow.ts'
@@ -484,32 +486,39 @@ export class PolicyModel {
    * Lineage the roots do not name is recorded as `excluded_inactive`.
    */
   commit(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
+    return runSteps(this.commitSteps(checkpointId, dir, roots))
+  }
+
+  /** `commit` writing one bounded batch of lineage files per step (the caller performs each batch's writes in between). */
+  *commitSteps(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Generator<void, Result<ModelCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
       return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
     }
-    return fencedCommit(this.fence, checkpointId, 'ledger_mismatch', durable, () => {
-      if (!this.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${this.serverName} has no ledger lifecycle; nothing can be committed`))
-      const unsettled = this.#unsettledCount()
-      if (this.#state !== 'paused' || unsettled > 0)
-        return err(cutoverError('ledger_not_quiescent', `admission is ${this.#state} with ${unsettled} in flight`))
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this
+    return yield* fencedCommitSteps(this.fence, checkpointId, 'ledger_mismatch', durable, function* () {
+      if (!self.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${self.serverName} has no ledger lifecycle; nothing can be committed`))
+      const unsettled = self.#unsettledCount()
+      if (self.#state !== 'paused' || unsettled > 0)
+        return err(cutoverError('ledger_not_quiescent', `admission is ${self.#state} with ${unsettled} in flight`))
       // Every cut prefix is checked against the token store before anything is written.
-      if (this.#cuts.active && this.#tokenStore !== undefined) {
-        const valid = this.#cuts.validate(this.#tokenStore)
+      if (self.#cuts.active && self.#tokenStore !== undefined) {
+        const valid = self.#cuts.validate(self.#tokenStore)
         if (!valid.ok) return valid
       }
       const named = new Set(roots.map((r) => r.capture_key))
       const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
       const excluded: ExecutionIdentity[] = []
-      for (const [ck, rows] of this.#ledger.byCapture()) {
+      for (const [ck, rows] of self.#ledger.byCapture()) {
         if (named.has(ck)) rollouts[ck] = rows
         else if (rows[0] !== undefined) excluded.push({ rollout_id: rows[0].rollout_id, attempt_index: rows[0].attempt_index })
       }
-      const tombstones = this.tombstones().map(parseKey)
-      const cutRecords = this.#cuts.active ? this.#cuts.records((id) => !this.#tombstones.has(executionKey(id))) : []
-      const committed = commitLedgerNamespace(dir, this.#digest, {
+      const tombstones = self.tombstones().map(parseKey)
+      const cutRecords = self.#cuts.active ? self.#cuts.records((id) => !self.#tombstones.has(executionKey(id))) : []
+      const committed = yield* commitLedgerSteps(dir, self.#digest, {
         generation_cuts: cutRecords,
-        server_name: this.serverName,
+        server_name: self.serverName,
         checkpoint_id: checkpointId,
         rollouts,
         tombstones,
@@ -518,14 +527,14 @@ export class PolicyModel {
         excluded_inactive: excluded,
       })
       if (!committed.ok) return committed
-      this.#lastCommitDigest = committed.value.manifest_digest
+      self.#lastCommitDigest = committed.value.manifest_digest
       return ok({
         rollouts: committed.value.rollouts,
         rows: committed.value.rows,
         excluded_tombstoned: tombstones.length,
         excluded_inactive: excluded.length,
         manifest_digest: committed.value.manifest_digest,
-        ...(this.#cuts.active ? { generation_cut_records: cutRecords.length } : {}),
+        ...(self.#cuts.active ? { generation_cut_records: cutRecords.length } : {}),
       })
     })
   }
@@ -538,19 +547,28 @@ export class PolicyModel {
    * relay of each continued rollout is armed. Failure → `restore_failed_paused`.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
+    return runSteps(this.restoreSteps(checkpointId, dir))
+  }
+
+  /**
+   * `restore` with the ledger read and verified one bounded batch of files at a time first (reads
+   * only: the fence still decides, and a refused call changes nothing), then installed at once.
+   */
+  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<ModelRestoreResult, CutoverError>> {
     const role = this.#roleCheck()
     if (!role.ok) return role
+    const view = createDirectoryView(dir, this.#digest)
+    const ledger = yield* loadLedgerSteps(view, this.serverName)
     const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
       // Admission closes only once the fence accepted the restore (a refused call changes nothing).
       this.#state = 'paused'
       if (this.#served || this.#ledger.size > 0) return err(cutoverError('ledger_mismatch', 'restore needs a fresh ledger namespace; this process has served traffic'))
-      const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
-      if (!loaded.ok) return loaded
-      const { manifest, rollouts } = loaded.value
+      if (!ledger.ok) return ledger
+      const { manifest, rollouts } = ledger.value
       if (manifest.checkpoint_id !== checkpointId) return err(cutoverError('ledger_mismatch', `manifest is for checkpoint ${manifest.checkpoint_id}`))
       // Every segment a durable_prefix names is verified before any state is activated.
       const cuts = manifest.generation_cuts
-      const prefixes = cuts === undefined ? ok([]) : restoredCutPrefixes(createDirectoryView(dir, this.#digest), cuts)
+      const prefixes = cuts === undefined ? ok([]) : restoredCutPrefixes(view, cuts)
       if (!prefixes.ok) return prefixes
       // Every reference of a capture key names the same boundary: its root's last committed call.
       const boundaryOf = new Map(manifest.storage_references.map((r) => [r.capture_key, r.boundary_model_call_id]))

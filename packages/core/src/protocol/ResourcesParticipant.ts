@@ -15,14 +15,16 @@ import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import type { ResourcesCommitResult } from '../directory/commitResourcesNamespace.ts'
-import { commitResourcesNamespace } from '../directory/commitResourcesNamespace.ts'
-import { loadReplacementSet } from '../directory/loadReplacementSet.ts'
+import { commitResourcesSteps } from '../directory/commitResourcesNamespace.ts'
+import { loadReplacementSteps } from '../directory/loadReplacementSet.ts'
+import type { VerifySteps } from '../directory/verifySteps.ts'
+import { runSteps } from '../directory/verifySteps.ts'
 import { loadResourcesNamespace } from '../directory/loadResourcesNamespace.ts'
 import { decodeUtf8, encodeUtf8 } from '../utf8.ts'
 import { base64Decode } from './base64Decode.ts'
 import { base64Encode } from './base64Encode.ts'
 import { ControlFence, FENCE_OPS } from './ControlFence.ts'
-import { fencedCommit } from './fencedCommit.ts'
+import { fencedCommitSteps } from './fencedCommit.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
 import type { ReceiptHistoryLimits, SessionMeta } from './SessionTable.ts'
@@ -467,13 +469,20 @@ export class ResourcesParticipant<TSession> {
 
   /** `commit`: the prepared snapshots go to `D/resources/<server>` through the directory layer, manifest last. */
   commit(checkpointId: string, dir: CheckpointDirectory): Result<ResourcesCommitResult, CutoverError> {
+    return runSteps(this.commitSteps(checkpointId, dir))
+  }
+
+  /** `commit` writing one bounded batch of snapshot files per step (the caller performs each batch's writes in between). */
+  *commitSteps(checkpointId: string, dir: CheckpointDirectory): Generator<void, Result<ResourcesCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadResourcesNamespace(dir, this.#digest, this.serverName)
       return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
     }
-    return fencedCommit(this.fence, checkpointId, 'resources_checkpoint_error', durable, () => {
-      const committed = commitResourcesNamespace(dir, this.#digest, { server_name: this.serverName, checkpoint_id: checkpointId, snapshots: this.#prepared })
-      if (committed.ok) this.#lastCommitDigest = committed.value.manifest_digest
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this
+    return yield* fencedCommitSteps(this.fence, checkpointId, 'resources_checkpoint_error', durable, function* () {
+      const committed = yield* commitResourcesSteps(dir, self.#digest, { server_name: self.serverName, checkpoint_id: checkpointId, snapshots: self.#prepared })
+      if (committed.ok) self.#lastCommitDigest = committed.value.manifest_digest
       return committed
     })
   }
@@ -485,10 +494,18 @@ export class ResourcesParticipant<TSession> {
    * `checkpoint:<rollout_id>:a<N+1>`) and N is tombstoned. Anything wrong activates nothing.
    */
   restore(checkpointId: string, dir: CheckpointDirectory): Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError> {
+    return runSteps(this.restoreSteps(checkpointId, dir))
+  }
+
+  /**
+   * `restore` with the replacement set read and verified one bounded batch of files at a time first
+   * (reads only: the fence still decides, and a refused call changes nothing), then activated at once.
+   */
+  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError>> {
+    const set = yield* loadReplacementSteps(dir, this.#digest, this.serverName)
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
       if (this.#servedStateful || this.#servedUntracked || this.#sessions.boundCount > 0)
         return err(cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'))
-      const set = loadReplacementSet(dir, this.#digest, this.serverName)
       if (!set.ok) return set
       if (set.value.source_checkpoint_id !== checkpointId)
         return err(cutoverError('resources_checkpoint_error', `resources/${this.serverName} holds checkpoint ${set.value.source_checkpoint_id}, not ${checkpointId}`))

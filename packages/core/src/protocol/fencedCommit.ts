@@ -4,6 +4,7 @@ import type { Result } from '../result.ts'
 import { err } from '../result.ts'
 import type { ControlFence } from './ControlFence.ts'
 import { FENCE_OPS } from './ControlFence.ts'
+import { noSteps, runSteps } from '../directory/verifySteps.ts'
 
 /**
  * A participant's fenced `commit` (PROTOCOL.md §3.1): `prepared → committing → committed_paused`,
@@ -23,14 +24,33 @@ export function fencedCommit<T>(
   durable: () => boolean,
   body: () => Result<T, CutoverError>,
 ): Result<T, CutoverError> {
+  return runSteps(fencedCommitSteps(fence, checkpointId, code, durable, () => noSteps(body())))
+}
+
+/**
+ * `fencedCommit` over a stepped body (a namespace written one batch of files per step): the fence
+ * holds the commit in flight (`committing`) across the steps and settles it when the body ends.
+ */
+export function* fencedCommitSteps<T>(
+  fence: ControlFence,
+  checkpointId: string,
+  code: ErrorCode,
+  durable: () => boolean,
+  body: () => Generator<void, Result<T, CutoverError>, void>,
+): Generator<void, Result<T, CutoverError>, void> {
   if (fence.hasRecorded(checkpointId, FENCE_OPS.commit.operation) && !durable()) fence.voidCommit(checkpointId)
-  return fence.run(checkpointId, FENCE_OPS.commit, () => {
-    try {
-      return body()
-    } catch (e) {
-      // By name, not instanceof: the adapters may come from another copy of the module graph.
-      if (e instanceof Error && e.name === 'DirectoryWriteError') return err(cutoverError(code, `directory write failed: ${e.message}`))
-      throw e
-    }
-  })
+  const started = fence.begin<T>(checkpointId, FENCE_OPS.commit)
+  if (!started.ok) return started
+  const b = started.value
+  if (b.kind === 'replayed') return b.result
+  if (b.kind === 'coalesced') return err(cutoverError('invalid_phase', `operation ${FENCE_OPS.commit.operation} is already in flight`))
+  let result: Result<T, CutoverError>
+  try {
+    result = yield* body()
+  } catch (e) {
+    // By name, not instanceof: the adapters may come from another copy of the module graph.
+    if (!(e instanceof Error && e.name === 'DirectoryWriteError')) throw e
+    result = err(cutoverError(code, `directory write failed: ${e.message}`))
+  }
+  return fence.finish(b.ticket, result)
 }

@@ -37,3 +37,12 @@ describe('the call a cut message is about', () => {
     expect(label.replace(/#\d+;/g, '')).not.toMatch(/[;:%]/)
   })
 })
+
+describe('message labels of bounded directory checks', () => {
+  it('[steps] a directory.verify batch names its folder and how far the check has got, and its problems', () => {
+    const batch = (problems: number): TraceMessage => ({ step: 1, time_ms: 0, phase: 'restore', from: 'controller', to: 'directory', type: 'directory.verify', payload: { checkpoint_id: 'ck-1', path: 'agent/', files: 128, bytes: 9000, checked: 256, total: 1000, problems }, outcome: 'ok' })
+    expect(messageLabel(batch(0))).toBe('directory.verify agent/ 256/1000')
+    expect(messageLabel(batch(2))).toBe('directory.verify agent/ 256/1000 ✗ 2')
+    expect(messageLabel(msg('directory.write', { path: 'agent/manifest.json', checked: 1, total: 2 }))).toBe('directory.write agent/manifest.json')
+  })
+})

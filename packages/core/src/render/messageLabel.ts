@@ -23,7 +23,17 @@ export function messageLabel(event: TraceMessage): string {
   if (call) parts.push(call)
   const path = pathHint(event.payload)
   if (path) parts.push(path)
+  const verified = verifyHint(event)
+  if (verified) parts.push(verified)
   return parts.join(' ')
+}
+
+/** How far a `directory.verify` batch has got through its folder: `256/1000` (and `✗ n` for its problems). */
+function verifyHint(event: TraceMessage): string {
+  if (event.type !== 'directory.verify') return ''
+  const { checked, total, problems } = event.payload
+  if (typeof checked !== 'number' || typeof total !== 'number') return ''
+  return `${checked}/${total}${typeof problems === 'number' && problems > 0 ? ` ✗ ${problems}` : ''}`
 }
 
 /**

@@ -132,7 +132,7 @@ describe('scenario presets', () => {
 
   it('[controller.commit-order] [controller.publish-last] [commit-order] agents → model → resources → aggregate → token store → checkpoint.json', () => {
     const { result } = run('happy-path')
-    const order = result.events.filter((e) => e.phase === 'commit' && e.type !== 'directory.write').map((e) => `${e.type}:${e.to}`)
+    const order = result.events.filter((e) => e.phase === 'commit' && e.type !== 'directory.write' && e.type !== 'directory.verify').map((e) => `${e.type}:${e.to}`)
     expect(order).toEqual([
       'agent.commit:agent',
       'model.commit:policy_model',

@@ -79,6 +79,9 @@ export class StagedDirectory implements SteppedDirectory {
   }
 
   writeFile(path: string, data: Uint8Array): void {
+    // The port refused a staged write: this writer is dead until the failure is taken; a stepped
+    // commit's later batches are dropped as its earlier staged writes were.
+    if (this.#failure !== undefined) return
     if (this.#hooks.crashesOnWrite()) {
       this.#staged.push({ kind: 'crash', path, bytes: data.length, writer: this.#hooks.writer() })
       throw new DirectoryWriteError(path, `injected crash on write ${this.#hooks.crashWrite} (${path})`)
@@ -90,6 +93,7 @@ export class StagedDirectory implements SteppedDirectory {
   }
 
   sync(): void {
+    if (this.#failure !== undefined) return
     if (this.#staged.length > this.#head) this.#staged.push({ kind: 'sync' })
     else this.#dir.sync()
   }

@@ -42,7 +42,9 @@ export function simulatedFleet(world: World, around: FleetSurroundings): Fleet {
         return answer
       },
       commit: (checkpointId, dir, roots) => model.commit(checkpointId, dir, roots),
+      commitSteps: (checkpointId, dir, roots) => model.commitSteps(checkpointId, dir, roots),
       restore: (checkpointId, dir) => model.restore(checkpointId, dir),
+      restoreSteps: (checkpointId, dir) => model.restoreSteps(checkpointId, dir),
       resume: (checkpointId) => model.resume(checkpointId),
       workerAck: (worker) => (around.isMissingWorker(worker) ? undefined : model.workerAck(worker)),
     },
