@@ -169,9 +169,11 @@ export class Controller {
   *#poke(): Work {
     if (!this.waiting) return
     const w = this.#host.fleet()
-    const paused = w.model.admission === 'paused'
+    // The model first: while it drains, the agent's readiness report (a scan of every execution
+    // after any change) is not worth asking for after every event.
+    if (w.model.admission !== 'paused') return
     const agentReady = yield* ask(w.agent.status(this.#cid))
-    if (!paused || !agentReady.ok || !agentReady.value.ready_to_commit) return
+    if (!agentReady.ok || !agentReady.value.ready_to_commit) return
     this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(this.#cid, this.#host.now())))
     this.#emitResult('prepare', 'agent', 'agent.status', agentReady)
     this.#exporting = true
