@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { KeyboardEvent } from 'react'
-import type { SessionRow } from '@cutover/core/contracts'
-import { SESSION_COLUMNS, sortSessions } from '../lib/sortSessions.ts'
-import type { SessionColumn, SessionSort } from '../lib/sortSessions.ts'
+import type { SessionColumn, SessionRow, SessionSort } from '@cutover/core/contracts'
+import { SESSION_COLUMNS, sortSessions } from '@cutover/core/contracts'
 import { VirtualList } from './VirtualList.tsx'
 
 const ROW_HEIGHT = 30
