@@ -10,6 +10,7 @@ import type {
   ScenarioInfo,
   SessionDetailView,
   SessionsView,
+  SessionsWindow,
   StepView,
   TablesView,
   TraceEvent,
@@ -17,7 +18,7 @@ import type {
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
 import { bugKeys, runKeys, scenarioKeys } from './queryKeys.ts'
-import type { EventsRangeParams } from './queryKeys.ts'
+import type { EventsRangeParams, SessionsWindowParams } from './queryKeys.ts'
 
 export type { EventsRangeParams } from './queryKeys.ts'
 
@@ -120,6 +121,20 @@ export const sessionsQuery = (id: string, step: number) =>
     // dropped at once (stepping through thirty steps kept ≈ 150 MB alive for the garbage collector)
     gcTime: 1_000,
   })
+
+/** A window of the session rows at a step, sorted and filtered by the server (the Sessions tab). */
+export const sessionsWindowQuery = (id: string, params: SessionsWindowParams) => {
+  const search = new URLSearchParams({ step: String(params.step), offset: String(params.offset), limit: String(params.limit), sort: params.sort, dir: params.dir })
+  if (params.q !== '') search.set('q', params.q)
+  if (params.session !== undefined) search.set('session', params.session)
+  return queryOptions({
+    queryKey: runKeys.sessionsWindow(id, params),
+    queryFn: () => apiFetch<SessionsWindow>(`${run(id)}/sessions?${search.toString()}`),
+    // the rows of a step that exists never change
+    staleTime: Infinity,
+    gcTime: 60_000,
+  })
+}
 
 export const sessionQuery = (id: string, key: string, step: number) =>
   queryOptions({
