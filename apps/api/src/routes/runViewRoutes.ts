@@ -72,14 +72,14 @@ export function runViewRoutes(runs: RunManager): Hono {
     const result = await requireResult(c, runs)
     if (result instanceof Response) return result
     const total = result.events.length
-    const { step: stepRaw, offset, limit, sort, dir, q, session } = query.value
+    const { step: stepRaw, offset, limit, sort, dir, q, session, environment } = query.value
     const step = parseStep(c, stepRaw, total)
     if (typeof step !== 'number') return step
     // 18,766 rows at 10,000 rollouts: built and encoded in the run's worker, like the step view.
-    if ([offset, limit, sort, dir, q, session].every((p) => p === undefined)) return jsonText(c, await result.json('sessionsView', { step, total }))
+    if ([offset, limit, sort, dir, q, session, environment].every((p) => p === undefined)) return jsonText(c, await result.json('sessionsView', { step, total }))
     // a window of them, sorted and filtered in the worker (the Sessions tab asks the rows in view)
     const order = { column: sort ?? DEFAULT_SESSION_SORT.column, direction: dir ?? DEFAULT_SESSION_SORT.direction }
-    return jsonText(c, await result.json('sessionsWindow', { step, total, offset: Number(offset ?? 0), limit: Number(limit ?? 1_000), sort: order, q: q ?? '', session }))
+    return jsonText(c, await result.json('sessionsWindow', { step, total, offset: Number(offset ?? 0), limit: Number(limit ?? 1_000), sort: order, q: q ?? '', session, environment }))
   })
 
   app.get('/runs/:id/sessions/:session', async (c) => {

@@ -80,6 +80,17 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
     expect(((await api.json(`/api/runs/${run.id}/sessions?limit=0&session=r999.a9`)).body as SessionsWindow).selected).toEqual({ key: 'r999.a9', exists: false, index: null })
   })
 
+  it('[api] `environment=` keeps one environment’s sessions (the Tables tab’s Workplace picker); `count` is still every row at the step', async () => {
+    const run = runs[2] as RunView
+    const whole = (await api.json(`/api/runs/${run.id}/sessions`)).body as SessionsView
+    const workplace = whole.sessions.filter((r) => r.environment === 'workplace')
+    expect(workplace.length).toBeGreaterThan(0)
+    const window = (await api.json(`/api/runs/${run.id}/sessions?environment=workplace&limit=100000`)).body as SessionsWindow
+    expect(window).toMatchObject({ count: whole.sessions.length, matched: workplace.length, sessions: workplace })
+    const sorted = (await api.json(`/api/runs/${run.id}/sessions?environment=workplace&sort=summary&dir=desc&q=row`)).body as SessionsWindow
+    expect(sorted.sessions).toEqual(sortSessions(workplace, 'row', { column: 'summary', direction: 'desc' }))
+  })
+
   it('[api] a bad window parameter is 400 invalid_request naming it, and changes nothing', async () => {
     const run = runs[0] as RunView
     const before = (await api.json(`/api/runs/${run.id}/sessions`)).body as SessionsView
@@ -92,6 +103,7 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
       ['sort=summary&dir=up', 'dir'],
       [`q=${'x'.repeat(201)}`, 'q'],
       ['session=nope', 'session'],
+      ['environment=mars', 'environment'],
       ['step=x&limit=5', 'step'],
       [`step=${run.events + 1}&limit=5`, 'past the end'],
       ['limit=5&extra=1', 'extra'],

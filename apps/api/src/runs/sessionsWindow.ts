@@ -1,5 +1,5 @@
 import type { SimulationResult } from '@cutover/core'
-import type { SessionRow, SessionSort, SessionsWindow } from '@cutover/core/contracts'
+import type { EnvName, SessionRow, SessionSort, SessionsWindow } from '@cutover/core/contracts'
 import { sessionNeedle, sortSessions } from '@cutover/core/contracts'
 
 /** What `GET /api/runs/:id/sessions?step=n&offset=&limit=&sort=&dir=&q=&session=` asks for. */
@@ -13,6 +13,8 @@ export interface SessionsWindowQuery {
   readonly sort: SessionSort
   /** The Sessions filter text (`sortSessions`). */
   readonly q: string
+  /** Only the sessions of one environment (the Tables tab's Workplace picker). */
+  readonly environment?: EnvName | undefined
   /** A session whose existence and position the answer gives (`selected`). */
   readonly session?: string | undefined
 }
@@ -23,12 +25,13 @@ type Source = Pick<SimulationResult, 'sessionsAt'>
 const lastSorted = new WeakMap<Source, { readonly key: string; readonly all: readonly SessionRow[]; readonly rows: readonly SessionRow[] }>()
 
 /** The rows at `step`, and those the filter keeps in the asked order (kept for the next window of the same). */
-function sortedAt(result: Source, step: number, q: string, sort: SessionSort): { all: readonly SessionRow[]; rows: readonly SessionRow[] } {
-  const key = JSON.stringify([step, sessionNeedle(q), sort.column, sort.direction])
+function sortedAt(result: Source, query: SessionsWindowQuery): { all: readonly SessionRow[]; rows: readonly SessionRow[] } {
+  const { step, q, sort, environment } = query
+  const key = JSON.stringify([step, sessionNeedle(q), sort.column, sort.direction, environment ?? null])
   const kept = lastSorted.get(result)
   if (kept?.key === key) return kept
   const all = result.sessionsAt(step)
-  const entry = { key, all, rows: sortSessions(all, q, sort) }
+  const entry = { key, all, rows: sortSessions(environment === undefined ? all : all.filter((r) => r.environment === environment), q, sort) }
   lastSorted.set(result, entry)
   return entry
 }
@@ -40,7 +43,7 @@ function sortedAt(result: Source, step: number, q: string, sort: SessionSort): {
  * the whole list is ≈ 3 MB.
  */
 export function sessionsWindow(result: Source, query: SessionsWindowQuery): SessionsWindow {
-  const { all, rows } = sortedAt(result, query.step, query.q, query.sort)
+  const { all, rows } = sortedAt(result, query)
   const offset = Math.min(query.offset, rows.length)
   const window: SessionsWindow = {
     step: query.step,

@@ -1,4 +1,4 @@
-import type { SessionColumn, SessionSort } from '@cutover/core/contracts'
+import type { EnvName, SessionColumn, SessionSort } from '@cutover/core/contracts'
 
 /** A range of a run's events: after step `from`, at most `limit`, with the optional filters of `GET /api/runs/:id/events`. */
 export interface EventsRangeParams {
@@ -19,6 +19,8 @@ export interface SessionsWindowParams {
   /** The filter ('' for none). */
   readonly q: string
   readonly session?: string | undefined
+  /** Only one environment's sessions (the Tables tab's Workplace picker). */
+  readonly environment?: EnvName | undefined
 }
 
 /**
@@ -38,7 +40,6 @@ export const runKeys = {
   eventsRange: (id: string, range: EventsRangeParams, edge: number) => [...runKeys.detail(id), 'events-range', range, edge] as const,
   eventsMatching: (id: string, q: string, edge: number) => [...runKeys.detail(id), 'events-matching', q, edge] as const,
   step: (id: string, step: number, collapsed: readonly string[] = []) => [...runKeys.detail(id), 'step', step, [...collapsed].sort()] as const,
-  sessions: (id: string, step: number) => [...runKeys.detail(id), 'sessions', step] as const,
   sessionsWindow: (id: string, params: SessionsWindowParams) => [...runKeys.detail(id), 'sessions-window', params] as const,
   session: (id: string, key: string, step: number) => [...runKeys.detail(id), 'session', key, step] as const,
   tables: (id: string, key: string, step: number) => [...runKeys.detail(id), 'tables', key, step] as const,

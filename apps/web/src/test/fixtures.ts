@@ -86,7 +86,8 @@ export function sessionsAnswer(path: string, rowsAt: (step: number) => readonly 
   const all = rowsAt(step)
   if (!query.has('offset')) return { step, total: TRACE.length, sessions: all }
   const sort = { column: (query.get('sort') ?? 'rollout_id') as SessionColumn, direction: query.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const) }
-  const rows = sortSessions(all, query.get('q') ?? '', sort)
+  const environment = query.get('environment')
+  const rows = sortSessions(environment === null ? all : all.filter((r) => r.environment === environment), query.get('q') ?? '', sort)
   const offset = Math.min(Number(query.get('offset')), rows.length)
   const window: SessionsWindow = { step, total: TRACE.length, count: all.length, matched: rows.length, offset, sessions: rows.slice(offset, offset + Number(query.get('limit') ?? 1000)) }
   const key = query.get('session')

@@ -158,9 +158,9 @@ export interface SessionsView {
 }
 
 /**
- * `GET /api/runs/:id/sessions?step=n&offset=&limit=&sort=&dir=&q=&session=`: a window of the
- * session rows at a step, sorted and filtered where the run lives (`sortSessions`). `count` is the
- * rows at the step, `matched` those the filter keeps; `sessions` are matched rows `offset` to
+ * `GET /api/runs/:id/sessions?step=n&offset=&limit=&sort=&dir=&q=&session=&environment=`: a window
+ * of the session rows at a step, sorted and filtered where the run lives (`sortSessions`). `count`
+ * is the rows at the step, `matched` those of `environment` (when given) the filter keeps; `sessions` are matched rows `offset` to
  * `offset + limit` in that order. `selected` answers `session=`: whether that session exists at the
  * step, and its index among the matched rows (null when the filter hides it).
  */
