@@ -62,6 +62,18 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
   // meanwhile); "rapid" samples press again as soon as the previous step is painted.
   const read: number[] = []
   const rapid: number[] = []
+  // the API's bytes while stepping, the Sessions tab's rows among them (the tab the page opens on)
+  const stepLoads: Promise<{ url: string; bytes: number }>[] = []
+  const onStepResponse = (response: Response) => {
+    if (!new URL(response.url()).pathname.startsWith('/api/')) return
+    stepLoads.push(
+      response
+        .request()
+        .sizes()
+        .then((sizes) => ({ url: response.url(), bytes: sizes.responseBodySize }), () => ({ url: response.url(), bytes: 0 })),
+    )
+  }
+  page.on('response', onStepResponse)
   for (let i = 1; i <= 2 * SAMPLES; i++) {
     const target = start + i
     const reading = i <= SAMPLES
@@ -86,6 +98,10 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
     ;(reading ? read : rapid).push(ms)
   }
   await expect(runPage.stepCounter).toHaveText(`step ${start + 2 * SAMPLES} / ${run.events}`)
+  await page.waitForTimeout(500)
+  page.off('response', onStepResponse)
+  const stepped = await Promise.all(stepLoads)
+  const sessionsLoads = stepped.filter((l) => /\/sessions\?/.test(l.url))
 
   // Sessions: scroll the virtual list top to bottom in even steps; each sample is the time from
   // setting scrollTop to the second frame after it (the rows of the new window painted).
@@ -99,6 +115,7 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
     const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve))
     const rows = Number(element.closest('[role="table"]')?.getAttribute('aria-rowcount') ?? '1') - 1
     const frames: number[] = []
+    let blank = 0
     const span = element.scrollHeight - element.clientHeight
     for (let i = 1; i <= steps; i++) {
       const t0 = performance.now()
@@ -106,8 +123,10 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
       await frame()
       await frame()
       frames.push(performance.now() - t0)
+      // rows drawn but not loaded yet at that frame (the Sessions tab asks the rows in view)
+      if (element.querySelector('.is-pending') !== null) blank += 1
     }
-    return { rows, frames, at_bottom: element.scrollTop + element.clientHeight >= element.scrollHeight - 1 }
+    return { rows, frames, blank, at_bottom: element.scrollTop + element.clientHeight >= element.scrollHeight - 1 }
   }, SCROLL_STEPS)
   expect(scroll.at_bottom).toBe(true)
 
@@ -135,6 +154,10 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
     sessions_scroll_frame_ms_p95: Math.round(percentile(scroll.frames, 95)),
     sessions_scroll_frame_ms_max: Math.round(Math.max(...scroll.frames)),
     sessions_scroll_samples: SCROLL_STEPS,
+    sessions_scroll_blank_samples: scroll.blank,
+    step_api_bytes_per_step: Math.round(stepped.reduce((sum, l) => sum + l.bytes, 0) / (2 * SAMPLES)),
+    step_sessions_requests: sessionsLoads.length,
+    step_sessions_bytes_max: Math.max(0, ...sessionsLoads.map((l) => l.bytes)),
   }
   mkdirSync(RESULTS, { recursive: true })
   writeFileSync(`${RESULTS}${file}`, `${JSON.stringify(figures, null, 2)}\n`)

@@ -6,7 +6,7 @@ import { useEffect } from 'react'
 import type { RunView } from '@cutover/core/contracts'
 import { filterEvents, runSummary } from '@cutover/core/contracts'
 import type * as Client from './api/client.ts'
-import { ALL_PASS, TRACE, sessionsView, stepView } from './test/fixtures.ts'
+import { ALL_PASS, TRACE, sessionsAnswer, sessionsView, stepView } from './test/fixtures.ts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
@@ -67,8 +67,8 @@ beforeEach(() => {
     }
     const step = /^\/api\/runs\/run1\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
-    const rows = /^\/api\/runs\/run1\/sessions\?step=(\d+)$/.exec(path)
-    if (rows) return sessionsView(Number(rows[1]))
+    const rows = sessionsAnswer(path, () => sessionsView(0).sessions)
+    if (rows) return rows
     if (path.startsWith('/api/runs/run1/sessions/')) return { step: 3, session: sessionsView(3).sessions[0], state: { counter: 2 }, prepare: { counter: 1 } }
     throw new ApiError(404, 'run_not_found', `no run at ${path}`)
   })
@@ -107,7 +107,9 @@ describe('run page', () => {
     const paths = apiFetch.mock.calls.map(([path]) => String(path))
     const at = (path: string) => paths.indexOf(path)
     expect(at('/api/runs/run1/steps/3')).toBeGreaterThan(-1)
-    expect(at('/api/runs/run1/sessions?step=3')).toBeGreaterThan(at('/api/runs/run1/steps/3'))
+    // the rows in view, a window of them (sorted and filtered by the server)
+    const rows = paths.findIndex((p) => p.startsWith('/api/runs/run1/sessions?step=3&offset=0&limit=100&'))
+    expect(rows).toBeGreaterThan(at('/api/runs/run1/steps/3'))
     await vi.waitFor(() => expect(at('/api/runs/run1/summary')).toBeGreaterThan(-1))
     expect(at('/api/runs/run1/events')).toBe(-1)
     // the step view carries no session rows: the Sessions tab's rows are their own view

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { TRACE_PHASES } from '@cutover/core/contracts'
+import { ENV_NAMES, SESSION_COLUMNS, SORT_DIRECTIONS, TRACE_PHASES } from '@cutover/core/contracts'
 
 /** `:id` of a run (ids are minted by `runIds.ts`; older or hand-made folders may be shorter). */
 export const runIdParam = z.string().regex(/^[0-9a-z]{1,64}$/, 'a run id is lower-case letters and digits')
@@ -44,6 +44,31 @@ export const eventsRangeQuery = z.strictObject({
   rollout: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'rollout is a rollout id, e.g. r004').optional(),
   type: z.string().max(64).regex(/^[a-z_]+(\.[a-z_]+)*$/, 'type is an event type, e.g. directory.write').optional(),
   q: z.string().max(200).optional(),
+})
+
+/** The most rows one window of `GET /api/runs/:id/sessions` answers. */
+export const MAX_SESSIONS_LIMIT = 100_000
+
+/**
+ * Query of `GET /api/runs/:id/sessions`: the step (default: the run's edge) and, for a window of the
+ * rows, the matched rows from `offset` (default 0), at most `limit` of them (default 1,000; 0 gives
+ * only the counts), sorted by `sort` (a Sessions column, default rollout_id) in `dir` (asc|desc),
+ * filtered by `q` (the Sessions filter) and to one `environment`, and where `session` is among them. Without any but `step`
+ * the route answers the whole list (SessionsView).
+ */
+export const sessionsQuery = z.strictObject({
+  step: stepText.optional(),
+  offset: z.string().regex(/^(0|[1-9][0-9]{0,8})$/, 'offset is a non-negative integer').optional(),
+  limit: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,5})$/, 'limit is a non-negative integer')
+    .refine((s) => Number(s) <= MAX_SESSIONS_LIMIT, `limit is at most ${MAX_SESSIONS_LIMIT}`)
+    .optional(),
+  sort: z.enum(SESSION_COLUMNS, { message: `sort is one of ${SESSION_COLUMNS.join(', ')}` }).optional(),
+  dir: z.enum(SORT_DIRECTIONS, { message: 'dir is asc or desc' }).optional(),
+  q: z.string().max(200).optional(),
+  session: sessionKeyParam.optional(),
+  environment: z.enum(ENV_NAMES, { message: `environment is one of ${ENV_NAMES.join(', ')}` }).optional(),
 })
 
 /** A query that takes no parameters (any is refused, naming it). */

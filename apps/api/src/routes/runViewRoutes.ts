@@ -1,12 +1,13 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import type { LineageView, TablesView, TracePhase } from '@cutover/core/contracts'
+import { DEFAULT_SESSION_SORT } from '@cutover/core/contracts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
 import type { RunViews } from '../runs/RunViews.ts'
 import { tablesWithChanges } from '../runs/tablesWithChanges.ts'
-import { sessionKeyParam, stepOnlyQuery, stepQuery, stepText } from './params.ts'
+import { sessionKeyParam, sessionsQuery, stepOnlyQuery, stepQuery, stepText } from './params.ts'
 import { requireRun } from './runsRoutes.ts'
 
 /** The simulation of `:id` (a running one up to its current edge, without waiting for its end), or the error response. */
@@ -66,15 +67,19 @@ export function runViewRoutes(runs: RunManager): Hono {
   })
 
   app.get('/runs/:id/sessions', async (c) => {
-    const query = validate(stepOnlyQuery, c.req.query(), 'query')
+    const query = validate(sessionsQuery, c.req.query(), 'query')
     if (!query.ok) return cutoverErrorResponse(c, query.error)
     const result = await requireResult(c, runs)
     if (result instanceof Response) return result
     const total = result.events.length
-    const step = parseStep(c, query.value.step, total)
+    const { step: stepRaw, offset, limit, sort, dir, q, session, environment } = query.value
+    const step = parseStep(c, stepRaw, total)
     if (typeof step !== 'number') return step
     // 18,766 rows at 10,000 rollouts: built and encoded in the run's worker, like the step view.
-    return jsonText(c, await result.json('sessionsView', { step, total }))
+    if ([offset, limit, sort, dir, q, session, environment].every((p) => p === undefined)) return jsonText(c, await result.json('sessionsView', { step, total }))
+    // a window of them, sorted and filtered in the worker (the Sessions tab asks the rows in view)
+    const order = { column: sort ?? DEFAULT_SESSION_SORT.column, direction: dir ?? DEFAULT_SESSION_SORT.direction }
+    return jsonText(c, await result.json('sessionsWindow', { step, total, offset: Number(offset ?? 0), limit: Number(limit ?? 1_000), sort: order, q: q ?? '', session, environment }))
   })
 
   app.get('/runs/:id/sessions/:session', async (c) => {

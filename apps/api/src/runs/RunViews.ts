@@ -2,17 +2,20 @@ import type { SimulationResult } from '@cutover/core'
 import type { TraceEvent } from '@cutover/core/contracts'
 import type { ViewMethod } from './simulationWorkerProtocol.ts'
 import { sessionsView } from './sessionsView.ts'
+import { sessionsWindow } from './sessionsWindow.ts'
 import { stepView } from './stepView.ts'
 
-/** The per-step views of SimulationResult a view query can name, plus the composed step and sessions views. */
-type ResultMethod = Exclude<ViewMethod, 'stepView' | 'sessionsView'>
-const VIEW_METHODS: readonly ViewMethod[] = ['participantsAt', 'sessionsAt', 'invariantsAt', 'sessionDetail', 'tables', 'lineage', 'stepView', 'sessionsView']
+/** The per-step views of SimulationResult a view query can name, plus the composed step and sessions views (whole, or a window). */
+type ResultMethod = Exclude<ViewMethod, 'stepView' | 'sessionsView' | 'sessionsWindow'>
+const VIEW_METHODS: readonly ViewMethod[] = ['participantsAt', 'sessionsAt', 'invariantsAt', 'sessionDetail', 'tables', 'lineage', 'stepView', 'sessionsView', 'sessionsWindow']
 
 /** A composed view as a method of the run (its SimulationResult argument taken away). */
 type Composed<F> = F extends (r: never, ...a: infer A) => infer R ? (...a: A) => R : never
 
 /** What each view method takes and gives. */
-type ViewSignatures = { readonly [K in ResultMethod]: SimulationResult[K] } & { readonly stepView: Composed<typeof stepView>; readonly sessionsView: Composed<typeof sessionsView> }
+type ViewSignatures = { readonly [K in ResultMethod]: SimulationResult[K] } & { readonly stepView: Composed<typeof stepView>; readonly sessionsView: Composed<typeof sessionsView>
+  readonly sessionsWindow: Composed<typeof sessionsWindow>
+}
 
 /** Asks for one view by name; `json` asks for its JSON text instead of the value (built where the simulation lives). */
 export type AskView = (method: ViewMethod, args: readonly unknown[], json?: boolean) => Promise<unknown>
@@ -43,6 +46,7 @@ export function runViews(events: readonly TraceEvent[], ask: AskView): RunViews 
 export function callView(result: SimulationResult, method: ViewMethod, args: readonly unknown[]): unknown {
   if (method === 'stepView') return stepView(result, args[0] as Parameters<typeof stepView>[1])
   if (method === 'sessionsView') return sessionsView(result, args[0] as Parameters<typeof sessionsView>[1])
+  if (method === 'sessionsWindow') return sessionsWindow(result, args[0] as Parameters<typeof sessionsWindow>[1])
   return (result[method] as (...a: readonly unknown[]) => unknown).apply(result, [...args])
 }
 

@@ -9,7 +9,7 @@ import type {
   RunView,
   ScenarioInfo,
   SessionDetailView,
-  SessionsView,
+  SessionsWindow,
   StepView,
   TablesView,
   TraceEvent,
@@ -17,7 +17,7 @@ import type {
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
 import { bugKeys, runKeys, scenarioKeys } from './queryKeys.ts'
-import type { EventsRangeParams } from './queryKeys.ts'
+import type { EventsRangeParams, SessionsWindowParams } from './queryKeys.ts'
 
 export type { EventsRangeParams } from './queryKeys.ts'
 
@@ -110,16 +110,20 @@ export const stepQuery = (id: string, step: number, collapsed: readonly TracePha
   })
 }
 
-/** Every session row at a step (the Sessions and Tables tabs): not in the step view, which stays small at 10,000 rollouts. */
-export const sessionsQuery = (id: string, step: number) =>
-  queryOptions({
-    queryKey: runKeys.sessions(id, step),
-    queryFn: () => apiFetch<SessionsView>(`${run(id)}/sessions?step=${step}`),
+/** A window of the session rows at a step, sorted and filtered by the server (the Sessions tab). */
+export const sessionsWindowQuery = (id: string, params: SessionsWindowParams) => {
+  const search = new URLSearchParams({ step: String(params.step), offset: String(params.offset), limit: String(params.limit), sort: params.sort, dir: params.dir })
+  if (params.q !== '') search.set('q', params.q)
+  if (params.session !== undefined) search.set('session', params.session)
+  if (params.environment !== undefined) search.set('environment', params.environment)
+  return queryOptions({
+    queryKey: runKeys.sessionsWindow(id, params),
+    queryFn: () => apiFetch<SessionsWindow>(`${run(id)}/sessions?${search.toString()}`),
+    // the rows of a step that exists never change
     staleTime: Infinity,
-    // ≈ 3 MB of JSON and 18,766 row objects per step at 10,000 rollouts: a step left behind is
-    // dropped at once (stepping through thirty steps kept ≈ 150 MB alive for the garbage collector)
-    gcTime: 1_000,
+    gcTime: 60_000,
   })
+}
 
 export const sessionQuery = (id: string, key: string, step: number) =>
   queryOptions({

@@ -1,3 +1,5 @@
+import type { EnvName, SessionColumn, SessionSort } from '@cutover/core/contracts'
+
 /** A range of a run's events: after step `from`, at most `limit`, with the optional filters of `GET /api/runs/:id/events`. */
 export interface EventsRangeParams {
   readonly from: number
@@ -5,6 +7,20 @@ export interface EventsRangeParams {
   readonly rollout?: string
   readonly type?: string
   readonly q?: string
+}
+
+/** A window of the Sessions tab (`GET /api/runs/:id/sessions?step=&offset=&limit=&sort=&dir=&q=&session=`). */
+export interface SessionsWindowParams {
+  readonly step: number
+  readonly offset: number
+  readonly limit: number
+  readonly sort: SessionColumn
+  readonly dir: SessionSort['direction']
+  /** The filter ('' for none). */
+  readonly q: string
+  readonly session?: string | undefined
+  /** Only one environment's sessions (the Tables tab's Workplace picker). */
+  readonly environment?: EnvName | undefined
 }
 
 /**
@@ -24,7 +40,7 @@ export const runKeys = {
   eventsRange: (id: string, range: EventsRangeParams, edge: number) => [...runKeys.detail(id), 'events-range', range, edge] as const,
   eventsMatching: (id: string, q: string, edge: number) => [...runKeys.detail(id), 'events-matching', q, edge] as const,
   step: (id: string, step: number, collapsed: readonly string[] = []) => [...runKeys.detail(id), 'step', step, [...collapsed].sort()] as const,
-  sessions: (id: string, step: number) => [...runKeys.detail(id), 'sessions', step] as const,
+  sessionsWindow: (id: string, params: SessionsWindowParams) => [...runKeys.detail(id), 'sessions-window', params] as const,
   session: (id: string, key: string, step: number) => [...runKeys.detail(id), 'session', key, step] as const,
   tables: (id: string, key: string, step: number) => [...runKeys.detail(id), 'tables', key, step] as const,
   lineage: (id: string, step: number) => [...runKeys.detail(id), 'lineage', step] as const,

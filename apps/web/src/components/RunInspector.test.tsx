@@ -7,7 +7,7 @@ import type { RunView } from '@cutover/core/contracts'
 import { runSummary } from '@cutover/core/contracts'
 import type * as Client from '../api/client.ts'
 import type { InspectorView } from '../router/route.ts'
-import { ALL_PASS, TRACE, sessionsView, stepView } from '../test/fixtures.ts'
+import { ALL_PASS, TRACE, sessionsAnswer, sessionsView, stepView } from '../test/fixtures.ts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
@@ -65,8 +65,8 @@ beforeEach(() => {
     if (path === '/api/runs/live1/summary') return runSummary(TRACE.slice(0, streamed))
     const step = /\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
-    const rows = /\/sessions\?step=(\d+)$/.exec(path)
-    if (rows) return sessionsView(Number(rows[1]))
+    const rows = sessionsAnswer(path, () => sessionsView(0).sessions)
+    if (rows) return rows
     throw new Error(`unexpected ${path}`)
   })
 })

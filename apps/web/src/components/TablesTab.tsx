@@ -1,7 +1,7 @@
-import { useMemo, useState } from 'react'
+import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { tablesQuery } from '../api/queries.ts'
-import { useSessionRows } from '../api/useSessionRows.ts'
+import { useWorkplaceSessions } from '../api/useWorkplaceSessions.ts'
 import { Empty } from './Empty.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { Loading } from './Loading.tsx'
@@ -11,7 +11,7 @@ import { TableDiff } from './TableDiff.tsx'
  * The Tables tab: a Workplace session's six mutable tables at this step, diffed against its
  * prepare snapshot (or the base tables before prepare: the baseline is named), each changed row
  * linked to the step of the request that changed it. Without a selected Workplace session it
- * opens the first one. The sessions to choose from are the Sessions tab's query (shared cache).
+ * opens the first one. The sessions to choose from are the step's Workplace sessions (`useWorkplaceSessions`).
  */
 export function TablesTab({
   runId,
@@ -27,8 +27,8 @@ export function TablesTab({
   /** Goes to a step (a changed row's request). */
   onSeek?: (step: number) => void
 }) {
-  const sessions = useSessionRows(runId, step)
-  const workplace = useMemo(() => (sessions.data?.sessions ?? []).filter((s) => s.environment === 'workplace'), [sessions.data])
+  const sessions = useWorkplaceSessions(runId, step)
+  const workplace = sessions.data?.sessions ?? []
   const chosen = workplace.find((s) => s.key === selected)?.key ?? workplace[0]?.key ?? null
   const [changedOnly, setChangedOnly] = useState(true)
   const tables = useQuery({

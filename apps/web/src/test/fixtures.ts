@@ -1,5 +1,5 @@
-import { ENV_NAMES } from '@cutover/core/contracts'
-import type { InvariantMap, SessionRow, SessionsView, StepView, TableView, TraceEvent } from '@cutover/core/contracts'
+import { ENV_NAMES, sortSessions } from '@cutover/core/contracts'
+import type { InvariantMap, SessionColumn, SessionRow, SessionsView, SessionsWindow, StepView, TableView, TraceEvent } from '@cutover/core/contracts'
 
 /** Every invariant passing. */
 export const ALL_PASS: InvariantMap = {
@@ -71,6 +71,29 @@ export function stepView(step: number): StepView {
 /** The SessionsView at `step` of the run of TRACE: three sessions, one per environment. */
 export function sessionsView(step: number): SessionsView {
   return { step, total: TRACE.length, sessions: sessionRows(3) }
+}
+
+/**
+ * The server's answer to `GET /api/runs/:id/sessions?…` over `rowsAt(step)`: the whole list
+ * (SessionsView), or with window parameters the window sorted and filtered by core's
+ * `sortSessions`, as the API answers it. Undefined when `path` is not a sessions list.
+ */
+export function sessionsAnswer(path: string, rowsAt: (step: number) => readonly SessionRow[]): SessionsView | SessionsWindow | undefined {
+  const match = /^\/api\/runs\/[^/]+\/sessions\?(.*)$/.exec(path)
+  if (!match) return undefined
+  const query = new URLSearchParams(match[1])
+  const step = Number(query.get('step') ?? TRACE.length)
+  const all = rowsAt(step)
+  if (!query.has('offset')) return { step, total: TRACE.length, sessions: all }
+  const sort = { column: (query.get('sort') ?? 'rollout_id') as SessionColumn, direction: query.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const) }
+  const environment = query.get('environment')
+  const rows = sortSessions(environment === null ? all : all.filter((r) => r.environment === environment), query.get('q') ?? '', sort)
+  const offset = Math.min(Number(query.get('offset')), rows.length)
+  const window: SessionsWindow = { step, total: TRACE.length, count: all.length, matched: rows.length, offset, sessions: rows.slice(offset, offset + Number(query.get('limit') ?? 1000)) }
+  const key = query.get('session')
+  if (key === null) return window
+  const index = rows.findIndex((r) => r.key === key)
+  return { ...window, selected: { key, exists: all.some((r) => r.key === key), index: index >= 0 ? index : null } }
 }
 
 /** The emails table of a Workplace session after one send and one edit, diffed against prepare. */

@@ -19,6 +19,8 @@ export type { CorruptibleFolder, CorruptibleNamespace } from './faultTargets.ts'
 export { BANDED_PHASES, createRunSummaryBuilder, phaseBands, runSummary } from './runSummary.ts'
 export type { BandedPhase, KeyMoment, MomentKind, PhaseBand, RunSummary, RunSummaryBuilder } from './runSummary.ts'
 export { eventMatches, eventText, filterEvents, filterWords } from './eventFilter.ts'
+export { DEFAULT_SESSION_SORT, SESSION_COLUMNS, SORT_DIRECTIONS, sessionMatches, sessionNeedle, sortSessions } from './sortSessions.ts'
+export type { SessionColumn, SessionSort } from './sortSessions.ts'
 export { INTEGER_FIELDS, MAX_DEADLINE_MS, SEED_RULE, integerRule, integerTextProblem, seedTextProblem } from './numberFields.ts'
 export type { BugName, BugInfo } from './bugs.ts'
 export type {
@@ -36,6 +38,7 @@ export type {
   StepView,
   StepParticipantView,
   SessionsView,
+  SessionsWindow,
   EventsRange,
   SessionDetailView,
   TableView,

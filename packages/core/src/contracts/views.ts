@@ -158,6 +158,23 @@ export interface SessionsView {
 }
 
 /**
+ * `GET /api/runs/:id/sessions?step=n&offset=&limit=&sort=&dir=&q=&session=&environment=`: a window
+ * of the session rows at a step, sorted and filtered where the run lives (`sortSessions`). `count`
+ * is the rows at the step, `matched` those of `environment` (when given) the filter keeps; `sessions` are matched rows `offset` to
+ * `offset + limit` in that order. `selected` answers `session=`: whether that session exists at the
+ * step, and its index among the matched rows (null when the filter hides it).
+ */
+export interface SessionsWindow {
+  readonly step: number
+  readonly total: number
+  readonly count: number
+  readonly matched: number
+  readonly offset: number
+  readonly sessions: readonly SessionRow[]
+  readonly selected?: { readonly key: string; readonly exists: boolean; readonly index: number | null }
+}
+
+/**
  * `GET /api/runs/:id/events?from=&limit=` (and `rollout`, `type`, `q` filters): a range of a run's
  * events, those after step `from`, of a run whose first `total` events are known; `next` is the
  * `from` that continues the range, null when no event after it matches (at the edge it was asked).
