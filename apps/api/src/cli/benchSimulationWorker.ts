@@ -1,13 +1,22 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { WorkplaceData } from '@cutover/core'
-import type { BenchRunRequest } from './measureSimulationRun.ts'
+import type { BenchRunFigures, BenchRunRequest } from './measureSimulationRun.ts'
 import { measureSimulationRun } from './measureSimulationRun.ts'
 
-// One bench simulation in its own worker thread (started by runBenchSimulation.ts): posts its
-// figures, or `{ error }` when the run threw.
-const { request, workplace } = workerData as { readonly request: BenchRunRequest; readonly workplace: WorkplaceData }
+/** Bench worker → main thread: a run starts, then every run's figures (or the error that stopped them). */
+export type FromBenchWorker = { readonly started: number } | { readonly figures: readonly BenchRunFigures[] } | { readonly error: string }
+
+// The bench's simulations in one worker thread (started by runBenchSimulations.ts), one after the
+// other; each run's trace and result are dropped before the next starts.
+const { requests, workplace } = workerData as { readonly requests: readonly BenchRunRequest[]; readonly workplace: WorkplaceData }
+const post = (message: FromBenchWorker): void => parentPort?.postMessage(message)
 try {
-  parentPort?.postMessage({ figures: measureSimulationRun(request, workplace) })
+  const figures: BenchRunFigures[] = []
+  for (const [i, request] of requests.entries()) {
+    post({ started: i })
+    figures.push(measureSimulationRun(request, workplace))
+  }
+  post({ figures })
 } catch (error) {
-  parentPort?.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+  post({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
 }

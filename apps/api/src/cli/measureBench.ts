@@ -3,7 +3,8 @@ import type { JsonValue, WorkplaceData } from '@cutover/core'
 import { canonicalJson, createWorkplaceCodec, parseWorkplaceBase, replayActions } from '@cutover/core'
 import { nodeDigest } from '@cutover/core/adapters'
 import { simulationHeapLimitMb } from '../runs/simulationHeapLimitMb.ts'
-import { runBenchSimulation } from './runBenchSimulation.ts'
+import type { BenchRunFigures } from './measureSimulationRun.ts'
+import { runBenchSimulations } from './runBenchSimulations.ts'
 
 /** What to measure and with how much effort. */
 export interface BenchOptions {
@@ -155,7 +156,7 @@ function measureSha256(size: number): number {
 
 /**
  * Runs every measurement of `cutover bench`. Slow by design at 1,000 rollouts (three simulations,
- * each in its own worker thread with its size's heap budget, as the server runs them).
+ * one after the other in a worker thread with the heap budget the server gives a run of that size).
  */
 export async function measureBench(options: BenchOptions): Promise<BenchFigures> {
   const seed = options.seed ?? '0'
@@ -164,13 +165,21 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
   const progress = options.progress ?? (() => undefined)
   const { rollouts, tempRoot, workplace } = options
 
-  progress(`checkpoint cycle: happy-path, ${rollouts} rollouts, real file system…`)
-  const cycle = await runBenchSimulation({ kind: 'cycle', rollouts, seed, cutMode: 'whole-request', tempRoot }, workplace)
-  progress(`checkpoint cycle, generation-safe: generation-safe-cut, ${rollouts} rollouts, real file system…`)
-  const cut = await runBenchSimulation({ kind: 'cycle', rollouts, seed, cutMode: 'generation-safe', tempRoot }, workplace)
+  const labels = [
+    `checkpoint cycle: happy-path, ${rollouts} rollouts, real file system…`,
+    `checkpoint cycle, generation-safe: generation-safe-cut, ${rollouts} rollouts, real file system…`,
+    'simulator throughput: the same run with in-memory directories…',
+  ]
+  const [cycle, cut, mem] = (await runBenchSimulations(
+    [
+      { kind: 'cycle', rollouts, seed, cutMode: 'whole-request', tempRoot },
+      { kind: 'cycle', rollouts, seed, cutMode: 'generation-safe', tempRoot },
+      { kind: 'memory', rollouts, seed },
+    ],
+    workplace,
+    (i) => progress(labels[i] ?? ''),
+  )) as readonly [BenchRunFigures, BenchRunFigures, BenchRunFigures]
   const cutMs = cut.windowMs === null ? null : Math.round(cut.windowMs + cut.verifyMs)
-  progress('simulator throughput: the same run with in-memory directories…')
-  const mem = await runBenchSimulation({ kind: 'memory', rollouts, seed }, workplace)
   const events = mem.events
   progress('Workplace codec: snapshot sizes and export + restore throughput…')
   const wp = measureWorkplace(workplace, minMs)
@@ -216,7 +225,7 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
       `cycle_ms_generation_safe: the same window and verify over a real-FS run of the generation-safe-cut scenario (seed ${seed}, ${options.rollouts} rollouts, cut_mode generation-safe): rollout r0's call is still generating at the deadline, so the model cuts it at a durable token boundary (inventory, buffer swap, segment staged, cut proof), the segment is written under token-store/segments/ and verified, restore verifies it before activation, and r0 continues from the prefix under N+1 instead of being retired.`,
       'events_per_s: events of one whole happy-path simulation with in-memory directories divided by its wall time, including the invariant checker and the equivalence baseline run; trace_events_per_s excludes the baseline.',
       `workplace_*: the ${wp.tasks} example tasks' ground-truth calls replayed on fresh sessions; sizes are UTF-8 bytes of JSON.stringify(state) (delta form vs full-table form); sessions/s is exportState → JSON.stringify → JSON.parse → restoreState, repeated for at least ${minMs} ms.`,
-      `max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process's peak resident set (getrusage maxRSS) at the end of the bench, the real-FS runs, the in-memory run and the codec loops included; each simulation runs in its own worker thread with the old-space budget the server gives a run of ${rollouts} rollouts (heap_limit_mb), and heap_used_max_mb is the largest heap any of them used.`,
+      `max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process's peak resident set (getrusage maxRSS) at the end of the bench, the real-FS runs, the in-memory run and the codec loops included; the three simulations run one after the other in one worker thread with the old-space budget the server gives a run of ${rollouts} rollouts (heap_limit_mb; the real-FS cycle runs first, with code not yet optimised, as when the bench ran them in its own thread), and heap_used_max_mb is the largest heap any of them used.`,
       'sha256_mb_per_s: MiB (2^20 bytes) per second, median of three passes through the nodeDigest port (node:crypto).',
     ],
   }

@@ -38,7 +38,7 @@ export interface BenchRunFigures {
   readonly heapUsedMaxMb: number
 }
 
-/** Runs and times one bench simulation in this thread (`runBenchSimulation` puts it in a worker). */
+/** Runs and times one bench simulation in this thread (`runBenchSimulations` puts it in a worker). */
 export function measureSimulationRun(request: BenchRunRequest, workplace: WorkplaceData): BenchRunFigures {
   if (request.kind === 'memory') {
     const config = resolveRunConfig({ scenario: 'happy-path', seed: request.seed, rollouts: request.rollouts })
