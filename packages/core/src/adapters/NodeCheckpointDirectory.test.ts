@@ -7,6 +7,9 @@ import { commitSampleCheckpoint, createSampleCheckpoint } from '../directory/sam
 import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
 import { NodeCheckpointDirectory } from './NodeCheckpointDirectory.ts'
 import { nodeDigest } from './nodeDigest.ts'
+import { loadNodeWorkplaceData } from './nodeWorkplaceData.ts'
+import { resolveRunConfig, runSimulation } from '../simulator/simulate.ts'
+import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.ts'
 
 const roots: string[] = []
 function tempRoot(): string {
@@ -149,5 +152,24 @@ describe('NodeCheckpointDirectory', () => {
     const after = new NodeCheckpointDirectory(root, { create: false })
     expect(after.readFile('agent/manifest.json')).toEqual(bytes('{}\n'))
     expect(readdirSync(join(root, 'agent'))).toEqual(['manifest.json'])
+  })
+
+  it('[determinism] a run on the real file system gives the trace and the directory bytes of the same run in memory, twice', () => {
+    const workplace = loadNodeWorkplaceData()
+    for (const scenario of ['happy-path', 'corrupt-snapshot', 'generation-safe-cut'] as const) {
+      const config = resolveRunConfig({ scenario, seed: '7', rollouts: 9 })
+      const memory = new Map<string, MemoryCheckpointDirectory>()
+      const expected = runSimulation(config, { digest: nodeDigest, workplace, openDirectory: (id) => memory.set(id, new MemoryCheckpointDirectory({ location: `mem://${id}` })).get(id) as MemoryCheckpointDirectory })
+      for (let pass = 0; pass < 2; pass++) {
+        const root = tempRoot()
+        const real = runSimulation(config, { digest: nodeDigest, workplace, openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)) })
+        expect(JSON.stringify(real.events.map((e) => ({ ...e, payload: { ...e.payload, location: undefined } })))).toBe(JSON.stringify(expected.events.map((e) => ({ ...e, payload: { ...e.payload, location: undefined } }))))
+        for (const [id, dir] of memory) {
+          const disk = new NodeCheckpointDirectory(join(root, id), { create: false })
+          expect(disk.list().map((e) => e.path)).toEqual(dir.list().map((e) => e.path))
+          for (const e of dir.list()) expect(Buffer.from(disk.readFile(e.path) ?? []).equals(Buffer.from(dir.readFile(e.path) ?? [])), `${scenario} ${id} ${e.path}`).toBe(true)
+        }
+      }
+    }
   })
 })
