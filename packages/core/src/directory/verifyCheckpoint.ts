@@ -54,7 +54,6 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   let owners: readonly NamespaceOwner[]
   let checkpointId: string | undefined
   if (aggregate.ok) {
-    problems.push(...checkAggregateFiles(view, aggregate.manifest))
     owners = aggregate.manifest.participants
     checkpointId = aggregate.manifest.checkpoint_id
   } else {
@@ -71,6 +70,9 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
 
   const loaded = loadParticipantNamespaces(view, owners, checkpointId)
   problems.push(...loaded.problems.map((p) => p.problem))
+  // After the namespaces: each of their files was read, hashed and released once, and the view
+  // keeps the hashes, so the aggregate's check of every file reads none again (problems are sorted below).
+  if (aggregate.ok) problems.push(...checkAggregateFiles(view, aggregate.manifest))
 
   const tokenStore = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
   if (!tokenStore.ok) problems.push(...tokenStore.problems)
