@@ -25,6 +25,8 @@ export interface ApiBenchFigures {
   readonly view_requests: number
   /** The run summary the page polls while a run streams (`GET /api/runs/:id/summary`), and the Events tab's last page (`/events?from=&limit=500`). Both are in `view_ms_p95` too. */
   readonly summary_ms_p95: number
+  /** `view_ms_p95` of each kind of view alone (step, sessions window, session detail, tables). */
+  readonly view_ms_p95_by_kind: { readonly [kind: string]: number }
   readonly events_range_ms_p95: number
   /** `/api/health` answered while the run streamed. */
   readonly health_ms_p95: number
@@ -69,6 +71,11 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
     if (created.status !== 201) throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`)
     const id = ((await created.json()) as { id: string }).id
     const views: number[] = []
+    const byKind: { [kind: string]: number[] } = { step: [], sessions: [], session: [], tables: [] }
+    const view = (kind: string, ms: number): void => {
+      views.push(ms)
+      byKind[kind]?.push(ms)
+    }
     const health: number[] = []
     const summaries: number[] = []
     const ranges: number[] = []
@@ -76,22 +83,22 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
     let tables: string | undefined
     for (;;) {
       const run = await timed(`/runs/${id}`, true)
-      const view = run.body as { status: string; events: number }
-      if (view.status !== 'running') break
+      const edge = run.body as { status: string; events: number }
+      if (edge.status !== 'running') break
       health.push((await timed('/health')).ms)
       summaries.push((await timed(`/runs/${id}/summary`)).ms)
-      ranges.push((await timed(`/runs/${id}/events?from=${Math.max(0, view.events - 500)}&limit=500`)).ms)
-      views.push((await timed(`/runs/${id}/steps/${view.events}`)).ms)
+      ranges.push((await timed(`/runs/${id}/events?from=${Math.max(0, edge.events - 500)}&limit=500`)).ms)
+      view('step', (await timed(`/runs/${id}/steps/${edge.events}`)).ms)
       // The Sessions tab's window of rows in view (as the web asks since round 4), and the Tables tab's picker.
-      const sessions = await timed(`/runs/${id}/sessions?step=${view.events}&offset=0&limit=200`, session === undefined)
-      views.push(sessions.ms)
+      const sessions = await timed(`/runs/${id}/sessions?step=${edge.events}&offset=0&limit=200`, session === undefined)
+      view('sessions', sessions.ms)
       session ??= (sessions.body as { sessions?: { key: string }[] } | undefined)?.sessions?.[0]?.key
       if (tables === undefined) {
-        const workplace = await timed(`/runs/${id}/sessions?step=${view.events}&environment=workplace&offset=0&limit=1`, true)
+        const workplace = await timed(`/runs/${id}/sessions?step=${edge.events}&environment=workplace&offset=0&limit=1`, true)
         tables = (workplace.body as { sessions?: { key: string }[] }).sessions?.[0]?.key
       }
-      if (session !== undefined) views.push((await timed(`/runs/${id}/sessions/${session}?step=${view.events}`)).ms)
-      if (tables !== undefined) views.push((await timed(`/runs/${id}/sessions/${tables}/tables?step=${view.events}`)).ms)
+      if (session !== undefined) view('session', (await timed(`/runs/${id}/sessions/${session}?step=${edge.events}`)).ms)
+      if (tables !== undefined) view('tables', (await timed(`/runs/${id}/sessions/${tables}/tables?step=${edge.events}`)).ms)
     }
     const runMs = performance.now() - started
     loop.disable()
@@ -101,6 +108,7 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
       view_ms_p95: round1(percentile([...views, ...summaries, ...ranges], 95)),
       view_ms_max: round1(Math.max(0, ...views, ...summaries, ...ranges)),
       view_requests: views.length + summaries.length + ranges.length,
+      view_ms_p95_by_kind: Object.fromEntries(Object.entries(byKind).map(([kind, ms]) => [kind, round1(percentile(ms, 95))])),
       summary_ms_p95: round1(percentile(summaries, 95)),
       events_range_ms_p95: round1(percentile(ranges, 95)),
       health_ms_p95: round1(percentile(health, 95)),

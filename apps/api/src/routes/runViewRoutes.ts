@@ -1,12 +1,11 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
-import type { LineageView, TablesView, TracePhase } from '@cutover/core/contracts'
+import type { LineageView, TracePhase } from '@cutover/core/contracts'
 import { DEFAULT_SESSION_SORT } from '@cutover/core/contracts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
 import type { RunViews } from '../runs/RunViews.ts'
-import { tablesWithChanges } from '../runs/tablesWithChanges.ts'
 import { sessionKeyParam, sessionsQuery, stepOnlyQuery, stepQuery, stepText } from './params.ts'
 import { requireRun } from './runsRoutes.ts'
 
@@ -95,8 +94,8 @@ export function runViewRoutes(runs: RunManager): Hono {
     const at = await requireSessionAt(c, runs)
     if (at instanceof Response) return at
     const { result, key, step } = at
-    const tables = await tablesWithChanges(result, key, step)
-    if (tables !== undefined) return c.json(tables satisfies TablesView)
+    const tables = await result.json('tablesView', key, step)
+    if (tables !== undefined) return jsonText(c, tables)
     const detail = await result.sessionDetail(key, step)
     if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
     return errorResponse(c, 'session_not_found', `session ${key} is a ${detail.session.environment} session: only Workplace sessions have tables`)

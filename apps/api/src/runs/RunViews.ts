@@ -4,10 +4,11 @@ import type { ViewMethod } from './simulationWorkerProtocol.ts'
 import { sessionsView } from './sessionsView.ts'
 import { sessionsWindow } from './sessionsWindow.ts'
 import { stepView } from './stepView.ts'
+import { tablesView } from './tablesView.ts'
 
-/** The per-step views of SimulationResult a view query can name, plus the composed step and sessions views (whole, or a window). */
-type ResultMethod = Exclude<ViewMethod, 'stepView' | 'sessionsView' | 'sessionsWindow'>
-const VIEW_METHODS: readonly ViewMethod[] = ['participantsAt', 'sessionsAt', 'invariantsAt', 'sessionDetail', 'tables', 'lineage', 'stepView', 'sessionsView', 'sessionsWindow']
+/** The per-step views of SimulationResult a view query can name, plus the composed step, sessions (whole, or a window) and tables views. */
+type ResultMethod = Exclude<ViewMethod, 'stepView' | 'sessionsView' | 'sessionsWindow' | 'tablesView'>
+const VIEW_METHODS: readonly ViewMethod[] = ['participantsAt', 'sessionsAt', 'invariantsAt', 'sessionDetail', 'tables', 'lineage', 'stepView', 'sessionsView', 'sessionsWindow', 'tablesView']
 
 /** A composed view as a method of the run (its SimulationResult argument taken away). */
 type Composed<F> = F extends (r: never, ...a: infer A) => infer R ? (...a: A) => R : never
@@ -15,6 +16,7 @@ type Composed<F> = F extends (r: never, ...a: infer A) => infer R ? (...a: A) =>
 /** What each view method takes and gives. */
 type ViewSignatures = { readonly [K in ResultMethod]: SimulationResult[K] } & { readonly stepView: Composed<typeof stepView>; readonly sessionsView: Composed<typeof sessionsView>
   readonly sessionsWindow: Composed<typeof sessionsWindow>
+  readonly tablesView: Composed<typeof tablesView>
 }
 
 /** Asks for one view by name; `json` asks for its JSON text instead of the value (built where the simulation lives). */
@@ -47,6 +49,7 @@ export function callView(result: SimulationResult, method: ViewMethod, args: rea
   if (method === 'stepView') return stepView(result, args[0] as Parameters<typeof stepView>[1])
   if (method === 'sessionsView') return sessionsView(result, args[0] as Parameters<typeof sessionsView>[1])
   if (method === 'sessionsWindow') return sessionsWindow(result, args[0] as Parameters<typeof sessionsWindow>[1])
+  if (method === 'tablesView') return tablesView(result, args[0] as string, args[1] as number)
   return (result[method] as (...a: readonly unknown[]) => unknown).apply(result, [...args])
 }
 

@@ -18,7 +18,7 @@ export interface SimulationWorkerData {
 }
 
 /** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step and sessions views). */
-export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage' | 'stepView' | 'sessionsView' | 'sessionsWindow'
+export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage' | 'stepView' | 'sessionsView' | 'sessionsWindow' | 'tablesView'
 
 /** Main thread → worker. */
 export type ToSimulationWorker = {

@@ -3,7 +3,6 @@ import { resolveRunConfig, runSimulation } from '@cutover/core'
 import { loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import { MemoryCheckpointDirectory } from '@cutover/core/testing'
 import { resultViews } from './RunViews.ts'
-import { tablesWithChanges } from './tablesWithChanges.ts'
 
 describe('tables with the request that changed each row', () => {
   it('[tables-link] every changed row of every Workplace session links to a state-changing request of that rollout, at or before the step', async () => {
@@ -13,7 +12,7 @@ describe('tables with the request that changed each row', () => {
     const step = result.events.length
     let linked = 0
     for (const session of (await views.sessionsAt(step)).filter((s) => s.environment === 'workplace')) {
-      const tables = await tablesWithChanges(views, session.key, step)
+      const tables = await views.tablesView(session.key, step)
       if (tables === undefined) continue
       const changed = tables.tables.reduce((n, t) => n + t.rows.filter((r) => r.status !== 'same').length + t.removed.length, 0)
       const links = Object.values(tables.changed_at ?? {}).flatMap((rows) => Object.values(rows))
