@@ -32,7 +32,7 @@ describe('cutover bench', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
     const figures = JSON.parse(r.stdout) as Record<string, unknown>
     expect(figures['rollouts']).toBe(6)
-    for (const name of [...FIXED, 'max_step_ms', 'peak_rss_mb', 'cycle_ms_generation_safe']) {
+    for (const name of [...FIXED, 'max_step_ms', 'peak_rss_mb', 'cycle_ms_generation_safe', 'heap_limit_mb', 'heap_used_max_mb']) {
       expect(typeof figures[name], name).toBe('number')
       expect(figures[name] as number, name).toBeGreaterThan(0)
     }
@@ -75,6 +75,7 @@ describe('cutover bench --api', () => {
     expect(code).toBe(0)
     const figures = JSON.parse(stdout) as Record<string, unknown>
     for (const name of ['event_loop_max_stall_ms', 'view_ms_p95', 'view_requests', 'summary_ms_p95', 'events_range_ms_p95', 'api_run_ms']) expect(typeof figures[name], name).toBe('number')
+    expect(Object.keys(figures['view_ms_p95_by_kind'] as object).sort()).toEqual(['session', 'sessions', 'step', 'tables'])
     expect(readdirSync(tempRoot)).toEqual([])
   })
 })

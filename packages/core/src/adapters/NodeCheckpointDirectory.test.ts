@@ -142,6 +142,20 @@ describe('NodeCheckpointDirectory', () => {
     expect(dir.stats.writes).toBe(50)
   })
 
+  it('[atomic] a batch of one or two files (a manifest, the marker) is made durable file by file instead of one file-system flush', () => {
+    const root = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    dir.writeFile('agent/manifest.json', bytes('{"m":1}\n'))
+    dir.writeFile('checkpoint.json', bytes('{"c":1}\n'))
+    dir.sync()
+    expect(dir.stats.durabilitySteps).toBe(2)
+    for (let i = 0; i < 3; i++) dir.writeFile(`agent/r${i}.a0.json`, bytes(`{"i":${i}}\n`))
+    dir.sync()
+    // Three files: one flush of the file system (one fdatasync each only where syncfs is unavailable).
+    expect([3, 5]).toContain(dir.stats.durabilitySteps)
+    expect(readFileSync(join(root, 'agent/manifest.json'), 'utf8')).toBe('{"m":1}\n')
+  })
+
   it('[atomic] a write not yet made durable by sync() is invisible to another reader, as after a crash', () => {
     const root = tempRoot()
     const writer = new NodeCheckpointDirectory(root)

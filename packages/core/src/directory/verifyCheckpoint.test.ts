@@ -67,6 +67,25 @@ describe('verifyCheckpoint', () => {
     }
   })
 
+  it('[integrity] verify reads every file of the directory once: the aggregate checks the hashes the namespaces took', () => {
+    const dir = committed(createSampleCheckpoint(12))
+    const reads = new Map<string, number>()
+    const counting: CheckpointDirectory = {
+      location: dir.location,
+      writeFile: (path, data) => dir.writeFile(path, data),
+      sync: () => dir.sync(),
+      list: () => dir.list(),
+      readFile: (path) => {
+        reads.set(path, (reads.get(path) ?? 0) + 1)
+        return dir.readFile(path)
+      },
+    }
+    expect(verifyCheckpoint(counting, digest).valid).toBe(true)
+    const namespaced = dir.list().filter((e) => /^(agent|model-ledger|resources)\//.test(e.path))
+    expect(namespaced.length).toBeGreaterThan(10)
+    for (const e of namespaced) expect(reads.get(e.path), e.path).toBe(1)
+  })
+
   it('[layout] the same content gives byte-identical directories', () => {
     const a = committed()
     const b = committed()
