@@ -7,7 +7,11 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 
 const coreDomain = ['packages/core/src/**/*.ts']
-const coreEdges = ['packages/core/src/adapters/**', 'packages/core/src/testing/**', 'packages/core/src/**/*.test.ts']
+const coreEdges = [
+  'packages/core/src/adapters/**',
+  'packages/core/src/testing/**',
+  'packages/core/src/**/*.test.ts',
+]
 
 export const purityRules = {
   'no-restricted-globals': [
@@ -22,24 +26,43 @@ export const purityRules = {
     { name: 'WebSocket', message: 'Core does no I/O: inject a transport port.' },
     { name: 'localStorage', message: 'Core does no I/O: inject a storage port.' },
     { name: 'console', message: 'Core does not log: return data to the edge.' },
-    { name: 'crypto', message: 'Core does not hash or draw randomness: use the Digest port / PyRandom.' },
+    {
+      name: 'crypto',
+      message: 'Core does not hash or draw randomness: use the Digest port / PyRandom.',
+    },
   ],
   'no-restricted-properties': [
     'error',
-    { object: 'Date', property: 'now', message: 'Use the injected Clock (virtual time in the simulator).' },
+    {
+      object: 'Date',
+      property: 'now',
+      message: 'Use the injected Clock (virtual time in the simulator).',
+    },
     { object: 'Math', property: 'random', message: 'Use a seeded PyRandom.' },
   ],
   'no-restricted-syntax': [
     'error',
-    { selector: "NewExpression[callee.name='Date']", message: 'Core has no ambient clock: use the injected Clock.' },
+    {
+      selector: "NewExpression[callee.name='Date']",
+      message: 'Core has no ambient clock: use the injected Clock.',
+    },
   ],
   'no-restricted-imports': [
     'error',
     {
       patterns: [
-        { group: ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process'], message: 'Core does no I/O: only adapters/ may import Node modules.' },
-        { group: ['hono', 'hono/*', 'react', 'react-dom', '@hono/*'], message: 'Core depends on no framework.' },
-        { group: ['**/adapters/*', '**/testing/*'], message: 'Domain code never imports adapters or testing helpers.' },
+        {
+          group: ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process'],
+          message: 'Core does no I/O: only adapters/ may import Node modules.',
+        },
+        {
+          group: ['hono', 'hono/*', 'react', 'react-dom', '@hono/*'],
+          message: 'Core depends on no framework.',
+        },
+        {
+          group: ['**/adapters/*', '**/testing/*'],
+          message: 'Domain code never imports adapters or testing helpers.',
+        },
       ],
     },
   ],
@@ -51,9 +74,24 @@ export const purityRules = {
  * readers of traces and directories (invariants, render, scenarios, diff, inspect) sit just below
  * the simulator.
  */
-export const CORE_LAYERS = [['records'], ['environments'], ['directory'], ['protocol'], ['controller'], ['invariants', 'render', 'scenarios', 'diff', 'inspect'], ['simulator']]
+export const CORE_LAYERS = [
+  ['records'],
+  ['environments'],
+  ['directory'],
+  ['protocol'],
+  ['controller'],
+  ['invariants', 'render', 'scenarios', 'diff', 'inspect'],
+  ['simulator'],
+]
 const CORE_FOUNDATION = ['contracts', 'rng']
-const CORE_ROOT_FILES = ['json.ts', 'result.ts', 'ports.ts', 'assert.ts', 'jsonValueSchema.ts', 'utf8.ts']
+const CORE_ROOT_FILES = [
+  'json.ts',
+  'result.ts',
+  'ports.ts',
+  'assert.ts',
+  'jsonValueSchema.ts',
+  'utf8.ts',
+]
 const core = (path) => `./packages/core/src/${path}`
 
 /** `import-x/no-restricted-paths` zones: each layer may not import any folder above or beside it. */
@@ -64,11 +102,20 @@ function coreLayerZones() {
     const above = CORE_LAYERS.slice(i).flat()
     for (const folder of layer) {
       const from = above.filter((f) => f !== folder)
-      if (from.length > 0) zones.push({ target: core(folder), from: from.map(core), message: `core layers import downward only: ${folder}/ sits below ${from.join(', ')} (packages/core/README.md)` })
+      if (from.length > 0)
+        zones.push({
+          target: core(folder),
+          from: from.map(core),
+          message: `core layers import downward only: ${folder}/ sits below ${from.join(', ')} (packages/core/README.md)`,
+        })
     }
   })
   for (const target of [...CORE_FOUNDATION.map(core), ...CORE_ROOT_FILES.map(core)])
-    zones.push({ target, from: all.map(core), message: 'the foundation (contracts, rng, root files) imports no core layer' })
+    zones.push({
+      target,
+      from: all.map(core),
+      message: 'the foundation (contracts, rng, root files) imports no core layer',
+    })
   return zones
 }
 
@@ -78,13 +125,26 @@ export const layerRules = {
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.cutover/**', 'vendor/**', 'e2e/test-results/**', '.ci-out/**', 'packages/core/lint-fixtures/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '.cutover/**',
+      'vendor/**',
+      'e2e/test-results/**',
+      '.ci-out/**',
+      'packages/core/lint-fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-throw-literal': 'error',
     },
@@ -95,7 +155,11 @@ export default tseslint.config(
     files: [...coreDomain, 'packages/core/lint-fixtures/**/*.ts'],
     ignores: coreEdges,
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver()], 'import-x/extensions': ['.ts'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
     rules: layerRules,
   },
   {
@@ -105,12 +169,22 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '^@cutover/core(?!/contracts$)', message: 'The web app and e2e see core through @cutover/core/contracts only.' },
+            {
+              regex: '^@cutover/core(?!/contracts$)',
+              message: 'The web app and e2e see core through @cutover/core/contracts only.',
+            },
           ],
         },
       ],
     },
   },
-  { files: ['apps/web/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' } },
-  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } } },
+  {
+    files: ['apps/web/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
 )

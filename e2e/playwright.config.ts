@@ -4,7 +4,9 @@ const port = Number(process.env.E2E_PORT ?? 4319)
 // A fresh data directory per run: runs stored by an older build of the simulator would not
 // re-simulate to the same trace, and the suite should not depend on what an earlier run left.
 const dataDir = process.env.E2E_DATA_DIR ?? '.cutover/e2e'
-const clean = process.env.E2E_DATA_DIR ? '' : `node -e "require('node:fs').rmSync('${dataDir}', { recursive: true, force: true })" && `
+const clean = process.env.E2E_DATA_DIR
+  ? ''
+  : `node -e "require('node:fs').rmSync('${dataDir}', { recursive: true, force: true })" && `
 const baseURL = `http://127.0.0.1:${port}`
 
 export default defineConfig({
@@ -24,7 +26,15 @@ export default defineConfig({
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       // Playwright adds --headless and a fresh temporary profile itself (passing one throws).
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   projects: [{ name: 'debian-chromium' }],

@@ -27,8 +27,10 @@ function testFiles(dir: string, out: string[] = []): string[] {
 /** Titles of the tests a file declares (`it(...)` / `test(...)`, skipped and todo tests left out). */
 function testTitles(source: string): string[] {
   const titles: string[] = []
-  const call = /\b(?:it|test)(\.(?:only|concurrent|fails|skip|todo))?\s*\(\s*(['"`])((?:\\.|(?!\2)[\s\S])*?)\2/g
-  for (const m of source.matchAll(call)) if (m[1] !== '.skip' && m[1] !== '.todo') titles.push(m[3] ?? '')
+  const call =
+    /\b(?:it|test)(\.(?:only|concurrent|fails|skip|todo))?\s*\(\s*(['"`])((?:\\.|(?!\2)[\s\S])*?)\2/g
+  for (const m of source.matchAll(call))
+    if (m[1] !== '.skip' && m[1] !== '.todo') titles.push(m[3] ?? '')
   return titles
 }
 
@@ -45,7 +47,8 @@ for (const file of TEST_ROOTS.flatMap((root) => testFiles(join(repo, root)))) {
   }
 }
 
-const statusOf = (r: SpecRule): string => (r.notModelled !== undefined ? 'not modelled' : (counts.get(r.id) ?? 0) > 0 ? 'tested' : 'NO TEST')
+const statusOf = (r: SpecRule): string =>
+  r.notModelled !== undefined ? 'not modelled' : (counts.get(r.id) ?? 0) > 0 ? 'tested' : 'NO TEST'
 
 /** The generated rule list (SPEC_RULES.md). */
 function markdown(): string {
@@ -59,7 +62,10 @@ function markdown(): string {
     '',
     '| Rule | Sources | Rule text | Not modelled because |',
     '|---|---|---|---|',
-    ...SPEC_RULES.map((r: SpecRule) => `| \`${r.id}\` | ${esc(r.sources.join(', '))} | ${esc(r.rule)} | ${esc(r.notModelled ?? '')} |`),
+    ...SPEC_RULES.map(
+      (r: SpecRule) =>
+        `| \`${r.id}\` | ${esc(r.sources.join(', '))} | ${esc(r.rule)} | ${esc(r.notModelled ?? '')} |`,
+    ),
     '',
   ]
   return lines.join('\n')
@@ -80,15 +86,19 @@ else {
   } catch {
     current = ''
   }
-  if (current !== markdown()) problems.push('packages/core/SPEC_RULES.md is stale: run `npm run conformance -- --write`')
+  if (current !== markdown())
+    problems.push('packages/core/SPEC_RULES.md is stale: run `npm run conformance -- --write`')
 }
 
 const width = Math.max(...SPEC_RULES.map((r) => r.id.length))
 console.log(`${'rule'.padEnd(width)}  tests  status`)
-for (const r of SPEC_RULES) console.log(`${r.id.padEnd(width)}  ${String(counts.get(r.id) ?? 0).padStart(5)}  ${statusOf(r)}`)
+for (const r of SPEC_RULES)
+  console.log(`${r.id.padEnd(width)}  ${String(counts.get(r.id) ?? 0).padStart(5)}  ${statusOf(r)}`)
 const untested = SPEC_RULES.filter((r) => statusOf(r) === 'NO TEST')
 const notModelled = SPEC_RULES.filter((r) => r.notModelled !== undefined).length
-console.log(`\n${SPEC_RULES.length} rules: ${SPEC_RULES.length - notModelled - untested.length} tested, ${notModelled} not modelled, ${untested.length} without a test`)
+console.log(
+  `\n${SPEC_RULES.length} rules: ${SPEC_RULES.length - notModelled - untested.length} tested, ${notModelled} not modelled, ${untested.length} without a test`,
+)
 for (const r of untested) problems.push(`${r.id} has no test naming it`)
 for (const p of problems) console.error(`conformance: ${p}`)
 process.exit(problems.length > 0 ? 1 : 0)

@@ -1,6 +1,10 @@
 import { expect, test } from '../fixtures/test.ts'
 
-test('the diagram fits a 1,440-px pane by default with no horizontal scroll, and zooms in and out', async ({ page, createRun, runPage }) => {
+test('the diagram fits a 1,440-px pane by default with no horizontal scroll, and zooms in and out', async ({
+  page,
+  createRun,
+  runPage,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 })
   const run = await createRun({ scenario: 'happy-path', rollouts: 30 })
   await page.goto(`/runs/${run.id}?step=${Math.floor(run.events / 2)}`)
@@ -8,9 +12,18 @@ test('the diagram fits a 1,440-px pane by default with no horizontal scroll, and
   const zoom = page.getByRole('toolbar', { name: 'Diagram zoom' })
   const level = page.getByTestId('diagram-zoom-level')
   // default: fitted to the pane, nothing to scroll sideways, in the page or in the diagram
-  await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute('aria-pressed', 'true')
-  expect(await runPage.diagram.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(2)
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+  await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
+  expect(
+    await runPage.diagram.evaluate((box) => box.scrollWidth - box.clientWidth),
+  ).toBeLessThanOrEqual(2)
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    ),
+  ).toBeLessThanOrEqual(0)
   await zoom.getByRole('button', { name: '100%' }).click()
   await expect(level).toHaveText('100%')
   await zoom.getByRole('button', { name: 'Zoom in' }).click()
@@ -19,17 +32,27 @@ test('the diagram fits a 1,440-px pane by default with no horizontal scroll, and
   await zoom.getByRole('button', { name: 'Zoom out' }).click()
   await expect(level).toHaveText('80%')
   await zoom.getByRole('button', { name: 'Fit width' }).click()
-  await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
   // fitted: the drawing is no wider than its box (no horizontal scroll left)
   const overflow = await runPage.diagram.evaluate((box) => box.scrollWidth - box.clientWidth)
   expect(overflow).toBeLessThanOrEqual(2)
   // stepping keeps the zoom
   await runPage.press('ArrowRight')
   await runPage.waitForStep(Math.floor(run.events / 2) + 1)
-  await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(zoom.getByRole('button', { name: 'Fit width' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
 })
 
-test('a 90-rollout straggler run at 1,440 px: at the start of every phase the diagram fits, no label is clipped, the current arrow shows whole and the lifelines stay the same', async ({ page, createRun, runPage }) => {
+test('a 90-rollout straggler run at 1,440 px: at the start of every phase the diagram fits, no label is clipped, the current arrow shows whole and the lifelines stay the same', async ({
+  page,
+  createRun,
+  runPage,
+}) => {
   test.setTimeout(150_000)
   await page.setViewportSize({ width: 1440, height: 900 })
   const run = await createRun({ scenario: 'straggler-retirement', rollouts: 90 })
@@ -54,7 +77,12 @@ test('a 90-rollout straggler run at 1,440 px: at the start of every phase the di
         .filter((t) => (t.textContent ?? '').trim() !== '')
         .filter((t) => {
           const b = t.getBBox()
-          return b.x < view.x || b.x + b.width > view.x + view.width || b.y < view.y || b.y + b.height > view.y + view.height
+          return (
+            b.x < view.x ||
+            b.x + b.width > view.x + view.width ||
+            b.y < view.y ||
+            b.y + b.height > view.y + view.height
+          )
         })
         .map((t) => t.textContent)
       const current = svg.querySelector('rect.current-box')?.getBoundingClientRect()
@@ -62,8 +90,15 @@ test('a 90-rollout straggler run at 1,440 px: at the start of every phase the di
       return {
         overflow: box.scrollWidth - box.clientWidth,
         clipped,
-        currentShown: current ? current.left >= pane.left && current.right <= pane.right && current.top >= pane.top && current.bottom <= pane.bottom : false,
-        lifelines: Array.from(svg.querySelectorAll('text.actor')).map((t) => t.textContent?.trim()).join(','),
+        currentShown: current
+          ? current.left >= pane.left &&
+            current.right <= pane.right &&
+            current.top >= pane.top &&
+            current.bottom <= pane.bottom
+          : false,
+        lifelines: Array.from(svg.querySelectorAll('text.actor'))
+          .map((t) => t.textContent?.trim())
+          .join(','),
       }
     })
     expect(seen.overflow, `step ${step}: no sideways scroll`).toBeLessThanOrEqual(0)
@@ -75,5 +110,9 @@ test('a 90-rollout straggler run at 1,440 px: at the start of every phase the di
   expect(visited).toBeGreaterThanOrEqual(5)
   expect([...lifelines], 'every window draws the same lifelines').toHaveLength(1)
   expect([...lifelines][0]).toContain('controller')
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+  expect(
+    await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    ),
+  ).toBeLessThanOrEqual(0)
 })

@@ -17,18 +17,36 @@ interface FleetReport {
   processes: { participant: string; pid: number; role: 'original' | 'replacement' }[]
 }
 
-test('a run recorded by cutover fleet is listed with its marker and opens with the processes badge, PIDs, the retired straggler and every invariant passing', async ({ page, runPage }) => {
+test('a run recorded by cutover fleet is listed with its marker and opens with the processes badge, PIDs, the retired straggler and every invariant passing', async ({
+  page,
+  runPage,
+}) => {
   // The user's terminal: the built CLI records a fleet run into the server's data directory.
-  const { stdout } = await promisify(execFile)(process.execPath, ['apps/api/bin/cutover.js', 'fleet', '--scenario', 'straggler-retirement', '--seed', '7', '--rollouts', '9', '--json'], {
-    cwd: ROOT,
-    env: { ...process.env, CUTOVER_DATA_DIR: DATA_DIR },
-    timeout: 60_000,
-  })
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      'apps/api/bin/cutover.js',
+      'fleet',
+      '--scenario',
+      'straggler-retirement',
+      '--seed',
+      '7',
+      '--rollouts',
+      '9',
+      '--json',
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, CUTOVER_DATA_DIR: DATA_DIR },
+      timeout: 60_000,
+    },
+  )
   const report = JSON.parse(stdout) as FleetReport
   // r1 is the straggler; on a loaded machine another slow rollout may be retired with it.
   expect(report.retired).toContain('r1')
   const pids = new Set(report.processes.map((p) => p.pid))
-  const replacement = (participant: string) => report.processes.find((p) => p.participant === participant && p.role === 'replacement')?.pid
+  const replacement = (participant: string) =>
+    report.processes.find((p) => p.participant === participant && p.role === 'replacement')?.pid
 
   // The runs list marks it as recorded from processes.
   await page.goto('/')
@@ -39,7 +57,10 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
 
   await expect(page.getByTestId('recorded-badge')).toHaveText('recorded from processes')
   // Its command is cutover fleet's (a simulation would be another run), and it offers no fault to inject.
-  await expect(page.getByRole('button', { name: 'Copy as cutover fleet' })).toHaveAttribute('title', `cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9`)
+  await expect(page.getByRole('button', { name: 'Copy as cutover fleet' })).toHaveAttribute(
+    'title',
+    `cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9`,
+  )
   await runPage.waitForComplete()
   // Every card names the OS process that held its role; at the end those are the replacements.
   await page.locator('body').click({ position: { x: 2, y: 2 } })
@@ -52,12 +73,16 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
     const text = (await line.textContent()) ?? ''
     expect(pids.has(Number(/^pid (\d+)$/.exec(text)?.[1])), text).toBe(true)
   }
-  await expect(page.locator('[data-testid="participant-card"][data-participant="agent"] .participant-pid')).toHaveText(`pid ${replacement('agent')}`)
+  await expect(
+    page.locator('[data-testid="participant-card"][data-participant="agent"] .participant-pid'),
+  ).toHaveText(`pid ${replacement('agent')}`)
 
   // The straggler r1 was retired over HTTP and ran again as attempt 1.
   await runPage.openTab('Lineage')
   const lineage = page.getByTestId('lineage-tree')
-  await expect(lineage.locator('[data-status="retired"][data-attempt="r1.a0"]').first()).toContainText('retired straggler')
+  await expect(
+    lineage.locator('[data-status="retired"][data-attempt="r1.a0"]').first(),
+  ).toContainText('retired straggler')
   await expect(lineage.locator('[data-attempt="r1.a1"]').first()).toBeVisible()
 
   // Every invariant passes over the merged trace.
@@ -79,7 +104,9 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
   await runPage.waitForStep(step)
   await expect(runPage.currentMessage()).toContainText('agent.retire r1.a0')
   await runPage.openTab('Lineage')
-  await expect(lineage.locator('[data-status="retired"][data-attempt="r1.a0"]').first()).toBeVisible()
+  await expect(
+    lineage.locator('[data-status="retired"][data-attempt="r1.a0"]').first(),
+  ).toBeVisible()
   await page.evaluate(() => window.scrollTo(0, 0))
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: `${SCREENSHOTS}fleet-run.png`, fullPage: true })

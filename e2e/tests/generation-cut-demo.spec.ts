@@ -49,7 +49,9 @@ test('the generation-cut demo steps both modes together: the cut (token count) i
   await continueButton.click()
   await panelAt(safe, continueStep)
   const continued = safe.getByTestId('sequence-diagram').locator('text.messageText.is-current')
-  await expect(continued).toContainText(new RegExp(`from token ${k} \\(\\w+\\) \\+\\d+ call ${call}$`))
+  await expect(continued).toContainText(
+    new RegExp(`from token ${k} \\(\\w+\\) \\+\\d+ call ${call}$`),
+  )
   await expect(safe.getByTestId('narrative')).toContainText(`from token ${k}`)
 
   // at the end, the lineage shows the cut on attempt N and its continuation under N+1

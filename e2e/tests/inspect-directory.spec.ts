@@ -8,13 +8,31 @@ const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
 // The server's data directory (playwright.config.ts): directories under it may be opened.
 const DATA_DIR = resolve(REPO, process.env.E2E_DATA_DIR ?? '.cutover/e2e')
 
-test('a directory written by cutover simulate --out, opened by path: Workplace tables, then one flipped byte shown on its file', async ({ page }) => {
+test('a directory written by cutover simulate --out, opened by path: Workplace tables, then one flipped byte shown on its file', async ({
+  page,
+}) => {
   const out = join(DATA_DIR, `simulated-${Date.now()}`)
   rmSync(out, { recursive: true, force: true })
-  const printed = execFileSync(process.execPath, ['apps/api/bin/cutover.js', 'simulate', '--scenario', 'happy-path', '--seed', '11', '--rollouts', '9', '--out', out, '--json'], {
-    cwd: REPO,
-    encoding: 'utf8',
-  })
+  const printed = execFileSync(
+    process.execPath,
+    [
+      'apps/api/bin/cutover.js',
+      'simulate',
+      '--scenario',
+      'happy-path',
+      '--seed',
+      '11',
+      '--rollouts',
+      '9',
+      '--out',
+      out,
+      '--json',
+    ],
+    {
+      cwd: REPO,
+      encoding: 'utf8',
+    },
+  )
   const checkpoint = (JSON.parse(printed) as { checkpoints: string[] }).checkpoints[0] as string
   expect(checkpoint.startsWith(out)).toBe(true)
 
@@ -24,14 +42,19 @@ test('a directory written by cutover simulate --out, opened by path: Workplace t
   await form.getByRole('textbox', { name: /Directory path/ }).fill(checkpoint)
   await form.getByRole('button', { name: 'Open read-only' }).click()
   await page.waitForURL(/\/runs\/dir[0-9a-f]{16}/)
-  await expect(page.getByRole('heading', { name: /Checkpoint directory/ })).toContainText(checkpoint)
+  await expect(page.getByRole('heading', { name: /Checkpoint directory/ })).toContainText(
+    checkpoint,
+  )
   await expect(page.getByTestId('directory-verdict')).toHaveText('✓ verifies')
   await expect(page.getByText('A bare directory has no trace')).toBeVisible()
 
   // sessions from the snapshots: a Blackjack hand with its RNG position
   const sessions = page.getByTestId('sessions-table')
   await expect(sessions).toBeVisible()
-  await sessions.getByText(/rng \d+\/624/).first().click()
+  await sessions
+    .getByText(/rng \d+\/624/)
+    .first()
+    .click()
   await expect(page.getByText('RNG position')).toBeVisible()
 
   // the Workplace session tables
@@ -55,20 +78,37 @@ test('a directory written by cutover simulate --out, opened by path: Workplace t
   await page.waitForURL(/\/runs\/dir[0-9a-f]{16}/)
   await expect(page.getByTestId('directory-verdict')).toContainText('problem')
   await page.getByRole('tab', { name: 'Manifests' }).click()
-  const problem = page.locator(`[data-testid="directory-problem"][data-path="resources/workplace/${victim}"]`)
+  const problem = page.locator(
+    `[data-testid="directory-problem"][data-path="resources/workplace/${victim}"]`,
+  )
   await expect(problem).toHaveAttribute('data-code', 'digest_mismatch')
-  await expect(page.getByTestId('manifests-view').locator(`li.file[data-path="resources/workplace/${victim}"]`)).toContainText('digest_mismatch')
+  await expect(
+    page
+      .getByTestId('manifests-view')
+      .locator(`li.file[data-path="resources/workplace/${victim}"]`),
+  ).toContainText('digest_mismatch')
   // the damaged file opens as it is on disk
-  await page.getByTestId('manifests-view').locator(`li.file[data-path="resources/workplace/${victim}"] button`).click()
-  await expect(page.getByRole('region', { name: `File resources/workplace/${victim}` })).toBeVisible()
+  await page
+    .getByTestId('manifests-view')
+    .locator(`li.file[data-path="resources/workplace/${victim}"] button`)
+    .click()
+  await expect(
+    page.getByRole('region', { name: `File resources/workplace/${victim}` }),
+  ).toBeVisible()
   await page.screenshot({ path: `${SCREENSHOTS}directory-damaged.png` })
 
   // the directory's own timeline ends with the marker
   await page.getByRole('tab', { name: 'Timeline' }).click()
-  await expect(page.getByTestId('directory-timeline').locator('tbody tr').last()).toHaveAttribute('data-path', 'checkpoint.json')
+  await expect(page.getByTestId('directory-timeline').locator('tbody tr').last()).toHaveAttribute(
+    'data-path',
+    'checkpoint.json',
+  )
 })
 
-test('a path that is not a checkpoint directory, and one outside the allowed roots, are refused with their codes', async ({ page, consoleErrors }) => {
+test('a path that is not a checkpoint directory, and one outside the allowed roots, are refused with their codes', async ({
+  page,
+  consoleErrors,
+}) => {
   await page.goto('/')
   const form = page.getByTestId('open-directory')
   await form.getByRole('textbox', { name: /Directory path/ }).fill(DATA_DIR)
@@ -81,13 +121,33 @@ test('a path that is not a checkpoint directory, and one outside the allowed roo
   // the browser logs each refused request; those two were asked for
   const refused = consoleErrors.filter((e) => /status of (400|403)/.test(e))
   expect(refused).toHaveLength(2)
-  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !refused.includes(e)))
+  consoleErrors.splice(
+    0,
+    consoleErrors.length,
+    ...consoleErrors.filter((e) => !refused.includes(e)),
+  )
 })
 
-test('a generation-safe checkpoint opened by path: its token-store segment with digest status, the ledger\'s cut at token k, and the cut call in the lineage', async ({ page }) => {
+test("a generation-safe checkpoint opened by path: its token-store segment with digest status, the ledger's cut at token k, and the cut call in the lineage", async ({
+  page,
+}) => {
   const out = join(DATA_DIR, `generation-safe-${Date.now()}`)
   rmSync(out, { recursive: true, force: true })
-  const printed = execFileSync(process.execPath, ['apps/api/bin/cutover.js', 'simulate', '--scenario', 'generation-safe-cut', '--seed', '0', '--out', out, '--json'], { cwd: REPO, encoding: 'utf8' })
+  const printed = execFileSync(
+    process.execPath,
+    [
+      'apps/api/bin/cutover.js',
+      'simulate',
+      '--scenario',
+      'generation-safe-cut',
+      '--seed',
+      '0',
+      '--out',
+      out,
+      '--json',
+    ],
+    { cwd: REPO, encoding: 'utf8' },
+  )
   const checkpoint = (JSON.parse(printed) as { checkpoints: string[] }).checkpoints[0] as string
 
   await page.goto('/')
@@ -108,7 +168,9 @@ test('a generation-safe checkpoint opened by path: its token-store segment with 
   await expect(cut.getByTestId('prefix-length')).toContainText(`${k} tokens`)
   // the segment opens as it is on disk
   await segment.getByRole('button').click()
-  await expect(page.getByRole('region', { name: 'File token-store/segments/policy-call-000001.seg-0.json' })).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'File token-store/segments/policy-call-000001.seg-0.json' }),
+  ).toBeVisible()
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: `${SCREENSHOTS}directory-generation-cut.png` })
 

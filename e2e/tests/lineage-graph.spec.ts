@@ -3,7 +3,11 @@ import { expect, test } from '../fixtures/test.ts'
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
 
-test('the Lineage tab draws the graph with the relay edge from N to N+1 and the retired straggler marked', async ({ page, createRun, runPage }) => {
+test('the Lineage tab draws the graph with the relay edge from N to N+1 and the retired straggler marked', async ({
+  page,
+  createRun,
+  runPage,
+}) => {
   const run = await createRun({ scenario: 'straggler-retirement', seed: '4' })
   await page.goto(`/runs/${run.id}?step=${run.events}&tab=lineage`)
   await runPage.waitForStep(run.events)

@@ -23,7 +23,12 @@ const percentile = (values: number[], p: number) => {
  * Diagram first render, step to repaint, and a scroll through the Sessions tab of `run`, written to
  * test-results/perf[-<rollouts>].json and printed. Measured, never asserted.
  */
-async function measureInspector(page: Page, runPage: RunPage, run: RunView, file: string): Promise<void> {
+async function measureInspector(
+  page: Page,
+  runPage: RunPage,
+  run: RunView,
+  file: string,
+): Promise<void> {
   const start = Math.floor(run.events / 2)
 
   // bytes of the run page's first load: every response from navigation until the first step is
@@ -34,7 +39,10 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
       response
         .request()
         .sizes()
-        .then((sizes) => ({ url: response.url(), bytes: sizes.responseBodySize }), () => ({ url: response.url(), bytes: 0 })),
+        .then(
+          (sizes) => ({ url: response.url(), bytes: sizes.responseBodySize }),
+          () => ({ url: response.url(), bytes: 0 }),
+        ),
     )
   }
   page.on('response', onResponse)
@@ -70,7 +78,10 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
       response
         .request()
         .sizes()
-        .then((sizes) => ({ url: response.url(), bytes: sizes.responseBodySize }), () => ({ url: response.url(), bytes: 0 })),
+        .then(
+          (sizes) => ({ url: response.url(), bytes: sizes.responseBodySize }),
+          () => ({ url: response.url(), bytes: 0 }),
+        ),
     )
   }
   page.on('response', onStepResponse)
@@ -85,12 +96,17 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
           const counter = document.querySelector('[data-testid="step-counter"]')
           const stage = document.querySelector('.stage')
           const t0 = performance.now()
-          const done = () => stage?.getAttribute('data-step') === String(want) && counter?.textContent?.startsWith(`step ${want} /`) && diagram?.getAttribute('data-state') === 'ready'
+          const done = () =>
+            stage?.getAttribute('data-step') === String(want) &&
+            counter?.textContent?.startsWith(`step ${want} /`) &&
+            diagram?.getAttribute('data-state') === 'ready'
           const check = () => {
             if (done()) requestAnimationFrame(() => resolve(performance.now() - t0))
             else requestAnimationFrame(check)
           }
-          document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }))
+          document.body.dispatchEvent(
+            new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }),
+          )
           requestAnimationFrame(check)
         }),
       target,
@@ -126,7 +142,12 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
       // rows drawn but not loaded yet at that frame (the Sessions tab asks the rows in view)
       if (element.querySelector('.is-pending') !== null) blank += 1
     }
-    return { rows, frames, blank, at_bottom: element.scrollTop + element.clientHeight >= element.scrollHeight - 1 }
+    return {
+      rows,
+      frames,
+      blank,
+      at_bottom: element.scrollTop + element.clientHeight >= element.scrollHeight - 1,
+    }
   }, SCROLL_STEPS)
   expect(scroll.at_bottom).toBe(true)
 
@@ -140,7 +161,13 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
     first_load_bytes: loaded.reduce((sum, l) => sum + l.bytes, 0),
     first_load_api_bytes: api.reduce((sum, l) => sum + l.bytes, 0),
     first_load_api_requests: api.length,
-    first_load_largest_api_response: largest === undefined ? null : { path: new URL(largest.url).pathname + new URL(largest.url).search, bytes: largest.bytes },
+    first_load_largest_api_response:
+      largest === undefined
+        ? null
+        : {
+            path: new URL(largest.url).pathname + new URL(largest.url).search,
+            bytes: largest.bytes,
+          },
     step_to_repaint_ms_median: Math.round(percentile(read, 50)),
     step_to_repaint_ms_p95: Math.round(percentile(read, 95)),
     step_to_repaint_rapid_ms_median: Math.round(percentile(rapid, 50)),
@@ -155,7 +182,9 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
     sessions_scroll_frame_ms_max: Math.round(Math.max(...scroll.frames)),
     sessions_scroll_samples: SCROLL_STEPS,
     sessions_scroll_blank_samples: scroll.blank,
-    step_api_bytes_per_step: Math.round(stepped.reduce((sum, l) => sum + l.bytes, 0) / (2 * SAMPLES)),
+    step_api_bytes_per_step: Math.round(
+      stepped.reduce((sum, l) => sum + l.bytes, 0) / (2 * SAMPLES),
+    ),
     step_sessions_requests: sessionsLoads.length,
     step_sessions_bytes_max: Math.max(0, ...sessionsLoads.map((l) => l.bytes)),
   }
@@ -164,17 +193,30 @@ async function measureInspector(page: Page, runPage: RunPage, run: RunView, file
   console.log(`UI figures (${run.rollouts} rollouts): ${JSON.stringify(figures)}`)
 }
 
-test('[figures] diagram first render, step-to-repaint and Sessions scroll for a 1,000-rollout run (measured, not asserted)', async ({ page, createRun, runPage }) => {
+test('[figures] diagram first render, step-to-repaint and Sessions scroll for a 1,000-rollout run (measured, not asserted)', async ({
+  page,
+  createRun,
+  runPage,
+}) => {
   test.setTimeout(300_000)
   const run = await createRun({ scenario: 'happy-path', rollouts: 1_000 })
   await measureInspector(page, runPage, run, 'perf.json')
 })
 
-test('[figures] the same figures at 10,000 rollouts (CUTOVER_PERF_10K=1; measured, not asserted)', async ({ page, request, runPage }) => {
-  test.skip(!TEN_K, 'opt-in: set CUTOVER_PERF_10K=1 (the 10,000-rollout run takes minutes on the reference machine)')
+test('[figures] the same figures at 10,000 rollouts (CUTOVER_PERF_10K=1; measured, not asserted)', async ({
+  page,
+  request,
+  runPage,
+}) => {
+  test.skip(
+    !TEN_K,
+    'opt-in: set CUTOVER_PERF_10K=1 (the 10,000-rollout run takes minutes on the reference machine)',
+  )
   test.setTimeout(1_800_000)
   // createRun's four-minute wait is too short for a 10,000-rollout run on a shared machine.
-  const created = await request.post('/api/runs', { data: { scenario: 'happy-path', rollouts: 10_000 } })
+  const created = await request.post('/api/runs', {
+    data: { scenario: 'happy-path', rollouts: 10_000 },
+  })
   expect(created.status()).toBe(201)
   const id = ((await created.json()) as RunView).id
   let run: RunView | undefined

@@ -3,7 +3,11 @@ import { expect, test } from '../fixtures/test.ts'
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
 
-test('a happy-path run steps through the whole cycle by keyboard, and its permalink reopens the same step', async ({ page, homePage, runPage }) => {
+test('a happy-path run steps through the whole cycle by keyboard, and its permalink reopens the same step', async ({
+  page,
+  homePage,
+  runPage,
+}) => {
   await homePage.open()
   const id = await homePage.runScenario('happy-path')
   await runPage.waitForComplete()
@@ -31,7 +35,10 @@ test('a happy-path run steps through the whole cycle by keyboard, and its permal
   }
   await expect(runPage.stepCounter).toHaveText(`step ${total} / ${total}`)
   expect(grew, 'the diagram grows as the cycle advances').toBeGreaterThan(3)
-  expect(controllerPhases.size, `controller phases seen: ${[...controllerPhases].join(', ')}`).toBeGreaterThanOrEqual(3)
+  expect(
+    controllerPhases.size,
+    `controller phases seen: ${[...controllerPhases].join(', ')}`,
+  ).toBeGreaterThanOrEqual(3)
 
   // back into the middle of the cycle, then reload the permalink
   await runPage.press('Home')
@@ -40,29 +47,55 @@ test('a happy-path run steps through the whole cycle by keyboard, and its permal
   await runPage.waitForStep(middle)
   await expect(page).toHaveURL(new RegExp(`/runs/${id}\\?step=${middle}$`))
   const message = await runPage.currentMessage().textContent()
-  const phases = await runPage.participantCards.evaluateAll((cards) => cards.map((c) => `${c.getAttribute('data-participant')}=${c.getAttribute('data-phase')}`))
+  const phases = await runPage.participantCards.evaluateAll((cards) =>
+    cards.map((c) => `${c.getAttribute('data-participant')}=${c.getAttribute('data-phase')}`),
+  )
   await page.reload()
   await runPage.waitForStep(middle)
   await expect(runPage.stepCounter).toHaveText(`step ${middle} / ${total}`)
   await expect(runPage.currentMessage()).toHaveText(message ?? '')
-  expect(await runPage.participantCards.evaluateAll((cards) => cards.map((c) => `${c.getAttribute('data-participant')}=${c.getAttribute('data-phase')}`))).toEqual(phases)
+  expect(
+    await runPage.participantCards.evaluateAll((cards) =>
+      cards.map((c) => `${c.getAttribute('data-participant')}=${c.getAttribute('data-phase')}`),
+    ),
+  ).toEqual(phases)
 
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: `${SCREENSHOTS}run-page.png` })
 })
 
-test('the home page lists the scenarios and opens a run from its card', async ({ homePage, runPage, page }) => {
+test('the home page lists the scenarios and opens a run from its card', async ({
+  homePage,
+  runPage,
+  page,
+}) => {
   await homePage.open()
   // the eight presets of CONTRACTS.md §3 and the six generation-safe ones of §10
   await expect(homePage.cards).toHaveCount(14)
   // at 1,024 px no card's text runs out of it (long error codes wrap)
   await page.setViewportSize({ width: 1024, height: 768 })
-  const overflowing = await homePage.cards.evaluateAll((cards) => cards.filter((c) => c.scrollWidth > c.clientWidth + 1 || Array.from(c.querySelectorAll('p')).some((p) => p.scrollWidth > p.clientWidth + 1)).map((c) => c.getAttribute('data-scenario')))
+  const overflowing = await homePage.cards.evaluateAll((cards) =>
+    cards
+      .filter(
+        (c) =>
+          c.scrollWidth > c.clientWidth + 1 ||
+          Array.from(c.querySelectorAll('p')).some((p) => p.scrollWidth > p.clientWidth + 1),
+      )
+      .map((c) => c.getAttribute('data-scenario')),
+  )
   expect(overflowing).toEqual([])
   await homePage.runScenario('stale-attempt-fenced')
   await expect(runPage.stepCounter).toBeVisible()
   await expect(page.getByRole('tablist')).toBeVisible()
-  for (const name of ['Sessions', 'Tables', 'Lineage', 'Manifests', 'Invariants', 'Events'] as const) await expect(runPage.tab(name)).toBeVisible()
+  for (const name of [
+    'Sessions',
+    'Tables',
+    'Lineage',
+    'Manifests',
+    'Invariants',
+    'Events',
+  ] as const)
+    await expect(runPage.tab(name)).toBeVisible()
   // at 1,024 px the current-event line is whole: sender, receiver, type, outcome and its narration
   await runPage.waitForComplete()
   const line = page.locator('.current-event')

@@ -3,7 +3,10 @@ import { expect, test } from '../fixtures/test.ts'
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
 
-test('the straggler demo shows the retired attempt in the lineage and the stale_attempt refusal in the diagram', async ({ page, runPage }) => {
+test('the straggler demo shows the retired attempt in the lineage and the stale_attempt refusal in the diagram', async ({
+  page,
+  runPage,
+}) => {
   await page.goto('/demo/straggler')
   await page.waitForURL(/[?&]run=/)
   await runPage.waitForComplete()

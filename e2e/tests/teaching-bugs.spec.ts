@@ -3,14 +3,19 @@ import { expect, test } from '../fixtures/test.ts'
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
 
-test('a run with a bug shows its broken invariant, and "first failing step" lands on it', async ({ page, runPage }) => {
+test('a run with a bug shows its broken invariant, and "first failing step" lands on it', async ({
+  page,
+  runPage,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 })
   await page.goto('/')
   const form = page.getByRole('form', { name: 'New run' })
   await form.getByRole('combobox', { name: /^Bug/ }).selectOption('call-ids-reused')
   await expect(form.locator('.bug-narrative')).toContainText('call-id-unique fails')
   // a fault that never fires is accepted and reported on the run
-  await form.getByRole('textbox', { name: /^Faults/ }).fill('[{"kind": "crash_after_write", "k": 5000}]')
+  await form
+    .getByRole('textbox', { name: /^Faults/ })
+    .fill('[{"kind": "crash_after_write", "k": 5000}]')
   await form.getByRole('button', { name: 'Start run' }).click()
   await page.waitForURL(/\/runs\/[^/?]+/)
   await runPage.waitForComplete()
@@ -39,21 +44,32 @@ test('a run with a bug shows its broken invariant, and "first failing step" land
   await page.screenshot({ path: `${SCREENSHOTS}teaching-bug.png` })
 })
 
-test('the SVG export holds the messages of the drawn window, with the participant boxes', async ({ page, homePage, runPage }) => {
+test('the SVG export holds the messages of the drawn window, with the participant boxes', async ({
+  page,
+  homePage,
+  runPage,
+}) => {
   await homePage.open()
   await homePage.runScenario('happy-path')
   await runPage.waitForComplete()
   await runPage.waitForStep((await runPage.position()).total)
   const drawn = await runPage.diagram.locator('.diagram-canvas text.messageText').count()
   expect(drawn).toBeGreaterThan(5)
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'SVG', exact: true }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'SVG', exact: true }).click(),
+  ])
   const svg = readFileSync((await download.path()) ?? '', 'utf8')
   expect(svg.startsWith('<svg')).toBe(true)
   expect(svg.match(/class="messageText[^"]*"/g)?.length).toBe(drawn)
   expect(svg).toContain('actor-top')
 })
 
-test('"next phase" walks the phases of a straggler run, and "previous phase" walks back', async ({ page, homePage, runPage }) => {
+test('"next phase" walks the phases of a straggler run, and "previous phase" walks back', async ({
+  page,
+  homePage,
+  runPage,
+}) => {
   await homePage.open()
   await homePage.runScenario('straggler-retirement')
   await runPage.waitForComplete()
@@ -73,16 +89,27 @@ test('"next phase" walks the phases of a straggler run, and "previous phase" wal
     const phase = (await page.locator('.current-event .phase-chip').textContent()) ?? ''
     if (seen.at(-1) !== phase) seen.push(phase)
     // the current-event line names the rollout and attempt when the event has one
-    if (await page.getByTestId('current-session').count()) await expect(page.getByTestId('current-session')).toHaveText(/^r\d+(\.a\d+)?$/)
+    if (await page.getByTestId('current-session').count())
+      await expect(page.getByTestId('current-session')).toHaveText(/^r\d+(\.a\d+)?$/)
   }
   // retirement happens inside prepare (the straggler is retired, then prepare finishes): the walk
   // visits each phase of the cycle in order of first appearance
-  expect([...new Set(seen)].slice(0, 5)).toEqual(['prepare', 'retire', 'commit', 'restore', 'resume'])
+  expect([...new Set(seen)].slice(0, 5)).toEqual([
+    'prepare',
+    'retire',
+    'commit',
+    'restore',
+    'resume',
+  ])
   await page.getByRole('button', { name: 'previous phase' }).click()
   await expect.poll(async () => (await runPage.position()).step).toBeLessThan(last)
 })
 
-test('key moments jump to the straggler retirement; next/previous event of the selected rollout stay on it', async ({ page, homePage, runPage }) => {
+test('key moments jump to the straggler retirement; next/previous event of the selected rollout stay on it', async ({
+  page,
+  homePage,
+  runPage,
+}) => {
   await homePage.open()
   const id = await homePage.runScenario('straggler-retirement')
   await runPage.waitForComplete()

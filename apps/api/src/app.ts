@@ -1,5 +1,11 @@
 import { Hono } from 'hono'
-import type { CheckpointDirectory, Clock, Digest, EnvName, ResourcesParticipant } from '@cutover/core'
+import type {
+  CheckpointDirectory,
+  Clock,
+  Digest,
+  EnvName,
+  ResourcesParticipant,
+} from '@cutover/core'
 import { ENV_NAMES } from '@cutover/core'
 import { API_BODY_LIMIT, limitBody } from './http/bodyLimits.ts'
 import { errorResponse } from './http/errorResponse.ts'
@@ -20,7 +26,10 @@ import type { SimulatorPort } from './runs/SimulatorPort.ts'
 import type { RunStore } from './store/RunStore.ts'
 import type { SimulationWorkerFactory } from './runs/startWorkerSimulation.ts'
 import type { ReadTrace } from './runs/readTraceInWorker.ts'
-import type { InspectDirectoryFolder, VerifyCheckpointFolder } from './checkpoints/startVerificationWorker.ts'
+import type {
+  InspectDirectoryFolder,
+  VerifyCheckpointFolder,
+} from './checkpoints/startVerificationWorker.ts'
 
 /** The ports the HTTP app runs on; tests pass temp-dir stores and fixed clocks. */
 export interface AppDeps {
@@ -76,7 +85,18 @@ export function createApiApp(deps: AppDeps): ApiApp {
   app.use('/api/*', limitBody(API_BODY_LIMIT))
   app.get('/api/health', (c) => c.json({ status: 'ok' }))
   // Before runsRoutes: its GET /runs/:id answers directory runs and passes other ids on.
-  app.route('/api', directoriesRoutes(createDirectoryRuns({ dataDir: deps.store.root, digest: deps.digest, clock: deps.clock, openReadOnly: (path) => deps.openDirectory(path, false), ...(deps.inspectDirectories === undefined ? {} : { inspect: deps.inspectDirectories }) })))
+  app.route(
+    '/api',
+    directoriesRoutes(
+      createDirectoryRuns({
+        dataDir: deps.store.root,
+        digest: deps.digest,
+        clock: deps.clock,
+        openReadOnly: (path) => deps.openDirectory(path, false),
+        ...(deps.inspectDirectories === undefined ? {} : { inspect: deps.inspectDirectories }),
+      }),
+    ),
+  )
   app.route('/api', runsRoutes(runs, deps.simulator))
   app.route('/api', runViewRoutes(runs))
   app.route('/api', diffRoutes(runs))
@@ -101,7 +121,9 @@ export function createApiApp(deps: AppDeps): ApiApp {
   }
 
   app.notFound((c) =>
-    c.req.path.startsWith('/api/') ? errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`) : c.text('Not Found', 404),
+    c.req.path.startsWith('/api/')
+      ? errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`)
+      : c.text('Not Found', 404),
   )
   app.onError((error, c) => {
     log(error instanceof Error ? (error.stack ?? error.message) : String(error))

@@ -12,9 +12,14 @@ import { traceReader } from './runs/readTraceInWorker.ts'
 import { startCheckpointWorker } from './checkpoints/startVerificationWorker.ts'
 
 /** The data directory: `CUTOVER_DATA_DIR`, or `.cutover/` in the working directory. */
-export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+export function resolveDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): string {
   const configured = env['CUTOVER_DATA_DIR']
-  return configured !== undefined && configured !== '' ? resolve(cwd, configured) : join(cwd, '.cutover')
+  return configured !== undefined && configured !== ''
+    ? resolve(cwd, configured)
+    : join(cwd, '.cutover')
 }
 
 /** The real ports: files under the data directory, node:crypto, the wall clock, the core simulator (fresh runs in worker threads). */
@@ -25,7 +30,8 @@ export function createNodeAppDeps(options: {
   readonly only?: EnvName
   readonly log?: (line: string) => void
 }): AppDeps {
-  const openDirectory = (path: string, create: boolean) => new NodeCheckpointDirectory(path, { create })
+  const openDirectory = (path: string, create: boolean) =>
+    new NodeCheckpointDirectory(path, { create })
   // one worker thread verifies run checkpoints and inspects opened directories, off the server's event loop
   const checkpointWorker = startCheckpointWorker()
   return {
@@ -37,14 +43,19 @@ export function createNodeAppDeps(options: {
     readTrace: traceReader(options.dataDir),
     verifyCheckpoints: checkpointWorker.verify,
     inspectDirectories: checkpointWorker.inspect,
-    memoryDirectory: (checkpointId) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }),
+    memoryDirectory: (checkpointId) =>
+      new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }),
     gym: createParticipants(nodeDigest, {
-      ...(options.restoreExpected === undefined ? {} : { restoreExpected: options.restoreExpected }),
+      ...(options.restoreExpected === undefined
+        ? {}
+        : { restoreExpected: options.restoreExpected }),
       ...(options.only === undefined ? {} : { only: options.only }),
     }),
     newSessionId: () => randomUUID(),
     openDirectory,
-    ...(options.controlToken === undefined || options.controlToken === '' ? {} : { controlToken: options.controlToken }),
+    ...(options.controlToken === undefined || options.controlToken === ''
+      ? {}
+      : { controlToken: options.controlToken }),
     ...(options.log === undefined ? {} : { log: options.log }),
   }
 }

@@ -19,11 +19,14 @@ export interface ServerOptions {
  * Starts the API (and the web build) on `host:port`; resolves once it listens. Requests naming
  * another host than this one (its bound address or a loopback name, with its port) are refused.
  */
-export async function startServer(options: ServerOptions): Promise<{ server: ServerType; url: string; runs: RunManager }> {
+export async function startServer(
+  options: ServerOptions,
+): Promise<{ server: ServerType; url: string; runs: RunManager }> {
   const { app, runs } = createApiApp(options.deps)
   if (options.serveWeb) {
     const indexPath = `${WEB_DIST}/index.html`
-    if (!existsSync(indexPath)) throw new Error(`web build missing at ${WEB_DIST}; run npm run build`)
+    if (!existsSync(indexPath))
+      throw new Error(`web build missing at ${WEB_DIST}; run npm run build`)
     const indexHtml = readFileSync(indexPath, 'utf8')
     app.use('/assets/*', serveStatic({ root: WEB_DIST }))
     app.use('/favicon.svg', serveStatic({ root: WEB_DIST }))
@@ -35,7 +38,11 @@ export async function startServer(options: ServerOptions): Promise<{ server: Ser
   return await new Promise((resolve) => {
     const server = serve({ fetch, port: options.port, hostname: options.host }, (info) => {
       port = info.port
-      resolve({ server, url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${info.port}`, runs })
+      resolve({
+        server,
+        url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${info.port}`,
+        runs,
+      })
     })
   })
 }

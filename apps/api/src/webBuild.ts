@@ -33,6 +33,10 @@ export function ensureWebBuild(log: (line: string) => void): void {
   if (!webBuildIsStale()) return
   log('building the web app (vite build)…')
   const vite = join(REPO_ROOT, 'node_modules/.bin/vite')
-  const result = spawnSync(vite, ['build', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit' })
-  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`)
+  const result = spawnSync(vite, ['build', '--logLevel', 'warn'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  })
+  if (result.status !== 0)
+    throw new Error(`vite build failed (exit ${result.status ?? result.signal})`)
 }

@@ -10,14 +10,37 @@ import { ALL_PASS, TRACE, sessionsAnswer, sessionsView, stepView } from './test/
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
-vi.mock('./api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+vi.mock('./api/client.ts', async (original) => ({
+  ...(await original<ClientModule>()),
+  apiFetch: (...args: unknown[]) => apiFetch(...args),
+}))
 // mermaid needs a real layout engine; the diagram itself is covered by the e2e suite
 vi.mock('./components/MermaidDiagram.tsx', () => ({
   // the highlighted message (index among the message lines) gets the marker the real diagram draws
-  MermaidDiagram: function Drawn({ source, highlight, onSettled }: { source: string; highlight: number; onSettled?: () => void }) {
+  MermaidDiagram: function Drawn({
+    source,
+    highlight,
+    onSettled,
+  }: {
+    source: string
+    highlight: number
+    onSettled?: () => void
+  }) {
     // drawn once mounted (the real one settles after mermaid's render)
     useEffect(() => onSettled?.(), [source, onSettled])
-    return <pre data-testid="sequence-diagram">{source.split('\n').map((line, i, all) => (all.slice(0, i).filter((l) => l.includes('->>')).length === highlight && line.includes('->>') ? line.replace(': ', ': ▶ ') : line)).join('\n')}</pre>
+    return (
+      <pre data-testid="sequence-diagram">
+        {source
+          .split('\n')
+          .map((line, i, all) =>
+            all.slice(0, i).filter((l) => l.includes('->>')).length === highlight &&
+            line.includes('->>')
+              ? line.replace(': ', ': ▶ ')
+              : line,
+          )
+          .join('\n')}
+      </pre>
+    )
   },
   preloadMermaid: () => {},
 }))
@@ -46,7 +69,9 @@ const RUN: RunView = {
 function renderAt(url: string) {
   window.history.replaceState(null, '', url)
   return render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+    <QueryClientProvider
+      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+    >
       <App />
     </QueryClientProvider>,
   )
@@ -62,14 +87,23 @@ beforeEach(() => {
       // the server's range: events after `from`, at most `limit`, filtered by `q`
       const query = new URLSearchParams(path.slice(path.indexOf('?') + 1))
       const from = Number(query.get('from') ?? 0)
-      const matching = filterEvents(TRACE.slice(from), query.get('q') ?? '').slice(0, Number(query.get('limit') ?? 1000))
+      const matching = filterEvents(TRACE.slice(from), query.get('q') ?? '').slice(
+        0,
+        Number(query.get('limit') ?? 1000),
+      )
       return { from, total: TRACE.length, events: matching, next: null }
     }
     const step = /^\/api\/runs\/run1\/steps\/(\d+)$/.exec(path)
     if (step) return stepView(Number(step[1]))
     const rows = sessionsAnswer(path, () => sessionsView(0).sessions)
     if (rows) return rows
-    if (path.startsWith('/api/runs/run1/sessions/')) return { step: 3, session: sessionsView(3).sessions[0], state: { counter: 2 }, prepare: { counter: 1 } }
+    if (path.startsWith('/api/runs/run1/sessions/'))
+      return {
+        step: 3,
+        session: sessionsView(3).sessions[0],
+        state: { counter: 2 },
+        prepare: { counter: 1 },
+      }
     throw new ApiError(404, 'run_not_found', `no run at ${path}`)
   })
 })
@@ -108,12 +142,18 @@ describe('run page', () => {
     const at = (path: string) => paths.indexOf(path)
     expect(at('/api/runs/run1/steps/3')).toBeGreaterThan(-1)
     // the rows in view, a window of them (sorted and filtered by the server)
-    const rows = paths.findIndex((p) => p.startsWith('/api/runs/run1/sessions?step=3&offset=0&limit=100&'))
+    const rows = paths.findIndex((p) =>
+      p.startsWith('/api/runs/run1/sessions?step=3&offset=0&limit=100&'),
+    )
     expect(rows).toBeGreaterThan(at('/api/runs/run1/steps/3'))
     await vi.waitFor(() => expect(at('/api/runs/run1/summary')).toBeGreaterThan(-1))
     expect(at('/api/runs/run1/events')).toBe(-1)
     // the step view carries no session rows: the Sessions tab's rows are their own view
-    expect(paths.filter((p) => p.includes('/sessions?')).every((p) => p.startsWith('/api/runs/run1/sessions?step='))).toBe(true)
+    expect(
+      paths
+        .filter((p) => p.includes('/sessions?'))
+        .every((p) => p.startsWith('/api/runs/run1/sessions?step=')),
+    ).toBe(true)
   })
 
   it('[keyboard] arrows typed into a text field do not move the step', async () => {

@@ -10,13 +10,22 @@ import { useRoute } from './router/navigation.ts'
 /** The shell: a header and the page the URL names. */
 export function App() {
   const route = useRoute()
-  const view = route.page === 'run' || route.page === 'straggler' ? { step: route.step, tab: route.tab, session: route.session } : null
+  const view =
+    route.page === 'run' || route.page === 'straggler'
+      ? { step: route.step, tab: route.tab, session: route.session }
+      : null
   return (
     <>
       <header className="app-head">
         <Link href="/" className="brand">
           <svg className="brand-mark" width="18" height="18" viewBox="0 0 18 18" aria-hidden="true">
-            <path d="M2 9h5M11 9h5M9 2v14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" fill="none" />
+            <path
+              d="M2 9h5M11 9h5M9 2v14"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              fill="none"
+            />
           </svg>{' '}
           Cutover
         </Link>
@@ -25,18 +34,33 @@ export function App() {
           <Link href="/" aria-current={route.page === 'home' ? 'page' : undefined}>
             Runs
           </Link>
-          <Link href="/demo/straggler" aria-current={route.page === 'straggler' ? 'page' : undefined}>
+          <Link
+            href="/demo/straggler"
+            aria-current={route.page === 'straggler' ? 'page' : undefined}
+          >
             Straggler demo
           </Link>
-          <Link href="/demo/generation-cut" aria-current={route.page === 'generation-cut' ? 'page' : undefined}>
+          <Link
+            href="/demo/generation-cut"
+            aria-current={route.page === 'generation-cut' ? 'page' : undefined}
+          >
             Generation-cut demo
           </Link>
         </nav>
       </header>
       {route.page === 'home' && <HomePage />}
       {route.page === 'run' && <RunPage key={route.id} id={route.id} view={view ?? route} />}
-      {route.page === 'straggler' && <StragglerDemoPage key={route.run ?? ''} run={route.run} view={view ?? route} />}
-      {route.page === 'generation-cut' && <GenerationCutDemoPage key={`${route.a ?? ''}|${route.b ?? ''}`} a={route.a} b={route.b} step={route.step} />}
+      {route.page === 'straggler' && (
+        <StragglerDemoPage key={route.run ?? ''} run={route.run} view={view ?? route} />
+      )}
+      {route.page === 'generation-cut' && (
+        <GenerationCutDemoPage
+          key={`${route.a ?? ''}|${route.b ?? ''}`}
+          a={route.a}
+          b={route.b}
+          step={route.step}
+        />
+      )}
       {route.page === 'diff' && <DiffPage a={route.a} b={route.b} />}
       {route.page === 'not_found' && <NotFoundPage path={route.path} />}
     </>

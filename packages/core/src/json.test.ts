@@ -5,7 +5,12 @@ import { canonicalJson } from './json.ts'
 /** The direct form: every array and object copied with its keys sorted, then stringified and escaped. */
 function reference(value: unknown): string {
   const sortKeys = (v: unknown): unknown => {
-    if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') return sortKeys((v as { toJSON: () => unknown }).toJSON())
+    if (
+      v !== null &&
+      typeof v === 'object' &&
+      typeof (v as { toJSON?: unknown }).toJSON === 'function'
+    )
+      return sortKeys((v as { toJSON: () => unknown }).toJSON())
     if (Array.isArray(v)) return v.map(sortKeys)
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {}
@@ -17,7 +22,10 @@ function reference(value: unknown): string {
     }
     return v
   }
-  return JSON.stringify(sortKeys(value)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(sortKeys(value)).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
 
 /** A Python-float-like value: serialised as what `toJSON` returns. */
@@ -28,16 +36,32 @@ class PyFloat {
   }
 }
 
-const leaf = fc.oneof(fc.constant(null), fc.constant(undefined), fc.boolean(), fc.double(), fc.integer(), fc.string({ unit: 'binary' }), fc.constant(() => 1), fc.double().map((v) => new PyFloat(v)))
+const leaf = fc.oneof(
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.boolean(),
+  fc.double(),
+  fc.integer(),
+  fc.string({ unit: 'binary' }),
+  fc.constant(() => 1),
+  fc.double().map((v) => new PyFloat(v)),
+)
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     leaf,
     // Arrays of primitives only (the shortcut) and mixed ones, holes included.
-    fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.constant(undefined), fc.boolean()), { maxLength: 8 }),
+    fc.array(
+      fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.constant(undefined), fc.boolean()),
+      { maxLength: 8 },
+    ),
     fc.sparseArray(fc.integer(), { maxLength: 6 }),
     fc.array(tie('value'), { maxLength: 5 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('10', '2', 'a', 'é', '__proto__')), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(
+      fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('10', '2', 'a', 'é', '__proto__')),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   ),
 }))
 

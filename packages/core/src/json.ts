@@ -1,5 +1,6 @@
 /** JSON values as they cross files and the wire. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 
 /**
  * Canonical JSON: object keys sorted, no white space, non-ASCII escaped as \uXXXX.
@@ -13,7 +14,8 @@ function sortKeys(value: unknown): unknown {
   // Leaves first: most values in a record are primitives.
   if (value === null || typeof value !== 'object') return value
   // Like JSON.stringify, a value with `toJSON` (a Python float or big int in an answer) is written as what it returns.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON: () => unknown }).toJSON())
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return sortKeys((value as { toJSON: () => unknown }).toJSON())
   if (Array.isArray(value)) {
     // An array of primitives (token ids, a Mersenne Twister state) is written as it stands: a copy
     // would serialise to the same text.
@@ -35,5 +37,8 @@ function sortKeys(value: unknown): unknown {
 }
 
 function escapeNonAscii(text: string): string {
-  return text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

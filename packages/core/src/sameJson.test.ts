@@ -10,9 +10,22 @@ class Box {
   }
 }
 
-const leaf = fc.oneof(fc.constant(null), fc.constant(undefined), fc.boolean(), fc.constantFrom(0, -0, 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY), fc.constantFrom('', 'a', 'é', '\\u00e9', '1'), fc.constant(() => 1), fc.constantFrom(1, 2).map((v) => new Box(v)))
+const leaf = fc.oneof(
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.boolean(),
+  fc.constantFrom(0, -0, 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY),
+  fc.constantFrom('', 'a', 'é', '\\u00e9', '1'),
+  fc.constant(() => 1),
+  fc.constantFrom(1, 2).map((v) => new Box(v)),
+)
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', '10', '2', '__proto__'), tie('value'), { maxKeys: 3 })),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', '10', '2', '__proto__'), tie('value'), { maxKeys: 3 }),
+  ),
 }))
 
 /** A value and a near copy: keys reordered, maybe one leaf changed. */
@@ -20,7 +33,13 @@ function reorder(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reorder)
   if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
     const out: Record<string, unknown> = {}
-    for (const k of Object.keys(v).reverse()) Object.defineProperty(out, k, { value: reorder((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true })
+    for (const k of Object.keys(v).reverse())
+      Object.defineProperty(out, k, {
+        value: reorder((v as Record<string, unknown>)[k]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
     return out
   }
   return v

@@ -6,7 +6,12 @@ import { errorResponse } from '../http/errorResponse.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
-import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
+import {
+  controlBase,
+  directoryBody,
+  identityBody,
+  operationBody,
+} from '../control/controlBodies.ts'
 import type { ChangeSignal } from '../model/ChangeSignal.ts'
 
 /** What the control routes of one agent need. */
@@ -27,7 +32,10 @@ const receiptSchema = z.strictObject({
   result_digest: z.string().regex(/^[0-9a-f]{64}$/),
 })
 const acknowledgeBody = z.strictObject({ schema_version: z.literal(1), receipt: receiptSchema })
-const acknowledgeCompletedBody = z.strictObject({ schema_version: z.literal(1), executions: z.array(receiptSchema).min(1).max(4096) })
+const acknowledgeCompletedBody = z.strictObject({
+  schema_version: z.literal(1),
+  executions: z.array(receiptSchema).min(1).max(4096),
+})
 const statusQuery = z.strictObject({
   checkpoint_id: controlBase.checkpoint_id,
   wait_ready: z.literal('1').optional(),
@@ -35,7 +43,10 @@ const statusQuery = z.strictObject({
   at_deadline: z.literal('1').optional(),
   timeout_s: z.coerce.number().nonnegative().max(600).optional(),
 })
-const receiptQuery = z.strictObject({ rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN), attempt_index: z.coerce.number().int().nonnegative() })
+const receiptQuery = z.strictObject({
+  rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN),
+  attempt_index: z.coerce.number().int().nonnegative(),
+})
 
 /** The agent's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
 export function agentCapabilities(agent: AgentParticipant): object {
@@ -66,7 +77,11 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
   const { agent, signal, clock } = options
   const app = createControlApp(options.token)
   const reply = controlReply
-  const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response =>
+  const openDir = (
+    c: Context,
+    requested: string,
+    create: boolean,
+  ): CheckpointDirectory | Response =>
     openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
 
   app.get('/capabilities', (c) => c.json(agentCapabilities(agent)))
@@ -79,7 +94,12 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
 
   app.get('/agent-checkpoint/status', async (c) => {
     const query = statusQuery.safeParse(c.req.query())
-    if (!query.success) return errorResponse(c, 'invalid_request', `status query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    if (!query.success)
+      return errorResponse(
+        c,
+        'invalid_request',
+        `status query: ${query.error.issues[0]?.message ?? 'invalid'}`,
+      )
     const { checkpoint_id, wait_ready, timeout_s, at_deadline } = query.data
     const until = clock.now() + (wait_ready === undefined ? 0 : (timeout_s ?? 0) * 1000)
     for (;;) {
@@ -87,7 +107,12 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
       if (!status.ok) return reply(c, status)
       if (status.value.ready_to_commit) return c.json({ checkpoint_id, ...status.value })
       const phase = agent.fence.phase
-      if (at_deadline !== undefined && (phase === 'preparing' || phase === 'prepared') && agent.fence.remaining(clock.now()) === 0) return reply(c, agent.prepareDeadline(checkpoint_id))
+      if (
+        at_deadline !== undefined &&
+        (phase === 'preparing' || phase === 'prepared') &&
+        agent.fence.remaining(clock.now()) === 0
+      )
+        return reply(c, agent.prepareDeadline(checkpoint_id))
       const left = Math.min(until - clock.now(), agent.fence.remaining(clock.now()))
       if (left <= 0) return c.json({ checkpoint_id, ...status.value })
       await signal.wait(Math.min(left, 250))
@@ -127,23 +152,51 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
     return reply(c, result)
   })
 
-  controlOperation(app, '/agent-checkpoint/acknowledge-completed', acknowledgeCompletedBody, (body, c) => {
-    const result = agent.acknowledge(body.executions as CompletionReceipt[])
-    signal.notify()
-    return reply(c, result.ok ? { ok: true, value: { acknowledged: result.value.acknowledged, idempotent: result.value.idempotent } } : result)
-  })
+  controlOperation(
+    app,
+    '/agent-checkpoint/acknowledge-completed',
+    acknowledgeCompletedBody,
+    (body, c) => {
+      const result = agent.acknowledge(body.executions as CompletionReceipt[])
+      signal.notify()
+      return reply(
+        c,
+        result.ok
+          ? {
+              ok: true,
+              value: {
+                acknowledged: result.value.acknowledged,
+                idempotent: result.value.idempotent,
+              },
+            }
+          : result,
+      )
+    },
+  )
 
   app.get('/agent-checkpoint/completion-receipt', (c) => {
     const query = receiptQuery.safeParse(c.req.query())
-    if (!query.success) return errorResponse(c, 'invalid_request', `completion-receipt query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    if (!query.success)
+      return errorResponse(
+        c,
+        'invalid_request',
+        `completion-receipt query: ${query.error.issues[0]?.message ?? 'invalid'}`,
+      )
     return reply(c, agent.completionReceipt(query.data))
   })
 
-  controlOperation(app, '/agent-checkpoint/discard-restored-continuation', identityBody, (body, c) => {
-    const { checkpoint_id, rollout_id, attempt_index } = body
-    return reply(c, agent.discardContinuation(checkpoint_id, { rollout_id, attempt_index }))
-  })
+  controlOperation(
+    app,
+    '/agent-checkpoint/discard-restored-continuation',
+    identityBody,
+    (body, c) => {
+      const { checkpoint_id, rollout_id, attempt_index } = body
+      return reply(c, agent.discardContinuation(checkpoint_id, { rollout_id, attempt_index }))
+    },
+  )
 
-  app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))
+  app.all('*', (c) =>
+    errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`),
+  )
   return app
 }

@@ -1,6 +1,13 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { AgentParticipant, CheckpointDirectory, Clock, EnvName, JsonValue, RolloutPlan } from '@cutover/core'
+import type {
+  AgentParticipant,
+  CheckpointDirectory,
+  Clock,
+  EnvName,
+  JsonValue,
+  RolloutPlan,
+} from '@cutover/core'
 import { ENV_NAMES } from '@cutover/core'
 import { cutoverErrorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
@@ -48,19 +55,58 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   const app = new Hono()
   app.get('/', (c) => c.json({ participant: 'agent', name: agent.instanceName, pid: options.pid }))
   if (options.controlToken !== undefined) {
-    app.route('/ng-control/v1', agentControlRoutes({ agent, signal, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory }))
+    app.route(
+      '/ng-control/v1',
+      agentControlRoutes({
+        agent,
+        signal,
+        token: options.controlToken,
+        dataDir: options.dataDir,
+        clock: options.clock,
+        openDirectory: options.openDirectory,
+      }),
+    )
   }
   app.post('/run', async (c) => {
     const body = await readValidJson(c, runBody, 'run body')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
     const b = body.value
-    const plan: RolloutPlan = { index: 0, rollout_id: b.rollout_id, env: b.environment, task: b.task ?? 0, seed: BigInt(b.seed ?? 0) }
-    const outcome = await runRolloutOverHttp(agent, options.upstreams, plan, b.attempt_index, signal, options.note, b.model_delay_ms === undefined ? {} : { modelDelayMs: b.model_delay_ms })
+    const plan: RolloutPlan = {
+      index: 0,
+      rollout_id: b.rollout_id,
+      env: b.environment,
+      task: b.task ?? 0,
+      seed: BigInt(b.seed ?? 0),
+    }
+    const outcome = await runRolloutOverHttp(
+      agent,
+      options.upstreams,
+      plan,
+      b.attempt_index,
+      signal,
+      options.note,
+      b.model_delay_ms === undefined ? {} : { modelDelayMs: b.model_delay_ms },
+    )
     if (!outcome.ok) {
-      options.note('controller', 'run.complete', { rollout_id: b.rollout_id, attempt_index: b.attempt_index, reward: 0, receipt: null }, outcome.error.code)
+      options.note(
+        'controller',
+        'run.complete',
+        { rollout_id: b.rollout_id, attempt_index: b.attempt_index, reward: 0, receipt: null },
+        outcome.error.code,
+      )
       return cutoverErrorResponse(c, outcome.error)
     }
-    options.note('controller', 'run.complete', { rollout_id: b.rollout_id, attempt_index: b.attempt_index, reward: outcome.value.reward, receipt: outcome.value.receipt as unknown as JsonValue }, 'ok')
+    options.note(
+      'controller',
+      'run.complete',
+      {
+        rollout_id: b.rollout_id,
+        attempt_index: b.attempt_index,
+        reward: outcome.value.reward,
+        receipt: outcome.value.receipt as unknown as JsonValue,
+      },
+      'ok',
+    )
     return c.json(outcome.value)
   })
   return app

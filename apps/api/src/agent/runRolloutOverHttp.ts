@@ -1,5 +1,22 @@
-import type { AgentBoundaryRecord, AgentParticipant, CompletionReceipt, DriverState, EnvName, ExecutionIdentity, JsonValue, RolloutPlan } from '@cutover/core'
-import { INITIAL_DRIVER_STATE, applyEnvResponse, applyStart, decide, executionKey, startRequest, verifyRequest } from '@cutover/core'
+import type {
+  AgentBoundaryRecord,
+  AgentParticipant,
+  CompletionReceipt,
+  DriverState,
+  EnvName,
+  ExecutionIdentity,
+  JsonValue,
+  RolloutPlan,
+} from '@cutover/core'
+import {
+  INITIAL_DRIVER_STATE,
+  applyEnvResponse,
+  applyStart,
+  decide,
+  executionKey,
+  startRequest,
+  verifyRequest,
+} from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
 import { errorCodeOf, fetchJson } from '../control/fetchJson.ts'
@@ -28,7 +45,6 @@ export interface RunAnswer {
 
 type Outcome = { ok: true; value: RunAnswer } | { ok: false; error: CutoverError }
 
-
 /**
  * Runs one rollout of `plan` over HTTP as the simulator's `RolloutDriver` does in process: the same
  * scripted turns (`decide`, `applyEnvResponse`), the model and the resources servers called with the
@@ -52,7 +68,15 @@ export async function runRolloutOverHttp(
   const execution = begun.value.execution
   if (begun.value.replayed) {
     const result = execution.result as { reward?: number; output?: JsonValue[] } | null
-    return { ok: true, value: { ...id, reward: result?.reward ?? 0, output: result?.output ?? [], receipt: execution.receipt } }
+    return {
+      ok: true,
+      value: {
+        ...id,
+        reward: result?.reward ?? 0,
+        output: result?.output ?? [],
+        receipt: execution.receipt,
+      },
+    }
   }
   const generation = execution.generation
   const examples = plan.env === 'workplace' ? workplaceExamples() : []
@@ -62,7 +86,10 @@ export async function runRolloutOverHttp(
     agent.finish(id, generation, 'failed', null)
     return { ok: false, error: cutoverError(code, message) }
   }
-  const stale = (): Outcome => ({ ok: false, error: cutoverError('stale_attempt', `attempt ${key} was retired or fenced while it ran`) })
+  const stale = (): Outcome => ({
+    ok: false,
+    error: cutoverError('stale_attempt', `attempt ${key} was retired or fenced while it ran`),
+  })
 
   /** Waits while the execution is parked; false when it no longer owns the attempt. */
   const waitWhileParked = async (): Promise<boolean> => {
@@ -86,11 +113,32 @@ export async function runRolloutOverHttp(
   } else {
     const req = startRequest(plan)
     const startSent = Date.now()
-    const resp = await fetchJson(`${envUrl}${req.path}`, { method: 'POST', body: req.body, headers })
+    const resp = await fetchJson(`${envUrl}${req.path}`, {
+      method: 'POST',
+      body: req.body,
+      headers,
+    })
     revision = resp.ok ? Number(resp.headers.get(REVISION_HEADER) ?? '0') : 0
-    note(`resources_${plan.env}`, 'env.start', { ...id, path: req.path, session_id: null, revision: resp.ok ? revision : null, status: resp.ok ? resp.status : 0 }, resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code, { at: startSent })
-    if (!resp.ok) return fail('transport_error', `resources ${plan.env} ${req.path}: ${resp.message}`)
-    if (resp.status >= 400) return fail('invalid_request', `resources ${plan.env} ${req.path} answered ${resp.status} ${errorCodeOf(resp.body) ?? ''}`)
+    note(
+      `resources_${plan.env}`,
+      'env.start',
+      {
+        ...id,
+        path: req.path,
+        session_id: null,
+        revision: resp.ok ? revision : null,
+        status: resp.ok ? resp.status : 0,
+      },
+      resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code,
+      { at: startSent },
+    )
+    if (!resp.ok)
+      return fail('transport_error', `resources ${plan.env} ${req.path}: ${resp.message}`)
+    if (resp.status >= 400)
+      return fail(
+        'invalid_request',
+        `resources ${plan.env} ${req.path} answered ${resp.status} ${errorCodeOf(resp.body) ?? ''}`,
+      )
     state = applyStart(plan, state, resp.body as JsonValue)
     if (!commit()) return stale()
   }
@@ -106,11 +154,27 @@ export async function runRolloutOverHttp(
       usage: null,
       last_committed_model_call_id: lastCall,
       resource_state_revisions: { [plan.env]: revision },
-      agent_state: { driver: state as unknown as JsonValue, environment: plan.env, task: plan.task, seed: plan.seed.toString() },
+      agent_state: {
+        driver: state as unknown as JsonValue,
+        environment: plan.env,
+        task: plan.task,
+        seed: plan.seed.toString(),
+      },
       created_at: Date.now(),
     }
     const c = agent.commitBoundary(id, generation, record)
-    note('agent', 'agent.boundary', { ...id, boundary_index: boundaryIndex, last_committed_model_call_id: lastCall, resource_state_revisions: { [plan.env]: revision }, parked: c.ok && c.value.state === 'parked' }, c.ok ? 'ok' : c.error.code)
+    note(
+      'agent',
+      'agent.boundary',
+      {
+        ...id,
+        boundary_index: boundaryIndex,
+        last_committed_model_call_id: lastCall,
+        resource_state_revisions: { [plan.env]: revision },
+        parked: c.ok && c.value.state === 'parked',
+      },
+      c.ok ? 'ok' : c.error.code,
+    )
     if (!c.ok) return false
     boundaryIndex++
     signal.notify()
@@ -126,14 +190,39 @@ export async function runRolloutOverHttp(
       if (leave.error.code === 'checkpoint_parked') continue
       return stale()
     }
-    const policy = { environment: plan.env, task: plan.task, turn: state.turn, observation: state.observation, done: state.done, ...(options.modelDelayMs === undefined ? {} : { delay_ms: options.modelDelayMs }) }
+    const policy = {
+      environment: plan.env,
+      task: plan.task,
+      turn: state.turn,
+      observation: state.observation,
+      done: state.done,
+      ...(options.modelDelayMs === undefined ? {} : { delay_ms: options.modelDelayMs }),
+    }
     const modelSent = Date.now()
-    const modelResp = await fetchJson(`${upstreams.model}/v1/responses`, { method: 'POST', body: { input: [], metadata: { cutover_policy: JSON.stringify(policy) } }, headers })
+    const modelResp = await fetchJson(`${upstreams.model}/v1/responses`, {
+      method: 'POST',
+      body: { input: [], metadata: { cutover_policy: JSON.stringify(policy) } },
+      headers,
+    })
     const modelCode = modelResp.ok ? (errorCodeOf(modelResp.body) ?? 'ok') : modelResp.code
     const callId = modelResp.ok ? modelResp.headers.get(MODEL_CALL_ID_HEADER) : null
-    const answer = modelResp.ok ? (modelResp.body as { parent_call_id?: unknown; relay?: unknown } | null) : null
+    const answer = modelResp.ok
+      ? (modelResp.body as { parent_call_id?: unknown; relay?: unknown } | null)
+      : null
     const parentCallId = typeof answer?.parent_call_id === 'string' ? answer.parent_call_id : null
-    note('policy_model', 'model.request', { ...id, model_call_id: callId, parent_call_id: parentCallId, relay: answer?.relay === true, turn: state.turn }, modelCode, { at: modelSent })
+    note(
+      'policy_model',
+      'model.request',
+      {
+        ...id,
+        model_call_id: callId,
+        parent_call_id: parentCallId,
+        relay: answer?.relay === true,
+        turn: state.turn,
+      },
+      modelCode,
+      { at: modelSent },
+    )
     if (!modelResp.ok) return fail('transport_error', `model /v1/responses: ${modelResp.message}`)
     if (modelCode === 'checkpoint_parked') {
       // Refused before any state changed: park without a boundary, retry after resume.
@@ -142,7 +231,11 @@ export async function runRolloutOverHttp(
       continue
     }
     if (modelCode === 'stale_attempt') return stale()
-    if (modelResp.status >= 400 || callId === null) return fail('invalid_request', `model /v1/responses answered ${modelResp.status} ${modelCode}`)
+    if (modelResp.status >= 400 || callId === null)
+      return fail(
+        'invalid_request',
+        `model /v1/responses answered ${modelResp.status} ${modelCode}`,
+      )
     lastCall = callId
     const requestId = `${key}.t${state.turn}`
     let envResp
@@ -151,12 +244,35 @@ export async function runRolloutOverHttp(
       envResp = await fetchJson(`${envUrl}${decision.route}`, {
         method: 'POST',
         body: gymRequestBody(decision.body),
-        headers: { ...headers, 'x-nemo-gym-resource-request-id': requestId, 'x-nemo-gym-expected-resource-state-revision': String(revision) },
+        headers: {
+          ...headers,
+          'x-nemo-gym-resource-request-id': requestId,
+          'x-nemo-gym-expected-resource-state-revision': String(revision),
+        },
       })
       const code = envResp.ok ? (errorCodeOf(envResp.body) ?? 'ok') : envResp.code
-      const after = envResp.ok ? Number(envResp.headers.get(REVISION_HEADER) ?? String(revision)) : null
-      note(`resources_${plan.env}`, 'env.request', { ...id, path: decision.route, request_id: requestId, revision: after, status: envResp.ok ? envResp.status : 0, replayed: false }, code, { at: envSent })
-      if (!envResp.ok) return fail('transport_error', `resources ${plan.env} ${decision.route}: ${envResp.message}`)
+      const after = envResp.ok
+        ? Number(envResp.headers.get(REVISION_HEADER) ?? String(revision))
+        : null
+      note(
+        `resources_${plan.env}`,
+        'env.request',
+        {
+          ...id,
+          path: decision.route,
+          request_id: requestId,
+          revision: after,
+          status: envResp.ok ? envResp.status : 0,
+          replayed: false,
+        },
+        code,
+        { at: envSent },
+      )
+      if (!envResp.ok)
+        return fail(
+          'transport_error',
+          `resources ${plan.env} ${decision.route}: ${envResp.message}`,
+        )
       if (code !== 'checkpoint_parked') break
       agent.park(id, generation)
       signal.notify()
@@ -164,9 +280,17 @@ export async function runRolloutOverHttp(
     }
     const code = errorCodeOf(envResp.body)
     if (code === 'stale_attempt') return stale()
-    if (code !== undefined) return fail('invalid_request', `resources ${plan.env} ${decision.route} refused: ${code}`)
+    if (code !== undefined)
+      return fail('invalid_request', `resources ${plan.env} ${decision.route} refused: ${code}`)
     revision = Number(envResp.headers.get(REVISION_HEADER) ?? String(revision))
-    state = applyEnvResponse(plan, state, decision, envResp.status, envResp.body as JsonValue, false)
+    state = applyEnvResponse(
+      plan,
+      state,
+      decision,
+      envResp.status,
+      envResp.body as JsonValue,
+      false,
+    )
     if (state.done) break
     if (!commit()) return stale()
   }
@@ -175,11 +299,22 @@ export async function runRolloutOverHttp(
   const verify = verifyRequest(plan, state, examples)
   if (verify !== null) {
     const verifySent = Date.now()
-    const resp = await fetchJson(`${envUrl}${verify.path}`, { method: 'POST', body: gymRequestBody(verify.body), headers })
+    const resp = await fetchJson(`${envUrl}${verify.path}`, {
+      method: 'POST',
+      body: gymRequestBody(verify.body),
+      headers,
+    })
     const b = resp.ok ? (resp.body as { reward?: unknown } | null) : null
     reward = typeof b?.reward === 'number' ? b.reward : 0
-    note(`resources_${plan.env}`, 'env.verify', { ...id, path: verify.path, reward, status: resp.ok ? resp.status : 0 }, resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code, { at: verifySent })
-    if (!resp.ok) return fail('transport_error', `resources ${plan.env} ${verify.path}: ${resp.message}`)
+    note(
+      `resources_${plan.env}`,
+      'env.verify',
+      { ...id, path: verify.path, reward, status: resp.ok ? resp.status : 0 },
+      resp.ok ? (errorCodeOf(resp.body) ?? 'ok') : resp.code,
+      { at: verifySent },
+    )
+    if (!resp.ok)
+      return fail('transport_error', `resources ${plan.env} ${verify.path}: ${resp.message}`)
   }
   const result: JsonValue = { reward, output: [...state.outputs] }
   const fin = agent.finish(id, generation, 'completed', result)

@@ -12,7 +12,9 @@ export interface ToVerificationWorker {
 }
 
 /** Verification worker → main thread. */
-export type FromVerificationWorker = { readonly id: number; readonly value: FolderVerification | DirectoryInspection } | { readonly id: number; readonly error: string }
+export type FromVerificationWorker =
+  | { readonly id: number; readonly value: FolderVerification | DirectoryInspection }
+  | { readonly id: number; readonly error: string }
 
 /**
  * A folder's verification with the lstat signature it was made against (`folderSignature`);
@@ -52,7 +54,10 @@ export function startVerificationWorker(bootstrap: URL = BOOTSTRAP): VerifyCheck
  */
 export function startCheckpointWorker(bootstrap: URL = BOOTSTRAP): CheckpointWorker {
   let worker: Worker | undefined
-  const pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>()
+  const pending = new Map<
+    number,
+    { resolve: (value: never) => void; reject: (error: Error) => void }
+  >()
   let nextId = 0
   const failAll = (error: Error): void => {
     worker = undefined
@@ -80,7 +85,12 @@ export function startCheckpointWorker(bootstrap: URL = BOOTSTRAP): CheckpointWor
       new Promise<T>((resolve, reject) => {
         const id = (nextId += 1)
         pending.set(id, { resolve: resolve as (value: never) => void, reject })
-        started().postMessage({ id, folder, job, ...(known === undefined ? {} : { known }) } satisfies ToVerificationWorker)
+        started().postMessage({
+          id,
+          folder,
+          job,
+          ...(known === undefined ? {} : { known }),
+        } satisfies ToVerificationWorker)
       })
   return { verify: ask<FolderVerification>('verify'), inspect: ask<DirectoryInspection>('inspect') }
 }

@@ -20,11 +20,30 @@ port.on('message', (message: ToVerificationWorker) => {
   try {
     if (message.job === 'inspect') {
       const dir = new NodeCheckpointDirectory(message.folder, { create: false })
-      reply = { id: message.id, value: inspectDirectory(dir, nodeDigest, (base ??= parseWorkplaceBase(loadNodeWorkplaceData(), nodeDigest))) }
+      reply = {
+        id: message.id,
+        value: inspectDirectory(
+          dir,
+          nodeDigest,
+          (base ??= parseWorkplaceBase(loadNodeWorkplaceData(), nodeDigest)),
+        ),
+      }
     } else {
       // The signature first (taken before reading, so a change during the verification shows next time).
       const signature = folderSignature(message.folder)
-      reply = { id: message.id, value: signature === message.known ? { signature } : { signature, verification: checkpointVerification(new NodeCheckpointDirectory(message.folder, { create: false }), nodeDigest) } }
+      reply = {
+        id: message.id,
+        value:
+          signature === message.known
+            ? { signature }
+            : {
+                signature,
+                verification: checkpointVerification(
+                  new NodeCheckpointDirectory(message.folder, { create: false }),
+                  nodeDigest,
+                ),
+              },
+      }
     }
   } catch (error) {
     reply = { id: message.id, error: error instanceof Error ? error.message : String(error) }

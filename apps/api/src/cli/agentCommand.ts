@@ -31,21 +31,34 @@ function loopbackUrl(option: string, text: string): string {
     throw new UsageError(`${option}: not a URL: ${text}`)
   }
   if (url.protocol !== 'http:') throw new UsageError(`${option}: only http:// URLs (${text})`)
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) throw new UsageError(`${option}: participants are loopback only (${text})`)
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+    throw new UsageError(`${option}: participants are loopback only (${text})`)
   return text.replace(/\/+$/, '')
 }
 
-function parseAgentArgs(argv: readonly string[]): { port: number; model: string; resources: { [K in EnvName]: string }; restoreExpected: boolean } {
-  const { values, switches } = parseArgs(argv, { values: ['--port', '--model', '--resources'], switches: ['--restore-expected'] })
+function parseAgentArgs(argv: readonly string[]): {
+  port: number
+  model: string
+  resources: { [K in EnvName]: string }
+  restoreExpected: boolean
+} {
+  const { values, switches } = parseArgs(argv, {
+    values: ['--port', '--model', '--resources'],
+    switches: ['--restore-expected'],
+  })
   const model = values.get('--model')
   if (model === undefined) throw new UsageError('--model URL is required')
   const resourcesText = values.get('--resources')
-  if (resourcesText === undefined) throw new UsageError(`--resources ${ENV_NAMES.map((e) => `${e}=URL`).join(',')} is required`)
+  if (resourcesText === undefined)
+    throw new UsageError(`--resources ${ENV_NAMES.map((e) => `${e}=URL`).join(',')} is required`)
   const resources: { [K in EnvName]?: string } = {}
   for (const pair of resourcesText.split(',')) {
     const at = pair.indexOf('=')
     const env = pair.slice(0, at)
-    if (at < 0 || !(ENV_NAMES as readonly string[]).includes(env)) throw new UsageError(`--resources: '${pair}' is not ENV=URL with ENV one of ${ENV_NAMES.join(', ')}`)
+    if (at < 0 || !(ENV_NAMES as readonly string[]).includes(env))
+      throw new UsageError(
+        `--resources: '${pair}' is not ENV=URL with ENV one of ${ENV_NAMES.join(', ')}`,
+      )
     resources[env as EnvName] = loopbackUrl(`--resources ${env}`, pair.slice(at + 1))
   }
   const missing = ENV_NAMES.filter((e) => resources[e] === undefined)
@@ -72,10 +85,17 @@ export async function runAgentCommand(argv: readonly string[], io: CliIo): Promi
     controlToken,
     dataDir: resolveDataDir(),
     clock: { now: () => Date.now() },
-    openDirectory: recordingDirectories((path, create) => new NodeCheckpointDirectory(path, { create }), note),
+    openDirectory: recordingDirectories(
+      (path, create) => new NodeCheckpointDirectory(path, { create }),
+      note,
+    ),
     pid: process.pid,
     note,
   })
-  await serveParticipant(app, args.port, io, (error) => io.stderr(`cutover agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`))
+  await serveParticipant(app, args.port, io, (error) =>
+    io.stderr(
+      `cutover agent: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    ),
+  )
   return EXIT.ok
 }

@@ -18,11 +18,26 @@ async function run(argv: string[]) {
   let stdout = ''
   let stderr = ''
   // Small effort: the shapes and signs of the figures are under test, never their speed.
-  const code = await runBenchCommand(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) }, { loadWorkplace: () => workplace, measure: { minMeasureMs: 20, sha256Bytes: 1 << 20, tempRoot } })
+  const code = await runBenchCommand(
+    argv,
+    { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) },
+    {
+      loadWorkplace: () => workplace,
+      measure: { minMeasureMs: 20, sha256Bytes: 1 << 20, tempRoot },
+    },
+  )
   return { code, stdout, stderr, tempRoot }
 }
 
-const FIXED = ['rollouts', 'cycle_ms', 'events_per_s', 'workplace_sessions_per_s', 'workplace_snapshot_bytes_median', 'workplace_full_bytes_median', 'sha256_mb_per_s'] as const
+const FIXED = [
+  'rollouts',
+  'cycle_ms',
+  'events_per_s',
+  'workplace_sessions_per_s',
+  'workplace_snapshot_bytes_median',
+  'workplace_full_bytes_median',
+  'sha256_mb_per_s',
+] as const
 
 describe('cutover bench', () => {
   it('[bench] --json prints exactly one object with every contract figure a positive number, and cleans up its temp folder', async () => {
@@ -32,11 +47,20 @@ describe('cutover bench', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(1)
     const figures = JSON.parse(r.stdout) as Record<string, unknown>
     expect(figures['rollouts']).toBe(6)
-    for (const name of [...FIXED, 'max_step_ms', 'peak_rss_mb', 'cycle_ms_generation_safe', 'heap_limit_mb', 'heap_used_max_mb']) {
+    for (const name of [
+      ...FIXED,
+      'max_step_ms',
+      'peak_rss_mb',
+      'cycle_ms_generation_safe',
+      'heap_limit_mb',
+      'heap_used_max_mb',
+    ]) {
       expect(typeof figures[name], name).toBe('number')
       expect(figures[name] as number, name).toBeGreaterThan(0)
     }
-    expect(figures['workplace_snapshot_bytes_median'] as number).toBeLessThan(figures['workplace_full_bytes_median'] as number)
+    expect(figures['workplace_snapshot_bytes_median'] as number).toBeLessThan(
+      figures['workplace_full_bytes_median'] as number,
+    )
     expect(figures['workplace_snapshot_bytes']).toHaveLength(5)
     expect(figures['cycle_directories_valid']).toBe(true)
     expect(figures['cycle_run_invariants_pass']).toBe(true)
@@ -49,7 +73,15 @@ describe('cutover bench', () => {
     const r = await run(['--rollouts', '3'])
     expect(r.code).toBe(0)
     for (const name of FIXED.slice(1)) expect(r.stdout).toContain(`(${name})`)
-    for (const target of ['≤ 500 ms', '≤ 20 ms', '≥ 100,000 events/s', '≥ 1,500 sessions/s', '≤ 2 KB', '362 KB']) expect(r.stdout).toContain(target)
+    for (const target of [
+      '≤ 500 ms',
+      '≤ 20 ms',
+      '≥ 100,000 events/s',
+      '≥ 1,500 sessions/s',
+      '≤ 2 KB',
+      '362 KB',
+    ])
+      expect(r.stdout).toContain(target)
   })
 
   it('[cli] --help exits 0; bad options are usage errors (one stderr line, exit 2)', async () => {
@@ -71,11 +103,28 @@ describe('cutover bench --api', () => {
     const tempRoot = mkdtempSync(join(tmpdir(), 'cutover-bench-test-'))
     roots.push(tempRoot)
     let stdout = ''
-    const code = await runBenchCommand(['--api', '--rollouts', '6', '--json'], { stdout: (s) => (stdout += s), stderr: () => undefined }, { measure: { tempRoot } })
+    const code = await runBenchCommand(
+      ['--api', '--rollouts', '6', '--json'],
+      { stdout: (s) => (stdout += s), stderr: () => undefined },
+      { measure: { tempRoot } },
+    )
     expect(code).toBe(0)
     const figures = JSON.parse(stdout) as Record<string, unknown>
-    for (const name of ['event_loop_max_stall_ms', 'view_ms_p95', 'view_requests', 'summary_ms_p95', 'events_range_ms_p95', 'api_run_ms']) expect(typeof figures[name], name).toBe('number')
-    expect(Object.keys(figures['view_ms_p95_by_kind'] as object).sort()).toEqual(['session', 'sessions', 'step', 'tables'])
+    for (const name of [
+      'event_loop_max_stall_ms',
+      'view_ms_p95',
+      'view_requests',
+      'summary_ms_p95',
+      'events_range_ms_p95',
+      'api_run_ms',
+    ])
+      expect(typeof figures[name], name).toBe('number')
+    expect(Object.keys(figures['view_ms_p95_by_kind'] as object).sort()).toEqual([
+      'session',
+      'sessions',
+      'step',
+      'tables',
+    ])
     expect(readdirSync(tempRoot)).toEqual([])
   })
 })

@@ -51,17 +51,55 @@ function rows(f: BenchFigures): Row[] {
     },
     {
       label: `full cycle, generation-safe, ${num(f.rollouts)} rollouts (cycle_ms_generation_safe)`,
-      value: f.cycle_ms_generation_safe === null ? 'no checkpoint' : `${num(f.cycle_ms_generation_safe)} ms`,
+      value:
+        f.cycle_ms_generation_safe === null
+          ? 'no checkpoint'
+          : `${num(f.cycle_ms_generation_safe)} ms`,
       target: '— (beside cycle_ms)',
       met: null,
     },
-    { label: 'simulator throughput (events_per_s)', value: `${num(f.events_per_s)} events/s`, target: '≥ 100,000 events/s', met: f.events_per_s >= 100_000 },
-    { label: 'longest simulator step (max_step_ms)', value: `${num(f.max_step_ms)} ms`, target: '≤ 20 ms', met: f.max_step_ms <= 20 },
-    { label: 'peak memory (peak_rss_mb)', value: `${num(f.peak_rss_mb)} MB`, target: f.rollouts >= 10_000 ? '≤ 1,024 MB' : '—', met: f.rollouts >= 10_000 ? f.peak_rss_mb <= 1024 : null },
-    { label: 'Workplace export + restore (workplace_sessions_per_s)', value: `${num(f.workplace_sessions_per_s)} sessions/s`, target: '≥ 1,500 sessions/s', met: f.workplace_sessions_per_s >= 1500 },
-    { label: 'Workplace snapshot median (workplace_snapshot_bytes_median)', value: `${num(f.workplace_snapshot_bytes_median)} B`, target: '≤ 2 KB (2,048 B)', met: f.workplace_snapshot_bytes_median <= 2048 },
-    { label: 'Workplace full-table median (workplace_full_bytes_median)', value: `${num(f.workplace_full_bytes_median)} B`, target: 'reference split-JSON ≈ 362 KB', met: null },
-    { label: 'SHA-256 (sha256_mb_per_s)', value: `${num(f.sha256_mb_per_s)} MiB/s`, target: '—', met: null },
+    {
+      label: 'simulator throughput (events_per_s)',
+      value: `${num(f.events_per_s)} events/s`,
+      target: '≥ 100,000 events/s',
+      met: f.events_per_s >= 100_000,
+    },
+    {
+      label: 'longest simulator step (max_step_ms)',
+      value: `${num(f.max_step_ms)} ms`,
+      target: '≤ 20 ms',
+      met: f.max_step_ms <= 20,
+    },
+    {
+      label: 'peak memory (peak_rss_mb)',
+      value: `${num(f.peak_rss_mb)} MB`,
+      target: f.rollouts >= 10_000 ? '≤ 1,024 MB' : '—',
+      met: f.rollouts >= 10_000 ? f.peak_rss_mb <= 1024 : null,
+    },
+    {
+      label: 'Workplace export + restore (workplace_sessions_per_s)',
+      value: `${num(f.workplace_sessions_per_s)} sessions/s`,
+      target: '≥ 1,500 sessions/s',
+      met: f.workplace_sessions_per_s >= 1500,
+    },
+    {
+      label: 'Workplace snapshot median (workplace_snapshot_bytes_median)',
+      value: `${num(f.workplace_snapshot_bytes_median)} B`,
+      target: '≤ 2 KB (2,048 B)',
+      met: f.workplace_snapshot_bytes_median <= 2048,
+    },
+    {
+      label: 'Workplace full-table median (workplace_full_bytes_median)',
+      value: `${num(f.workplace_full_bytes_median)} B`,
+      target: 'reference split-JSON ≈ 362 KB',
+      met: null,
+    },
+    {
+      label: 'SHA-256 (sha256_mb_per_s)',
+      value: `${num(f.sha256_mb_per_s)} MiB/s`,
+      target: '—',
+      met: null,
+    },
   ]
 }
 
@@ -70,7 +108,8 @@ function humanTable(f: BenchFigures): string {
   const w0 = Math.max(...table.map((r) => r.label.length), 'figure'.length)
   const w1 = Math.max(...table.map((r) => r.value.length), 'measured'.length)
   const w2 = Math.max(...table.map((r) => r.target.length), 'target (PRODUCT.md §6)'.length)
-  const line = (a: string, b: string, c: string, d: string) => `${a.padEnd(w0)}  ${b.padStart(w1)}  ${c.padEnd(w2)}  ${d}`
+  const line = (a: string, b: string, c: string, d: string) =>
+    `${a.padEnd(w0)}  ${b.padStart(w1)}  ${c.padEnd(w2)}  ${d}`
   const phases = Object.entries(f.cycle_phases_ms)
     .map(([k, v]) => `${k} ${num(v)}`)
     .join(', ')
@@ -79,7 +118,9 @@ function humanTable(f: BenchFigures): string {
     '',
     line('figure', 'measured', 'target (PRODUCT.md §6)', 'met'),
     line('-'.repeat(w0), '-'.repeat(w1), '-'.repeat(w2), '---'),
-    ...table.map((r) => line(r.label, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO')),
+    ...table.map((r) =>
+      line(r.label, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO'),
+    ),
     '',
     `cycle: window ${f.cycle_window_ms === null ? '-' : num(f.cycle_window_ms)} ms (${phases}) + verify ${num(f.cycle_verify_ms)} ms; ${num(f.cycle_files_written)} files, ${num(f.cycle_bytes_written)} B written; whole real-FS run ${num(f.cycle_run_ms)} ms; directories valid: ${f.cycle_directories_valid ? 'yes' : 'NO'}; invariants pass: ${f.cycle_run_invariants_pass ? 'yes' : 'NO'}`,
     `simulator: ${num(f.events)} events in ${num(f.simulate_ms)} ms (trace generation alone ${num(f.trace_events_per_s)} events/s); longest step ${num(f.max_step_ms)} ms at ${f.max_step_event}`,
@@ -110,7 +151,11 @@ function apiTable(f: ApiBenchFigures): string {
 }
 
 /** `cutover bench [--rollouts N] [--json] [--api]` (CONTRACTS.md §6, §11). `argv` holds the arguments after `bench`. */
-export function runBenchCommand(argv: readonly string[], io: CliIo, options: BenchCommandOptions = {}): number | Promise<number> {
+export function runBenchCommand(
+  argv: readonly string[],
+  io: CliIo,
+  options: BenchCommandOptions = {},
+): number | Promise<number> {
   if (wantsHelp(argv)) {
     io.stdout(`${BENCH_HELP}\n`)
     return EXIT.ok
@@ -119,7 +164,10 @@ export function runBenchCommand(argv: readonly string[], io: CliIo, options: Ben
   let json: boolean
   let api: boolean
   try {
-    const { values, switches } = parseArgs(argv, { values: ['--rollouts'], switches: ['--json', '--api'] })
+    const { values, switches } = parseArgs(argv, {
+      values: ['--rollouts'],
+      switches: ['--json', '--api'],
+    })
     const text = values.get('--rollouts')
     if (text !== undefined) rollouts = parseIntegerOption('--rollouts', text, 1, MAX_ROLLOUTS)
     json = switches.has('--json')
@@ -130,7 +178,11 @@ export function runBenchCommand(argv: readonly string[], io: CliIo, options: Ben
     return EXIT.usage
   }
   if (api) {
-    return measureApiBench({ rollouts, ...(options.measure?.tempRoot === undefined ? {} : { tempRoot: options.measure.tempRoot }), ...(json ? {} : { progress: (line: string) => io.stderr(`${line}\n`) }) }).then((f) => {
+    return measureApiBench({
+      rollouts,
+      ...(options.measure?.tempRoot === undefined ? {} : { tempRoot: options.measure.tempRoot }),
+      ...(json ? {} : { progress: (line: string) => io.stderr(`${line}\n`) }),
+    }).then((f) => {
       io.stdout(json ? `${JSON.stringify(f)}\n` : `${apiTable(f)}\n`)
       return EXIT.ok
     })
@@ -143,6 +195,8 @@ export function runBenchCommand(argv: readonly string[], io: CliIo, options: Ben
     ...(json ? {} : { progress: (line: string) => io.stderr(`${line}\n`) }),
   }).then((figures) => {
     io.stdout(json ? `${JSON.stringify(figures)}\n` : `${humanTable(figures)}\n`)
-    return figures.cycle_run_invariants_pass && figures.cycle_directories_valid ? EXIT.ok : EXIT.failure
+    return figures.cycle_run_invariants_pass && figures.cycle_directories_valid
+      ? EXIT.ok
+      : EXIT.failure
   })
 }

@@ -34,8 +34,17 @@ workplace; --dir D is the participants' shared data directory on this machine (d
 CUTOVER_DATA_DIR or .cutover/), the checkpoint is D/CK. Exit 0 success, 1 refused or failed, 2
 usage or input (bad fleet file, unknown or unreachable participant, missing token).`
 
-const url = z.string().regex(/^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/, 'a loopback http://127.0.0.1:PORT URL')
-const fleetFileSchema = z.strictObject({ model: z.array(url).min(1).max(16), agent: z.array(url).min(1).max(16), resources: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/), url) })
+const url = z
+  .string()
+  .regex(
+    /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/?$/,
+    'a loopback http://127.0.0.1:PORT URL',
+  )
+const fleetFileSchema = z.strictObject({
+  model: z.array(url).min(1).max(16),
+  agent: z.array(url).min(1).max(16),
+  resources: z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/), url),
+})
 
 interface Target {
   readonly participant: string
@@ -58,23 +67,54 @@ function readFleet(path: string): Target[] {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
-    throw new UsageError(`--fleet ${path}: ${error instanceof Error ? error.message : String(error)}`)
+    throw new UsageError(
+      `--fleet ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
   const parsed = fleetFileSchema.safeParse(raw)
-  if (!parsed.success) throw new UsageError(`--fleet ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`)
+  if (!parsed.success)
+    throw new UsageError(
+      `--fleet ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ')}`,
+    )
   const strip = (u: string) => u.replace(/\/+$/, '')
   const f = parsed.data
   return [
-    ...f.model.map((u, i): Target => ({ participant: f.model.length === 1 ? 'policy_model' : `policy_model_${i}`, kind: 'model', url: strip(u) })),
-    ...Object.entries(f.resources).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, u]): Target => ({ participant: `resources_${name}`, kind: 'resources', url: strip(u) })),
-    ...f.agent.map((u, i): Target => ({ participant: f.agent.length === 1 ? 'agent' : `agent_${i}`, kind: 'agent', url: strip(u) })),
+    ...f.model.map((u, i): Target => ({
+      participant: f.model.length === 1 ? 'policy_model' : `policy_model_${i}`,
+      kind: 'model',
+      url: strip(u),
+    })),
+    ...Object.entries(f.resources)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, u]): Target => ({
+        participant: `resources_${name}`,
+        kind: 'resources',
+        url: strip(u),
+      })),
+    ...f.agent.map((u, i): Target => ({
+      participant: f.agent.length === 1 ? 'agent' : `agent_${i}`,
+      kind: 'agent',
+      url: strip(u),
+    })),
   ]
 }
 
 const ROUTES = {
-  model: { prepare: 'model-admission/pause', resume: 'model-admission/resume', component: 'responses_api_models' },
-  agent: { prepare: 'agent-checkpoint/prepare', resume: 'agent-checkpoint/resume', component: 'responses_api_agents' },
-  resources: { prepare: 'resources-checkpoint/prepare', resume: 'resources-checkpoint/resume', component: 'resources_servers' },
+  model: {
+    prepare: 'model-admission/pause',
+    resume: 'model-admission/resume',
+    component: 'responses_api_models',
+  },
+  agent: {
+    prepare: 'agent-checkpoint/prepare',
+    resume: 'agent-checkpoint/resume',
+    component: 'responses_api_agents',
+  },
+  resources: {
+    prepare: 'resources-checkpoint/prepare',
+    resume: 'resources-checkpoint/resume',
+    component: 'resources_servers',
+  },
 } as const
 
 /** `cutover checkpoint OP`: one checkpoint operation against the participants of a fleet file. */
@@ -91,20 +131,32 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
   let token: string
   let dataDir: string
   try {
-    const { values, switches, positionals } = parseArgs(argv, { values: ['--fleet', '--id', '--dir', '--deadline-ms'], switches: ['--json'], positionals: 1 })
+    const { values, switches, positionals } = parseArgs(argv, {
+      values: ['--fleet', '--id', '--dir', '--deadline-ms'],
+      switches: ['--json'],
+      positionals: 1,
+    })
     const name = positionals[0]
-    if (name === undefined || !(OPERATIONS as readonly string[]).includes(name)) throw new UsageError(`name an operation: ${OPERATIONS.join(', ')}`)
+    if (name === undefined || !(OPERATIONS as readonly string[]).includes(name))
+      throw new UsageError(`name an operation: ${OPERATIONS.join(', ')}`)
     op = name as Operation
     const fleet = values.get('--fleet')
     if (fleet === undefined) throw new UsageError('--fleet FILE is required')
     const cid = values.get('--id')
-    if (cid === undefined || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(cid)) throw new UsageError('--id CK is required (1–128 of [A-Za-z0-9._-])')
+    if (cid === undefined || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(cid))
+      throw new UsageError('--id CK is required (1–128 of [A-Za-z0-9._-])')
     id = cid
     const deadlineText = values.get('--deadline-ms')
-    deadlineMs = deadlineText === undefined ? 30_000 : parseIntegerOption('--deadline-ms', deadlineText, 1, 3_600_000)
+    deadlineMs =
+      deadlineText === undefined
+        ? 30_000
+        : parseIntegerOption('--deadline-ms', deadlineText, 1, 3_600_000)
     json = switches.has('--json')
     const t = controlTokenFromEnv()
-    if (t === undefined) throw new UsageError('CUTOVER_CONTROL_TOKEN is not set (the token comes from the environment, never from the fleet file)')
+    if (t === undefined)
+      throw new UsageError(
+        'CUTOVER_CONTROL_TOKEN is not set (the token comes from the environment, never from the fleet file)',
+      )
     token = t
     targets = readFleet(fleet)
     dataDir = resolve(values.get('--dir') ?? resolveDataDir())
@@ -122,28 +174,62 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
 
   // Discovery first: nothing is sent to any participant unless every one answers as its kind.
   for (const t of targets) {
-    const caps = await controlCall<{ component?: unknown; phase?: unknown }>(t, token, 'GET', 'capabilities', undefined, record, 10_000)
+    const caps = await controlCall<{ component?: unknown; phase?: unknown }>(
+      t,
+      token,
+      'GET',
+      'capabilities',
+      undefined,
+      record,
+      10_000,
+    )
     if (!caps.ok || caps.value.component !== ROUTES[t.kind].component) {
-      const why = caps.ok ? `${t.participant} (${t.url}) GET /ng-control/v1/capabilities: component ${JSON.stringify(caps.value.component)}, expected ${ROUTES[t.kind].component}` : caps.error.message
+      const why = caps.ok
+        ? `${t.participant} (${t.url}) GET /ng-control/v1/capabilities: component ${JSON.stringify(caps.value.component)}, expected ${ROUTES[t.kind].component}`
+        : caps.error.message
       io.stderr(`cutover checkpoint: ${why}\n`)
       return EXIT.usage
     }
-    if (op === 'status') answers.push({ participant: t.participant, url: t.url, status: 200, result: caps.value as JsonValue })
+    if (op === 'status')
+      answers.push({
+        participant: t.participant,
+        url: t.url,
+        status: 200,
+        result: caps.value as JsonValue,
+      })
   }
   const send = async (t: Target, route: string): Promise<boolean> => {
     const r = await controlCall<JsonValue>(t, token, 'POST', route, body, record)
     const status = calls[calls.length - 1]?.status ?? null
-    answers.push(r.ok ? { participant: t.participant, url: t.url, status, result: r.value } : { participant: t.participant, url: t.url, status, error: { code: r.error.code, message: r.error.message } })
+    answers.push(
+      r.ok
+        ? { participant: t.participant, url: t.url, status, result: r.value }
+        : {
+            participant: t.participant,
+            url: t.url,
+            status,
+            error: { code: r.error.code, message: r.error.message },
+          },
+    )
     return r.ok
   }
   const resumeAll = async (only: ReadonlySet<string> | null, abort: boolean): Promise<boolean> => {
     let all = true
     // Dependencies (models, resources) before agents (PROTOCOL.md §3.5).
-    for (const t of [...targets.filter((x) => x.kind !== 'agent'), ...targets.filter((x) => x.kind === 'agent')]) {
+    for (const t of [
+      ...targets.filter((x) => x.kind !== 'agent'),
+      ...targets.filter((x) => x.kind === 'agent'),
+    ]) {
       if (only !== null && !only.has(t.participant)) continue
       const okay = await send(t, ROUTES[t.kind].resume)
       const last = answers[answers.length - 1]
-      if (!okay && abort && last?.error?.code === 'invalid_phase') answers[answers.length - 1] = { participant: t.participant, url: t.url, status: last.status, result: 'already_accepting' }
+      if (!okay && abort && last?.error?.code === 'invalid_phase')
+        answers[answers.length - 1] = {
+          participant: t.participant,
+          url: t.url,
+          status: last.status,
+          result: 'already_accepting',
+        }
       else if (!okay) all = false
     }
     return all
@@ -159,17 +245,51 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
         if (!(await send(t, ROUTES[kind].prepare))) success = false
         if (success && kind === 'model') {
           const left = Math.max(0, deadlineTs - Date.now() / 1000)
-          const s = await controlCall<{ state?: unknown }>(t, token, 'GET', `model-admission/status?checkpoint_id=${encodeURIComponent(id)}&wait_state=paused&timeout_s=${left.toFixed(3)}`, undefined, record)
+          const s = await controlCall<{ state?: unknown }>(
+            t,
+            token,
+            'GET',
+            `model-admission/status?checkpoint_id=${encodeURIComponent(id)}&wait_state=paused&timeout_s=${left.toFixed(3)}`,
+            undefined,
+            record,
+          )
           if (!s.ok || s.value.state !== 'paused') {
-            answers.push({ participant: t.participant, url: t.url, status: null, error: { code: 'prepare_incomplete', message: s.ok ? `${t.participant} is ${String(s.value.state)} at the deadline` : s.error.message } })
+            answers.push({
+              participant: t.participant,
+              url: t.url,
+              status: null,
+              error: {
+                code: 'prepare_incomplete',
+                message: s.ok
+                  ? `${t.participant} is ${String(s.value.state)} at the deadline`
+                  : s.error.message,
+              },
+            })
             success = false
           }
         }
         if (success && kind === 'agent') {
           const left = Math.max(0, deadlineTs - Date.now() / 1000)
-          const s = await controlCall<{ ready_to_commit?: unknown }>(t, token, 'GET', `agent-checkpoint/status?checkpoint_id=${encodeURIComponent(id)}&wait_ready=1&timeout_s=${left.toFixed(3)}&at_deadline=1`, undefined, record)
+          const s = await controlCall<{ ready_to_commit?: unknown }>(
+            t,
+            token,
+            'GET',
+            `agent-checkpoint/status?checkpoint_id=${encodeURIComponent(id)}&wait_ready=1&timeout_s=${left.toFixed(3)}&at_deadline=1`,
+            undefined,
+            record,
+          )
           if (!s.ok || s.value.ready_to_commit !== true) {
-            answers.push({ participant: t.participant, url: t.url, status: null, error: { code: 'agent_prepare_incomplete', message: s.ok ? `${t.participant} is not ready to commit at the deadline` : s.error.message } })
+            answers.push({
+              participant: t.participant,
+              url: t.url,
+              status: null,
+              error: {
+                code: 'agent_prepare_incomplete',
+                message: s.ok
+                  ? `${t.participant} is not ready to commit at the deadline`
+                  : s.error.message,
+              },
+            })
             success = false
           }
         }
@@ -190,7 +310,10 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
   if (json) io.stdout(`${JSON.stringify(report)}\n`)
   else {
     io.stdout(`checkpoint ${id} ${op}: ${phase}\n`)
-    for (const a of answers) io.stdout(`  ${a.participant.padEnd(22)} ${a.error === undefined ? 'ok' : `${a.error.code}: ${a.error.message}`}\n`)
+    for (const a of answers)
+      io.stdout(
+        `  ${a.participant.padEnd(22)} ${a.error === undefined ? 'ok' : `${a.error.code}: ${a.error.message}`}\n`,
+      )
   }
   return success ? EXIT.ok : EXIT.failure
 }
@@ -199,14 +322,34 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
 function fleetUrlsOf(targets: readonly Target[]): FleetUrls | string {
   const models = targets.filter((t) => t.kind === 'model')
   const agents = targets.filter((t) => t.kind === 'agent')
-  const resources = Object.fromEntries(targets.filter((t) => t.kind === 'resources').map((t) => [t.participant.slice('resources_'.length), t.url]))
+  const resources = Object.fromEntries(
+    targets
+      .filter((t) => t.kind === 'resources')
+      .map((t) => [t.participant.slice('resources_'.length), t.url]),
+  )
   const names = Object.keys(resources).sort()
-  if (models.length !== 1 || agents.length !== 1 || names.join(',') !== [...ENV_NAMES].sort().join(','))
+  if (
+    models.length !== 1 ||
+    agents.length !== 1 ||
+    names.join(',') !== [...ENV_NAMES].sort().join(',')
+  )
     return `commit and restore drive one model, one agent and the resources ${ENV_NAMES.join(', ')} (the fleet file lists ${models.length} model(s), ${agents.length} agent(s), resources ${names.join(', ') || 'none'})`
-  return { model: (models[0] as Target).url, agent: (agents[0] as Target).url, resources: resources as FleetUrls['resources'] }
+  return {
+    model: (models[0] as Target).url,
+    agent: (agents[0] as Target).url,
+    resources: resources as FleetUrls['resources'],
+  }
 }
 
-async function runHalf(op: 'commit' | 'restore', targets: readonly Target[], token: string, id: string, dataDir: string, json: boolean, io: CliIo): Promise<number> {
+async function runHalf(
+  op: 'commit' | 'restore',
+  targets: readonly Target[],
+  token: string,
+  id: string,
+  dataDir: string,
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
   const urls = fleetUrlsOf(targets)
   if (typeof urls === 'string') {
     io.stderr(`cutover checkpoint: ${urls}\n`)
@@ -223,14 +366,38 @@ async function runHalf(op: 'commit' | 'restore', targets: readonly Target[], tok
     .map((e) => {
       const p = e.payload as { result?: JsonValue; message?: string } | null
       return e.outcome === 'ok'
-        ? { participant: e.to, url: urlOf.get(e.to) ?? '', status: 200, ...(p?.result === undefined ? {} : { result: p.result }), operation: e.type }
-        : { participant: e.to, url: urlOf.get(e.to) ?? '', status: null, error: { code: e.outcome, message: p?.message ?? e.outcome }, operation: e.type }
+        ? {
+            participant: e.to,
+            url: urlOf.get(e.to) ?? '',
+            status: 200,
+            ...(p?.result === undefined ? {} : { result: p.result }),
+            operation: e.type,
+          }
+        : {
+            participant: e.to,
+            url: urlOf.get(e.to) ?? '',
+            status: null,
+            error: { code: e.outcome, message: p?.message ?? e.outcome },
+            operation: e.type,
+          }
     })
-  const report = { checkpoint_id: id, operation: op, phase: outcome.phase, directory: join(dataDir, id), ...(outcome.reason === null ? {} : { reason: outcome.reason }), participants }
+  const report = {
+    checkpoint_id: id,
+    operation: op,
+    phase: outcome.phase,
+    directory: join(dataDir, id),
+    ...(outcome.reason === null ? {} : { reason: outcome.reason }),
+    participants,
+  }
   if (json) io.stdout(`${JSON.stringify(report)}\n`)
   else {
-    io.stdout(`checkpoint ${id} ${op}: ${outcome.phase}${outcome.reason === null ? '' : ` (${outcome.reason})`} — ${report.directory}\n`)
-    for (const a of participants) io.stdout(`  ${a.participant.padEnd(22)} ${(a.operation ?? '').padEnd(18)} ${a.error === undefined ? 'ok' : `${a.error.code}: ${a.error.message}`}\n`)
+    io.stdout(
+      `checkpoint ${id} ${op}: ${outcome.phase}${outcome.reason === null ? '' : ` (${outcome.reason})`} — ${report.directory}\n`,
+    )
+    for (const a of participants)
+      io.stdout(
+        `  ${a.participant.padEnd(22)} ${(a.operation ?? '').padEnd(18)} ${a.error === undefined ? 'ok' : `${a.error.code}: ${a.error.message}`}\n`,
+      )
   }
   return outcome.ok ? EXIT.ok : EXIT.failure
 }

@@ -23,10 +23,16 @@ Exit status: 0 identical; 1 different; 2 usage error, an unknown run or a run wi
 
 /** One event as one line. */
 const line = (e: TraceEvent | undefined): string =>
-  e === undefined ? '(no event)' : `${String(e.step).padStart(5)}  ${e.phase.padEnd(8)} ${e.from} → ${e.to}  ${e.type}${e.outcome === 'ok' ? '' : `  [${e.outcome}]`}`
+  e === undefined
+    ? '(no event)'
+    : `${String(e.step).padStart(5)}  ${e.phase.padEnd(8)} ${e.from} → ${e.to}  ${e.type}${e.outcome === 'ok' ? '' : `  [${e.outcome}]`}`
 
 /** `cutover diff RUN_A RUN_B [--json]` (CONTRACTS.md §8). */
-export function runDiffCommand(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): number {
+export function runDiffCommand(
+  argv: readonly string[],
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout(`${DIFF_HELP}\n`)
     return EXIT.ok
@@ -34,7 +40,12 @@ export function runDiffCommand(argv: readonly string[], io: CliIo, env: NodeJS.P
   let ids: string[]
   let json: boolean
   try {
-    const parsed = parseArgs({ args: [...argv], options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true })
+    const parsed = parseArgs({
+      args: [...argv],
+      options: { json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    })
     ids = parsed.positionals
     json = parsed.values.json === true
   } catch (error) {
@@ -42,11 +53,16 @@ export function runDiffCommand(argv: readonly string[], io: CliIo, env: NodeJS.P
     return EXIT.usage
   }
   if (ids.length !== 2) {
-    io.stderr(`cutover diff: expected two run ids, got ${ids.length} (usage: cutover diff RUN_A RUN_B [--json])\n`)
+    io.stderr(
+      `cutover diff: expected two run ids, got ${ids.length} (usage: cutover diff RUN_A RUN_B [--json])\n`,
+    )
     return EXIT.usage
   }
   const dataDir = resolveDataDir(env)
-  const store = createFileRunStore(dataDir, (path, create) => new NodeCheckpointDirectory(path, { create }))
+  const store = createFileRunStore(
+    dataDir,
+    (path, create) => new NodeCheckpointDirectory(path, { create }),
+  )
   const stored = store.listRuns().runs
   const traces: TraceEvent[][] = []
   for (const id of ids) {
@@ -68,21 +84,32 @@ export function runDiffCommand(argv: readonly string[], io: CliIo, env: NodeJS.P
   if (json) io.stdout(`${JSON.stringify(summary)}\n`)
   else if (summary.identical) io.stdout(`identical: ${ids[0]} and ${ids[1]} (${a.length} events)\n`)
   else {
-    const out: string[] = [`${ids[0]} (A, ${a.length} events) and ${ids[1]} (B, ${b.length} events) differ: ${summary.differences} difference${summary.differences === 1 ? '' : 's'}${diff.truncated ? ' (too many to align past the last one)' : ''}`]
+    const out: string[] = [
+      `${ids[0]} (A, ${a.length} events) and ${ids[1]} (B, ${b.length} events) differ: ${summary.differences} difference${summary.differences === 1 ? '' : 's'}${diff.truncated ? ' (too many to align past the last one)' : ''}`,
+    ]
     const first = diff.differences[0]
     if (first !== undefined) {
-      out.push(`first divergence: step ${first.step_a} of A, step ${first.step_b} of B`, `  A ${line(a[first.step_a - 1])}`, `  B ${line(b[first.step_b - 1])}`)
+      out.push(
+        `first divergence: step ${first.step_a} of A, step ${first.step_b} of B`,
+        `  A ${line(a[first.step_a - 1])}`,
+        `  B ${line(b[first.step_b - 1])}`,
+      )
       if (first.a.length === 0 || first.b.length === 0) {
         const [extra, other] = first.a.length === 0 ? ['B', 'A'] : ['A', 'B']
-        out.push(`  (${extra} has ${Math.max(first.a.length, first.b.length)} event(s) here that ${other} lacks; ${other} continues with the event shown)`)
+        out.push(
+          `  (${extra} has ${Math.max(first.a.length, first.b.length)} event(s) here that ${other} lacks; ${other} continues with the event shown)`,
+        )
       }
     }
     for (const d of diff.differences.slice(1, 50)) {
-      out.push(`then at A ${d.step_a} / B ${d.step_b}: ${d.a.length} event${d.a.length === 1 ? '' : 's'} of A, ${d.b.length} of B`)
+      out.push(
+        `then at A ${d.step_a} / B ${d.step_b}: ${d.a.length} event${d.a.length === 1 ? '' : 's'} of A, ${d.b.length} of B`,
+      )
       for (const e of d.a.slice(0, 3)) out.push(`  A ${line(e)}`)
       for (const e of d.b.slice(0, 3)) out.push(`  B ${line(e)}`)
     }
-    if (diff.differences.length > 50) out.push(`… ${diff.differences.length - 50} more (--json for the count)`)
+    if (diff.differences.length > 50)
+      out.push(`… ${diff.differences.length - 50} more (--json for the count)`)
     io.stdout(`${out.join('\n')}\n`)
   }
   return summary.identical ? EXIT.ok : EXIT.failure

@@ -261,7 +261,15 @@ function runWorkplace(values: ReadonlyMap<string, string>, io: EnvCommandIo): En
 }
 
 /** Each environment: the options it takes and how it runs (every one also takes `--json`). */
-const ENVIRONMENTS: Readonly<Record<string, { readonly values: readonly string[]; readonly run: (values: ReadonlyMap<string, string>, io: EnvCommandIo) => EnvRun }>> = {
+const ENVIRONMENTS: Readonly<
+  Record<
+    string,
+    {
+      readonly values: readonly string[]
+      readonly run: (values: ReadonlyMap<string, string>, io: EnvCommandIo) => EnvRun
+    }
+  >
+> = {
   blackjack: { values: ['--seed', '--actions'], run: runBlackjack },
   counter: { values: ['--initial', '--increments'], run: runCounter },
   workplace: { values: ['--calls', '--ground-truth'], run: runWorkplace },
@@ -279,8 +287,12 @@ export function runEnvCommand(argv: string[], io: EnvCommandIo): number {
   }
   try {
     const environment = Object.hasOwn(ENVIRONMENTS, env) ? ENVIRONMENTS[env] : undefined
-    if (environment === undefined) return fail(`unknown environment '${env}' (blackjack, counter, workplace)`)
-    const { values, switches } = parseArgs(rest, { values: environment.values, switches: ['--json'] })
+    if (environment === undefined)
+      return fail(`unknown environment '${env}' (blackjack, counter, workplace)`)
+    const { values, switches } = parseArgs(rest, {
+      values: environment.values,
+      switches: ['--json'],
+    })
     const run = environment.run(values, io)
     io.stdout(switches.has('--json') ? `${JSON.stringify(run.result)}\n` : `${run.human}\n`)
     return EXIT.ok

@@ -62,25 +62,43 @@ interface FleetArgs {
 }
 
 function parseFleetArgs(argv: readonly string[]): FleetArgs {
-  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--out'], switches: ['--json'] })
+  const { values, switches } = parseArgs(argv, {
+    values: ['--scenario', '--seed', '--rollouts', '--out'],
+    switches: ['--json'],
+  })
   const scenario = values.get('--scenario')
-  if (scenario === undefined) throw new UsageError(`--scenario NAME is required (one of ${FLEET_SCENARIOS.join(', ')})`)
+  if (scenario === undefined)
+    throw new UsageError(`--scenario NAME is required (one of ${FLEET_SCENARIOS.join(', ')})`)
   if (!(FLEET_SCENARIOS as readonly string[]).includes(scenario)) {
-    throw new UsageError(`scenario '${scenario}' is simulator-only so far (cutover fleet runs ${FLEET_SCENARIOS.join(', ')}; use cutover simulate for the others)`)
+    throw new UsageError(
+      `scenario '${scenario}' is simulator-only so far (cutover fleet runs ${FLEET_SCENARIOS.join(', ')}; use cutover simulate for the others)`,
+    )
   }
   const seed = values.get('--seed')
-  if (seed === undefined) throw new UsageError('--seed N is required (a non-negative decimal integer)')
-  if (!/^[0-9]{1,40}$/.test(seed)) throw new UsageError(`--seed takes a non-negative decimal integer of at most 40 digits, got '${seed}'`)
+  if (seed === undefined)
+    throw new UsageError('--seed N is required (a non-negative decimal integer)')
+  if (!/^[0-9]{1,40}$/.test(seed))
+    throw new UsageError(
+      `--seed takes a non-negative decimal integer of at most 40 digits, got '${seed}'`,
+    )
   const rolloutsText = values.get('--rollouts')
   const out = values.get('--out')
   if (out === '') throw new UsageError('--out needs a directory')
-  return { scenario: scenario as FleetScenario, seed: BigInt(seed).toString(), rollouts: rolloutsText === undefined ? 9 : parseIntegerOption('--rollouts', rolloutsText, 1, 1000), out, json: switches.has('--json') }
+  return {
+    scenario: scenario as FleetScenario,
+    seed: BigInt(seed).toString(),
+    rollouts:
+      rolloutsText === undefined ? 9 : parseIntegerOption('--rollouts', rolloutsText, 1, 1000),
+    out,
+    json: switches.has('--json'),
+  }
 }
 
 /** The data directory the run is stored in: `--out` (new or empty) or the data directory the API lists. */
 function prepareOut(args: FleetArgs): string {
   const root = args.out !== undefined ? resolve(args.out) : resolveDataDir()
-  if (args.out !== undefined && existsSync(root) && readdirSync(root).length > 0) throw new UsageError(`--out ${root} is not empty (choose a new or empty folder)`)
+  if (args.out !== undefined && existsSync(root) && readdirSync(root).length > 0)
+    throw new UsageError(`--out ${root} is not empty (choose a new or empty folder)`)
   mkdirSync(root, { recursive: true })
   return realpathSync(root)
 }
@@ -100,11 +118,18 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
     io.stderr(`cutover fleet: ${error instanceof Error ? error.message : String(error)}\n`)
     return EXIT.usage
   }
-  const config = resolveRunConfig({ scenario: args.scenario as ScenarioName, seed: args.seed, rollouts: args.rollouts })
+  const config = resolveRunConfig({
+    scenario: args.scenario as ScenarioName,
+    seed: args.seed,
+    rollouts: args.rollouts,
+  })
   // The run's folder in the data directory: its run.json and trace.json as for a simulated run, the
   // participants' data directory (so the checkpoint lands in runs/<id>/checkpoints/ck-1) and each
   // process's wire records.
-  const store = createFileRunStore(out, (path, create) => new NodeCheckpointDirectory(path, { create }))
+  const store = createFileRunStore(
+    out,
+    (path, create) => new NodeCheckpointDirectory(path, { create }),
+  )
   const createdAt = Date.now()
   const runId = createRunIdSource().next(createdAt, (id) => existsSync(join(out, 'runs', id)))
   const runDir = join(out, 'runs', runId)
@@ -112,7 +137,10 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
   const traceDir = join(runDir, 'wire')
   mkdirSync(dataDir, { recursive: true })
   mkdirSync(traceDir, { recursive: true })
-  const deadlineMs = Math.max(config.deadline_ms, args.scenario === 'two-worker-admission' ? TWO_WORKER_DEADLINE_MS : WALL_DEADLINE_MS)
+  const deadlineMs = Math.max(
+    config.deadline_ms,
+    args.scenario === 'two-worker-admission' ? TWO_WORKER_DEADLINE_MS : WALL_DEADLINE_MS,
+  )
   const running: ParticipantProcess[] = []
   /** Every process the run listed (model workers included): none may outlive this command. */
   let listed: readonly number[] = []
@@ -125,12 +153,34 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   try {
-    const run = await runFleet({ scenario: args.scenario, seed: BigInt(args.seed), rollouts: args.rollouts, dataDir, traceDir, deadlineMs, checkpointId: 'ck-1' }, running)
+    const run = await runFleet(
+      {
+        scenario: args.scenario,
+        seed: BigInt(args.seed),
+        rollouts: args.rollouts,
+        dataDir,
+        traceDir,
+        deadlineMs,
+        checkpointId: 'ck-1',
+      },
+      running,
+    )
     listed = run.processes.map((p) => p.pid)
     const reference = simulatorResultDigests(config)
-    const mismatches = run.rollouts.filter((r) => reference.get(r.rollout_id)?.result_digest !== r.result_digest).map((r) => r.rollout_id)
+    const mismatches = run.rollouts
+      .filter((r) => reference.get(r.rollout_id)?.result_digest !== r.result_digest)
+      .map((r) => r.rollout_id)
     const trace = run.trace as unknown as readonly TraceEvent[]
-    const equivalence: InvariantFailure[] = mismatches.length === 0 ? [] : [{ id: 'equivalence', step: trace.length, message: `rollouts ${mismatches.join(', ')} ended differently than in the simulator's run of the same seed` }]
+    const equivalence: InvariantFailure[] =
+      mismatches.length === 0
+        ? []
+        : [
+            {
+              id: 'equivalence',
+              step: trace.length,
+              message: `rollouts ${mismatches.join(', ')} ended differently than in the simulator's run of the same seed`,
+            },
+          ]
     const { invariants, failures } = traceInvariants(trace, trace.length, equivalence)
     const view: RunView = {
       id: runId,
@@ -175,7 +225,11 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
       continued: run.continued,
       notes: run.notes,
       scenario_problems: run.scenario_problems,
-      equivalence: { checked: run.rollouts.length, matching: run.rollouts.length - mismatches.length, mismatches },
+      equivalence: {
+        checked: run.rollouts.length,
+        matching: run.rollouts.length - mismatches.length,
+        mismatches,
+      },
       originals_gone: run.originals_gone,
       run_id: runId,
       kind: 'fleet',
@@ -183,7 +237,12 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
       control_calls: run.control_calls.length,
       wall_ms: run.wall_ms,
     }
-    const passed = run.outcome === 'completed' && run.verified && failures.length === 0 && run.originals_gone && run.scenario_problems.length === 0
+    const passed =
+      run.outcome === 'completed' &&
+      run.verified &&
+      failures.length === 0 &&
+      run.originals_gone &&
+      run.scenario_problems.length === 0
     if (args.json) io.stdout(`${JSON.stringify(report)}\n`)
     else {
       io.stdout(
@@ -195,7 +254,9 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
           `run ${runId} (recorded from processes): open it with cutover serve at /runs/${runId}`,
           ...run.notes.map((n) => `  ${n}`),
           ...run.scenario_problems.map((n) => `  PROBLEM: ${n}`),
-          ...run.processes.map((p) => `  ${p.role.padEnd(11)} ${p.participant.padEnd(20)} pid ${p.pid} port ${p.port}`),
+          ...run.processes.map(
+            (p) => `  ${p.role.padEnd(11)} ${p.participant.padEnd(20)} pid ${p.pid} port ${p.port}`,
+          ),
           `originals ${run.originals_gone ? 'gone' : 'STILL RUNNING'}; ${passed ? 'PASS' : 'FAIL'}`,
         ].join('\n') + '\n',
       )
@@ -209,6 +270,7 @@ export async function runFleetCommand(argv: readonly string[], io: CliIo): Promi
     process.off('SIGTERM', onSignal)
     await stopAll()
     // A model's worker processes leave a moment after their coordinator (its socket closes).
-    for (let waited = 0; waited < 10_000 && listed.some(processAlive); waited += 50) await new Promise((r) => setTimeout(r, 50))
+    for (let waited = 0; waited < 10_000 && listed.some(processAlive); waited += 50)
+      await new Promise((r) => setTimeout(r, 50))
   }
 }

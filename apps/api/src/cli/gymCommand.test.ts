@@ -5,7 +5,11 @@ import { runCli } from './main.ts'
 function capture() {
   const out: string[] = []
   const err: string[] = []
-  return { io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) }, out, err }
+  return {
+    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) },
+    out,
+    err,
+  }
 }
 
 const savedToken = process.env.CUTOVER_CONTROL_TOKEN

@@ -30,13 +30,21 @@ behind Authorization: Bearer <token>. checkpoint_dir must lie inside the data di
 
   --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`
 
-
 /** Parses `cutover gym` arguments; throws `UsageError` (one line, exit 2). */
-function parseGymArgs(argv: readonly string[]): { env: EnvName; port: number; restoreExpected: boolean } {
-  const { values, switches, positionals } = parseArgs(argv, { values: ['--port'], switches: ['--restore-expected'], positionals: 1 })
+function parseGymArgs(argv: readonly string[]): {
+  env: EnvName
+  port: number
+  restoreExpected: boolean
+} {
+  const { values, switches, positionals } = parseArgs(argv, {
+    values: ['--port'],
+    switches: ['--restore-expected'],
+    positionals: 1,
+  })
   const env = positionals[0]
   if (env === undefined) throw new UsageError(`name an environment: ${ENV_NAMES.join(', ')}`)
-  if (!(ENV_NAMES as readonly string[]).includes(env)) throw new UsageError(`unknown environment '${env}' (one of ${ENV_NAMES.join(', ')})`)
+  if (!(ENV_NAMES as readonly string[]).includes(env))
+    throw new UsageError(`unknown environment '${env}' (one of ${ENV_NAMES.join(', ')})`)
   const portText = values.get('--port')
   const port = portText === undefined ? 8000 : parseIntegerOption('--port', portText, 0, 65535)
   return { env: env as EnvName, port, restoreExpected: switches.has('--restore-expected') }
@@ -47,7 +55,10 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
   const read = readParticipantArgs('gym', argv, io, GYM_HELP, parseGymArgs)
   if (typeof read === 'number') return read
   const { args, controlToken } = read
-  const participant = createParticipants(nodeDigest, { restoreExpected: args.restoreExpected, only: args.env })[args.env]
+  const participant = createParticipants(nodeDigest, {
+    restoreExpected: args.restoreExpected,
+    only: args.env,
+  })[args.env]
   if (participant === undefined) throw new Error(`no participant for ${args.env}`)
   const gym = createGymSubApp({
     env: args.env,
@@ -58,22 +69,39 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
     dataDir: resolveDataDir(),
     digest: nodeDigest,
     clock: { now: () => Date.now() },
-    openDirectory: recordingDirectories((path, create) => new NodeCheckpointDirectory(path, { create }), processTrace(`resources_${args.env}`)),
+    openDirectory: recordingDirectories(
+      (path, create) => new NodeCheckpointDirectory(path, { create }),
+      processTrace(`resources_${args.env}`),
+    ),
   })
   const app = new Hono()
   app.route('/', gym)
   app.onError((error, c) => {
-    io.stderr(`cutover gym: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    io.stderr(
+      `cutover gym: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    )
     // The reference exception middleware: HTTP 500 with the exception's repr as the body.
-    return c.body(`${error instanceof Error ? error.name : 'Error'}(${JSON.stringify(error instanceof Error ? error.message : String(error))})`, 500)
+    return c.body(
+      `${error instanceof Error ? error.name : 'Error'}(${JSON.stringify(error instanceof Error ? error.message : String(error))})`,
+      500,
+    )
   })
   const host = process.env.HOST ?? '127.0.0.1'
-  const { server, url } = await new Promise<{ server: ReturnType<typeof serve>; url: string }>((resolve) => {
-    const server = serve({ fetch: app.fetch, port: args.port, hostname: host }, (info) => resolve({ server, url: `http://${host}:${info.port}` }))
-  })
+  const { server, url } = await new Promise<{ server: ReturnType<typeof serve>; url: string }>(
+    (resolve) => {
+      const server = serve({ fetch: app.fetch, port: args.port, hostname: host }, (info) =>
+        resolve({ server, url: `http://${host}:${info.port}` }),
+      )
+    },
+  )
   closeOnSignals(server)
   exitWithParent()
-  const mode = controlToken === undefined ? 'no control routes (CUTOVER_CONTROL_TOKEN unset)' : args.restoreExpected ? 'control routes on; paused until restore' : 'control routes on'
+  const mode =
+    controlToken === undefined
+      ? 'no control routes (CUTOVER_CONTROL_TOKEN unset)'
+      : args.restoreExpected
+        ? 'control routes on; paused until restore'
+        : 'control routes on'
   io.stdout(`listening on ${url}\n`)
   io.stderr(`cutover gym ${args.env}: ${mode}\n`)
   return EXIT.ok

@@ -25,7 +25,11 @@ afterEach(async () => {
 
 function committedDir(): string {
   const root = join(tempRoot(), 'ck')
-  const result = commitSampleCheckpoint(new NodeCheckpointDirectory(root), nodeDigest, createSampleCheckpoint(6))
+  const result = commitSampleCheckpoint(
+    new NodeCheckpointDirectory(root),
+    nodeDigest,
+    createSampleCheckpoint(6),
+  )
   expect(result.ok).toBe(true)
   return root
 }
@@ -34,14 +38,18 @@ async function run(argv: string[], env: NodeJS.ProcessEnv) {
   let stdout = ''
   let stderr = ''
   let started = false
-  const code = await runInspectCommand(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) }, {
-    env,
-    serveWeb: false,
-    onServer: (server) => {
-      started = true
-      servers.push(server)
+  const code = await runInspectCommand(
+    argv,
+    { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) },
+    {
+      env,
+      serveWeb: false,
+      onServer: (server) => {
+        started = true
+        servers.push(server)
+      },
     },
-  })
+  )
   return { code, stdout, stderr, started }
 }
 
@@ -63,7 +71,11 @@ describe('cutover inspect', () => {
 
   it('[cli] a generation-safe checkpoint: its generation cut and token-store segment are named, with digest status', async () => {
     const out = tempRoot()
-    runSimulation(resolveRunConfig({ scenario: 'generation-safe-cut', seed: '0' }), { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => new NodeCheckpointDirectory(join(out, id)) })
+    runSimulation(resolveRunConfig({ scenario: 'generation-safe-cut', seed: '0' }), {
+      digest: nodeDigest,
+      workplace: loadNodeWorkplaceData(),
+      openDirectory: (id) => new NodeCheckpointDirectory(join(out, id)),
+    })
     const r = await run([join(out, 'ck-1'), '--port', '0'], { CUTOVER_DATA_DIR: tempRoot() })
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('1 generation cut, 1 token-store segment (digests ok), valid')
@@ -72,7 +84,12 @@ describe('cutover inspect', () => {
   it('[cli] asks a running server (same data directory) instead of starting one', async () => {
     const dir = committedDir()
     const dataDir = tempRoot()
-    const { server, url } = await startServer({ port: 0, host: '127.0.0.1', serveWeb: false, deps: createNodeAppDeps({ dataDir, log: () => undefined }) })
+    const { server, url } = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      serveWeb: false,
+      deps: createNodeAppDeps({ dataDir, log: () => undefined }),
+    })
     servers.push(server)
     const port = new URL(url).port
     const r = await run([dir, '--port', port], { CUTOVER_DATA_DIR: dataDir })

@@ -64,7 +64,11 @@ function recordRoot(dataDir: string, dir: string): void {
 }
 
 /** `cutover inspect DIR [--port N]` (CONTRACTS.md §8). */
-export async function runInspectCommand(argv: readonly string[], io: CliIo, options: InspectOptions = {}): Promise<number> {
+export async function runInspectCommand(
+  argv: readonly string[],
+  io: CliIo,
+  options: InspectOptions = {},
+): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout(`${INSPECT_HELP}\n`)
     return EXIT.ok
@@ -73,8 +77,14 @@ export async function runInspectCommand(argv: readonly string[], io: CliIo, opti
   let dirArg: string | undefined
   let portText: string
   try {
-    const parsed = parseArgs({ args: [...argv], options: { port: { type: 'string' } }, allowPositionals: true, strict: true })
-    if (parsed.positionals.length > 1) throw new Error(`unexpected argument ${parsed.positionals[1]}`)
+    const parsed = parseArgs({
+      args: [...argv],
+      options: { port: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    })
+    if (parsed.positionals.length > 1)
+      throw new Error(`unexpected argument ${parsed.positionals[1]}`)
     dirArg = parsed.positionals[0]
     portText = parsed.values.port ?? env['PORT'] ?? '8787'
   } catch (error) {
@@ -104,9 +114,18 @@ export async function runInspectCommand(argv: readonly string[], io: CliIo, opti
   let base = `http://${host}:${portText}`
   if (portText === '0' || !(await cutoverAnswers(base))) {
     if (options.serveWeb ?? true) ensureWebBuild((line) => io.stderr(`${line}\n`))
-    const deps = createNodeAppDeps({ dataDir, controlToken: env['CUTOVER_CONTROL_TOKEN'], log: (line) => io.stderr(`${line}\n`) })
+    const deps = createNodeAppDeps({
+      dataDir,
+      controlToken: env['CUTOVER_CONTROL_TOKEN'],
+      log: (line) => io.stderr(`${line}\n`),
+    })
     try {
-      const started = await startServer({ port: Number(portText), host, serveWeb: options.serveWeb ?? true, deps })
+      const started = await startServer({
+        port: Number(portText),
+        host,
+        serveWeb: options.serveWeb ?? true,
+        deps,
+      })
       base = started.url
       options.onServer?.(started.server)
       if (options.onServer === undefined) closeOnSignals(started.server)
@@ -118,24 +137,46 @@ export async function runInspectCommand(argv: readonly string[], io: CliIo, opti
   }
   let response: Response
   try {
-    response = await fetch(`${base}/api/directories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: dir }) })
+    response = await fetch(`${base}/api/directories`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: dir }),
+    })
   } catch (error) {
-    io.stderr(`cutover inspect: the server at ${base} did not answer: ${(error as Error).message}\n`)
+    io.stderr(
+      `cutover inspect: the server at ${base} did not answer: ${(error as Error).message}\n`,
+    )
     return EXIT.usage
   }
   const body = (await response.json()) as DirectoryRunView | ErrorBody
   if ('error' in body) {
-    const hint = body.error.code === 'path_not_allowed' ? ` (the server on ${base} uses another data directory: restart it with CUTOVER_INSPECT_ROOTS=${dir}, or stop it and run this again)` : ''
+    const hint =
+      body.error.code === 'path_not_allowed'
+        ? ` (the server on ${base} uses another data directory: restart it with CUTOVER_INSPECT_ROOTS=${dir}, or stop it and run this again)`
+        : ''
     io.stderr(`cutover inspect: ${body.error.code}: ${body.error.message}${hint}\n`)
     return EXIT.usage
   }
   const count = body.problems.length
-  const verdict = body.valid ? 'valid' : `invalid (${count} problem${count === 1 ? '' : 's'}: ${body.problems.slice(0, 3).map((p) => `${p.code} ${p.path ?? '-'}`).join(', ')}${count > 3 ? ', …' : ''})`
+  const verdict = body.valid
+    ? 'valid'
+    : `invalid (${count} problem${count === 1 ? '' : 's'}: ${body.problems
+        .slice(0, 3)
+        .map((p) => `${p.code} ${p.path ?? '-'}`)
+        .join(', ')}${count > 3 ? ', …' : ''})`
   // Generation-safe checkpoints also name their cuts and token-store segments (with digest status).
   const segments = body.segments ?? []
   const unmatched = segments.filter((s) => s.status !== 'ok').length
-  const cuts = body.generation_cuts === undefined ? '' : `, ${body.generation_cuts.length} generation cut${body.generation_cuts.length === 1 ? '' : 's'}`
-  const segs = segments.length === 0 ? '' : `, ${segments.length} token-store segment${segments.length === 1 ? '' : 's'} (${unmatched === 0 ? 'digests ok' : `${unmatched} not matching`})`
-  io.stdout(`${dir}: checkpoint ${body.checkpoint_id ?? '(unnamed)'}, ${body.sessions.length} sessions${cuts}${segs}, ${verdict}\n${base}/runs/${body.id}\n`)
+  const cuts =
+    body.generation_cuts === undefined
+      ? ''
+      : `, ${body.generation_cuts.length} generation cut${body.generation_cuts.length === 1 ? '' : 's'}`
+  const segs =
+    segments.length === 0
+      ? ''
+      : `, ${segments.length} token-store segment${segments.length === 1 ? '' : 's'} (${unmatched === 0 ? 'digests ok' : `${unmatched} not matching`})`
+  io.stdout(
+    `${dir}: checkpoint ${body.checkpoint_id ?? '(unnamed)'}, ${body.sessions.length} sessions${cuts}${segs}, ${verdict}\n${base}/runs/${body.id}\n`,
+  )
   return EXIT.ok
 }

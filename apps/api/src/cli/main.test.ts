@@ -4,7 +4,11 @@ import { runCli } from './main.ts'
 function capture() {
   const out: string[] = []
   const err: string[] = []
-  return { io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) }, out, err }
+  return {
+    io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) },
+    out,
+    err,
+  }
 }
 
 describe('cutover CLI dispatch', () => {

@@ -23,21 +23,58 @@ interface Command {
 /** Every command of the `cutover` CLI (PRODUCT.md §4, CONTRACTS.md §6). */
 const COMMANDS: { readonly [name: string]: Command } = {
   serve: { summary: 'serve the API and the inspector (same as npm start)', run: runServeCommand },
-  simulate: { summary: 'run a scenario to the end, checkpoints committed to real directories', run: (argv, io) => runSimulateCommand(argv, io) },
-  verify: { summary: 'check a checkpoint directory (manifests, digests, replacement set)', run: runVerifyCommand },
+  simulate: {
+    summary: 'run a scenario to the end, checkpoints committed to real directories',
+    run: (argv, io) => runSimulateCommand(argv, io),
+  },
+  verify: {
+    summary: 'check a checkpoint directory (manifests, digests, replacement set)',
+    run: runVerifyCommand,
+  },
   env: {
     summary: 'play one Blackjack, counter or Workplace Assistant session',
-    run: (argv, io) => runEnvCommand([...argv], { ...io, readFile: (path) => readFileSync(path, 'utf8') }),
+    run: (argv, io) =>
+      runEnvCommand([...argv], { ...io, readFile: (path) => readFileSync(path, 'utf8') }),
   },
-  gym: { summary: 'one environment as a stand-alone NeMo Gym resources server', run: runGymCommand },
-  model: { summary: 'the policy model participant as its own server process', run: runModelCommand },
-  'model-worker': { summary: 'one worker process of cutover model --workers N (started by it)', run: runModelWorkerCommand },
-  agent: { summary: 'the agent participant as its own server process (POST /run)', run: runAgentCommand },
-  checkpoint: { summary: 'one checkpoint operation (prepare, resume, abort, status) against the servers of a fleet file', run: (argv, io) => runCheckpointCommand(argv, io) },
-  fleet: { summary: 'the checkpoint cycle across real participant processes, checked against the simulator', run: (argv, io) => runFleetCommand(argv, io) },
-  inspect: { summary: 'open a checkpoint directory in the inspector, read-only (starts the server if needed)', run: (argv, io) => runInspectCommand(argv, io) },
-  diff: { summary: 'compare two stored runs to their first divergent event', run: (argv, io) => runDiffCommand(argv, io) },
-  bench: { summary: 'measure the performance figures of PRODUCT.md §6', run: (argv, io) => runBenchCommand(argv, io) },
+  gym: {
+    summary: 'one environment as a stand-alone NeMo Gym resources server',
+    run: runGymCommand,
+  },
+  model: {
+    summary: 'the policy model participant as its own server process',
+    run: runModelCommand,
+  },
+  'model-worker': {
+    summary: 'one worker process of cutover model --workers N (started by it)',
+    run: runModelWorkerCommand,
+  },
+  agent: {
+    summary: 'the agent participant as its own server process (POST /run)',
+    run: runAgentCommand,
+  },
+  checkpoint: {
+    summary:
+      'one checkpoint operation (prepare, resume, abort, status) against the servers of a fleet file',
+    run: (argv, io) => runCheckpointCommand(argv, io),
+  },
+  fleet: {
+    summary:
+      'the checkpoint cycle across real participant processes, checked against the simulator',
+    run: (argv, io) => runFleetCommand(argv, io),
+  },
+  inspect: {
+    summary:
+      'open a checkpoint directory in the inspector, read-only (starts the server if needed)',
+    run: (argv, io) => runInspectCommand(argv, io),
+  },
+  diff: {
+    summary: 'compare two stored runs to their first divergent event',
+    run: (argv, io) => runDiffCommand(argv, io),
+  },
+  bench: {
+    summary: 'measure the performance figures of PRODUCT.md §6',
+    run: (argv, io) => runBenchCommand(argv, io),
+  },
 }
 
 export const USAGE = `usage: cutover <command> [options]
@@ -66,7 +103,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 /** Runs the CLI for this process's arguments and sets its exit code (servers keep it alive). */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const io: CliIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }
+  const io: CliIo = {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+  }
   try {
     process.exitCode = await runCli(argv, io)
   } catch (error) {
@@ -75,5 +115,6 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   }
 }
 
-const isEntry = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
+const isEntry =
+  process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 if (isEntry) await main()

@@ -52,7 +52,12 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
   const dataDir = mkdtempSync(join(options.tempRoot ?? tmpdir(), 'cutover-bench-api-'))
   const progress = options.progress ?? (() => undefined)
   const deps = createNodeAppDeps({ dataDir })
-  const { server, url, runs } = await startServer({ port: 0, host: '127.0.0.1', serveWeb: false, deps })
+  const { server, url, runs } = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    serveWeb: false,
+    deps,
+  })
   const loop = monitorEventLoopDelay({ resolution: 1 })
   try {
     // Timed to the body's last byte. The client shares the server's event loop, so it parses a
@@ -67,8 +72,13 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
     progress(`API: a ${options.rollouts}-rollout happy-path run streaming on ${url}…`)
     loop.enable()
     const started = performance.now()
-    const created = await fetch(`${url}/api/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: 'happy-path', seed: '0', rollouts: options.rollouts }) })
-    if (created.status !== 201) throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`)
+    const created = await fetch(`${url}/api/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scenario: 'happy-path', seed: '0', rollouts: options.rollouts }),
+    })
+    if (created.status !== 201)
+      throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`)
     const id = ((await created.json()) as { id: string }).id
     const views: number[] = []
     const byKind: { [kind: string]: number[] } = { step: [], sessions: [], session: [], tables: [] }
@@ -87,18 +97,32 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
       if (edge.status !== 'running') break
       health.push((await timed('/health')).ms)
       summaries.push((await timed(`/runs/${id}/summary`)).ms)
-      ranges.push((await timed(`/runs/${id}/events?from=${Math.max(0, edge.events - 500)}&limit=500`)).ms)
+      ranges.push(
+        (await timed(`/runs/${id}/events?from=${Math.max(0, edge.events - 500)}&limit=500`)).ms,
+      )
       view('step', (await timed(`/runs/${id}/steps/${edge.events}`)).ms)
       // The Sessions tab's window of rows in view (as the web asks since round 4), and the Tables tab's picker.
-      const sessions = await timed(`/runs/${id}/sessions?step=${edge.events}&offset=0&limit=200`, session === undefined)
+      const sessions = await timed(
+        `/runs/${id}/sessions?step=${edge.events}&offset=0&limit=200`,
+        session === undefined,
+      )
       view('sessions', sessions.ms)
-      session ??= (sessions.body as { sessions?: { key: string }[] } | undefined)?.sessions?.[0]?.key
+      session ??= (sessions.body as { sessions?: { key: string }[] } | undefined)?.sessions?.[0]
+        ?.key
       if (tables === undefined) {
-        const workplace = await timed(`/runs/${id}/sessions?step=${edge.events}&environment=workplace&offset=0&limit=1`, true)
+        const workplace = await timed(
+          `/runs/${id}/sessions?step=${edge.events}&environment=workplace&offset=0&limit=1`,
+          true,
+        )
         tables = (workplace.body as { sessions?: { key: string }[] }).sessions?.[0]?.key
       }
-      if (session !== undefined) view('session', (await timed(`/runs/${id}/sessions/${session}?step=${edge.events}`)).ms)
-      if (tables !== undefined) view('tables', (await timed(`/runs/${id}/sessions/${tables}/tables?step=${edge.events}`)).ms)
+      if (session !== undefined)
+        view('session', (await timed(`/runs/${id}/sessions/${session}?step=${edge.events}`)).ms)
+      if (tables !== undefined)
+        view(
+          'tables',
+          (await timed(`/runs/${id}/sessions/${tables}/tables?step=${edge.events}`)).ms,
+        )
     }
     const runMs = performance.now() - started
     loop.disable()
@@ -108,14 +132,16 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
       view_ms_p95: round1(percentile([...views, ...summaries, ...ranges], 95)),
       view_ms_max: round1(Math.max(0, ...views, ...summaries, ...ranges)),
       view_requests: views.length + summaries.length + ranges.length,
-      view_ms_p95_by_kind: Object.fromEntries(Object.entries(byKind).map(([kind, ms]) => [kind, round1(percentile(ms, 95))])),
+      view_ms_p95_by_kind: Object.fromEntries(
+        Object.entries(byKind).map(([kind, ms]) => [kind, round1(percentile(ms, 95))]),
+      ),
       summary_ms_p95: round1(percentile(summaries, 95)),
       events_range_ms_p95: round1(percentile(ranges, 95)),
       health_ms_p95: round1(percentile(health, 95)),
       api_run_ms: Math.round(runMs),
       api_notes: [
         'event_loop_max_stall_ms: the maximum of a perf_hooks event-loop delay histogram (1 ms resolution) over the run, on the thread that serves the API (the simulation runs in its own worker thread); the bench client shares that loop.',
-        'view_ms_p95: each request timed from fetch to the last byte of its body (the client parses a body only while it still looks for a session key: its own JSON parsing would otherwise count as a server stall), one at a time: GET /api/runs/:id/summary, the last 500 events (GET /api/runs/:id/events?from=&limit=500), GET /api/runs/:id/steps/:n and the Sessions tab\'s window (GET /api/runs/:id/sessions?step=n&offset=0&limit=200) at the current edge, a session detail and a Workplace session\'s tables at that step, repeated until the run completes (summary_ms_p95 and events_range_ms_p95 are those two alone).',
+        "view_ms_p95: each request timed from fetch to the last byte of its body (the client parses a body only while it still looks for a session key: its own JSON parsing would otherwise count as a server stall), one at a time: GET /api/runs/:id/summary, the last 500 events (GET /api/runs/:id/events?from=&limit=500), GET /api/runs/:id/steps/:n and the Sessions tab's window (GET /api/runs/:id/sessions?step=n&offset=0&limit=200) at the current edge, a session detail and a Workplace session's tables at that step, repeated until the run completes (summary_ms_p95 and events_range_ms_p95 are those two alone).",
       ],
     }
   } finally {

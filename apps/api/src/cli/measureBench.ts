@@ -1,6 +1,11 @@
 import { performance } from 'node:perf_hooks'
 import type { JsonValue, WorkplaceData } from '@cutover/core'
-import { canonicalJson, createWorkplaceCodec, parseWorkplaceBase, replayActions } from '@cutover/core'
+import {
+  canonicalJson,
+  createWorkplaceCodec,
+  parseWorkplaceBase,
+  replayActions,
+} from '@cutover/core'
 import { nodeDigest } from '@cutover/core/adapters'
 import { simulationHeapLimitMb } from '../runs/simulationHeapLimitMb.ts'
 import type { BenchRunFigures } from './measureSimulationRun.ts'
@@ -95,7 +100,11 @@ function median(values: readonly number[]): number {
 const round1 = (x: number): number => Math.round(x * 10) / 10
 
 /** Export → JSON text → parse → restore, over `sessions`, repeated for at least `minMs`. */
-function codecThroughput(codec: ReturnType<typeof createWorkplaceCodec>, sessions: readonly Parameters<ReturnType<typeof createWorkplaceCodec>['exportState']>[0][], minMs: number): number {
+function codecThroughput(
+  codec: ReturnType<typeof createWorkplaceCodec>,
+  sessions: readonly Parameters<ReturnType<typeof createWorkplaceCodec>['exportState']>[0][],
+  minMs: number,
+): number {
   let count = 0
   const started = performance.now()
   let elapsed = 0
@@ -127,7 +136,8 @@ function measureWorkplace(data: WorkplaceData, minMs: number) {
       const again = codec.restoreState(state.value)
       if (!again.ok) throw new Error(again.error.message)
       const reexported = codec.exportState(again.value)
-      if (!reexported.ok || canonicalJson(reexported.value) !== canonicalJson(state.value)) throw new Error('Workplace codec round trip changed the state')
+      if (!reexported.ok || canonicalJson(reexported.value) !== canonicalJson(state.value))
+        throw new Error('Workplace codec round trip changed the state')
       return Buffer.byteLength(JSON.stringify(state.value))
     })
   const deltaBytes = sizes(delta)
@@ -191,7 +201,9 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
     rollouts: options.rollouts,
     cycle_ms: cycleMs === null ? null : Math.round(cycleMs),
     cycle_ms_generation_safe: cutMs,
-    cycle_phases_ms_generation_safe: Object.fromEntries(Object.entries(cut.phaseMs).map(([k, v]) => [k, Math.round(v)])),
+    cycle_phases_ms_generation_safe: Object.fromEntries(
+      Object.entries(cut.phaseMs).map(([k, v]) => [k, Math.round(v)]),
+    ),
     events_per_s: Math.round(events / (mem.totalMs / 1000)),
     workplace_sessions_per_s: Math.round(wp.deltaPerS),
     workplace_snapshot_bytes_median: median(wp.deltaBytes),
@@ -204,7 +216,9 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
     heap_used_max_mb: Math.max(cycle.heapUsedMaxMb, cut.heapUsedMaxMb, mem.heapUsedMaxMb),
     scenario: 'happy-path',
     seed,
-    cycle_phases_ms: Object.fromEntries(Object.entries(cycle.phaseMs).map(([k, v]) => [k, Math.round(v)])),
+    cycle_phases_ms: Object.fromEntries(
+      Object.entries(cycle.phaseMs).map(([k, v]) => [k, Math.round(v)]),
+    ),
     cycle_window_ms: cycle.windowMs === null ? null : Math.round(cycle.windowMs),
     cycle_verify_ms: Math.round(cycle.verifyMs),
     cycle_checkpoints: cycle.checkpoints,

@@ -10,7 +10,13 @@ import { MemoryCheckpointDirectory } from '@cutover/core/testing'
 
 /** One simulation `cutover bench` times: a checkpoint cycle on the real file system, or a whole run in memory. */
 export type BenchRunRequest =
-  | { readonly kind: 'cycle'; readonly rollouts: number; readonly seed: string; readonly cutMode: CutMode; readonly tempRoot?: string | undefined }
+  | {
+      readonly kind: 'cycle'
+      readonly rollouts: number
+      readonly seed: string
+      readonly cutMode: CutMode
+      readonly tempRoot?: string | undefined
+    }
   | { readonly kind: 'memory'; readonly rollouts: number; readonly seed: string }
 
 /** Phases of the checkpoint cycle, in the order they happen. */
@@ -39,23 +45,63 @@ export interface BenchRunFigures {
 }
 
 /** Runs and times one bench simulation in this thread (`runBenchSimulations` puts it in a worker). */
-export function measureSimulationRun(request: BenchRunRequest, workplace: WorkplaceData): BenchRunFigures {
+export function measureSimulationRun(
+  request: BenchRunRequest,
+  workplace: WorkplaceData,
+): BenchRunFigures {
   if (request.kind === 'memory') {
-    const config = resolveRunConfig({ scenario: 'happy-path', seed: request.seed, rollouts: request.rollouts })
-    const run = timedRun(simulate(config, { digest: nodeDigest, workplace, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }) }))
+    const config = resolveRunConfig({
+      scenario: 'happy-path',
+      seed: request.seed,
+      rollouts: request.rollouts,
+    })
+    const run = timedRun(
+      simulate(config, {
+        digest: nodeDigest,
+        workplace,
+        openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }),
+      }),
+    )
     const { result, ...figures } = run
-    return { ...figures, events: result.events.length, invariantsPass: Object.values(result.invariants).every((v) => v === 'pass'), verifyMs: 0, valid: true, checkpoints: result.checkpoints.length }
+    return {
+      ...figures,
+      events: result.events.length,
+      invariantsPass: Object.values(result.invariants).every((v) => v === 'pass'),
+      verifyMs: 0,
+      valid: true,
+      checkpoints: result.checkpoints.length,
+    }
   }
   const root = mkdtempSync(join(request.tempRoot ?? tmpdir(), 'cutover-bench-'))
   try {
-    const config = resolveRunConfig(request.cutMode === 'whole-request' ? { scenario: 'happy-path', seed: request.seed, rollouts: request.rollouts } : { scenario: 'generation-safe-cut', seed: request.seed, rollouts: request.rollouts })
-    const run = timedRun(simulate(config, { digest: nodeDigest, workplace, openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)) }))
+    const config = resolveRunConfig(
+      request.cutMode === 'whole-request'
+        ? { scenario: 'happy-path', seed: request.seed, rollouts: request.rollouts }
+        : { scenario: 'generation-safe-cut', seed: request.seed, rollouts: request.rollouts },
+    )
+    const run = timedRun(
+      simulate(config, {
+        digest: nodeDigest,
+        workplace,
+        openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)),
+      }),
+    )
     const t0 = performance.now()
     let valid = true
-    for (const c of run.result.checkpoints) valid = verifyCheckpoint(new NodeCheckpointDirectory(c.location, { create: false }), nodeDigest).valid && valid
+    for (const c of run.result.checkpoints)
+      valid =
+        verifyCheckpoint(new NodeCheckpointDirectory(c.location, { create: false }), nodeDigest)
+          .valid && valid
     const verifyMs = performance.now() - t0
     const { result, ...figures } = run
-    return { ...figures, events: result.events.length, invariantsPass: Object.values(result.invariants).every((v) => v === 'pass'), verifyMs, valid, checkpoints: result.checkpoints.length }
+    return {
+      ...figures,
+      events: result.events.length,
+      invariantsPass: Object.values(result.invariants).every((v) => v === 'pass'),
+      verifyMs,
+      valid,
+      checkpoints: result.checkpoints.length,
+    }
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
@@ -79,7 +125,19 @@ function timedRun(gen: Generator<TraceEvent, SimulationResult>) {
     const now = performance.now()
     if (next.done === true) {
       heapUsedMax = Math.max(heapUsedMax, process.memoryUsage().heapUsed)
-      return { result: next.value, totalMs: now - started, lastEventMs: before - started, phaseMs, windowMs: windowStart === undefined || windowEnd === undefined ? null : windowEnd - windowStart, files, bytes, maxStepMs, maxStepEvent, heapUsedMaxMb: Math.round(heapUsedMax / 2 ** 20) }
+      return {
+        result: next.value,
+        totalMs: now - started,
+        lastEventMs: before - started,
+        phaseMs,
+        windowMs:
+          windowStart === undefined || windowEnd === undefined ? null : windowEnd - windowStart,
+        files,
+        bytes,
+        maxStepMs,
+        maxStepEvent,
+        heapUsedMaxMb: Math.round(heapUsedMax / 2 ** 20),
+      }
     }
     const event = next.value
     if (now - before > maxStepMs) {
@@ -88,7 +146,8 @@ function timedRun(gen: Generator<TraceEvent, SimulationResult>) {
       maxStepEvent = `${event.step} ${event.type}${typeof where === 'string' ? ` ${where}` : ''}`
     }
     if (windowStart === undefined && event.phase !== 'run') windowStart = before
-    if (event.phase in phaseMs) phaseMs[event.phase] = (phaseMs[event.phase] as number) + (now - before)
+    if (event.phase in phaseMs)
+      phaseMs[event.phase] = (phaseMs[event.phase] as number) + (now - before)
     if (event.phase === 'resume') windowEnd = now
     if (event.type === 'directory.write' && event.outcome === 'ok') {
       files++

@@ -38,15 +38,30 @@ model-checkpoint/{commit,restore}) behind Authorization: Bearer <token>.
                        the coordinator's Unix socket (default: a private temporary one)
   --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`
 
-function parseModelArgs(argv: readonly string[]): { port: number; workers: number; socket: string | undefined; restoreExpected: boolean } {
-  const { values, switches } = parseArgs(argv, { values: ['--port', '--workers', '--coordinator-socket'], switches: ['--restore-expected'] })
+function parseModelArgs(argv: readonly string[]): {
+  port: number
+  workers: number
+  socket: string | undefined
+  restoreExpected: boolean
+} {
+  const { values, switches } = parseArgs(argv, {
+    values: ['--port', '--workers', '--coordinator-socket'],
+    switches: ['--restore-expected'],
+  })
   const portText = values.get('--port')
   const workersText = values.get('--workers')
-  const workers = workersText === undefined ? 1 : parseIntegerOption('--workers', workersText, 1, 16)
+  const workers =
+    workersText === undefined ? 1 : parseIntegerOption('--workers', workersText, 1, 16)
   const socket = values.get('--coordinator-socket')
-  if (socket !== undefined && workers < 2) throw new UsageError('--coordinator-socket needs --workers N ≥ 2')
+  if (socket !== undefined && workers < 2)
+    throw new UsageError('--coordinator-socket needs --workers N ≥ 2')
   if (socket === '') throw new UsageError('--coordinator-socket needs a path')
-  return { port: portText === undefined ? 0 : parseIntegerOption('--port', portText, 0, 65535), workers, socket, restoreExpected: switches.has('--restore-expected') }
+  return {
+    port: portText === undefined ? 0 : parseIntegerOption('--port', portText, 0, 65535),
+    workers,
+    socket,
+    restoreExpected: switches.has('--restore-expected'),
+  }
 }
 
 /** `cutover model`: the policy model as its own server process. Resolves once it listens. */
@@ -57,12 +72,24 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
   // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the simulator's
   // restored model does, so ids stay unique across the restore (invariant call-id-unique).
   const note = processTrace('policy_model')
-  const model = new PolicyModel(nodeDigest, { serverName: 'policy', workers: args.workers, restoreExpected: args.restoreExpected, generation: args.restoreExpected ? 1 : 0 })
+  const model = new PolicyModel(nodeDigest, {
+    serverName: 'policy',
+    workers: args.workers,
+    restoreExpected: args.restoreExpected,
+    generation: args.restoreExpected ? 1 : 0,
+  })
   const signal = new ChangeSignal()
   let pool: ModelWorkerPool | undefined
   if (args.workers > 1) {
-    const privateDir = args.socket === undefined ? mkdtempSync(join(tmpdir(), 'cutover-coordinator-')) : undefined
-    pool = new ModelWorkerPool(model, args.workers, args.socket ?? join(privateDir as string, 'coordinator.sock'), signal, note)
+    const privateDir =
+      args.socket === undefined ? mkdtempSync(join(tmpdir(), 'cutover-coordinator-')) : undefined
+    pool = new ModelWorkerPool(
+      model,
+      args.workers,
+      args.socket ?? join(privateDir as string, 'coordinator.sock'),
+      signal,
+      note,
+    )
     const started = pool
     process.once('exit', () => {
       started.stop()
@@ -77,11 +104,18 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
     controlToken,
     dataDir: resolveDataDir(),
     clock: { now: () => Date.now() },
-    openDirectory: recordingDirectories((path, create) => new NodeCheckpointDirectory(path, { create }), note),
+    openDirectory: recordingDirectories(
+      (path, create) => new NodeCheckpointDirectory(path, { create }),
+      note,
+    ),
     pid: process.pid,
     digest: nodeDigest,
     note,
   })
-  await serveParticipant(app, args.port, io, (error) => io.stderr(`cutover model: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`))
+  await serveParticipant(app, args.port, io, (error) =>
+    io.stderr(
+      `cutover model: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    ),
+  )
   return EXIT.ok
 }

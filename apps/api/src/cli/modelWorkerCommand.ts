@@ -33,7 +33,8 @@ export async function runModelWorkerCommand(argv: readonly string[], io: CliIo):
     const text = values.get('--index')
     if (text === undefined) throw new UsageError('--index K is required')
     index = parseIntegerOption('--index', text, 0, 15)
-    if (socketPath === undefined || socketPath === '') throw new UsageError(`${COORDINATOR_SOCKET_ENV} must name the coordinator's socket`)
+    if (socketPath === undefined || socketPath === '')
+      throw new UsageError(`${COORDINATOR_SOCKET_ENV} must name the coordinator's socket`)
   } catch (error) {
     io.stderr(`cutover model-worker: ${error instanceof Error ? error.message : String(error)}\n`)
     return EXIT.usage
@@ -42,7 +43,13 @@ export async function runModelWorkerCommand(argv: readonly string[], io: CliIo):
   const app = new Hono()
   app.post('/generate', async (c) => {
     const input = policyInputSchema.safeParse(await c.req.json().catch(() => null))
-    if (!input.success) return c.json({ error: { code: 'invalid_request', message: input.error.issues[0]?.message ?? 'invalid' } }, 400)
+    if (!input.success)
+      return c.json(
+        {
+          error: { code: 'invalid_request', message: input.error.issues[0]?.message ?? 'invalid' },
+        },
+        400,
+      )
     inflight++
     try {
       if ((input.data.delay_ms ?? 0) > 0) await sleep(input.data.delay_ms ?? 0)
@@ -52,7 +59,9 @@ export async function runModelWorkerCommand(argv: readonly string[], io: CliIo):
     }
   })
   const url = await new Promise<string>((resolve) => {
-    serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(`http://127.0.0.1:${info.port}`))
+    serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    )
   })
   exitWithParent()
   const socket = createConnection(socketPath)
@@ -69,7 +78,8 @@ export async function runModelWorkerCommand(argv: readonly string[], io: CliIo):
         io.stderr(`cutover model-worker ${index}: registration refused: ${m.code}: ${m.message}\n`)
         process.exit(EXIT.failure)
       }
-      if (m.type === 'state' && m.state === 'closed') send({ type: 'ack', worker: index, seq: m.seq, inflight })
+      if (m.type === 'state' && m.state === 'closed')
+        send({ type: 'ack', worker: index, seq: m.seq, inflight })
     }
   })
   const gone = (): never => process.exit(EXIT.failure)

@@ -13,14 +13,21 @@ describe('parseArgs', () => {
   })
 
   it('[cli] unknown, repeated, valueless options and surplus positionals are usage errors', () => {
-    for (const argv of [['--nope'], ['--seed', '1', '--seed', '2'], ['--seed'], ['a', 'b'], ['--json=1']]) {
+    for (const argv of [
+      ['--nope'],
+      ['--seed', '1', '--seed', '2'],
+      ['--seed'],
+      ['a', 'b'],
+      ['--json=1'],
+    ]) {
       expect(() => parseArgs(argv, spec), argv.join(' ')).toThrow(UsageError)
     }
   })
 
   it('[cli] integer options take plain digits within their range', () => {
     expect(parseIntegerOption('--n', '42', 1, 100)).toBe(42)
-    for (const bad of ['0', '101', '-1', '1e2', '0x10', ' 5', '']) expect(() => parseIntegerOption('--n', bad, 1, 100), bad).toThrow(UsageError)
+    for (const bad of ['0', '101', '-1', '1e2', '0x10', ' 5', ''])
+      expect(() => parseIntegerOption('--n', bad, 1, 100), bad).toThrow(UsageError)
   })
 
   it('[cli] --help and -h are found anywhere', () => {

@@ -29,13 +29,20 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
   const options: { [name: string]: { type: 'string' | 'boolean' } } = {}
   for (const name of valueNames) options[name.slice(2)] = { type: 'string' }
   for (const name of switchNames) options[name.slice(2)] = { type: 'boolean' }
-  const { tokens } = parseUtilArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true })
+  const { tokens } = parseUtilArgs({
+    args: [...argv],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  })
   const values = new Map<string, string>()
   const switches = new Set<string>()
   const positionals: string[] = []
   for (const token of tokens) {
     if (token.kind === 'positional') {
-      if (positionals.length >= (spec.positionals ?? 0)) throw new UsageError(`unexpected argument ${token.value}`)
+      if (positionals.length >= (spec.positionals ?? 0))
+        throw new UsageError(`unexpected argument ${token.value}`)
       positionals.push(token.value)
       continue
     }
@@ -58,7 +65,8 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
 }
 
 /** True when `--help` or `-h` appears anywhere (help wins over every other argument). */
-export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h')
+export const wantsHelp = (argv: readonly string[]): boolean =>
+  argv.includes('--help') || argv.includes('-h')
 
 /**
  * A non-negative decimal integer option as a safe JS number in `[min, max]`; `UsageError` otherwise.

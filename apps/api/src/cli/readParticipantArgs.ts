@@ -30,7 +30,9 @@ export function readParticipantArgs<A extends { readonly restoreExpected: boolea
   }
   const controlToken = controlTokenFromEnv()
   if (args.restoreExpected && controlToken === undefined) {
-    io.stderr(`cutover ${command}: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n`)
+    io.stderr(
+      `cutover ${command}: --restore-expected needs CUTOVER_CONTROL_TOKEN (restore comes through the control routes)\n`,
+    )
     return EXIT.usage
   }
   return { args, controlToken }

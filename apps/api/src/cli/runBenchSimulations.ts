@@ -13,21 +13,37 @@ const BOOTSTRAP = new URL('./benchSimulationWorkerBootstrap.js', import.meta.url
  * the later runs start with the code the first one compiled. `started(i)` is called as run i starts.
  * Settles once the thread is gone; rejects when a run threw or outgrew its heap.
  */
-export function runBenchSimulations(requests: readonly BenchRunRequest[], workplace: WorkplaceData, started: (index: number) => void = () => undefined): Promise<readonly BenchRunFigures[]> {
+export function runBenchSimulations(
+  requests: readonly BenchRunRequest[],
+  workplace: WorkplaceData,
+  started: (index: number) => void = () => undefined,
+): Promise<readonly BenchRunFigures[]> {
   const rollouts = Math.max(0, ...requests.map((r) => r.rollouts))
   const limitMb = simulationHeapLimitMb(rollouts)
-  const worker = new Worker(BOOTSTRAP, { workerData: { requests, workplace }, resourceLimits: { maxOldGenerationSizeMb: limitMb } })
+  const worker = new Worker(BOOTSTRAP, {
+    workerData: { requests, workplace },
+    resourceLimits: { maxOldGenerationSizeMb: limitMb },
+  })
   return new Promise<readonly BenchRunFigures[]>((resolve, reject) => {
-    let outcome: { readonly figures: readonly BenchRunFigures[] } | { readonly error: Error } | undefined
+    let outcome:
+      { readonly figures: readonly BenchRunFigures[] } | { readonly error: Error } | undefined
     worker.on('message', (message: FromBenchWorker) => {
       if ('started' in message) started(message.started)
-      else outcome ??= 'figures' in message ? { figures: message.figures } : { error: new Error(message.error) }
+      else
+        outcome ??=
+          'figures' in message ? { figures: message.figures } : { error: new Error(message.error) }
     })
     worker.once('error', (error: Error & { code?: string }) => {
-      outcome ??= { error: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(`a bench run of ${rollouts} rollouts outgrew its ${limitMb} MB heap`) : error }
+      outcome ??= {
+        error:
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new Error(`a bench run of ${rollouts} rollouts outgrew its ${limitMb} MB heap`)
+            : error,
+      }
     })
     worker.once('exit', (code) => {
-      if (outcome === undefined) reject(new Error(`the bench worker exited (code ${code}) without figures`))
+      if (outcome === undefined)
+        reject(new Error(`the bench worker exited (code ${code}) without figures`))
       else if ('figures' in outcome) resolve(outcome.figures)
       else reject(outcome.error)
     })

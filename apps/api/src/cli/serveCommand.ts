@@ -35,7 +35,10 @@ export async function runServeCommand(argv: readonly string[], io: CliIo): Promi
   const { host, port, limits, controlToken } = config.value
   ensureWebBuild((line) => io.stdout(`${line}\n`))
   const dataDir = resolveDataDir()
-  const deps = { ...createNodeAppDeps({ dataDir, controlToken, log: (line) => io.stderr(`${line}\n`) }), limits }
+  const deps = {
+    ...createNodeAppDeps({ dataDir, controlToken, log: (line) => io.stderr(`${line}\n`) }),
+    limits,
+  }
   const { server, url, runs } = await startServer({ port, host, serveWeb: true, deps })
   closeOnSignals(server)
   const demo = ensureDemoRun(runs, deps.simulator)

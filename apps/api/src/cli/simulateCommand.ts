@@ -1,9 +1,34 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { SimulateOptions, SimulationResult, WorkplaceData } from '@cutover/core'
-import { BUG_CATALOGUE, SCENARIOS, checkFaults, resolveRunConfig, runSimulation, verifyCheckpoint } from '@cutover/core'
-import type { BugName, CutMode, Fault, InertFault, InvariantFailure, RunConfig, ScenarioName } from '@cutover/core/contracts'
-import { BUG_NAMES, CUT_MODES, DEFAULT_CUT_MODE, INTEGER_FIELDS, INVARIANT_IDS, MAX_ROLLOUTS, SCENARIO_NAMES, faultSchema, seedTextProblem } from '@cutover/core/contracts'
+import {
+  BUG_CATALOGUE,
+  SCENARIOS,
+  checkFaults,
+  resolveRunConfig,
+  runSimulation,
+  verifyCheckpoint,
+} from '@cutover/core'
+import type {
+  BugName,
+  CutMode,
+  Fault,
+  InertFault,
+  InvariantFailure,
+  RunConfig,
+  ScenarioName,
+} from '@cutover/core/contracts'
+import {
+  BUG_NAMES,
+  CUT_MODES,
+  DEFAULT_CUT_MODE,
+  INTEGER_FIELDS,
+  INVARIANT_IDS,
+  MAX_ROLLOUTS,
+  SCENARIO_NAMES,
+  faultSchema,
+  seedTextProblem,
+} from '@cutover/core/contracts'
 import { z } from 'zod'
 import { validate } from '../http/jsonBody.ts'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
@@ -86,12 +111,27 @@ interface SimulateArgs {
 }
 
 function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
-  const { values, switches } = parseArgs(argv, { values: ['--scenario', '--seed', '--rollouts', '--deadline-ms', '--faults', '--cut-mode', '--bug', '--out'], switches: ['--json'] })
+  const { values, switches } = parseArgs(argv, {
+    values: [
+      '--scenario',
+      '--seed',
+      '--rollouts',
+      '--deadline-ms',
+      '--faults',
+      '--cut-mode',
+      '--bug',
+      '--out',
+    ],
+    switches: ['--json'],
+  })
   const scenario = values.get('--scenario')
-  if (scenario === undefined) throw new UsageError(`--scenario NAME is required (one of ${SCENARIO_NAMES.join(', ')})`)
-  if (!(SCENARIO_NAMES as readonly string[]).includes(scenario)) throw new UsageError(`unknown scenario '${scenario}' (one of ${SCENARIO_NAMES.join(', ')})`)
+  if (scenario === undefined)
+    throw new UsageError(`--scenario NAME is required (one of ${SCENARIO_NAMES.join(', ')})`)
+  if (!(SCENARIO_NAMES as readonly string[]).includes(scenario))
+    throw new UsageError(`unknown scenario '${scenario}' (one of ${SCENARIO_NAMES.join(', ')})`)
   const seed = values.get('--seed')
-  if (seed === undefined) throw new UsageError('--seed N is required (a non-negative decimal integer of any size)')
+  if (seed === undefined)
+    throw new UsageError('--seed N is required (a non-negative decimal integer of any size)')
   // BigInt alone would also take "0x1f" or " 7 "; a seed is plain decimal digits (CONTRACTS.md §1).
   const seedProblem = seedTextProblem(seed)
   if (seedProblem !== null) throw new UsageError(`--seed ${seedProblem}`)
@@ -102,20 +142,45 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   const faultsText = values.get('--faults')
   const faults = faultsText === undefined ? undefined : parseFaults(faultsText)
   const bug = values.get('--bug')
-  if (bug !== undefined && !(BUG_NAMES as readonly string[]).includes(bug)) throw new UsageError(`unknown bug '${bug}' (one of ${BUG_NAMES.join(', ')})`)
+  if (bug !== undefined && !(BUG_NAMES as readonly string[]).includes(bug))
+    throw new UsageError(`unknown bug '${bug}' (one of ${BUG_NAMES.join(', ')})`)
   const cutMode = values.get('--cut-mode')
-  if (cutMode !== undefined && !(CUT_MODES as readonly string[]).includes(cutMode)) throw new UsageError(`--cut-mode: unknown cut mode '${cutMode}' (one of ${CUT_MODES.join(', ')})`)
+  if (cutMode !== undefined && !(CUT_MODES as readonly string[]).includes(cutMode))
+    throw new UsageError(
+      `--cut-mode: unknown cut mode '${cutMode}' (one of ${CUT_MODES.join(', ')})`,
+    )
   const config = resolveRunConfig({
     scenario: scenario as ScenarioName,
     seed: BigInt(seed).toString(),
-    ...(rolloutsText === undefined ? {} : { rollouts: parseIntegerOption('--rollouts', rolloutsText, INTEGER_FIELDS.rollouts.min, INTEGER_FIELDS.rollouts.max) }),
-    ...(deadlineText === undefined ? {} : { deadline_ms: parseIntegerOption('--deadline-ms', deadlineText, INTEGER_FIELDS.deadline_ms.min, INTEGER_FIELDS.deadline_ms.max) }),
+    ...(rolloutsText === undefined
+      ? {}
+      : {
+          rollouts: parseIntegerOption(
+            '--rollouts',
+            rolloutsText,
+            INTEGER_FIELDS.rollouts.min,
+            INTEGER_FIELDS.rollouts.max,
+          ),
+        }),
+    ...(deadlineText === undefined
+      ? {}
+      : {
+          deadline_ms: parseIntegerOption(
+            '--deadline-ms',
+            deadlineText,
+            INTEGER_FIELDS.deadline_ms.min,
+            INTEGER_FIELDS.deadline_ms.max,
+          ),
+        }),
     ...(faults === undefined ? {} : { faults }),
     ...(bug === undefined ? {} : { bug: bug as BugName }),
     ...(cutMode === undefined ? {} : { cut_mode: cutMode as CutMode }),
   })
   const checked = checkFaults(config, faults ?? [])
-  if (!checked.ok) throw new UsageError(`${faults === undefined ? '--cut-mode' : '--faults'}: ${checked.error.message}`)
+  if (!checked.ok)
+    throw new UsageError(
+      `${faults === undefined ? '--cut-mode' : '--faults'}: ${checked.error.message}`,
+    )
   return { config, out, json: switches.has('--json') }
 }
 
@@ -126,14 +191,18 @@ function parseFaults(text: string): Fault[] {
     try {
       source = readFileSync(text.slice(1), 'utf8')
     } catch (error) {
-      throw new UsageError(`--faults: cannot read ${text.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+      throw new UsageError(
+        `--faults: cannot read ${text.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      )
     }
   }
   let value: unknown
   try {
     value = JSON.parse(source)
   } catch {
-    throw new UsageError(`--faults takes a JSON list of faults (or @FILE holding one), got malformed JSON`)
+    throw new UsageError(
+      `--faults takes a JSON list of faults (or @FILE holding one), got malformed JSON`,
+    )
   }
   const parsed = validate(z.array(faultSchema).max(100), value, 'faults')
   if (!parsed.ok) throw new UsageError(`--faults: ${parsed.error.message}`)
@@ -141,7 +210,8 @@ function parseFaults(text: string): Fault[] {
 }
 
 /** A seed short enough for a folder name: long seeds keep their first digits and their length. */
-const seedLabel = (seed: string): string => (seed.length <= 40 ? seed : `${seed.slice(0, 24)}-${seed.length}digits`)
+const seedLabel = (seed: string): string =>
+  seed.length <= 40 ? seed : `${seed.slice(0, 24)}-${seed.length}digits`
 
 /** Creates the output folder: DIR when given (new or empty), else the next free default folder. */
 function prepareOut(out: string | undefined, config: RunConfig, dataDir: string): string {
@@ -150,7 +220,8 @@ function prepareOut(out: string | undefined, config: RunConfig, dataDir: string)
     if (existsSync(root)) {
       if (!statSync(root).isDirectory()) throw new UsageError(`--out ${root} is not a directory`)
       // Checkpoint namespaces are immutable: an old run's files would make this run's commits fail.
-      if (readdirSync(root).length > 0) throw new UsageError(`--out ${root} is not empty (choose a new or empty folder)`)
+      if (readdirSync(root).length > 0)
+        throw new UsageError(`--out ${root} is not empty (choose a new or empty folder)`)
     } else mkdirSync(root, { recursive: true })
     return root
   }
@@ -200,7 +271,9 @@ export interface SimulateReport {
  * Sorts a run's published checkpoints into valid, damaged (by a fault, on purpose) and invalid (an
  * undamaged directory that does not verify from disk: a failure) by re-verifying each one.
  */
-export function classifyCheckpoints(published: SimulationResult['checkpoints']): Pick<SimulateReport, 'checkpoints' | 'damaged' | 'invalid'> {
+export function classifyCheckpoints(
+  published: SimulationResult['checkpoints'],
+): Pick<SimulateReport, 'checkpoints' | 'damaged' | 'invalid'> {
   const checkpoints: string[] = []
   const damaged: string[] = []
   const invalid: InvalidCheckpoint[] = []
@@ -212,7 +285,9 @@ export function classifyCheckpoints(published: SimulationResult['checkpoints']):
     }
     const report = verifyCheckpoint(new NodeCheckpointDirectory(dir, { create: false }), nodeDigest)
     if (report.valid) checkpoints.push(dir)
-    else for (const p of report.problems) invalid.push({ dir, code: p.code, path: p.path, message: p.message })
+    else
+      for (const p of report.problems)
+        invalid.push({ dir, code: p.code, path: p.path, message: p.message })
   }
   return { checkpoints, damaged, invalid }
 }
@@ -220,7 +295,11 @@ export function classifyCheckpoints(published: SimulationResult['checkpoints']):
 function humanSummary(r: SimulateReport): string {
   const lines = [
     `scenario ${r.scenario}, seed ${r.seed}, ${r.rollouts} rollouts, deadline ${r.deadline_ms} ms, cut mode ${r.cut_mode}`,
-    ...(r.bug === undefined ? [] : [`teaching mode: bug ${r.bug} (expected to break ${BUG_CATALOGUE.find((b) => b.name === r.bug)?.invariant ?? '?'})`]),
+    ...(r.bug === undefined
+      ? []
+      : [
+          `teaching mode: bug ${r.bug} (expected to break ${BUG_CATALOGUE.find((b) => b.name === r.bug)?.invariant ?? '?'})`,
+        ]),
     `faults: ${r.faults.length === 0 ? 'none' : JSON.stringify(r.faults)}`,
     ...r.inert_faults.map((f) => `  inert fault ${JSON.stringify(f.fault)} — ${f.reason}`),
     `outcome: ${r.outcome} after ${r.events} events`,
@@ -228,7 +307,11 @@ function humanSummary(r: SimulateReport): string {
     `checkpoints (${r.checkpoints.length} valid):`,
     ...(r.checkpoints.length === 0 ? ['  none'] : r.checkpoints.map((d) => `  ${d}`)),
   ]
-  if (r.damaged.length > 0) lines.push(`damaged on purpose by a fault (${r.damaged.length}):`, ...r.damaged.map((d) => `  ${d}`))
+  if (r.damaged.length > 0)
+    lines.push(
+      `damaged on purpose by a fault (${r.damaged.length}):`,
+      ...r.damaged.map((d) => `  ${d}`),
+    )
   if (r.invalid.length > 0) {
     lines.push(`INVALID checkpoint directories (published, not damaged by a fault):`)
     for (const p of r.invalid) lines.push(`  ${p.dir}: ${p.code} ${p.path ?? '-'}  ${p.message}`)
@@ -236,10 +319,16 @@ function humanSummary(r: SimulateReport): string {
   lines.push('invariants:')
   for (const id of Object.keys(r.invariants) as (keyof typeof r.invariants)[]) {
     const failure = r.failures.find((f) => f.id === id)
-    lines.push(failure === undefined ? `  pass  ${id}` : `  FAIL  ${id} — first failing step ${failure.step}: ${failure.message}`)
+    lines.push(
+      failure === undefined
+        ? `  pass  ${id}`
+        : `  FAIL  ${id} — first failing step ${failure.step}: ${failure.message}`,
+    )
   }
   const failed = r.failures.length > 0 || r.invalid.length > 0
-  lines.push(failed ? 'result: FAILED' : 'result: all invariants pass, every undamaged checkpoint verifies')
+  lines.push(
+    failed ? 'result: FAILED' : 'result: all invariants pass, every undamaged checkpoint verifies',
+  )
   return lines.join('\n')
 }
 
@@ -256,7 +345,11 @@ export interface SimulateCommandOptions {
  * `cutover simulate --scenario NAME --seed N [--rollouts N] [--deadline-ms N] [--out DIR] [--json]`
  * (CONTRACTS.md §6). `argv` holds the arguments after `simulate`.
  */
-export function runSimulateCommand(argv: readonly string[], io: CliIo, options: SimulateCommandOptions = {}): number {
+export function runSimulateCommand(
+  argv: readonly string[],
+  io: CliIo,
+  options: SimulateCommandOptions = {},
+): number {
   if (wantsHelp(argv)) {
     io.stdout(`${SIMULATE_HELP}\n`)
     return EXIT.ok
@@ -267,21 +360,29 @@ export function runSimulateCommand(argv: readonly string[], io: CliIo, options: 
     args = parseSimulateArgs(argv)
     out = prepareOut(args.out, args.config, options.dataDir ?? resolveDataDir())
   } catch (error) {
-    const message = error instanceof UsageError ? error.message : `cannot create the output folder: ${(error as Error).message}`
+    const message =
+      error instanceof UsageError
+        ? error.message
+        : `cannot create the output folder: ${(error as Error).message}`
     io.stderr(`cutover simulate: ${message}\n`)
     return EXIT.usage
   }
   const { config } = args
   const workplace = (options.loadWorkplace ?? loadNodeWorkplaceData)()
-  const result = runSimulation(config, {
-    digest: nodeDigest,
-    workplace,
-    openDirectory: (checkpointId) => {
-      // Ids come from the simulator (`ck-1`); refuse anything that could leave `out`.
-      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(checkpointId)) throw new Error(`unsafe checkpoint id ${JSON.stringify(checkpointId)}`)
-      return new NodeCheckpointDirectory(join(out, checkpointId))
+  const result = runSimulation(
+    config,
+    {
+      digest: nodeDigest,
+      workplace,
+      openDirectory: (checkpointId) => {
+        // Ids come from the simulator (`ck-1`); refuse anything that could leave `out`.
+        if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(checkpointId))
+          throw new Error(`unsafe checkpoint id ${JSON.stringify(checkpointId)}`)
+        return new NodeCheckpointDirectory(join(out, checkpointId))
+      },
     },
-  }, options.simulateOptions)
+    options.simulateOptions,
+  )
   options.onResult?.(result)
   const sorted = classifyCheckpoints(result.checkpoints)
   const report: SimulateReport = {
@@ -303,5 +404,9 @@ export function runSimulateCommand(argv: readonly string[], io: CliIo, options: 
     invalid: sorted.invalid,
   }
   io.stdout(args.json ? `${JSON.stringify(report)}\n` : `${humanSummary(report)}\n`)
-  return report.failures.length > 0 || report.invalid.length > 0 || Object.values(report.invariants).includes('fail') ? EXIT.failure : EXIT.ok
+  return report.failures.length > 0 ||
+    report.invalid.length > 0 ||
+    Object.values(report.invariants).includes('fail')
+    ? EXIT.failure
+    : EXIT.ok
 }

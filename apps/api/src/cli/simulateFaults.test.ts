@@ -29,10 +29,29 @@ describe('cutover simulate --faults / --bug', () => {
   it('[cli] --faults JSON and --faults @FILE give the same run, and the faults are echoed with the inert ones', () => {
     const file = join(root, 'faults.json')
     writeFileSync(file, JSON.stringify(faults))
-    const a = simulate(['--scenario', 'happy-path', '--seed', '3', '--faults', JSON.stringify(faults), '--json'])
-    const b = simulate(['--scenario', 'happy-path', '--seed', '3', '--faults', `@${file}`, '--json'])
+    const a = simulate([
+      '--scenario',
+      'happy-path',
+      '--seed',
+      '3',
+      '--faults',
+      JSON.stringify(faults),
+      '--json',
+    ])
+    const b = simulate([
+      '--scenario',
+      'happy-path',
+      '--seed',
+      '3',
+      '--faults',
+      `@${file}`,
+      '--json',
+    ])
     expect(a.stderr).toBe('')
-    const ja = JSON.parse(a.stdout) as { faults: unknown; inert_faults: { fault: unknown; reason: string }[] }
+    const ja = JSON.parse(a.stdout) as {
+      faults: unknown
+      inert_faults: { fault: unknown; reason: string }[]
+    }
     expect(ja.faults).toEqual(faults)
     expect(ja.inert_faults.map((f) => f.fault)).toEqual([{ kind: 'crash_after_write', k: 9999 }])
     expect(JSON.stringify(a.result?.events)).toBe(JSON.stringify(b.result?.events))
@@ -50,20 +69,49 @@ describe('cutover simulate --faults / --bug', () => {
       expect([bad, r.code]).toEqual([bad, 2])
       expect(r.stderr.trim().split('\n')).toHaveLength(1)
     }
-    expect(simulate(['--scenario', 'happy-path', '--seed', '1', '--rollouts', '90', '--faults', '[{"kind":"straggler","rollout":"r7","extra_ms":1}]']).stderr).toContain('"r00"…"r89"')
+    expect(
+      simulate([
+        '--scenario',
+        'happy-path',
+        '--seed',
+        '1',
+        '--rollouts',
+        '90',
+        '--faults',
+        '[{"kind":"straggler","rollout":"r7","extra_ms":1}]',
+      ]).stderr,
+    ).toContain('"r00"…"r89"')
   })
 
   it('[cli] --bug runs the broken behaviour and exits 1 with its invariant failing', () => {
-    const r = simulate(['--scenario', 'happy-path', '--seed', '1', '--bug', 'resume-agents-first', '--json'])
+    const r = simulate([
+      '--scenario',
+      'happy-path',
+      '--seed',
+      '1',
+      '--bug',
+      'resume-agents-first',
+      '--json',
+    ])
     expect(r.code).toBe(1)
-    expect(JSON.parse(r.stdout)).toMatchObject({ bug: 'resume-agents-first', invariants: { 'resume-order': 'fail' } })
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      bug: 'resume-agents-first',
+      invariants: { 'resume-order': 'fail' },
+    })
   })
 
   it('[cli] the copied “cutover simulate” command reproduces an API run with faults, deadline and bug byte for byte', async () => {
     const { dir, cleanup } = tempDataDir()
     try {
       const api = apiHarness(dir)
-      const created = await api.createRun({ scenario: 'straggler-retirement', seed: '123456789012345678901234567890', rollouts: 9, deadline_ms: 80, faults, bug: 'relay-applied-twice' })
+      const created = await api.createRun({
+        scenario: 'straggler-retirement',
+        seed: '123456789012345678901234567890',
+        rollouts: 9,
+        deadline_ms: 80,
+        faults,
+        bug: 'relay-applied-twice',
+      })
       const view = await api.waitComplete(created.id)
       const events = (await api.json(`/api/runs/${view.id}/events`)).body.events as TraceEvent[]
       const line = simulateCommandLine(view)
@@ -74,7 +122,10 @@ describe('cutover simulate --faults / --bug', () => {
       const cli = simulate([...words.slice(2), '--json'])
       expect(cli.stderr).toBe('')
       expect(JSON.stringify(cli.result?.events)).toBe(JSON.stringify(events))
-      expect(JSON.parse(cli.stdout)).toMatchObject({ invariants: view.invariants, inert_faults: view.inert_faults })
+      expect(JSON.parse(cli.stdout)).toMatchObject({
+        invariants: view.invariants,
+        inert_faults: view.inert_faults,
+      })
     } finally {
       cleanup()
     }

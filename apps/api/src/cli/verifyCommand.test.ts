@@ -18,7 +18,11 @@ afterEach(() => {
 
 function committedDir(): string {
   const root = tempRoot()
-  const result = commitSampleCheckpoint(new NodeCheckpointDirectory(root), nodeDigest, createSampleCheckpoint(6))
+  const result = commitSampleCheckpoint(
+    new NodeCheckpointDirectory(root),
+    nodeDigest,
+    createSampleCheckpoint(6),
+  )
   expect(result.ok).toBe(true)
   return root
 }
@@ -26,7 +30,10 @@ function committedDir(): string {
 function run(argv: string[]) {
   let stdout = ''
   let stderr = ''
-  const code = runVerifyCommand(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) })
+  const code = runVerifyCommand(argv, {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+  })
   return { code, stdout, stderr }
 }
 
@@ -52,7 +59,10 @@ describe('cutover verify', () => {
     rmSync(join(root, 'checkpoint.json'))
     const json = run([root, '--json'])
     expect(json.code).toBe(1)
-    const report = JSON.parse(json.stdout) as { valid: boolean; problems: { code: string; path: string | null }[] }
+    const report = JSON.parse(json.stdout) as {
+      valid: boolean
+      problems: { code: string; path: string | null }[]
+    }
     expect(report.valid).toBe(false)
     const pairs = report.problems.map((p) => [p.code, p.path])
     expect(pairs).toContainEqual(['digest_mismatch', victim])
@@ -61,7 +71,8 @@ describe('cutover verify', () => {
     const human = run([root])
     expect(human.code).toBe(1)
     expect(human.stdout).toMatch(/^invalid: .* \(\d+ problems\)\n/)
-    for (const [code, path] of pairs) expect(human.stdout).toMatch(new RegExp(`${code}\\s+${String(path).replace(/[.]/g, '\\.')}`))
+    for (const [code, path] of pairs)
+      expect(human.stdout).toMatch(new RegExp(`${code}\\s+${String(path).replace(/[.]/g, '\\.')}`))
   })
 
   it('[cli] reports a symlink inside DIR without following it', () => {
@@ -73,16 +84,23 @@ describe('cutover verify', () => {
     symlinkSync(copy, join(root, victim))
     const { code, stdout } = run([root, '--json'])
     expect(code).toBe(1)
-    expect((JSON.parse(stdout) as { problems: { code: string; path: string }[] }).problems).toContainEqual(
-      expect.objectContaining({ code: 'symlink', path: victim }),
-    )
+    expect(
+      (JSON.parse(stdout) as { problems: { code: string; path: string }[] }).problems,
+    ).toContainEqual(expect.objectContaining({ code: 'symlink', path: victim }))
   })
 
   it('[cli] a missing DIR, no DIR, an unknown option or a file instead of DIR is a usage error (exit 2, one stderr line)', () => {
     const root = tempRoot()
     const file = join(root, 'file.txt')
     writeFileSync(file, 'x')
-    for (const argv of [[join(root, 'nope')], [], ['--json'], [root, '--fast'], [file], [root, root]]) {
+    for (const argv of [
+      [join(root, 'nope')],
+      [],
+      ['--json'],
+      [root, '--fast'],
+      [file],
+      [root, root],
+    ]) {
       const { code, stdout, stderr } = run(argv)
       expect(code, JSON.stringify(argv)).toBe(2)
       expect(stdout).toBe('')
@@ -101,7 +119,9 @@ describe('cutover verify', () => {
   it('[cli] an empty directory is invalid (torn before anything was published), not a usage error', () => {
     const { code, stdout } = run([tempRoot(), '--json'])
     expect(code).toBe(1)
-    const codes = (JSON.parse(stdout) as { problems: { code: string }[] }).problems.map((p) => p.code)
+    const codes = (JSON.parse(stdout) as { problems: { code: string }[] }).problems.map(
+      (p) => p.code,
+    )
     expect(codes).toContain('missing_manifest')
   })
 })

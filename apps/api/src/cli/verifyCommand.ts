@@ -64,7 +64,9 @@ export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
   if (json) io.stdout(`${JSON.stringify(report)}\n`)
   else if (report.valid) io.stdout(`valid: ${root}\n`)
   else {
-    const lines = report.problems.map((p) => `  ${p.code.padEnd(18)} ${p.path ?? '-'}  ${p.message}`)
+    const lines = report.problems.map(
+      (p) => `  ${p.code.padEnd(18)} ${p.path ?? '-'}  ${p.message}`,
+    )
     const count = report.problems.length
     io.stdout(`invalid: ${root} (${count} problem${count === 1 ? '' : 's'})\n${lines.join('\n')}\n`)
   }

@@ -4,7 +4,14 @@ import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
 /** The fields every control request body carries (PROTOCOL.md §3.1): strict, extra fields forbidden. */
 export const controlBase = {
   schema_version: z.literal(1),
-  checkpoint_id: z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a checkpoint id is 1–128 of [A-Za-z0-9._-], not starting with . _ or -'),
+  checkpoint_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
+      'a checkpoint id is 1–128 of [A-Za-z0-9._-], not starting with . _ or -',
+    ),
   deadline_ts: z.number().nonnegative().finite(),
 }
 
@@ -13,7 +20,10 @@ export const operationBody = z.strictObject(controlBase)
 /** `GET …/status?checkpoint_id=…`. */
 export const statusQuery = z.strictObject({ checkpoint_id: controlBase.checkpoint_id })
 /** commit / restore: the checkpoint directory (inside the participant's data directory). */
-export const directoryBody = z.strictObject({ ...controlBase, checkpoint_dir: z.string().min(1).max(4096) })
+export const directoryBody = z.strictObject({
+  ...controlBase,
+  checkpoint_dir: z.string().min(1).max(4096),
+})
 /** retire / abort_inflight: one execution identity. */
 export const identityBody = z.strictObject({
   ...controlBase,

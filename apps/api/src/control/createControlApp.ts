@@ -15,7 +15,12 @@ import { bearerAuthorized } from './bearerAuthorized.ts'
 export function createControlApp(token: string): Hono {
   const app = new Hono()
   app.use('*', async (c, next) => {
-    if (!bearerAuthorized(c, token)) return errorResponse(c, 'unauthorized', 'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>')
+    if (!bearerAuthorized(c, token))
+      return errorResponse(
+        c,
+        'unauthorized',
+        'control routes need Authorization: Bearer <CUTOVER_CONTROL_TOKEN>',
+      )
     return next()
   })
   app.use('*', limitBody(API_BODY_LIMIT))
@@ -23,7 +28,10 @@ export function createControlApp(token: string): Hono {
 }
 
 /** A control operation's answer: its result as JSON, or its refusal in the error envelope. */
-export function controlReply(c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response {
+export function controlReply(
+  c: Context,
+  result: { ok: true; value: unknown } | { ok: false; error: CutoverError },
+): Response {
   return result.ok ? c.json(result.value as object) : cutoverErrorResponse(c, result.error)
 }
 
@@ -34,7 +42,12 @@ export type ControlResult = { ok: true; value: unknown } | { ok: false; error: C
  * `POST path` of a control plane: its body checked against `schema` (400 naming `<operation> body`
  * otherwise), then `run` — whose result is replied with `controlReply`, or a response of its own.
  */
-export function controlOperation<S extends z.ZodType>(app: Hono, path: string, schema: S, run: (body: z.infer<S>, c: Context) => ControlResult | Response): void {
+export function controlOperation<S extends z.ZodType>(
+  app: Hono,
+  path: string,
+  schema: S,
+  run: (body: z.infer<S>, c: Context) => ControlResult | Response,
+): void {
   const what = `${path.slice(path.lastIndexOf('/') + 1)} body`
   app.post(path, async (c) => {
     const body = await readValidJson(c, schema, what)

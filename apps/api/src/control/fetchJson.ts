@@ -3,20 +3,41 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024
 
 /** One HTTP exchange's outcome: the status, headers and parsed JSON body, or a transport failure. */
 export type FetchOutcome =
-  | { readonly ok: true; readonly status: number; readonly headers: Headers; readonly body: unknown }
-  | { readonly ok: false; readonly code: 'transport_error' | 'invalid_response' | 'response_too_large' | 'deadline_exceeded'; readonly message: string }
+  | {
+      readonly ok: true
+      readonly status: number
+      readonly headers: Headers
+      readonly body: unknown
+    }
+  | {
+      readonly ok: false
+      readonly code:
+        'transport_error' | 'invalid_response' | 'response_too_large' | 'deadline_exceeded'
+      readonly message: string
+    }
 
 /**
  * Sends one JSON request on loopback and reads a JSON answer of at most 1 MiB (streamed, so an
  * oversized answer is cut off, not buffered), with a wall-clock timeout.
  */
-export async function fetchJson(url: string, init: { method: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string>; timeoutMs?: number }): Promise<FetchOutcome> {
+export async function fetchJson(
+  url: string,
+  init: {
+    method: 'GET' | 'POST'
+    body?: unknown
+    headers?: Record<string, string>
+    timeoutMs?: number
+  },
+): Promise<FetchOutcome> {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), init.timeoutMs ?? 120_000)
   try {
     const response = await fetch(url, {
       method: init.method,
-      headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      headers: {
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       signal: controller.signal,
     })
@@ -30,7 +51,11 @@ export async function fetchJson(url: string, init: { method: 'GET' | 'POST'; bod
         size += value.byteLength
         if (size > MAX_RESPONSE_BYTES) {
           await reader.cancel()
-          return { ok: false, code: 'response_too_large', message: `answer exceeds ${MAX_RESPONSE_BYTES} bytes` }
+          return {
+            ok: false,
+            code: 'response_too_large',
+            message: `answer exceeds ${MAX_RESPONSE_BYTES} bytes`,
+          }
         }
         chunks.push(value)
       }
@@ -41,14 +66,28 @@ export async function fetchJson(url: string, init: { method: 'GET' | 'POST'; bod
       try {
         body = JSON.parse(text) as unknown
       } catch {
-        return { ok: false, code: 'invalid_response', message: `answer (HTTP ${response.status}) is not JSON` }
+        return {
+          ok: false,
+          code: 'invalid_response',
+          message: `answer (HTTP ${response.status}) is not JSON`,
+        }
       }
     }
     return { ok: true, status: response.status, headers: response.headers, body }
   } catch (error) {
-    if (controller.signal.aborted) return { ok: false, code: 'deadline_exceeded', message: `no answer within ${init.timeoutMs ?? 120_000} ms` }
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
-    return { ok: false, code: 'transport_error', message: `${error instanceof Error ? error.message : String(error)}${cause}` }
+    if (controller.signal.aborted)
+      return {
+        ok: false,
+        code: 'deadline_exceeded',
+        message: `no answer within ${init.timeoutMs ?? 120_000} ms`,
+      }
+    const cause =
+      error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ''
+    return {
+      ok: false,
+      code: 'transport_error',
+      message: `${error instanceof Error ? error.message : String(error)}${cause}`,
+    }
   } finally {
     clearTimeout(timer)
   }

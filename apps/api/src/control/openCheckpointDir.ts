@@ -17,10 +17,15 @@ export function openCheckpointDir(
 ): CheckpointDirectory | Response {
   const path = checkpointDirUnder(dataDir, requested)
   if (!path.ok) return cutoverErrorResponse(c, path.error)
-  if (!create && !existsSync(path.value)) return errorResponse(c, 'checkpoint_not_found', `no checkpoint directory at ${requested}`)
+  if (!create && !existsSync(path.value))
+    return errorResponse(c, 'checkpoint_not_found', `no checkpoint directory at ${requested}`)
   try {
     return open(path.value, create)
   } catch (error) {
-    return errorResponse(c, 'checkpoint_not_found', `cannot open ${requested}: ${error instanceof Error ? error.message : String(error)}`)
+    return errorResponse(
+      c,
+      'checkpoint_not_found',
+      `cannot open ${requested}: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
 }

@@ -1,4 +1,14 @@
-import type { AdmissionState, CheckpointDirectory, ContinuationRoot, Digest, EnvName, ExecutionIdentity, Fleet, JsonValue, Result } from '@cutover/core'
+import type {
+  AdmissionState,
+  CheckpointDirectory,
+  ContinuationRoot,
+  Digest,
+  EnvName,
+  ExecutionIdentity,
+  Fleet,
+  JsonValue,
+  Result,
+} from '@cutover/core'
 import { ENV_NAMES, err, loadLedgerNamespace, ok } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
@@ -40,22 +50,40 @@ export class HttpFleet implements Fleet {
   #activeCheckpoint = ''
   readonly #tokens: TokenCache = { keys: [], snapshot: {} }
 
-  constructor(endpoints: FleetEndpoints, options: { token: string; generation: number; checkpointDir: (cid: string) => string; digest: Digest; record: (r: ControlCallRecord) => void }) {
+  constructor(
+    endpoints: FleetEndpoints,
+    options: {
+      token: string
+      generation: number
+      checkpointDir: (cid: string) => string
+      digest: Digest
+      record: (r: ControlCallRecord) => void
+    },
+  ) {
     this.generation = options.generation
     this.endpoints = endpoints
     this.#token = options.token
     this.#record = options.record
     const dirOf = options.checkpointDir
-    const base = (cid: string) => ({ schema_version: 1, checkpoint_id: cid, deadline_ts: this.#deadlineTs })
+    const base = (cid: string) => ({
+      schema_version: 1,
+      checkpoint_id: cid,
+      deadline_ts: this.#deadlineTs,
+    })
     const agentAt: ParticipantEndpoint = { participant: 'agent', url: endpoints.agent.url }
     const modelAt: ParticipantEndpoint = { participant: 'policy_model', url: endpoints.model.url }
-    const post = <T>(at: ParticipantEndpoint, endpoint: string, body: unknown) => controlCall<T>(at, this.#token, 'POST', endpoint, body, this.#record)
-    const get = <T>(at: ParticipantEndpoint, endpoint: string) => controlCall<T>(at, this.#token, 'GET', endpoint, undefined, this.#record)
+    const post = <T>(at: ParticipantEndpoint, endpoint: string, body: unknown) =>
+      controlCall<T>(at, this.#token, 'POST', endpoint, body, this.#record)
+    const get = <T>(at: ParticipantEndpoint, endpoint: string) =>
+      controlCall<T>(at, this.#token, 'GET', endpoint, undefined, this.#record)
     const withDeadline = (deadline: number) => {
       this.#deadlineTs = deadline / 1000
     }
     const q = (cid: string) => `checkpoint_id=${encodeURIComponent(cid)}`
-    const identity = (id: ExecutionIdentity) => ({ rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+    const identity = (id: ExecutionIdentity) => ({
+      rollout_id: id.rollout_id,
+      attempt_index: id.attempt_index,
+    })
 
     this.agent = {
       instanceName: endpoints.agent.name,
@@ -66,15 +94,21 @@ export class HttpFleet implements Fleet {
       status: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}`),
       // Past the deadline the status route itself answers agent_prepare_incomplete (the participant's prepareDeadline).
       prepareDeadline: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}&at_deadline=1`),
-      retire: (cid, id) => post(agentAt, 'agent-checkpoint/retire', { ...base(cid), ...identity(id) }),
-      commit: (cid) => post(agentAt, 'agent-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
-      restore: (cid) => post(agentAt, 'agent-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+      retire: (cid, id) =>
+        post(agentAt, 'agent-checkpoint/retire', { ...base(cid), ...identity(id) }),
+      commit: (cid) =>
+        post(agentAt, 'agent-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+      restore: (cid) =>
+        post(agentAt, 'agent-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
       resume: (cid) => post(agentAt, 'agent-checkpoint/resume', base(cid)),
     } as Fleet['agent']
 
-    const track = async <T extends { state?: unknown }>(reply: Promise<Result<T, CutoverError>>): Promise<Result<T, CutoverError>> => {
+    const track = async <T extends { state?: unknown }>(
+      reply: Promise<Result<T, CutoverError>>,
+    ): Promise<Result<T, CutoverError>> => {
       const r = await reply
-      if (r.ok && typeof r.value.state === 'string') this.#admission = r.value.state as AdmissionState
+      if (r.ok && typeof r.value.state === 'string')
+        this.#admission = r.value.state as AdmissionState
       return r
     }
     const admission = (): AdmissionState => this.#admission
@@ -90,47 +124,85 @@ export class HttpFleet implements Fleet {
       workerAck: (k: number) =>
         (async (): Promise<Result<void, CutoverError>> => {
           const cid = this.#activeCheckpoint
-          const r = await get<{ state?: unknown; per_worker?: { [k: string]: { acknowledged?: unknown } } }>(modelAt, `model-admission/status?${q(cid)}&wait_state=paused&timeout_s=1`)
+          const r = await get<{
+            state?: unknown
+            per_worker?: { [k: string]: { acknowledged?: unknown } }
+          }>(modelAt, `model-admission/status?${q(cid)}&wait_state=paused&timeout_s=1`)
           if (!r.ok) return r
           if (typeof r.value.state === 'string') this.#admission = r.value.state as AdmissionState
-          return r.value.per_worker?.[String(k)]?.acknowledged === true ? ok(undefined) : err(cutoverError('missing_workers', `policy_model (${endpoints.model.url}) worker ${k} did not acknowledge the close of ${cid}`))
+          return r.value.per_worker?.[String(k)]?.acknowledged === true
+            ? ok(undefined)
+            : err(
+                cutoverError(
+                  'missing_workers',
+                  `policy_model (${endpoints.model.url}) worker ${k} did not acknowledge the close of ${cid}`,
+                ),
+              )
         })(),
       pause: (cid: string, deadline: number) => {
         withDeadline(deadline)
         this.#activeCheckpoint = cid
         return track(post<{ state?: unknown }>(modelAt, 'model-admission/pause', base(cid)))
       },
-      status: (cid: string) => track(get<{ state?: unknown }>(modelAt, `model-admission/status?${q(cid)}`)),
-      abortInflight: (cid: string, id: ExecutionIdentity) => post(modelAt, 'model-admission/abort_inflight', { ...base(cid), ...identity(id) }),
+      status: (cid: string) =>
+        track(get<{ state?: unknown }>(modelAt, `model-admission/status?${q(cid)}`)),
+      abortInflight: (cid: string, id: ExecutionIdentity) =>
+        post(modelAt, 'model-admission/abort_inflight', { ...base(cid), ...identity(id) }),
       commit: async (cid: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]) => {
-        const r = await post<{ manifest_digest: string }>(modelAt, 'model-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid), continuation_roots: roots })
+        const r = await post<{ manifest_digest: string }>(modelAt, 'model-checkpoint/commit', {
+          ...base(cid),
+          checkpoint_dir: dirOf(cid),
+          continuation_roots: roots,
+        })
         if (!r.ok) return r
         // The committed ledger names the staging keys; the model process holds their tokens.
         const named = new Set(roots.map((x) => x.capture_key))
         const ledger = loadLedgerNamespace(dir, options.digest, endpoints.model.name)
-        const keys = ledger.ok ? Object.entries(ledger.value.rollouts).filter(([ck]) => named.has(ck)).flatMap(([, rows]) => rows.map((row) => row.staging_key)).sort() : []
-        const snap = await post<{ snapshot: JsonValue }>(modelAt, 'model-checkpoint/token-snapshot', { ...base(cid), staging_keys: keys })
+        const keys = ledger.ok
+          ? Object.entries(ledger.value.rollouts)
+              .filter(([ck]) => named.has(ck))
+              .flatMap(([, rows]) => rows.map((row) => row.staging_key))
+              .sort()
+          : []
+        const snap = await post<{ snapshot: JsonValue }>(
+          modelAt,
+          'model-checkpoint/token-snapshot',
+          { ...base(cid), staging_keys: keys },
+        )
         if (!snap.ok) return snap
         this.#tokens.keys = keys
         this.#tokens.snapshot = snap.value.snapshot
         return r
       },
-      restore: (cid: string) => track(post<{ state?: unknown }>(modelAt, 'model-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) })),
-      resume: (cid: string) => track(post<{ state?: unknown }>(modelAt, 'model-admission/resume', base(cid))),
+      restore: (cid: string) =>
+        track(
+          post<{ state?: unknown }>(modelAt, 'model-checkpoint/restore', {
+            ...base(cid),
+            checkpoint_dir: dirOf(cid),
+          }),
+        ),
+      resume: (cid: string) =>
+        track(post<{ state?: unknown }>(modelAt, 'model-admission/resume', base(cid))),
     } as unknown as Fleet['model']
 
     const resources = {} as { [K in EnvName]: Fleet['resources'][K] }
     for (const env of ENV_NAMES) {
-      const at: ParticipantEndpoint = { participant: `resources_${env}`, url: endpoints.resources[env].url }
+      const at: ParticipantEndpoint = {
+        participant: `resources_${env}`,
+        url: endpoints.resources[env].url,
+      }
       resources[env] = {
         serverName: endpoints.resources[env].name,
         prepare: (cid, deadline) => {
           withDeadline(deadline)
           return post(at, 'resources-checkpoint/prepare', base(cid))
         },
-        retire: (cid, id) => post(at, 'resources-checkpoint/retire', { ...base(cid), ...identity(id) }),
-        commit: (cid) => post(at, 'resources-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
-        restore: (cid) => post(at, 'resources-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+        retire: (cid, id) =>
+          post(at, 'resources-checkpoint/retire', { ...base(cid), ...identity(id) }),
+        commit: (cid) =>
+          post(at, 'resources-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+        restore: (cid) =>
+          post(at, 'resources-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
         resume: (cid) => post(at, 'resources-checkpoint/resume', base(cid)),
       } as Fleet['resources'][EnvName]
     }
@@ -140,7 +212,14 @@ export class HttpFleet implements Fleet {
   /** Long-polls the model's status (up to `timeoutS`) so `admission` is current. */
   async refreshAdmission(cid: string, timeoutS: number): Promise<void> {
     const at: ParticipantEndpoint = { participant: 'policy_model', url: this.endpoints.model.url }
-    const r = await controlCall<{ state: AdmissionState }>(at, this.#token, 'GET', `model-admission/status?checkpoint_id=${encodeURIComponent(cid)}&wait_state=paused&timeout_s=${timeoutS}`, undefined, this.#record)
+    const r = await controlCall<{ state: AdmissionState }>(
+      at,
+      this.#token,
+      'GET',
+      `model-admission/status?checkpoint_id=${encodeURIComponent(cid)}&wait_state=paused&timeout_s=${timeoutS}`,
+      undefined,
+      this.#record,
+    )
     if (r.ok) this.#admission = r.value.state
   }
 

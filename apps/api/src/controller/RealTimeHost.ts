@@ -1,5 +1,17 @@
 import { join } from 'node:path'
-import type { CheckpointDirectory, ContinuationRoot, ControllerHost, ControllerTask, Digest, ExecutionIdentity, Fleet, JsonValue, AgentBoundaryRecord, Result, SteppedDirectory } from '@cutover/core'
+import type {
+  CheckpointDirectory,
+  ContinuationRoot,
+  ControllerHost,
+  ControllerTask,
+  Digest,
+  ExecutionIdentity,
+  Fleet,
+  JsonValue,
+  AgentBoundaryRecord,
+  Result,
+  SteppedDirectory,
+} from '@cutover/core'
 import { ok } from '@cutover/core'
 import type { CutoverError, TraceOutcome, TracePhase } from '@cutover/core/contracts'
 import type { HttpFleet } from './HttpFleet.ts'
@@ -52,8 +64,15 @@ export interface RealTimeHostOptions {
   /** The checkpoint was published; resolves with the replacement fleet once its processes listen. */
   readonly published: (cid: string) => Promise<HttpFleet>
   readonly freezeDispatch: () => void
-  readonly afterResume: (restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]) => void
-  readonly liveMembership: () => readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
+  readonly afterResume: (
+    restored: readonly AgentBoundaryRecord[] | null,
+    retired: readonly ExecutionIdentity[],
+  ) => void
+  readonly liveMembership: () => readonly {
+    rollout_id: string
+    attempt_index: number
+    state: 'running' | 'terminal'
+  }[]
 }
 
 /**
@@ -114,8 +133,23 @@ export class RealTimeHost implements ControllerHost {
   adoptFleet(fleet: Fleet): void {
     this.#live = fleet as HttpFleet
   }
-  emit(phase: TracePhase, from: string, to: string, type: string, payload: unknown, outcome: TraceOutcome): void {
-    this.trace.push({ phase, from, to, type, payload: JSON.parse(JSON.stringify(payload ?? null)) as JsonValue, outcome, wall_ms: Date.now() })
+  emit(
+    phase: TracePhase,
+    from: string,
+    to: string,
+    type: string,
+    payload: unknown,
+    outcome: TraceOutcome,
+  ): void {
+    this.trace.push({
+      phase,
+      from,
+      to,
+      type,
+      payload: JSON.parse(JSON.stringify(payload ?? null)) as JsonValue,
+      outcome,
+      wall_ms: Date.now(),
+    })
   }
   log(phase: TracePhase, type: string, payload: unknown): void {
     this.emit(phase, 'controller', 'controller', type, payload, 'ok')
@@ -124,10 +158,13 @@ export class RealTimeHost implements ControllerHost {
     setTimeout(() => {
       const gate = this.#replacement
       if (gate === null) return run()
-      gate.then((fresh) => {
-        this.#fresh = fresh
-        run()
-      }, (error: unknown) => (this.#failure = error))
+      gate.then(
+        (fresh) => {
+          this.#fresh = fresh
+          run()
+        },
+        (error: unknown) => (this.#failure = error),
+      )
     }, delayMs)
   }
   runTask(task: ControllerTask): void {
@@ -152,7 +189,9 @@ export class RealTimeHost implements ControllerHost {
     }
   }
   openDirectory(checkpointId: string): SteppedDirectory {
-    return new DirectDirectory(this.#options.openDirectory(join(this.#options.dataDir, checkpointId), true))
+    return new DirectDirectory(
+      this.#options.openDirectory(join(this.#options.dataDir, checkpointId), true),
+    )
   }
   published(checkpointId: string): void {
     this.#replacement = this.#options.published(checkpointId)
@@ -160,7 +199,10 @@ export class RealTimeHost implements ControllerHost {
   freezeDispatch(): void {
     this.#options.freezeDispatch()
   }
-  afterResume(restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]): void {
+  afterResume(
+    restored: readonly AgentBoundaryRecord[] | null,
+    retired: readonly ExecutionIdentity[],
+  ): void {
     this.#options.afterResume(restored, retired)
   }
   unacknowledged(): readonly JsonValue[] {
@@ -169,7 +211,11 @@ export class RealTimeHost implements ControllerHost {
   acknowledge(): Result<unknown, CutoverError> {
     return ok(undefined)
   }
-  liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[] {
+  liveMembership(): readonly {
+    rollout_id: string
+    attempt_index: number
+    state: 'running' | 'terminal'
+  }[] {
     return this.#options.liveMembership()
   }
   stagingKeys(roots: readonly ContinuationRoot[]): readonly string[] {

@@ -38,19 +38,53 @@ export async function controlCall<T>(
   timeoutMs = 120_000,
 ): Promise<Result<T, CutoverError>> {
   const sent = Date.now()
-  const answer = await fetchJson(`${target.url}/ng-control/v1/${endpoint}`, { method, body, headers: { authorization: `Bearer ${token}` }, timeoutMs })
+  const answer = await fetchJson(`${target.url}/ng-control/v1/${endpoint}`, {
+    method,
+    body,
+    headers: { authorization: `Bearer ${token}` },
+    timeoutMs,
+  })
   const where = `${target.participant} (${target.url}) ${method} /ng-control/v1/${endpoint}`
   if (!answer.ok) {
-    record({ participant: target.participant, url: target.url, endpoint, status: null, code: answer.code, sent_at: sent, answered_at: Date.now() })
+    record({
+      participant: target.participant,
+      url: target.url,
+      endpoint,
+      status: null,
+      code: answer.code,
+      sent_at: sent,
+      answered_at: Date.now(),
+    })
     return err(cutoverError(answer.code, `${where}: ${answer.code}: ${answer.message}`))
   }
   const code = answer.status < 300 ? 'ok' : (errorCodeOf(answer.body) ?? 'invalid_response')
-  record({ participant: target.participant, url: target.url, endpoint, status: answer.status, code, sent_at: sent, answered_at: Date.now() })
+  record({
+    participant: target.participant,
+    url: target.url,
+    endpoint,
+    status: answer.status,
+    code,
+    sent_at: sent,
+    answered_at: Date.now(),
+  })
   if (answer.status < 300) {
-    if (answer.body === null || typeof answer.body !== 'object') return err(cutoverError('invalid_response', `${where}: HTTP ${answer.status}: the answer is not a JSON object`))
+    if (answer.body === null || typeof answer.body !== 'object')
+      return err(
+        cutoverError(
+          'invalid_response',
+          `${where}: HTTP ${answer.status}: the answer is not a JSON object`,
+        ),
+      )
     return ok(answer.body as T)
   }
-  const known = (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'invalid_response'
+  const known = (ERROR_CODES as readonly string[]).includes(code)
+    ? (code as ErrorCode)
+    : 'invalid_response'
   const detail = (answer.body as { error?: { message?: unknown } } | null)?.error?.message
-  return err(cutoverError(known, `${where}: HTTP ${answer.status} ${code}${typeof detail === 'string' ? `: ${detail}` : ''}`))
+  return err(
+    cutoverError(
+      known,
+      `${where}: HTTP ${answer.status} ${code}${typeof detail === 'string' ? `: ${detail}` : ''}`,
+    ),
+  )
 }

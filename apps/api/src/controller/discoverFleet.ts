@@ -29,25 +29,52 @@ interface Capabilities {
  * `unmanaged`; the policy model must be a policy instance with accepting/draining/paused. The
  * names found become the participant names the aggregate manifest records.
  */
-export async function discoverFleet(urls: FleetUrls, token: string, record: (r: ControlCallRecord) => void): Promise<Result<FleetEndpoints, CutoverError>> {
-  const check = async (participant: string, url: string, component: string): Promise<Result<{ url: string; name: string; workers?: number }, CutoverError>> => {
-    const caps = await controlCall<Capabilities>({ participant, url }, token, 'GET', 'capabilities', undefined, record, 10_000)
+export async function discoverFleet(
+  urls: FleetUrls,
+  token: string,
+  record: (r: ControlCallRecord) => void,
+): Promise<Result<FleetEndpoints, CutoverError>> {
+  const check = async (
+    participant: string,
+    url: string,
+    component: string,
+  ): Promise<Result<{ url: string; name: string; workers?: number }, CutoverError>> => {
+    const caps = await controlCall<Capabilities>(
+      { participant, url },
+      token,
+      'GET',
+      'capabilities',
+      undefined,
+      record,
+      10_000,
+    )
     if (!caps.ok) return caps
     const c = caps.value
     const where = `${participant} (${url}) GET /ng-control/v1/capabilities`
     const refuse = (why: string) => err(cutoverError('invalid_response', `${where}: ${why}`))
-    if (c.component !== component) return refuse(`component is ${JSON.stringify(c.component)}, expected ${component}`)
-    if (c.schema_version !== 1) return refuse(`schema_version ${JSON.stringify(c.schema_version)} is not 1`)
-    if (c.checkpoint_mode !== 'export_restore') return refuse(`checkpoint_mode ${JSON.stringify(c.checkpoint_mode)} is not export_restore`)
-    if (c.multi_process?.mode === 'unmanaged') return refuse('several workers without a coordinator (unmanaged) cannot be checkpointed')
+    if (c.component !== component)
+      return refuse(`component is ${JSON.stringify(c.component)}, expected ${component}`)
+    if (c.schema_version !== 1)
+      return refuse(`schema_version ${JSON.stringify(c.schema_version)} is not 1`)
+    if (c.checkpoint_mode !== 'export_restore')
+      return refuse(`checkpoint_mode ${JSON.stringify(c.checkpoint_mode)} is not export_restore`)
+    if (c.multi_process?.mode === 'unmanaged')
+      return refuse('several workers without a coordinator (unmanaged) cannot be checkpointed')
     if (component === 'responses_api_models') {
       if (c.instance_role !== 'policy') return refuse('not a policy instance')
       const states = Array.isArray(c.admission_states) ? c.admission_states : []
-      if (!['accepting', 'draining', 'paused'].every((s) => states.includes(s))) return refuse('admission_states lack accepting/draining/paused')
+      if (!['accepting', 'draining', 'paused'].every((s) => states.includes(s)))
+        return refuse('admission_states lack accepting/draining/paused')
     }
     if (typeof c.name !== 'string' || c.name === '') return refuse('no name')
     const workers = c.multi_process?.num_workers
-    return ok({ url, name: c.name, ...(typeof workers === 'number' && Number.isInteger(workers) && workers > 1 ? { workers } : {}) })
+    return ok({
+      url,
+      name: c.name,
+      ...(typeof workers === 'number' && Number.isInteger(workers) && workers > 1
+        ? { workers }
+        : {}),
+    })
   }
   const model = await check('policy_model', urls.model, 'responses_api_models')
   if (!model.ok) return model

@@ -10,7 +10,13 @@ import { RealTimeHost } from './RealTimeHost.ts'
 /** How one half of the transaction ended. */
 export type CheckpointHalfOutcome =
   | { readonly kind: 'usage'; readonly message: string }
-  | { readonly kind: 'done'; readonly ok: boolean; readonly phase: string; readonly reason: string | null; readonly events: readonly ControllerTraceEntry[] }
+  | {
+      readonly kind: 'done'
+      readonly ok: boolean
+      readonly phase: string
+      readonly reason: string | null
+      readonly events: readonly ControllerTraceEntry[]
+    }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -23,10 +29,23 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * fleet's, and every participant restored (model, agent, resources), left restored and paused for a
  * `resume`; a refused restore resumes every participant it was sent to.
  */
-export async function runCheckpointHalf(op: 'commit' | 'restore', urls: FleetUrls, token: string, cid: string, dataDir: string, record: (r: ControlCallRecord) => void): Promise<CheckpointHalfOutcome> {
+export async function runCheckpointHalf(
+  op: 'commit' | 'restore',
+  urls: FleetUrls,
+  token: string,
+  cid: string,
+  dataDir: string,
+  record: (r: ControlCallRecord) => void,
+): Promise<CheckpointHalfOutcome> {
   const endpoints = await discoverFleet(urls, token, record)
   if (!endpoints.ok) return { kind: 'usage', message: endpoints.error.message }
-  const fleet = new HttpFleet(endpoints.value, { token, generation: op === 'restore' ? 1 : 0, checkpointDir: (id) => id, digest: nodeDigest, record })
+  const fleet = new HttpFleet(endpoints.value, {
+    token,
+    generation: op === 'restore' ? 1 : 0,
+    checkpointDir: (id) => id,
+    digest: nodeDigest,
+    record,
+  })
   let finished = false
   const host = new RealTimeHost({
     dataDir,
@@ -46,11 +65,27 @@ export async function runCheckpointHalf(op: 'commit' | 'restore', urls: FleetUrl
   const controller = new Controller(host, 30_000, {}, 1)
   if (op === 'commit') controller.commitPrepared(cid)
   else controller.restorePublished(cid)
-  while (!finished && host.failure === null && controller.stage !== 'restored' && controller.stage !== 'aborted' && controller.stage !== 'done') await sleep(20)
+  while (
+    !finished &&
+    host.failure === null &&
+    controller.stage !== 'restored' &&
+    controller.stage !== 'aborted' &&
+    controller.stage !== 'done'
+  )
+    await sleep(20)
   await host.settled()
   if (host.failure !== null) throw host.failure
-  const abort = host.trace.find((e) => e.type === 'controller.abort' || e.type === 'controller.restore_abandoned')
+  const abort = host.trace.find(
+    (e) => e.type === 'controller.abort' || e.type === 'controller.restore_abandoned',
+  )
   const reason = (abort?.payload as { reason?: string } | undefined)?.reason ?? null
-  const ok = op === 'commit' ? finished && controller.stage !== 'aborted' : controller.stage === 'restored'
-  return { kind: 'done', ok, phase: ok ? (op === 'commit' ? 'committed' : 'restored') : 'aborted', reason, events: host.trace }
+  const ok =
+    op === 'commit' ? finished && controller.stage !== 'aborted' : controller.stage === 'restored'
+  return {
+    kind: 'done',
+    ok,
+    phase: ok ? (op === 'commit' ? 'committed' : 'restored') : 'aborted',
+    reason,
+    events: host.trace,
+  }
 }

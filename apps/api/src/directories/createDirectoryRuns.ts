@@ -1,7 +1,21 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CheckpointDirectory, Clock, Digest, DirectoryInspection, Result, WorkplaceBase } from '@cutover/core'
-import { diffSummary, err, inspectDirectory, ok, parseWorkplaceBase, snapshotTables } from '@cutover/core'
+import type {
+  CheckpointDirectory,
+  Clock,
+  Digest,
+  DirectoryInspection,
+  Result,
+  WorkplaceBase,
+} from '@cutover/core'
+import {
+  diffSummary,
+  err,
+  inspectDirectory,
+  ok,
+  parseWorkplaceBase,
+  snapshotTables,
+} from '@cutover/core'
 import type { CutoverError, DirectoryRunView, TablesView } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
 import { loadNodeWorkplaceData, writeFileAtomic } from '@cutover/core/adapters'
@@ -50,7 +64,8 @@ export interface DirectoryRuns {
 const ID_PREFIX = 'dir'
 
 /** Whether a run id names a directory run (they never collide with simulated run ids: 11 base-36 chars). */
-export const isDirectoryRunId = (id: string): boolean => id.startsWith(ID_PREFIX) && id.length === ID_PREFIX.length + 16
+export const isDirectoryRunId = (id: string): boolean =>
+  id.startsWith(ID_PREFIX) && id.length === ID_PREFIX.length + 16
 
 /**
  * The registry of directory runs. Only the record `{ id, path, created_at }` is stored, under
@@ -63,7 +78,8 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
   const views = new Map<string, DirectoryRunView>()
   let loaded = false
   let base: WorkplaceBase | undefined
-  const workplace = deps.workplace ?? (() => (base ??= parseWorkplaceBase(loadNodeWorkplaceData(), deps.digest)))
+  const workplace =
+    deps.workplace ?? (() => (base ??= parseWorkplaceBase(loadNodeWorkplaceData(), deps.digest)))
 
   const load = () => {
     if (loaded) return
@@ -73,8 +89,17 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
       if (!name.endsWith('.json')) continue
       try {
         const record = JSON.parse(readFileSync(join(folder, name), 'utf8')) as DirectoryRecord
-        if (typeof record.id === 'string' && isDirectoryRunId(record.id) && typeof record.path === 'string' && typeof record.created_at === 'string') {
-          records.set(record.id, { id: record.id, path: record.path, created_at: record.created_at })
+        if (
+          typeof record.id === 'string' &&
+          isDirectoryRunId(record.id) &&
+          typeof record.path === 'string' &&
+          typeof record.created_at === 'string'
+        ) {
+          records.set(record.id, {
+            id: record.id,
+            path: record.path,
+            created_at: record.created_at,
+          })
         }
       } catch {
         // an unreadable record is skipped; the directory can be opened again
@@ -82,10 +107,20 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
     }
   }
 
-  const inspectAt = deps.inspect ?? (async (path: string) => inspectDirectory(deps.openReadOnly(path), deps.digest, workplace()))
+  const inspectAt =
+    deps.inspect ??
+    (async (path: string) => inspectDirectory(deps.openReadOnly(path), deps.digest, workplace()))
   const inspect = async (record: DirectoryRecord): Promise<DirectoryRunView> => {
     const inspection = await inspectAt(record.path)
-    const view: DirectoryRunView = { id: record.id, kind: 'directory', path: record.path, status: 'complete', created_at: record.created_at, events: 0, ...inspection }
+    const view: DirectoryRunView = {
+      id: record.id,
+      kind: 'directory',
+      path: record.path,
+      status: 'complete',
+      created_at: record.created_at,
+      events: 0,
+      ...inspection,
+    }
     views.set(record.id, view)
     return view
   }
@@ -96,7 +131,11 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
     if (cached !== undefined) return cached
     const record = records.get(id)
     if (record === undefined) return undefined
-    const again = resolveInspectPath(record.path, inspectRoots(deps.dataDir, deps.env), deps.dataDir)
+    const again = resolveInspectPath(
+      record.path,
+      inspectRoots(deps.dataDir, deps.env),
+      deps.dataDir,
+    )
     if (!again.ok) return undefined
     return inspect(record)
   }
@@ -115,7 +154,12 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
         try {
           view = await inspect(record)
         } catch (error) {
-          return err(cutoverError('not_a_checkpoint_directory', `cannot read ${resolved.value}: ${error instanceof Error ? error.message : String(error)}`))
+          return err(
+            cutoverError(
+              'not_a_checkpoint_directory',
+              `cannot read ${resolved.value}: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+          )
         }
         mkdirSync(folder, { recursive: true })
         writeFileAtomic(join(folder, `${id}.json`), `${JSON.stringify(record)}\n`)
@@ -127,27 +171,55 @@ export function createDirectoryRuns(deps: DirectoryRunsDeps): DirectoryRuns {
     get,
     list() {
       load()
-      return [...records.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
+      return [...records.values()].sort((a, b) =>
+        a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0,
+      )
     },
     async file(id, relative) {
       const view = await get(id)
       if (view === undefined) return err(cutoverError('run_not_found', `no directory run ${id}`))
       const listed = view.files.find((f) => f.path === relative)
       if (listed === undefined || listed.kind !== 'file') {
-        return err(cutoverError(listed?.kind === 'symlink' ? 'path_escape' : 'file_not_found', `${view.path} has no regular file ${JSON.stringify(relative)}`))
+        return err(
+          cutoverError(
+            listed?.kind === 'symlink' ? 'path_escape' : 'file_not_found',
+            `${view.path} has no regular file ${JSON.stringify(relative)}`,
+          ),
+        )
       }
       const bytes = deps.openReadOnly(view.path).readFile(relative)
-      return bytes === undefined ? err(cutoverError('file_not_found', `${relative} is gone from ${view.path}`)) : ok(bytes)
+      return bytes === undefined
+        ? err(cutoverError('file_not_found', `${relative} is gone from ${view.path}`))
+        : ok(bytes)
     },
     async tables(id, key) {
       const view = await get(id)
       if (view === undefined) return err(cutoverError('run_not_found', `no directory run ${id}`))
       const session = view.sessions.find((s) => s.row.key === key)
-      if (session === undefined) return err(cutoverError('session_not_found', `directory ${view.path} has no snapshot of session ${key}`))
-      if (session.row.environment !== 'workplace') return err(cutoverError('session_not_found', `session ${key} is a ${session.row.environment} session: only Workplace sessions have tables`))
+      if (session === undefined)
+        return err(
+          cutoverError(
+            'session_not_found',
+            `directory ${view.path} has no snapshot of session ${key}`,
+          ),
+        )
+      if (session.row.environment !== 'workplace')
+        return err(
+          cutoverError(
+            'session_not_found',
+            `session ${key} is a ${session.row.environment} session: only Workplace sessions have tables`,
+          ),
+        )
       const tables = snapshotTables(workplace(), session.state)
-      if (!tables.ok) return err(cutoverError('invalid_request', `session ${key}: ${tables.error.message}`))
-      return ok({ step: 0, session: key, baseline: 'base', tables: tables.value, summary: diffSummary(tables.value) })
+      if (!tables.ok)
+        return err(cutoverError('invalid_request', `session ${key}: ${tables.error.message}`))
+      return ok({
+        step: 0,
+        session: key,
+        baseline: 'base',
+        tables: tables.value,
+        summary: diffSummary(tables.value),
+      })
     },
   }
 }

@@ -1,12 +1,27 @@
 import { lstatSync, readdirSync, realpathSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
 import type { Result } from '@cutover/core'
-import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MODEL_LEDGER_DIR, RESOURCES_DIR, err, ok } from '@cutover/core'
+import {
+  AGENT_DIR,
+  AGGREGATE_MANIFEST_PATH,
+  CHECKPOINT_MARKER_PATH,
+  MODEL_LEDGER_DIR,
+  RESOURCES_DIR,
+  err,
+  ok,
+} from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
 
 /** Top-level names of which a checkpoint directory holds at least one, even when damaged. */
-const CHECKPOINT_ENTRIES = new Set([CHECKPOINT_MARKER_PATH, AGGREGATE_MANIFEST_PATH, AGENT_DIR, MODEL_LEDGER_DIR, RESOURCES_DIR, 'token-store'])
+const CHECKPOINT_ENTRIES = new Set([
+  CHECKPOINT_MARKER_PATH,
+  AGGREGATE_MANIFEST_PATH,
+  AGENT_DIR,
+  MODEL_LEDGER_DIR,
+  RESOURCES_DIR,
+  'token-store',
+])
 
 const realOrSelf = (path: string): string => {
   try {
@@ -16,7 +31,8 @@ const realOrSelf = (path: string): string => {
   }
 }
 
-const within = (path: string, root: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)
+const within = (path: string, root: string): boolean =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)
 
 /**
  * Resolves a directory path a user named (relative paths against `cwd`) to the real directory the
@@ -26,8 +42,13 @@ const within = (path: string, root: string): boolean => path === root || path.st
  * verify`, the directory itself may be reached through a symlink; what lies below it is the
  * verifier's business (symlinks there are reported, never followed). Reads, never writes.
  */
-export function resolveInspectPath(raw: string, roots: readonly string[], cwd: string = process.cwd()): Result<string, CutoverError> {
-  if (raw.includes('\u0000')) return err(cutoverError('invalid_request', 'path contains a NUL byte'))
+export function resolveInspectPath(
+  raw: string,
+  roots: readonly string[],
+  cwd: string = process.cwd(),
+): Result<string, CutoverError> {
+  if (raw.includes('\u0000'))
+    return err(cutoverError('invalid_request', 'path contains a NUL byte'))
   const absolute = resolve(cwd, raw)
   const real = realOrSelf(absolute)
   const allowed = roots.map(realOrSelf)
@@ -41,11 +62,19 @@ export function resolveInspectPath(raw: string, roots: readonly string[], cwd: s
   }
   let names: string[]
   try {
-    if (!lstatSync(real).isDirectory()) return err(cutoverError('not_a_checkpoint_directory', `${absolute} is not a directory`))
+    if (!lstatSync(real).isDirectory())
+      return err(cutoverError('not_a_checkpoint_directory', `${absolute} is not a directory`))
     names = readdirSync(real)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    return err(cutoverError('not_a_checkpoint_directory', code === 'ENOENT' ? `no directory at ${absolute}` : `cannot read ${absolute}: ${code ?? String(error)}`))
+    return err(
+      cutoverError(
+        'not_a_checkpoint_directory',
+        code === 'ENOENT'
+          ? `no directory at ${absolute}`
+          : `cannot read ${absolute}: ${code ?? String(error)}`,
+      ),
+    )
   }
   if (!names.some((name) => CHECKPOINT_ENTRIES.has(name))) {
     return err(

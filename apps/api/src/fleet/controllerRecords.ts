@@ -10,7 +10,8 @@ function endpointOf(type: string): string | null {
   if (op === undefined) return null
   if (who === 'agent') return `agent-checkpoint/${op === 'prepare_deadline' ? 'status' : op}`
   if (who === 'resources') return `resources-checkpoint/${op}`
-  if (who === 'model') return op === 'commit' || op === 'restore' ? `model-checkpoint/${op}` : `model-admission/${op}`
+  if (who === 'model')
+    return op === 'commit' || op === 'restore' ? `model-checkpoint/${op}` : `model-admission/${op}`
   return null
 }
 
@@ -20,7 +21,11 @@ function endpointOf(type: string): string | null {
  * participant and endpoint answered by then, each call used once), so the messages the participant
  * sent while handling it (its directory writes) follow it in the merged trace.
  */
-export function controllerRecords(entries: readonly ControllerTraceEntry[], calls: readonly ControlCallRecord[], pid: number): (WireRecord & { readonly phase: TracePhase })[] {
+export function controllerRecords(
+  entries: readonly ControllerTraceEntry[],
+  calls: readonly ControlCallRecord[],
+  pid: number,
+): (WireRecord & { readonly phase: TracePhase })[] {
   const used = new Set<ControlCallRecord>()
   return entries.map((e, seq) => {
     const endpoint = endpointOf(e.type)
@@ -28,12 +33,28 @@ export function controllerRecords(entries: readonly ControllerTraceEntry[], call
     if (endpoint !== null) {
       for (let i = calls.length - 1; i >= 0; i--) {
         const c = calls[i] as ControlCallRecord
-        if (used.has(c) || c.participant !== e.to || c.answered_at > e.wall_ms || !c.endpoint.startsWith(endpoint)) continue
+        if (
+          used.has(c) ||
+          c.participant !== e.to ||
+          c.answered_at > e.wall_ms ||
+          !c.endpoint.startsWith(endpoint)
+        )
+          continue
         used.add(c)
         sent = c.sent_at
         break
       }
     }
-    return { from: e.from, to: e.to, type: e.type, payload: e.payload as { [key: string]: JsonValue }, outcome: e.outcome, wall_ms: sent, pid, seq, phase: e.phase }
+    return {
+      from: e.from,
+      to: e.to,
+      type: e.type,
+      payload: e.payload as { [key: string]: JsonValue },
+      outcome: e.outcome,
+      wall_ms: sent,
+      pid,
+      seq,
+      phase: e.phase,
+    }
   })
 }

@@ -7,7 +7,15 @@ import { fleetTraceResult, traceInvariants } from './fleetTraceResult.ts'
 import { mergeFleetTrace } from './mergeFleetTrace.ts'
 
 let seq = 0
-const rec = (wall_ms: number, from: string, to: string, type: string, payload: WireRecord['payload'], pid: number, phase?: TracePhase): WireRecord & { phase?: TracePhase } => ({
+const rec = (
+  wall_ms: number,
+  from: string,
+  to: string,
+  type: string,
+  payload: WireRecord['payload'],
+  pid: number,
+  phase?: TracePhase,
+): WireRecord & { phase?: TracePhase } => ({
   from,
   to,
   type,
@@ -23,19 +31,85 @@ const id = { rollout_id: 'r0', attempt_index: 0 }
 /** A tiny cycle as three processes recorded it: dispatcher + controller (pid 1), agent (pid 2, then 4 after replacement), model (pid 3). */
 function sources() {
   const controller = [
-    rec(1000, 'controller', 'agent', 'run.dispatch', { ...id, environment: 'counter', continued: false, generation: null }, 1),
-    rec(1100, 'controller', 'agent', 'agent.prepare', { checkpoint_id: 'ck-1', deadline_ms: 0 }, 1, 'prepare'),
-    rec(1300, 'controller', 'agent', 'agent.commit', { checkpoint_id: 'ck-1', attempt: 0 }, 1, 'commit'),
+    rec(
+      1000,
+      'controller',
+      'agent',
+      'run.dispatch',
+      { ...id, environment: 'counter', continued: false, generation: null },
+      1,
+    ),
+    rec(
+      1100,
+      'controller',
+      'agent',
+      'agent.prepare',
+      { checkpoint_id: 'ck-1', deadline_ms: 0 },
+      1,
+      'prepare',
+    ),
+    rec(
+      1300,
+      'controller',
+      'agent',
+      'agent.commit',
+      { checkpoint_id: 'ck-1', attempt: 0 },
+      1,
+      'commit',
+    ),
     rec(1500, 'controller', 'agent', 'agent.restore', { checkpoint_id: 'ck-1' }, 1, 'restore'),
     rec(1600, 'controller', 'agent', 'agent.resume', { checkpoint_id: 'ck-1' }, 1, 'resume'),
-    rec(1700, 'controller', 'agent', 'run.dispatch', { rollout_id: 'r0', attempt_index: 1, environment: 'counter', continued: true, generation: null }, 1),
+    rec(
+      1700,
+      'controller',
+      'agent',
+      'run.dispatch',
+      {
+        rollout_id: 'r0',
+        attempt_index: 1,
+        environment: 'counter',
+        continued: true,
+        generation: null,
+      },
+      1,
+    ),
   ]
   const agent = [
-    rec(1010, 'agent', 'policy_model', 'model.request', { ...id, model_call_id: 'c1', parent_call_id: null, relay: false }, 2),
-    rec(1300, 'agent', 'directory', 'directory.write', { checkpoint_id: 'ck-1', path: 'agent/manifest.json', bytes: 1, crashed: false }, 2),
-    rec(1710, 'agent', 'controller', 'run.complete', { rollout_id: 'r0', attempt_index: 1, reward: 1, receipt: null }, 4),
+    rec(
+      1010,
+      'agent',
+      'policy_model',
+      'model.request',
+      { ...id, model_call_id: 'c1', parent_call_id: null, relay: false },
+      2,
+    ),
+    rec(
+      1300,
+      'agent',
+      'directory',
+      'directory.write',
+      { checkpoint_id: 'ck-1', path: 'agent/manifest.json', bytes: 1, crashed: false },
+      2,
+    ),
+    rec(
+      1710,
+      'agent',
+      'controller',
+      'run.complete',
+      { rollout_id: 'r0', attempt_index: 1, reward: 1, receipt: null },
+      4,
+    ),
   ]
-  const model = [rec(1010, 'policy_model', 'agent', 'model.response', { ...id, model_call_id: 'c1', parent_call_id: null, relay: false, text: '' }, 3)]
+  const model = [
+    rec(
+      1010,
+      'policy_model',
+      'agent',
+      'model.response',
+      { ...id, model_call_id: 'c1', parent_call_id: null, relay: false, text: '' },
+      3,
+    ),
+  ]
   return [
     { rank: 2, records: model },
     { rank: 0, records: controller },
@@ -82,7 +156,18 @@ describe('mergeFleetTrace', () => {
       'controller>run.dispatch',
       'agent>run.complete',
     ])
-    expect(trace.map((e) => e.phase)).toEqual(['run', 'run', 'run', 'prepare', 'commit', 'commit', 'restore', 'resume', 'continue', 'continue'])
+    expect(trace.map((e) => e.phase)).toEqual([
+      'run',
+      'run',
+      'run',
+      'prepare',
+      'commit',
+      'commit',
+      'restore',
+      'resume',
+      'continue',
+      'continue',
+    ])
     expect(trace[0]?.time_ms).toBe(0)
     expect(trace[9]).toMatchObject({ time_ms: 710, wall_ms: 1710, pid: 4 })
     // The same records in another order give the same trace.
@@ -90,12 +175,43 @@ describe('mergeFleetTrace', () => {
   })
 
   it('[fleet-trace] controller events take the time their call was sent', () => {
-    const entries = [{ phase: 'commit' as const, from: 'controller', to: 'agent', type: 'agent.commit', payload: { checkpoint_id: 'ck-1' }, outcome: 'ok' as const, wall_ms: 500 }]
-    const calls = [
-      { participant: 'agent', url: 'u', endpoint: 'agent-checkpoint/prepare', status: 200, code: 'ok', sent_at: 100, answered_at: 150 },
-      { participant: 'agent', url: 'u', endpoint: 'agent-checkpoint/commit', status: 200, code: 'ok', sent_at: 300, answered_at: 490 },
+    const entries = [
+      {
+        phase: 'commit' as const,
+        from: 'controller',
+        to: 'agent',
+        type: 'agent.commit',
+        payload: { checkpoint_id: 'ck-1' },
+        outcome: 'ok' as const,
+        wall_ms: 500,
+      },
     ]
-    expect(controllerRecords(entries, calls, 7)[0]).toMatchObject({ wall_ms: 300, pid: 7, phase: 'commit', type: 'agent.commit' })
+    const calls = [
+      {
+        participant: 'agent',
+        url: 'u',
+        endpoint: 'agent-checkpoint/prepare',
+        status: 200,
+        code: 'ok',
+        sent_at: 100,
+        answered_at: 150,
+      },
+      {
+        participant: 'agent',
+        url: 'u',
+        endpoint: 'agent-checkpoint/commit',
+        status: 200,
+        code: 'ok',
+        sent_at: 300,
+        answered_at: 490,
+      },
+    ]
+    expect(controllerRecords(entries, calls, 7)[0]).toMatchObject({
+      wall_ms: 300,
+      pid: 7,
+      phase: 'commit',
+      type: 'agent.commit',
+    })
   })
 })
 
@@ -105,11 +221,24 @@ describe('fleetTraceResult', () => {
     const result = fleetTraceResult(view(trace.length), trace)
     const agentAt = (step: number) => result.participantsAt(step).find((p) => p.id === 'agent')
     expect(agentAt(1)).toMatchObject({ pid: 2, inflight: 1, phase: 'idle' })
-    expect(agentAt(5)).toMatchObject({ pid: 2, inflight: 0, phase: 'committed_paused', checkpoint_id: 'ck-1' })
+    expect(agentAt(5)).toMatchObject({
+      pid: 2,
+      inflight: 0,
+      phase: 'committed_paused',
+      checkpoint_id: 'ck-1',
+    })
     expect(agentAt(8)).toMatchObject({ pid: 4, phase: 'idle', admission: 'accepting' })
-    expect(result.sessionsAt(10).map((r) => `${r.key}:${r.state}`)).toEqual(['r0.a0:exported', 'r0.a1:terminal'])
-    expect(result.lineage(10).rollouts[0]?.attempts.map((a) => a.status)).toEqual(['continued', 'completed'])
-    expect(result.lineage(10).rollouts[0]?.attempts[0]?.calls.map((c) => c.model_call_id)).toEqual(['c1'])
+    expect(result.sessionsAt(10).map((r) => `${r.key}:${r.state}`)).toEqual([
+      'r0.a0:exported',
+      'r0.a1:terminal',
+    ])
+    expect(result.lineage(10).rollouts[0]?.attempts.map((a) => a.status)).toEqual([
+      'continued',
+      'completed',
+    ])
+    expect(result.lineage(10).rollouts[0]?.attempts[0]?.calls.map((c) => c.model_call_id)).toEqual([
+      'c1',
+    ])
     // The tiny cycle resumes only the agent: the same resume-order failure the checker finds in a simulated trace.
     expect(result.invariantsAt(trace.length).failures.map((f) => f.id)).toEqual(['resume-order'])
     expect(result.invariantsAt(7).failures).toEqual([])
@@ -118,11 +247,15 @@ describe('fleetTraceResult', () => {
 
   it('[resume-order] [fleet-trace] the invariants run over a recorded trace as over a simulated one', () => {
     const trace = mergeFleetTrace(sources()) as unknown as TraceEvent[]
-    const resumedFirst = trace.map((e) => (e.type === 'agent.resume' ? { ...e, type: 'agent.status' } : e)) as TraceEvent[]
+    const resumedFirst = trace.map((e) =>
+      e.type === 'agent.resume' ? { ...e, type: 'agent.status' } : e,
+    ) as TraceEvent[]
     // model.resume missing before the agent resumed is a resume-order failure.
     expect(traceInvariants(trace, trace.length).failures.map((f) => f.id)).toEqual(['resume-order'])
     expect(traceInvariants(resumedFirst, resumedFirst.length).failures).toEqual([])
-    const end = traceInvariants(trace, trace.length, [{ id: 'equivalence', step: trace.length, message: 'r0 differs' }])
+    const end = traceInvariants(trace, trace.length, [
+      { id: 'equivalence', step: trace.length, message: 'r0 differs' },
+    ])
     expect(end.invariants.equivalence).toBe('fail')
   })
 })

@@ -46,9 +46,25 @@ export function mergeFleetTrace(sources: readonly TraceSource[]): FleetTraceEven
     if (r.phase !== undefined && (TRACE_PHASES as readonly string[]).includes(r.phase)) {
       own = r.phase
       // After a resume the rollouts continue; after an abort's resumes they simply run on.
-      phase = r.type === 'agent.resume' && r.outcome === 'ok' ? (r.phase === 'abort' ? 'run' : 'continue') : r.phase
+      phase =
+        r.type === 'agent.resume' && r.outcome === 'ok'
+          ? r.phase === 'abort'
+            ? 'run'
+            : 'continue'
+          : r.phase
     }
-    const event = { step: i + 1, time_ms: r.wall_ms - t0, phase: own, from: r.from, to: r.to, type: r.type, payload: r.payload as { [key: string]: JsonValue }, outcome: r.outcome, wall_ms: r.wall_ms, pid: r.pid }
+    const event = {
+      step: i + 1,
+      time_ms: r.wall_ms - t0,
+      phase: own,
+      from: r.from,
+      to: r.to,
+      type: r.type,
+      payload: r.payload as { [key: string]: JsonValue },
+      outcome: r.outcome,
+      wall_ms: r.wall_ms,
+      pid: r.pid,
+    }
     return event as unknown as FleetTraceEvent
   })
 }

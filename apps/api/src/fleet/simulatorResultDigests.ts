@@ -11,15 +11,26 @@ import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cut
  * must match, continued or not (the simulator's own equivalence check holds its continued rollouts
  * to its uninterrupted baseline).
  */
-export function simulatorResultDigests(config: RunConfig): ReadonlyMap<string, { readonly reward: number; readonly result_digest: string }> {
+export function simulatorResultDigests(
+  config: RunConfig,
+): ReadonlyMap<string, { readonly reward: number; readonly result_digest: string }> {
   const scratch = mkdtempSync(join(tmpdir(), 'cutover-fleet-reference-'))
   try {
-    const result = runSimulation(config, { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => new NodeCheckpointDirectory(join(scratch, id)) })
+    const result = runSimulation(config, {
+      digest: nodeDigest,
+      workplace: loadNodeWorkplaceData(),
+      openDirectory: (id) => new NodeCheckpointDirectory(join(scratch, id)),
+    })
     const out = new Map<string, { reward: number; result_digest: string }>()
     for (const e of result.events) {
       if (e.type !== 'run.complete' || e.outcome !== 'ok') continue
-      const p = e.payload as { rollout_id: string; reward: number; receipt: { result_digest?: string } | null }
-      if (p.receipt?.result_digest !== undefined) out.set(p.rollout_id, { reward: p.reward, result_digest: p.receipt.result_digest })
+      const p = e.payload as {
+        rollout_id: string
+        reward: number
+        receipt: { result_digest?: string } | null
+      }
+      if (p.receipt?.result_digest !== undefined)
+        out.set(p.rollout_id, { reward: p.reward, result_digest: p.receipt.result_digest })
     }
     return out
   } finally {

@@ -22,11 +22,20 @@ export const CUTOVER_BIN = `${REPO_ROOT}apps/api/bin/cutover.js`
  * first stdout line names the URL it listens on. `env` adds to this process's environment (the
  * control token travels here, never on the command line).
  */
-export function spawnParticipant(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<ParticipantProcess> {
-  const child = spawn(process.execPath, [CUTOVER_BIN, ...args], { env: { ...process.env, ...env, CUTOVER_PARENT_STDIN: '1' }, stdio: ['pipe', 'pipe', 'pipe'] })
+export function spawnParticipant(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 30_000,
+): Promise<ParticipantProcess> {
+  const child = spawn(process.execPath, [CUTOVER_BIN, ...args], {
+    env: { ...process.env, ...env, CUTOVER_PARENT_STDIN: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
   let out = ''
   let err = ''
-  child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t.length + err.length > 65_536 ? '' : t))
+  child.stderr
+    .setEncoding('utf8')
+    .on('data', (t: string) => (err += t.length + err.length > 65_536 ? '' : t))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async (graceMs = 2000): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return
@@ -38,11 +47,19 @@ export function spawnParticipant(args: readonly string[], env: NodeJS.ProcessEnv
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop(0)
-      reject(new Error(`cutover ${args.join(' ')}: no "listening on" line within ${timeoutMs} ms; stderr: ${err.trim()}`))
+      reject(
+        new Error(
+          `cutover ${args.join(' ')}: no "listening on" line within ${timeoutMs} ms; stderr: ${err.trim()}`,
+        ),
+      )
     }, timeoutMs)
     const early = (code: number | null): void => {
       clearTimeout(timer)
-      reject(new Error(`cutover ${args.join(' ')} exited with ${String(code)} before listening; stderr: ${err.trim()}`))
+      reject(
+        new Error(
+          `cutover ${args.join(' ')} exited with ${String(code)} before listening; stderr: ${err.trim()}`,
+        ),
+      )
     }
     child.once('exit', early)
     child.stdout.setEncoding('utf8').on('data', (t: string) => {
@@ -53,7 +70,14 @@ export function spawnParticipant(args: readonly string[], env: NodeJS.ProcessEnv
       child.off('exit', early)
       child.stdout.removeAllListeners('data')
       child.stdout.resume()
-      resolve({ child, pid: child.pid, url: match[1] as string, port: Number(match[2]), stderr: () => err, stop })
+      resolve({
+        child,
+        pid: child.pid,
+        url: match[1] as string,
+        port: Number(match[2]),
+        stderr: () => err,
+        stop,
+      })
     })
   })
 }

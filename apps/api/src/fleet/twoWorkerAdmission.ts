@@ -34,7 +34,9 @@ export function startModelWorker(index: number, socket: string): StartedWorker {
   })
   let err = ''
   child.stderr.setEncoding('utf8').on('data', (t: string) => (err += t))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
   return {
     pid: child.pid ?? 0,
     exited,
@@ -48,7 +50,12 @@ export function startModelWorker(index: number, socket: string): StartedWorker {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Waits until worker `index` of the model at `url` is (dis)connected as asked. */
-export async function waitForWorker(url: string, index: number, connected: boolean, timeoutMs = 30_000): Promise<ModelWorkerInfo | undefined> {
+export async function waitForWorker(
+  url: string,
+  index: number,
+  connected: boolean,
+  timeoutMs = 30_000,
+): Promise<ModelWorkerInfo | undefined> {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
     const w = (await modelWorkers(url)).find((x) => x.worker === index)

@@ -36,7 +36,12 @@ export type GymReply =
       readonly bytes: Uint8Array
       readonly headers: readonly (readonly [string, string])[]
     }
-  | { readonly kind: 'refused'; readonly code: ErrorCode; readonly message: string; readonly headers: readonly (readonly [string, string])[] }
+  | {
+      readonly kind: 'refused'
+      readonly code: ErrorCode
+      readonly message: string
+      readonly headers: readonly (readonly [string, string])[]
+    }
 
 /**
  * Where an environment's sessions live for the HTTP edge: maps a request to a reply and keeps the

@@ -6,21 +6,44 @@ import { responseOf } from '../testing/gymBodies.ts'
 
 const TOKEN = 'test-token-5f0c'
 const auth = { authorization: `Bearer ${TOKEN}` }
-const id = (rollout: string, attempt: number) => ({ 'x-nemo-gym-rollout-id': rollout, 'x-nemo-gym-attempt-index': String(attempt) })
-const op = (checkpoint_id: string, extra: Record<string, unknown> = {}) => ({ schema_version: 1, checkpoint_id, deadline_ts: Date.now() / 1000 + 60, ...extra })
+const id = (rollout: string, attempt: number) => ({
+  'x-nemo-gym-rollout-id': rollout,
+  'x-nemo-gym-attempt-index': String(attempt),
+})
+const op = (checkpoint_id: string, extra: Record<string, unknown> = {}) => ({
+  schema_version: 1,
+  checkpoint_id,
+  deadline_ts: Date.now() / 1000 + 60,
+  ...extra,
+})
 
 function server(dataDir: string, controlToken: string | undefined) {
   const api = apiHarness(dataDir, controlToken === undefined ? {} : { controlToken })
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const init: RequestInit = { method, headers: { 'content-type': 'application/json', ...headers } }
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const init: RequestInit = {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+    }
     if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body)
     const response = await api.app.request(path, init)
     const text = await response.text()
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
-    return { status: response.status, body: text === '' ? null : (JSON.parse(text) as any), text, headers: response.headers }
+    return {
+      status: response.status,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
+      body: text === '' ? null : (JSON.parse(text) as any),
+      text,
+      headers: response.headers,
+    }
   }
-  const control = (route: string, body: unknown, headers: Record<string, string> = auth) => call('POST', `/gym/counter/ng-control/v1/resources-checkpoint/${route}`, body, headers)
-  const counter = (route: string, body: unknown, rollout: string, attempt: number) => call('POST', `/gym/counter/${route}`, body, id(rollout, attempt))
+  const control = (route: string, body: unknown, headers: Record<string, string> = auth) =>
+    call('POST', `/gym/counter/ng-control/v1/resources-checkpoint/${route}`, body, headers)
+  const counter = (route: string, body: unknown, rollout: string, attempt: number) =>
+    call('POST', `/gym/counter/${route}`, body, id(rollout, attempt))
   return { api, call, control, counter }
 }
 
@@ -30,13 +53,29 @@ describe('control routes of the resources participant', () => {
 
   it('[control.bearer-auth] [control] without a token the control routes are not mounted', async () => {
     const { call } = server(dir, undefined)
-    expect((await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, auth)).status).toBe(404)
-    expect((await call('POST', '/gym/counter/ng-control/v1/resources-checkpoint/prepare', op('c1'), auth)).status).toBe(404)
+    expect(
+      (await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, auth)).status,
+    ).toBe(404)
+    expect(
+      (
+        await call(
+          'POST',
+          '/gym/counter/ng-control/v1/resources-checkpoint/prepare',
+          op('c1'),
+          auth,
+        )
+      ).status,
+    ).toBe(404)
   })
 
   it('[control.bearer-auth] [control.capabilities] [control] a missing or wrong bearer token is 401 unauthorized and the token is never echoed', async () => {
     const { call } = server(dir, TOKEN)
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: TOKEN },
+      { authorization: `Basic ${TOKEN}` },
+    ] as Record<string, string>[]) {
       const r = await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, headers)
       expect(r.status).toBe(401)
       expect(r.body.error.code).toBe('unauthorized')
@@ -44,7 +83,14 @@ describe('control routes of the resources participant', () => {
     }
     const ok = await call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, auth)
     expect(ok.status).toBe(200)
-    expect(ok.body).toMatchObject({ component: 'resources_servers', name: 'counter', schema_version: 1, checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session', phase: 'idle' })
+    expect(ok.body).toMatchObject({
+      component: 'resources_servers',
+      name: 'counter',
+      schema_version: 1,
+      checkpoint_mode: 'export_restore',
+      concurrency_contract: 'serialized_per_session',
+      phase: 'idle',
+    })
     expect(ok.text).not.toContain(TOKEN)
   })
 
@@ -55,25 +101,59 @@ describe('control routes of the resources participant', () => {
     expect(inc.headers.get('x-nemo-gym-resource-state-revision')).toBe('1')
 
     // Strict bodies: every malformed prepare is refused and leaves the fence idle.
-    for (const bad of [{ ...op('cp1'), extra: 1 }, { ...op('cp1'), schema_version: 2 }, { checkpoint_id: 'cp1', deadline_ts: 1 }, op('.bad'), op('cp1', { deadline_ts: 'soon' }), '{"schema_version":']) {
+    for (const bad of [
+      { ...op('cp1'), extra: 1 },
+      { ...op('cp1'), schema_version: 2 },
+      { checkpoint_id: 'cp1', deadline_ts: 1 },
+      op('.bad'),
+      op('cp1', { deadline_ts: 'soon' }),
+      '{"schema_version":',
+    ]) {
       const r = await a.control('prepare', bad)
       expect(r.status, JSON.stringify(bad)).toBe(400)
       expect(['invalid_request', 'malformed_json']).toContain(r.body.error.code)
     }
-    expect((await a.call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, auth)).body.phase).toBe('idle')
+    expect(
+      (await a.call('GET', '/gym/counter/ng-control/v1/capabilities', undefined, auth)).body.phase,
+    ).toBe('idle')
 
     const prepared = await a.control('prepare', op('cp1'))
-    expect(prepared).toMatchObject({ status: 200, body: { sessions: 1, state: 'prepared', inventory: [{ rollout_id: 'r1', attempt_index: 0, revision: 1 }] } })
-    expect(await a.counter('increment_counter', { count: 5 }, 'r1', 0)).toMatchObject({ status: 409, body: { error: { code: 'checkpoint_parked' } } })
-    expect(await a.control('prepare', op('cp2'))).toMatchObject({ status: 409, body: { error: { code: 'checkpoint_conflict' } } })
-    const status = await a.call('GET', '/gym/counter/ng-control/v1/resources-checkpoint/status?checkpoint_id=cp1', undefined, auth)
-    expect(status.body).toMatchObject({ state: 'paused', sessions: 1, prepared_inventory: [{ rollout_id: 'r1', attempt_index: 0, revision: 1 }] })
+    expect(prepared).toMatchObject({
+      status: 200,
+      body: {
+        sessions: 1,
+        state: 'prepared',
+        inventory: [{ rollout_id: 'r1', attempt_index: 0, revision: 1 }],
+      },
+    })
+    expect(await a.counter('increment_counter', { count: 5 }, 'r1', 0)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'checkpoint_parked' } },
+    })
+    expect(await a.control('prepare', op('cp2'))).toMatchObject({
+      status: 409,
+      body: { error: { code: 'checkpoint_conflict' } },
+    })
+    const status = await a.call(
+      'GET',
+      '/gym/counter/ng-control/v1/resources-checkpoint/status?checkpoint_id=cp1',
+      undefined,
+      auth,
+    )
+    expect(status.body).toMatchObject({
+      state: 'paused',
+      sessions: 1,
+      prepared_inventory: [{ rollout_id: 'r1', attempt_index: 0, revision: 1 }],
+    })
 
     // checkpoint_dir outside the data directory, or through a symlink, is path_escape and writes nothing.
     mkdirSync(join(dir, 'elsewhere'), { recursive: true })
     symlinkSync(join(dir, 'elsewhere'), join(dir, 'link'))
     for (const outside of ['/tmp/cutover-escape', '../escape', '.', join(dir, 'link', 'cp1')]) {
-      expect(await a.control('commit', op('cp1', { checkpoint_dir: outside }))).toMatchObject({ status: 400, body: { error: { code: 'path_escape' } } })
+      expect(await a.control('commit', op('cp1', { checkpoint_dir: outside }))).toMatchObject({
+        status: 400,
+        body: { error: { code: 'path_escape' } },
+      })
     }
     expect(existsSync('/tmp/cutover-escape')).toBe(false)
     const checkpointDir = join(dir, 'checkpoints', 'cp1')
@@ -81,33 +161,80 @@ describe('control routes of the resources participant', () => {
     expect(committed).toMatchObject({ status: 200, body: { sessions: 1 } })
     expect(existsSync(join(checkpointDir, 'resources', 'counter', 'r1.a0.json'))).toBe(true)
     // Idempotent replay of the recorded result.
-    expect((await a.control('commit', op('cp1', { checkpoint_dir: checkpointDir }))).body).toEqual(committed.body)
+    expect((await a.control('commit', op('cp1', { checkpoint_dir: checkpointDir }))).body).toEqual(
+      committed.body,
+    )
 
     const b = server(dir, TOKEN)
-    expect(await b.control('restore', op('cp1', { checkpoint_dir: join(dir, 'checkpoints', 'nope') }))).toMatchObject({ status: 404, body: { error: { code: 'checkpoint_not_found' } } })
+    expect(
+      await b.control('restore', op('cp1', { checkpoint_dir: join(dir, 'checkpoints', 'nope') })),
+    ).toMatchObject({ status: 404, body: { error: { code: 'checkpoint_not_found' } } })
     const restored = await b.control('restore', op('cp1', { checkpoint_dir: 'checkpoints/cp1' }))
-    expect(restored).toMatchObject({ status: 200, body: { sessions: 1, source_checkpoint_id: 'cp1' } })
-    expect(await b.counter('increment_counter', { count: 2 }, 'r1', 1)).toMatchObject({ status: 409, body: { error: { code: 'checkpoint_parked' } } })
-    expect(await b.control('resume', op('cp1'))).toMatchObject({ status: 200, body: { state: 'accepting' } })
-    expect(await b.counter('increment_counter', { count: 2 }, 'r1', 0)).toMatchObject({ status: 409, body: { error: { code: 'stale_attempt' } } })
-    expect((await b.counter('increment_counter', { count: 2 }, 'r1', 1)).body).toEqual({ success: true })
+    expect(restored).toMatchObject({
+      status: 200,
+      body: { sessions: 1, source_checkpoint_id: 'cp1' },
+    })
+    expect(await b.counter('increment_counter', { count: 2 }, 'r1', 1)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'checkpoint_parked' } },
+    })
+    expect(await b.control('resume', op('cp1'))).toMatchObject({
+      status: 200,
+      body: { state: 'accepting' },
+    })
+    expect(await b.counter('increment_counter', { count: 2 }, 'r1', 0)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'stale_attempt' } },
+    })
+    expect((await b.counter('increment_counter', { count: 2 }, 'r1', 1)).body).toEqual({
+      success: true,
+    })
     expect((await b.counter('get_counter_value', {}, 'r1', 1)).body).toEqual({ count: 6 })
-    const verify = await b.counter('verify', { responses_create_params: { input: [] }, response: responseOf([]), expected_count: 6 }, 'r1', 1)
+    const verify = await b.counter(
+      'verify',
+      { responses_create_params: { input: [] }, response: responseOf([]), expected_count: 6 },
+      'r1',
+      1,
+    )
     expect(verify.body.reward).toBe(1)
     // The checkpoint id is finished: a replayed resume answers, a new prepare under it is stale.
-    expect(await b.control('prepare', op('cp1'))).toMatchObject({ status: 409, body: { error: { code: 'stale_checkpoint' } } })
+    expect(await b.control('prepare', op('cp1'))).toMatchObject({
+      status: 409,
+      body: { error: { code: 'stale_checkpoint' } },
+    })
   })
 
   it('[control] retire tombstones an attempt during prepare; unknown control routes are the envelope 404', async () => {
     const a = server(dir, TOKEN)
     await a.counter('seed_session', { initial_count: 1 }, 'r7', 0)
-    expect(await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0 }))).toMatchObject({ status: 409, body: { error: { code: 'invalid_phase' } } })
+    expect(
+      await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0 })),
+    ).toMatchObject({ status: 409, body: { error: { code: 'invalid_phase' } } })
     await a.control('prepare', op('cp9'))
-    expect(await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0, extra: true }))).toMatchObject({ status: 400 })
-    expect(await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0 }))).toMatchObject({ status: 200, body: { retired: true, dropped_snapshot: true } })
-    expect((await a.call('GET', '/gym/counter/ng-control/v1/resources-checkpoint/status?checkpoint_id=cp9', undefined, auth)).body.tombstones).toEqual(['r7.a0'])
-    expect(await a.control('nope', op('cp9'))).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } })
-    expect(await a.control('prepare', 'x'.repeat(70_000))).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } })
+    expect(
+      await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0, extra: true })),
+    ).toMatchObject({ status: 400 })
+    expect(
+      await a.control('retire', op('cp9', { rollout_id: 'r7', attempt_index: 0 })),
+    ).toMatchObject({ status: 200, body: { retired: true, dropped_snapshot: true } })
+    expect(
+      (
+        await a.call(
+          'GET',
+          '/gym/counter/ng-control/v1/resources-checkpoint/status?checkpoint_id=cp9',
+          undefined,
+          auth,
+        )
+      ).body.tombstones,
+    ).toEqual(['r7.a0'])
+    expect(await a.control('nope', op('cp9'))).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_found' } },
+    })
+    expect(await a.control('prepare', 'x'.repeat(70_000))).toMatchObject({
+      status: 413,
+      body: { error: { code: 'payload_too_large' } },
+    })
   })
 
   it('[resources.status-get-by-participant] status is a GET answered by the participant: lock and receipt-history fields are its own', async () => {
@@ -117,9 +244,25 @@ describe('control routes of the resources participant', () => {
     const url = '/gym/counter/ng-control/v1/resources-checkpoint/status'
     const got = await a.call('GET', `${url}?checkpoint_id=cs1`, undefined, auth)
     expect(got.status).toBe(200)
-    expect(got.body).toMatchObject({ state: 'paused', phase: 'prepared', sessions: 1, lock_entries: 1, locked_sessions: 0, evicted_receipt_tombstones: 0, receipt_history_saturated: false, retired_receipt_sessions: 0, mutation_receipts: 0 })
-    expect(await a.call('GET', `${url}?checkpoint_id=other`, undefined, auth)).toMatchObject({ status: 409, body: { error: { code: 'checkpoint_conflict' } } })
-    expect(await a.call('GET', `${url}?checkpoint_id=.bad`, undefined, auth)).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } })
+    expect(got.body).toMatchObject({
+      state: 'paused',
+      phase: 'prepared',
+      sessions: 1,
+      lock_entries: 1,
+      locked_sessions: 0,
+      evicted_receipt_tombstones: 0,
+      receipt_history_saturated: false,
+      retired_receipt_sessions: 0,
+      mutation_receipts: 0,
+    })
+    expect(await a.call('GET', `${url}?checkpoint_id=other`, undefined, auth)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'checkpoint_conflict' } },
+    })
+    expect(await a.call('GET', `${url}?checkpoint_id=.bad`, undefined, auth)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request' } },
+    })
     expect((await a.control('status', op('cs1'))).status).toBe(404)
   })
 

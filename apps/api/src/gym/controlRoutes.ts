@@ -4,7 +4,12 @@ import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { checkpointDirUnder } from './checkpointDirUnder.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
-import { directoryBody, identityBody, operationBody, statusQuery } from '../control/controlBodies.ts'
+import {
+  directoryBody,
+  identityBody,
+  operationBody,
+  statusQuery,
+} from '../control/controlBodies.ts'
 
 /** What the control routes of one resources participant need. */
 export interface ControlRoutesOptions {
@@ -33,13 +38,21 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
   app.get('/capabilities', (c) => c.json(participant.capabilities() as object))
 
   controlOperation(app, '/resources-checkpoint/prepare', operationBody, (body, c) => {
-    return reply(c, participant.prepare(body.checkpoint_id, body.deadline_ts * 1000, options.clock.now()))
+    return reply(
+      c,
+      participant.prepare(body.checkpoint_id, body.deadline_ts * 1000, options.clock.now()),
+    )
   })
 
   // GET, like every status route of the protocol (§3.2, §3.3): `?checkpoint_id=…`; answered by the participant itself.
   app.get('/resources-checkpoint/status', (c) => {
     const query = statusQuery.safeParse({ checkpoint_id: c.req.query('checkpoint_id') })
-    if (!query.success) return errorResponse(c, 'invalid_request', `status query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    if (!query.success)
+      return errorResponse(
+        c,
+        'invalid_request',
+        `status query: ${query.error.issues[0]?.message ?? 'invalid'}`,
+      )
     return reply(c, participant.status(query.data.checkpoint_id))
   })
 
@@ -51,7 +64,13 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
   })
 
   controlOperation(app, '/resources-checkpoint/restore', directoryBody, (body, c) => {
-    const dir = openCheckpointDir(c, options.dataDir, body.checkpoint_dir, false, options.openDirectory)
+    const dir = openCheckpointDir(
+      c,
+      options.dataDir,
+      body.checkpoint_dir,
+      false,
+      options.openDirectory,
+    )
     if (dir instanceof Response) return dir
     // The participant verifies the namespace and, when D holds agent records, reconciles with them.
     return reply(c, participant.restore(body.checkpoint_id, dir))
@@ -63,9 +82,14 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
 
   controlOperation(app, '/resources-checkpoint/retire', identityBody, (body, c) => {
     const { checkpoint_id, rollout_id, attempt_index, deadline_ts } = body
-    return reply(c, participant.retire(checkpoint_id, { rollout_id, attempt_index }, deadline_ts * 1000))
+    return reply(
+      c,
+      participant.retire(checkpoint_id, { rollout_id, attempt_index }, deadline_ts * 1000),
+    )
   })
 
-  app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))
+  app.all('*', (c) =>
+    errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`),
+  )
   return app
 }

@@ -27,12 +27,16 @@ export interface GymAppOptions {
   readonly control?: Hono
 }
 
-const json = (c: Context, status: number, body: JsonValue): Response => c.json(body, status as ContentfulStatusCode)
+const json = (c: Context, status: number, body: JsonValue): Response =>
+  c.json(body, status as ContentfulStatusCode)
 
 /** A JSON answer in the bytes Starlette's JSONResponse sends (NaN in it is the reference's 500). */
 function pyJson(c: Context, status: number, body: PyJson): Response {
   const text = encodePyJson(body)
-  if (text.ok) return c.body(text.value, status as ContentfulStatusCode, { 'content-type': 'application/json' })
+  if (text.ok)
+    return c.body(text.value, status as ContentfulStatusCode, {
+      'content-type': 'application/json',
+    })
   return c.body(JSON.stringify(text.error), 500, { 'content-type': 'application/json' })
 }
 
@@ -41,7 +45,10 @@ function pyJson(c: Context, status: number, body: PyJson): Response {
  * and every replay send the same bytes): through the route's response model, in Python's JSON.
  * An answer that does not fit its model or cannot be encoded falls back to plain JSON.
  */
-function answerEncoder(model: GymRouteModel | undefined, validated: PyJson | undefined): (status: number, body: JsonValue) => Uint8Array {
+function answerEncoder(
+  model: GymRouteModel | undefined,
+  validated: PyJson | undefined,
+): (status: number, body: JsonValue) => Uint8Array {
   return (status, body) => {
     const answer = serializeAnswer(model, validated, status, body as PyJson)
     const text = answer === undefined ? undefined : encodePyJson(answer)
@@ -76,7 +83,8 @@ export function createGymApp(options: GymAppOptions): Hono {
     '*',
     bodyLimit({
       maxSize: GYM_BODY_LIMIT,
-      onError: (c) => json(c, 413, { detail: `Request body exceeds the limit of ${GYM_BODY_LIMIT} bytes` }),
+      onError: (c) =>
+        json(c, 413, { detail: `Request body exceeds the limit of ${GYM_BODY_LIMIT} bytes` }),
     }),
   )
   if (options.control !== undefined) app.route('/ng-control/v1', options.control)
@@ -99,11 +107,18 @@ export function createGymApp(options: GymAppOptions): Hono {
     const method = c.req.method
     if (method === 'GET' || method === 'HEAD') {
       if (path === '/') return json(c, 200, { status: 'ok' })
-      if (path === '/reverify_mode' && routes.reverifyMode !== undefined) return json(c, 200, routes.reverifyMode)
+      if (path === '/reverify_mode' && routes.reverifyMode !== undefined)
+        return json(c, 200, routes.reverifyMode)
     }
     const known = routes.isRoute(path)
     if (method !== 'POST') {
-      if (known || path === '/' || (path === '/reverify_mode' && routes.reverifyMode !== undefined) || path === '/aggregate_metrics') return json(c, 405, { detail: 'Method Not Allowed' })
+      if (
+        known ||
+        path === '/' ||
+        (path === '/reverify_mode' && routes.reverifyMode !== undefined) ||
+        path === '/aggregate_metrics'
+      )
+        return json(c, 405, { detail: 'Method Not Allowed' })
       return notFound(c)
     }
     if (path === '/aggregate_metrics') {
@@ -115,7 +130,8 @@ export function createGymApp(options: GymAppOptions): Hono {
     if (!known) return notFound(c)
 
     const protocolHeaders = readProtocolHeaders((name) => c.req.header(name))
-    if (typeof protocolHeaders === 'string') return errorResponse(c, 'invalid_request', protocolHeaders)
+    if (typeof protocolHeaders === 'string')
+      return errorResponse(c, 'invalid_request', protocolHeaders)
     const model = routes.models(path)
     // FastAPI validates the body model before the handler runs; a route without one never reads its body.
     let validated: PyJson | undefined
@@ -127,15 +143,33 @@ export function createGymApp(options: GymAppOptions): Hono {
       envBody = withPlainFloats(body.raw)
     }
     const cookie = getCookie(c, cookieName)
-    const sessionId = cookie !== undefined && SESSION_ID_PATTERN.test(cookie) ? cookie : options.newSessionId()
+    const sessionId =
+      cookie !== undefined && SESSION_ID_PATTERN.test(cookie) ? cookie : options.newSessionId()
     const query = new URL(c.req.url).search.replace(/^\?/, '')
     const cookies = Object.entries(getCookie(c))
     const encodeAnswer = answerEncoder(model, validated)
-    const reply = host.handle({ path, body: envBody, cookieSessionId: sessionId, identity: identity.value, ...protocolHeaders, query, cookies, encodeAnswer })
-    if (sessionId !== cookie) setCookie(c, cookieName, sessionId, { path: mountPath === '' ? '/' : mountPath, httpOnly: true, sameSite: 'Lax' })
+    const reply = host.handle({
+      path,
+      body: envBody,
+      cookieSessionId: sessionId,
+      identity: identity.value,
+      ...protocolHeaders,
+      query,
+      cookies,
+      encodeAnswer,
+    })
+    if (sessionId !== cookie)
+      setCookie(c, cookieName, sessionId, {
+        path: mountPath === '' ? '/' : mountPath,
+        httpOnly: true,
+        sameSite: 'Lax',
+      })
     for (const [name, value] of reply.headers) c.header(name, value)
     if (reply.kind === 'refused') return errorResponse(c, reply.code, reply.message)
-    if (reply.kind === 'raw') return c.body(new Uint8Array(reply.bytes), reply.status as ContentfulStatusCode, { 'content-type': 'application/json' })
+    if (reply.kind === 'raw')
+      return c.body(new Uint8Array(reply.bytes), reply.status as ContentfulStatusCode, {
+        'content-type': 'application/json',
+      })
     const answer = serializeAnswer(model, validated, reply.status, reply.body as PyJson)
     // FastAPI's response validation failing is its plain-text 500.
     if (answer === undefined) return c.text('Internal Server Error', 500)
@@ -148,17 +182,27 @@ export function createGymApp(options: GymAppOptions): Hono {
  * `x-nemo-gym-resource-request-id` (1–512 printable ASCII bytes) and
  * `x-nemo-gym-expected-resource-state-revision` (a non-negative integer); a message when malformed.
  */
-function readProtocolHeaders(header: (name: string) => string | undefined): { requestId: string | undefined; expectedRevision: number | undefined } | string {
+function readProtocolHeaders(
+  header: (name: string) => string | undefined,
+): { requestId: string | undefined; expectedRevision: number | undefined } | string {
   const requestId = header('x-nemo-gym-resource-request-id')
-  if (requestId !== undefined && !/^[\x20-\x7e]{1,512}$/.test(requestId)) return 'x-nemo-gym-resource-request-id must be 1 to 512 printable ASCII characters'
+  if (requestId !== undefined && !/^[\x20-\x7e]{1,512}$/.test(requestId))
+    return 'x-nemo-gym-resource-request-id must be 1 to 512 printable ASCII characters'
   const expected = header('x-nemo-gym-expected-resource-state-revision')
-  if (expected !== undefined && !/^(0|[1-9][0-9]{0,14})$/.test(expected)) return 'x-nemo-gym-expected-resource-state-revision must be a non-negative integer'
+  if (expected !== undefined && !/^(0|[1-9][0-9]{0,14})$/.test(expected))
+    return 'x-nemo-gym-expected-resource-state-revision must be a non-negative integer'
   return { requestId, expectedRevision: expected === undefined ? undefined : Number(expected) }
 }
 
 /** The request body as FastAPI reads and validates it: the model's dump, or the 400/422 answer. */
-async function readValidatedBody(c: Context, model: PyType): Promise<{ ok: true; value: PyJson; raw: PyJson } | { ok: false; response: Response }> {
-  const read = readFastApiBody(new Uint8Array(await c.req.arrayBuffer()), c.req.header('content-type'))
+async function readValidatedBody(
+  c: Context,
+  model: PyType,
+): Promise<{ ok: true; value: PyJson; raw: PyJson } | { ok: false; response: Response }> {
+  const read = readFastApiBody(
+    new Uint8Array(await c.req.arrayBuffer()),
+    c.req.header('content-type'),
+  )
   if (!read.ok) return { ok: false, response: pyJson(c, read.refusal.status, read.refusal.body) }
   const validated = validateRequestBody(model, read.value)
   if (!validated.ok) return { ok: false, response: pyJson(c, 422, validated.error) }
@@ -169,9 +213,17 @@ async function readValidatedBody(c: Context, model: PyType): Promise<{ ok: true;
  * The handler's answer through the route's `response_model` (a success only, as FastAPI does):
  * undefined when it does not fit the model. A `/verify` answer is built from the validated request.
  */
-function serializeAnswer(model: GymRouteModel | undefined, validated: PyJson | undefined, status: number, body: PyJson): PyJson | undefined {
+function serializeAnswer(
+  model: GymRouteModel | undefined,
+  validated: PyJson | undefined,
+  status: number,
+  body: PyJson,
+): PyJson | undefined {
   if (status >= 400 || model?.response === undefined) return body
-  const input = model.answerFromRequest === true && isPyDict(validated) && isPyDict(body) ? { ...body, ...validated } : body
+  const input =
+    model.answerFromRequest === true && isPyDict(validated) && isPyDict(body)
+      ? { ...body, ...validated }
+      : body
   const r = model.response.validate(input, ['response'])
   return r.ok ? r.value : undefined
 }

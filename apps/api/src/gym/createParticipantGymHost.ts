@@ -19,18 +19,27 @@ export function createParticipantGymHost<S>(participant: ResourcesParticipant<S>
         sessionId: request.cookieSessionId,
         ...(request.identity === undefined ? {} : { identity: request.identity }),
         ...(request.requestId === undefined ? {} : { requestId: request.requestId }),
-        ...(request.expectedRevision === undefined ? {} : { expectedRevision: request.expectedRevision }),
+        ...(request.expectedRevision === undefined
+          ? {}
+          : { expectedRevision: request.expectedRevision }),
         ...(request.query === undefined ? {} : { query: request.query }),
         ...(request.cookies === undefined ? {} : { cookies: request.cookies }),
         ...(request.encodeAnswer === undefined ? {} : { encodeAnswer: request.encodeAnswer }),
       })
-      const headers: [string, string][] = response.revision === null ? [] : [[REVISION_HEADER, String(response.revision)]]
+      const headers: [string, string][] =
+        response.revision === null ? [] : [[REVISION_HEADER, String(response.revision)]]
       if (response.code !== null) {
         const error = (response.body as { error?: { message?: unknown } } | null)?.error
-        return { kind: 'refused', code: response.code, message: typeof error?.message === 'string' ? error.message : response.code, headers }
+        return {
+          kind: 'refused',
+          code: response.code,
+          message: typeof error?.message === 'string' ? error.message : response.code,
+          headers,
+        }
       }
       // A recorded receipt: the first answer and every replay send the same bytes (§8).
-      if (response.bytes !== undefined) return { kind: 'raw', status: response.status, bytes: response.bytes, headers }
+      if (response.bytes !== undefined)
+        return { kind: 'raw', status: response.status, bytes: response.bytes, headers }
       return { kind: 'json', status: response.status, body: response.body, headers }
     },
   }

@@ -14,7 +14,8 @@ function single(value: string | undefined, name: string): Result<string | undefi
   if (value === undefined) return ok(undefined)
   const parts = value.split(',').map((p) => p.trim())
   const first = parts[0] ?? ''
-  if (parts.some((p) => p !== first)) return err(cutoverError('execution_identity_mismatch', `conflicting values for ${name}`))
+  if (parts.some((p) => p !== first))
+    return err(cutoverError('execution_identity_mismatch', `conflicting values for ${name}`))
   return ok(first)
 }
 
@@ -34,15 +35,39 @@ export function readExecutionIdentity(
   if (!attempt.ok) return attempt
   if (rollout.value === undefined && attempt.value === undefined) return ok(undefined)
   if (rollout.value === undefined || attempt.value === undefined) {
-    return err(cutoverError('execution_identity_mismatch', `${ROLLOUT_ID_HEADER} and ${ATTEMPT_INDEX_HEADER} must be sent together`))
+    return err(
+      cutoverError(
+        'execution_identity_mismatch',
+        `${ROLLOUT_ID_HEADER} and ${ATTEMPT_INDEX_HEADER} must be sent together`,
+      ),
+    )
   }
-  if (!ROLLOUT_ID_PATTERN.test(rollout.value)) return err(cutoverError('execution_identity_mismatch', `malformed rollout id ${JSON.stringify(rollout.value)}`))
+  if (!ROLLOUT_ID_PATTERN.test(rollout.value))
+    return err(
+      cutoverError(
+        'execution_identity_mismatch',
+        `malformed rollout id ${JSON.stringify(rollout.value)}`,
+      ),
+    )
   if (!/^(0|[1-9][0-9]{0,8})$/.test(attempt.value)) {
-    return err(cutoverError('execution_identity_mismatch', `attempt index must be a non-negative integer, got ${JSON.stringify(attempt.value)}`))
+    return err(
+      cutoverError(
+        'execution_identity_mismatch',
+        `attempt index must be a non-negative integer, got ${JSON.stringify(attempt.value)}`,
+      ),
+    )
   }
-  const identity: ExecutionIdentity = { rollout_id: rollout.value, attempt_index: Number(attempt.value) }
+  const identity: ExecutionIdentity = {
+    rollout_id: rollout.value,
+    attempt_index: Number(attempt.value),
+  }
   if (pathCaptureKey !== undefined && pathCaptureKey !== captureKey(identity)) {
-    return err(cutoverError('execution_identity_mismatch', `path capture key ${pathCaptureKey} does not match ${captureKey(identity)} from the identity headers`))
+    return err(
+      cutoverError(
+        'execution_identity_mismatch',
+        `path capture key ${pathCaptureKey} does not match ${captureKey(identity)} from the identity headers`,
+      ),
+    )
   }
   return ok(identity)
 }

@@ -18,8 +18,23 @@ const fixed = (paths: readonly string[]) => (path: string) => paths.includes(pat
 
 export const GYM_ROUTES: { readonly [K in EnvName]: GymRouteTable } = {
   // GymnasiumServer.setup_webserver registers only /reset, /step and /aggregate_metrics.
-  blackjack: { isRoute: fixed(['/reset', '/step']), reverifyMode: undefined, models: blackjackRouteModels, aggregateMetrics },
-  counter: { isRoute: fixed(['/seed_session', '/increment_counter', '/get_counter_value', '/verify']), reverifyMode: 'unknown', models: counterRouteModels, aggregateMetrics },
+  blackjack: {
+    isRoute: fixed(['/reset', '/step']),
+    reverifyMode: undefined,
+    models: blackjackRouteModels,
+    aggregateMetrics,
+  },
+  counter: {
+    isRoute: fixed(['/seed_session', '/increment_counter', '/get_counter_value', '/verify']),
+    reverifyMode: 'unknown',
+    models: counterRouteModels,
+    aggregateMetrics,
+  },
   // A catch-all `POST /{path}` (one segment) routes every tool name; unknown tools are tool errors.
-  workplace: { isRoute: (path) => /^\/[^/]+$/.test(path), reverifyMode: 'unknown', models: workplaceRouteModels, aggregateMetrics },
+  workplace: {
+    isRoute: (path) => /^\/[^/]+$/.test(path),
+    reverifyMode: 'unknown',
+    models: workplaceRouteModels,
+    aggregateMetrics,
+  },
 }

@@ -1,5 +1,11 @@
 import type { Hono } from 'hono'
-import type { CheckpointDirectory, Clock, Digest, EnvName, ResourcesParticipant } from '@cutover/core'
+import type {
+  CheckpointDirectory,
+  Clock,
+  Digest,
+  EnvName,
+  ResourcesParticipant,
+} from '@cutover/core'
 import { controlRoutes } from './controlRoutes.ts'
 import { createGymApp } from './createGymApp.ts'
 import { createParticipantGymHost } from './createParticipantGymHost.ts'
@@ -25,6 +31,19 @@ export function createGymSubApp(options: GymMountOptions): Hono {
   const control =
     controlToken === undefined || controlToken === ''
       ? undefined
-      : controlRoutes({ participant, token: controlToken, dataDir: options.dataDir, digest: options.digest, clock: options.clock, openDirectory: options.openDirectory })
-  return createGymApp({ env, host: createParticipantGymHost(participant), mountPath, newSessionId, ...(control === undefined ? {} : { control }) })
+      : controlRoutes({
+          participant,
+          token: controlToken,
+          dataDir: options.dataDir,
+          digest: options.digest,
+          clock: options.clock,
+          openDirectory: options.openDirectory,
+        })
+  return createGymApp({
+    env,
+    host: createParticipantGymHost(participant),
+    mountPath,
+    newSessionId,
+    ...(control === undefined ? {} : { control }),
+  })
 }

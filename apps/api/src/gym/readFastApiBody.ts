@@ -21,14 +21,34 @@ function isJsonContentType(contentType: string | undefined): boolean {
  * then refuses). Malformed JSON is its `json_invalid` 422 with Python's message and position;
  * bytes Python cannot decode are its 400.
  */
-export function readFastApiBody(bytes: Uint8Array, contentType: string | undefined): { ok: true; value: PyJson | undefined } | { ok: false; refusal: BodyRefusal } {
+export function readFastApiBody(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+): { ok: true; value: PyJson | undefined } | { ok: false; refusal: BodyRefusal } {
   if (bytes.length === 0) return { ok: true, value: undefined }
   if (!isJsonContentType(contentType)) return { ok: true, value: new TextDecoder().decode(bytes) }
   const parsed = parsePyJson(bytes)
   if (parsed.ok) return { ok: true, value: parsed.value === null ? undefined : parsed.value }
-  if (parsed.error.kind === 'unreadable') return { ok: false, refusal: { status: 400, body: { detail: 'There was an error parsing the body' } } }
+  if (parsed.error.kind === 'unreadable')
+    return {
+      ok: false,
+      refusal: { status: 400, body: { detail: 'There was an error parsing the body' } },
+    }
   return {
     ok: false,
-    refusal: { status: 422, body: { detail: [{ type: 'json_invalid', loc: ['body', parsed.error.pos], msg: 'JSON decode error', input: {}, ctx: { error: parsed.error.msg } }] } },
+    refusal: {
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'json_invalid',
+            loc: ['body', parsed.error.pos],
+            msg: 'JSON decode error',
+            input: {},
+            ctx: { error: parsed.error.msg },
+          },
+        ],
+      },
+    },
   }
 }

@@ -13,4 +13,8 @@ export const GYM_BODY_LIMIT = 4 * 1024 * 1024
 
 /** `bodyLimit` answering with the envelope: 413 `payload_too_large`, naming the bound. */
 export const limitBody = (maxSize: number): MiddlewareHandler =>
-  bodyLimit({ maxSize, onError: (c) => errorResponse(c, 'payload_too_large', `request body exceeds the limit of ${maxSize} bytes`) })
+  bodyLimit({
+    maxSize,
+    onError: (c) =>
+      errorResponse(c, 'payload_too_large', `request body exceeds the limit of ${maxSize} bytes`),
+  })

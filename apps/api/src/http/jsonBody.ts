@@ -15,7 +15,12 @@ export async function readJson(c: Context): Promise<Result<unknown, CutoverError
   try {
     return ok(JSON.parse(text) as unknown)
   } catch (error) {
-    return err(cutoverError('malformed_json', `request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`))
+    return err(
+      cutoverError(
+        'malformed_json',
+        `request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    )
   }
 }
 
@@ -28,14 +33,22 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /** Validates a value with a zod schema; failures are `invalid_request` naming each issue. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): Result<z.infer<S>, CutoverError> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+): Result<z.infer<S>, CutoverError> {
   const parsed = schema.safeParse(value)
   if (parsed.success) return ok(parsed.data)
   return err(cutoverError('invalid_request', `invalid ${what}: ${describeIssues(parsed.error)}`))
 }
 
 /** Reads and validates a JSON body in one go. */
-export async function readValidJson<S extends z.ZodType>(c: Context, schema: S, what = 'request body'): Promise<Result<z.infer<S>, CutoverError>> {
+export async function readValidJson<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  what = 'request body',
+): Promise<Result<z.infer<S>, CutoverError>> {
   const body = await readJson(c)
   if (!body.ok) return body
   return validate(schema, body.value, what)

@@ -14,8 +14,18 @@ export const COORDINATOR_SOCKET_ENV = 'NG_CHECKPOINT_COORDINATOR_SOCKET'
 
 /** Upstream (worker → coordinator) and downstream messages, one JSON object per line. */
 export type WorkerMessage =
-  | { readonly type: 'register'; readonly worker: number; readonly pid: number; readonly url: string }
-  | { readonly type: 'ack'; readonly worker: number; readonly seq: number; readonly inflight: number }
+  | {
+      readonly type: 'register'
+      readonly worker: number
+      readonly pid: number
+      readonly url: string
+    }
+  | {
+      readonly type: 'ack'
+      readonly worker: number
+      readonly seq: number
+      readonly inflight: number
+    }
 export type CoordinatorMessage =
   | { readonly type: 'state'; readonly seq: number; readonly state: 'accepting' | 'closed' }
   | { readonly type: 'rejected'; readonly code: string; readonly message: string }
@@ -55,12 +65,25 @@ export class ModelWorkerPool {
   #state: 'accepting' | 'closed' = 'accepting'
   #next = 0
 
-  constructor(model: PolicyModel, workers: number, socketPath: string, signal: ChangeSignal, note: ProcessNote) {
+  constructor(
+    model: PolicyModel,
+    workers: number,
+    socketPath: string,
+    signal: ChangeSignal,
+    note: ProcessNote,
+  ) {
     this.#model = model
     this.#signal = signal
     this.#note = note
     this.#socketPath = socketPath
-    this.slots = Array.from({ length: workers }, (_, worker) => ({ worker, pid: null, url: null, socket: null, acked: -1, joined: false }))
+    this.slots = Array.from({ length: workers }, (_, worker) => ({
+      worker,
+      pid: null,
+      url: null,
+      socket: null,
+      acked: -1,
+      joined: false,
+    }))
   }
 
   get socketPath(): string {
@@ -76,34 +99,66 @@ export class ModelWorkerPool {
       this.#server?.listen(this.#socketPath, () => resolve())
     })
     for (const slot of this.slots) {
-      const child = spawn(process.execPath, [CUTOVER_BIN, 'model-worker', '--index', String(slot.worker)], {
-        env: { ...process.env, ...env, [COORDINATOR_SOCKET_ENV]: this.#socketPath, CUTOVER_PARENT_STDIN: '1' },
-        stdio: ['pipe', 'ignore', 'inherit'],
-      })
+      const child = spawn(
+        process.execPath,
+        [CUTOVER_BIN, 'model-worker', '--index', String(slot.worker)],
+        {
+          env: {
+            ...process.env,
+            ...env,
+            [COORDINATOR_SOCKET_ENV]: this.#socketPath,
+            CUTOVER_PARENT_STDIN: '1',
+          },
+          stdio: ['pipe', 'ignore', 'inherit'],
+        },
+      )
       this.#children.push(child)
     }
     const until = Date.now() + timeoutMs
     while (this.slots.some((s) => s.socket === null)) {
-      if (Date.now() > until) throw new Error(`model workers ${this.slots.filter((s) => s.socket === null).map((s) => s.worker).join(', ')} did not register within ${timeoutMs} ms`)
+      if (Date.now() > until)
+        throw new Error(
+          `model workers ${this.slots
+            .filter((s) => s.socket === null)
+            .map((s) => s.worker)
+            .join(', ')} did not register within ${timeoutMs} ms`,
+        )
       await this.#signal.wait(100)
     }
   }
 
   /** Stops the workers and the socket. */
   stop(): void {
-    for (const child of this.#children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    for (const child of this.#children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
     this.#server?.close()
     rmSync(this.#socketPath, { force: true })
   }
 
   /** The workers for `GET /` and capabilities. */
   describe(): { worker: number; pid: number | null; connected: boolean; acked_seq: number }[] {
-    return this.slots.map((s) => ({ worker: s.worker, pid: s.pid, connected: s.socket !== null, acked_seq: s.acked }))
+    return this.slots.map((s) => ({
+      worker: s.worker,
+      pid: s.pid,
+      connected: s.socket !== null,
+      acked_seq: s.acked,
+    }))
   }
 
   /** Per worker: connected, and whether it acknowledged the current closed state (status answers). */
-  perWorker(): { [worker: string]: { connected: boolean; acknowledged: boolean; pid: number | null } } {
-    return Object.fromEntries(this.slots.map((s) => [String(s.worker), { connected: s.socket !== null, acknowledged: this.#state === 'closed' && s.acked === this.#seq, pid: s.pid }]))
+  perWorker(): {
+    [worker: string]: { connected: boolean; acknowledged: boolean; pid: number | null }
+  } {
+    return Object.fromEntries(
+      this.slots.map((s) => [
+        String(s.worker),
+        {
+          connected: s.socket !== null,
+          acknowledged: this.#state === 'closed' && s.acked === this.#seq,
+          pid: s.pid,
+        },
+      ]),
+    )
   }
 
   /** The next connected worker, round robin (undefined when none is). */
@@ -119,7 +174,11 @@ export class ModelWorkerPool {
   }
 
   /** Generates on worker `k` (its own process); aborted (null) once `aborted()` turns true. */
-  async generate(worker: number, input: PolicyInput, aborted: () => boolean): Promise<{ decision: Decision } | null> {
+  async generate(
+    worker: number,
+    input: PolicyInput,
+    aborted: () => boolean,
+  ): Promise<{ decision: Decision } | null> {
     const url = this.slots[worker]?.url
     if (url === null || url === undefined) return null
     const cancel = new AbortController()
@@ -131,7 +190,12 @@ export class ModelWorkerPool {
       }
     })()
     try {
-      const r = await fetch(`${url}/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input), signal: cancel.signal })
+      const r = await fetch(`${url}/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+        signal: cancel.signal,
+      })
       if (!r.ok) return null
       return (await r.json()) as { decision: Decision }
     } catch {
@@ -180,7 +244,12 @@ export class ModelWorkerPool {
           return
         }
         if (message.type === 'register') slot = this.#register(socket, message)
-        else if (message.type === 'ack' && slot !== undefined && message.seq === this.#seq && this.#state === 'closed') {
+        else if (
+          message.type === 'ack' &&
+          slot !== undefined &&
+          message.seq === this.#seq &&
+          this.#state === 'closed'
+        ) {
           // The controller's trace shows the acknowledgement (it reads it from the status answer).
           if (this.#model.workerAck(slot.worker).ok) slot.acked = message.seq
           this.#signal.notify()
@@ -198,19 +267,35 @@ export class ModelWorkerPool {
     socket.on('error', gone)
   }
 
-  #register(socket: Socket, m: Extract<WorkerMessage, { type: 'register' }>): WorkerSlot | undefined {
+  #register(
+    socket: Socket,
+    m: Extract<WorkerMessage, { type: 'register' }>,
+  ): WorkerSlot | undefined {
     const slot = this.slots[m.worker]
     const refuse = (code: string, message: string): undefined => {
-      this.#note('policy_model', 'model.worker_register', { worker: m.worker, pid: m.pid }, code, { from: `model_worker_${m.worker}` })
-      socket.end(`${JSON.stringify({ type: 'rejected', code, message } satisfies CoordinatorMessage)}\n`)
+      this.#note('policy_model', 'model.worker_register', { worker: m.worker, pid: m.pid }, code, {
+        from: `model_worker_${m.worker}`,
+      })
+      socket.end(
+        `${JSON.stringify({ type: 'rejected', code, message } satisfies CoordinatorMessage)}\n`,
+      )
       return undefined
     }
-    if (slot === undefined) return refuse('worker_registration_rejected', `no worker slot ${m.worker} (the model runs ${this.slots.length})`)
+    if (slot === undefined)
+      return refuse(
+        'worker_registration_rejected',
+        `no worker slot ${m.worker} (the model runs ${this.slots.length})`,
+      )
     // A slot's first registration is its boot; a later one replaces a worker and goes through the
     // coordinator, which refuses it while admission is not accepting (§4.6), and while the slot's
     // worker is still connected.
-    if (slot.joined && this.#state !== 'accepting') return refuse('worker_registration_rejected', `worker ${m.worker} cannot join while admission is closed (checkpoint in progress)`)
-    if (slot.socket !== null) return refuse('worker_registration_rejected', `worker ${m.worker} is already connected`)
+    if (slot.joined && this.#state !== 'accepting')
+      return refuse(
+        'worker_registration_rejected',
+        `worker ${m.worker} cannot join while admission is closed (checkpoint in progress)`,
+      )
+    if (slot.socket !== null)
+      return refuse('worker_registration_rejected', `worker ${m.worker} is already connected`)
     if (slot.joined) {
       const joined = this.#model.workerRegister(m.worker)
       if (!joined.ok) return refuse(joined.error.code, joined.error.message)
@@ -220,8 +305,12 @@ export class ModelWorkerPool {
     slot.pid = m.pid
     slot.url = m.url
     slot.acked = -1
-    this.#note('policy_model', 'model.worker_register', { worker: m.worker, pid: m.pid }, 'ok', { from: `model_worker_${m.worker}` })
-    socket.write(`${JSON.stringify({ type: 'state', seq: this.#seq, state: this.#state } satisfies CoordinatorMessage)}\n`)
+    this.#note('policy_model', 'model.worker_register', { worker: m.worker, pid: m.pid }, 'ok', {
+      from: `model_worker_${m.worker}`,
+    })
+    socket.write(
+      `${JSON.stringify({ type: 'state', seq: this.#seq, state: this.#state } satisfies CoordinatorMessage)}\n`,
+    )
     this.#signal.notify()
     return slot
   }

@@ -34,10 +34,40 @@ export function createModelApp(options: ModelAppOptions): Hono {
   const signal = options.signal ?? new ChangeSignal()
   const tokens = new TokenStore()
   const app = new Hono()
-  app.get('/', (c) => c.json({ participant: 'model', name: model.serverName, pid: options.pid, ...(options.pool === undefined ? {} : { workers: options.pool.describe() }) }))
+  app.get('/', (c) =>
+    c.json({
+      participant: 'model',
+      name: model.serverName,
+      pid: options.pid,
+      ...(options.pool === undefined ? {} : { workers: options.pool.describe() }),
+    }),
+  )
   if (options.controlToken !== undefined) {
-    app.route('/ng-control/v1', modelControlRoutes({ model, signal, tokens, digest: options.digest, token: options.controlToken, dataDir: options.dataDir, clock: options.clock, openDirectory: options.openDirectory, pool: options.pool }))
+    app.route(
+      '/ng-control/v1',
+      modelControlRoutes({
+        model,
+        signal,
+        tokens,
+        digest: options.digest,
+        token: options.controlToken,
+        dataDir: options.dataDir,
+        clock: options.clock,
+        openDirectory: options.openDirectory,
+        pool: options.pool,
+      }),
+    )
   }
-  app.route('/', modelDataRoutes(model, tokens, signal, () => options.clock.now(), options.note ?? (() => undefined), options.pool))
+  app.route(
+    '/',
+    modelDataRoutes(
+      model,
+      tokens,
+      signal,
+      () => options.clock.now(),
+      options.note ?? (() => undefined),
+      options.pool,
+    ),
+  )
   return app
 }

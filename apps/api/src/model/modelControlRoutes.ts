@@ -6,7 +6,12 @@ import { continuationRootSchema } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
-import { controlBase, directoryBody, identityBody, operationBody } from '../control/controlBodies.ts'
+import {
+  controlBase,
+  directoryBody,
+  identityBody,
+  operationBody,
+} from '../control/controlBodies.ts'
 import type { CutoverError } from '@cutover/core/contracts'
 import type { ChangeSignal } from './ChangeSignal.ts'
 import type { ModelWorkerPool } from './ModelWorkerPool.ts'
@@ -28,8 +33,14 @@ export interface ModelControlOptions {
   readonly pool?: ModelWorkerPool | undefined
 }
 
-const commitBody = z.strictObject({ ...directoryBody.shape, continuation_roots: z.array(continuationRootSchema).max(100_000) })
-const tokenSnapshotBody = z.strictObject({ ...controlBase, staging_keys: z.array(z.string().max(512)).max(100_000) })
+const commitBody = z.strictObject({
+  ...directoryBody.shape,
+  continuation_roots: z.array(continuationRootSchema).max(100_000),
+})
+const tokenSnapshotBody = z.strictObject({
+  ...controlBase,
+  staging_keys: z.array(z.string().max(512)).max(100_000),
+})
 const longPollQuery = z.strictObject({
   checkpoint_id: controlBase.checkpoint_id,
   wait_state: z.literal('paused').optional(),
@@ -46,7 +57,11 @@ export function modelCapabilities(model: PolicyModel, pool?: ModelWorkerPool): o
     admission_states: ['accepting', 'draining', 'paused'],
     checkpoint_mode: 'export_restore',
     concurrency_contract: 'transactional_parallel',
-    multi_process: { mode: model.workerCount > 1 ? 'coordinator' : 'single_worker', num_workers: model.workerCount, ...(pool === undefined ? {} : { workers: pool.describe() }) },
+    multi_process: {
+      mode: model.workerCount > 1 ? 'coordinator' : 'single_worker',
+      num_workers: model.workerCount,
+      ...(pool === undefined ? {} : { workers: pool.describe() }),
+    },
     instance_role: 'policy',
     features: ['long_poll_status', 'abort_inflight'],
     phase: fence.phase,
@@ -65,9 +80,21 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
   const { model, signal, clock, pool } = options
   const app = createControlApp(options.token)
   /** With worker processes, an admission answer names each worker (connected, acknowledged, pid). */
-  const reply = (c: Context, result: { ok: true; value: unknown } | { ok: false; error: CutoverError }): Response =>
-    controlReply(c, pool === undefined || !result.ok ? result : { ok: true, value: { ...(result.value as object), per_worker: pool.perWorker() } })
-  const openDir = (c: Context, requested: string, create: boolean): CheckpointDirectory | Response =>
+  const reply = (
+    c: Context,
+    result: { ok: true; value: unknown } | { ok: false; error: CutoverError },
+  ): Response =>
+    controlReply(
+      c,
+      pool === undefined || !result.ok
+        ? result
+        : { ok: true, value: { ...(result.value as object), per_worker: pool.perWorker() } },
+    )
+  const openDir = (
+    c: Context,
+    requested: string,
+    create: boolean,
+  ): CheckpointDirectory | Response =>
     openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
 
   app.get('/capabilities', (c) => c.json(modelCapabilities(model, pool)))
@@ -80,12 +107,25 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
 
   app.get('/model-admission/status', async (c) => {
     const query = longPollQuery.safeParse(c.req.query())
-    if (!query.success) return errorResponse(c, 'invalid_request', `status query: ${query.error.issues[0]?.message ?? 'invalid'}`)
+    if (!query.success)
+      return errorResponse(
+        c,
+        'invalid_request',
+        `status query: ${query.error.issues[0]?.message ?? 'invalid'}`,
+      )
     const { checkpoint_id, wait_state, timeout_s } = query.data
     const until = clock.now() + (wait_state === undefined ? 0 : (timeout_s ?? 0) * 1000)
     for (;;) {
-      const polled = model.statusLongPoll(checkpoint_id, clock.now(), Math.max(0, until - clock.now()))
-      if (!polled.ok || polled.value.wait_ms <= 0) return reply(c, polled.ok ? { ok: true, value: { checkpoint_id, ...polled.value.report } } : polled)
+      const polled = model.statusLongPoll(
+        checkpoint_id,
+        clock.now(),
+        Math.max(0, until - clock.now()),
+      )
+      if (!polled.ok || polled.value.wait_ms <= 0)
+        return reply(
+          c,
+          polled.ok ? { ok: true, value: { checkpoint_id, ...polled.value.report } } : polled,
+        )
       await signal.wait(Math.min(polled.value.wait_ms, 250))
     }
   })
@@ -123,6 +163,8 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
     return c.json({ snapshot: options.tokens.snapshot(body.staging_keys, options.digest) })
   })
 
-  app.all('*', (c) => errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`))
+  app.all('*', (c) =>
+    errorResponse(c, 'not_found', `no control route ${c.req.method} ${c.req.path}`),
+  )
   return app
 }

@@ -26,13 +26,25 @@ const responsesBody = z.looseObject({
  * the scripted policy answers; the generation worker stages the tokens; custody (the lineage row)
  * is recorded before the answer is sent, and the call stays in flight until then.
  */
-export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: ChangeSignal, now: () => number, note: ProcessNote, pool?: ModelWorkerPool): Hono {
+export function modelDataRoutes(
+  model: PolicyModel,
+  tokens: TokenStore,
+  signal: ChangeSignal,
+  now: () => number,
+  note: ProcessNote,
+  pool?: ModelWorkerPool,
+): Hono {
   const app = new Hono()
   const worker = new GenerationWorker(tokens)
   const handle = async (c: Context, captureKey: string | undefined): Promise<Response> => {
     const identity = readExecutionIdentity((name) => c.req.header(name), captureKey)
     if (!identity.ok) return cutoverErrorResponse(c, identity.error)
-    if (identity.value === undefined) return errorResponse(c, 'execution_identity_mismatch', 'POST /v1/responses needs x-nemo-gym-rollout-id and x-nemo-gym-attempt-index')
+    if (identity.value === undefined)
+      return errorResponse(
+        c,
+        'execution_identity_mismatch',
+        'POST /v1/responses needs x-nemo-gym-rollout-id and x-nemo-gym-attempt-index',
+      )
     const body = await readValidJson(c, responsesBody, 'responses body')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
     let raw: unknown
@@ -42,7 +54,12 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       return errorResponse(c, 'malformed_json', 'metadata.cutover_policy is not JSON')
     }
     const input = policyInputSchema.safeParse(raw)
-    if (!input.success) return errorResponse(c, 'invalid_request', `metadata.cutover_policy: ${input.error.issues[0]?.message ?? 'invalid'}`)
+    if (!input.success)
+      return errorResponse(
+        c,
+        'invalid_request',
+        `metadata.cutover_policy: ${input.error.issues[0]?.message ?? 'invalid'}`,
+      )
     // With worker processes the coordinator admits the call for one connected worker (round robin).
     const admitted = model.admit(identity.value, pool?.pick() ?? 0)
     if (!admitted.ok) return cutoverErrorResponse(c, admitted.error)
@@ -60,7 +77,10 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       let worker: number | undefined = a.worker
       let generated: Awaited<ReturnType<ModelWorkerPool['generate']>> = null
       while (generated === null && !model.isTombstoned(id)) {
-        generated = worker === undefined ? null : await pool.generate(worker, input.data, () => model.isTombstoned(id))
+        generated =
+          worker === undefined
+            ? null
+            : await pool.generate(worker, input.data, () => model.isTombstoned(id))
         if (generated === null && !model.isTombstoned(id)) {
           await signal.wait(200)
           worker = pool.pick()
@@ -68,7 +88,8 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       }
       decision = generated?.decision ?? null
     }
-    if (!model.isInflight(a.ticket)) return errorResponse(c, 'stale_attempt', `the call ${a.model_call_id} was aborted`)
+    if (!model.isInflight(a.ticket))
+      return errorResponse(c, 'stale_attempt', `the call ${a.model_call_id} was aborted`)
     const coords = worker.stage(a.model_call_id, a.prev_len, decision?.text ?? '')
     const row = model.complete(a.ticket, coords, now())
     if (!row.ok) {
@@ -77,7 +98,18 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       return cutoverErrorResponse(c, row.error)
     }
     signal.notify()
-    note('agent', 'model.response', { ...identity.value, model_call_id: a.model_call_id, parent_call_id: a.parent_call_id, relay: a.relay, text: decision?.text ?? '' }, 'ok')
+    note(
+      'agent',
+      'model.response',
+      {
+        ...identity.value,
+        model_call_id: a.model_call_id,
+        parent_call_id: a.parent_call_id,
+        relay: a.relay,
+        text: decision?.text ?? '',
+      },
+      'ok',
+    )
     c.header(MODEL_CALL_ID_HEADER, a.model_call_id)
     return c.json({
       id: `resp_${a.model_call_id}`,
@@ -88,7 +120,11 @@ export function modelDataRoutes(model: PolicyModel, tokens: TokenStore, signal: 
       output_text: decision?.text ?? '',
       parent_call_id: a.parent_call_id,
       relay: a.relay,
-      usage: { input_tokens: a.prev_len, output_tokens: coords.delta_len, total_tokens: coords.cum_len },
+      usage: {
+        input_tokens: a.prev_len,
+        output_tokens: coords.delta_len,
+        total_tokens: coords.cum_len,
+      },
     })
   }
   app.post('/v1/responses', (c) => handle(c, undefined))

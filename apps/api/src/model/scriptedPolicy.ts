@@ -22,9 +22,24 @@ export type PolicyInput = z.infer<typeof policyInputSchema>
  * The simulator's deterministic scripted policy (`decide`, Workload.ts) answering one model call:
  * the Responses-API output item and its text, or null when the policy makes no more calls.
  */
-export function scriptedPolicy(input: PolicyInput): { readonly item: JsonValue; readonly text: string } | null {
-  const plan: RolloutPlan = { index: 0, rollout_id: 'r', env: input.environment, task: input.task, seed: 0n }
-  const state: DriverState = { turn: input.turn, observation: input.observation, outputs: [], env_outputs: [], reward: 0, done: input.done }
+export function scriptedPolicy(
+  input: PolicyInput,
+): { readonly item: JsonValue; readonly text: string } | null {
+  const plan: RolloutPlan = {
+    index: 0,
+    rollout_id: 'r',
+    env: input.environment,
+    task: input.task,
+    seed: 0n,
+  }
+  const state: DriverState = {
+    turn: input.turn,
+    observation: input.observation,
+    outputs: [],
+    env_outputs: [],
+    reward: 0,
+    done: input.done,
+  }
   const decision = decide(plan, state, input.environment === 'workplace' ? workplaceExamples() : [])
   return decision === null ? null : { item: decision.item, text: decision.text }
 }

@@ -23,7 +23,13 @@ export interface WireRecord {
  * the wall-clock time it was sent (default now: a request recorded once its answer is known passes
  * the time it went out).
  */
-export type ProcessNote = (to: string, type: string, payload: { readonly [key: string]: JsonValue }, outcome: string, options?: { readonly from?: string; readonly at?: number }) => void
+export type ProcessNote = (
+  to: string,
+  type: string,
+  payload: { readonly [key: string]: JsonValue },
+  outcome: string,
+  options?: { readonly from?: string; readonly at?: number },
+) => void
 
 /** The environment variable naming the file a participant process appends its wire records to. */
 export const TRACE_FILE_ENV = 'CUTOVER_TRACE_FILE'
@@ -33,12 +39,25 @@ export const TRACE_FILE_ENV = 'CUTOVER_TRACE_FILE'
  * message the process sends is appended to that file as one JSON line, synchronously, so a process
  * killed after the checkpoint leaves every record it made; otherwise it records nothing.
  */
-export function processTrace(participant: string, env: NodeJS.ProcessEnv = process.env, pid = process.pid): ProcessNote {
+export function processTrace(
+  participant: string,
+  env: NodeJS.ProcessEnv = process.env,
+  pid = process.pid,
+): ProcessNote {
   const file = env[TRACE_FILE_ENV]
   if (file === undefined || file === '') return () => undefined
   let seq = 0
   return (to, type, payload, outcome, options = {}) => {
-    const record: WireRecord = { from: options.from ?? participant, to, type, payload, outcome, wall_ms: options.at ?? Date.now(), pid, seq: seq++ }
+    const record: WireRecord = {
+      from: options.from ?? participant,
+      to,
+      type,
+      payload,
+      outcome,
+      wall_ms: options.at ?? Date.now(),
+      pid,
+      seq: seq++,
+    }
     appendFileSync(file, `${JSON.stringify(record)}\n`)
   }
 }

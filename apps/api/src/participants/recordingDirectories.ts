@@ -7,7 +7,10 @@ import type { ProcessNote } from './processTrace.ts'
  * participant sends to D, as in the simulator's trace), so the invariants see the order in which
  * each process wrote its namespace. The checkpoint id is the directory's name.
  */
-export function recordingDirectories(open: (path: string, create: boolean) => CheckpointDirectory, note: ProcessNote): (path: string, create: boolean) => CheckpointDirectory {
+export function recordingDirectories(
+  open: (path: string, create: boolean) => CheckpointDirectory,
+  note: ProcessNote,
+): (path: string, create: boolean) => CheckpointDirectory {
   return (path, create) => {
     const dir = open(path, create)
     const checkpointId = basename(path)
@@ -15,7 +18,12 @@ export function recordingDirectories(open: (path: string, create: boolean) => Ch
       location: dir.location,
       writeFile(file, data) {
         dir.writeFile(file, data)
-        note('directory', 'directory.write', { checkpoint_id: checkpointId, path: file, bytes: data.byteLength, crashed: false }, 'ok')
+        note(
+          'directory',
+          'directory.write',
+          { checkpoint_id: checkpointId, path: file, bytes: data.byteLength, crashed: false },
+          'ok',
+        )
       },
       sync: () => dir.sync(),
       readFile: (file) => dir.readFile(file),

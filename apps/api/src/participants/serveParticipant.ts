@@ -9,15 +9,32 @@ import type { CliIo } from '../cli/io.ts'
  * `listening on http://127.0.0.1:<port>` as the first stdout line (CONTRACTS.md §9). The process
  * stops on SIGINT/SIGTERM and with its parent (`exitWithParent`).
  */
-export async function serveParticipant(app: Hono, port: number, io: CliIo, onError: (error: unknown) => void): Promise<{ readonly url: string; readonly port: number }> {
+export async function serveParticipant(
+  app: Hono,
+  port: number,
+  io: CliIo,
+  onError: (error: unknown) => void,
+): Promise<{ readonly url: string; readonly port: number }> {
   app.onError((error, c) => {
     onError(error)
-    return c.json({ error: { code: 'internal_error', message: error instanceof Error ? error.message : String(error) } }, 500)
+    return c.json(
+      {
+        error: {
+          code: 'internal_error',
+          message: error instanceof Error ? error.message : String(error),
+        },
+      },
+      500,
+    )
   })
   const hostname = '127.0.0.1'
-  const { server, bound } = await new Promise<{ server: ReturnType<typeof serve>; bound: number }>((resolve) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, (info) => resolve({ server, bound: info.port }))
-  })
+  const { server, bound } = await new Promise<{ server: ReturnType<typeof serve>; bound: number }>(
+    (resolve) => {
+      const server = serve({ fetch: app.fetch, port, hostname }, (info) =>
+        resolve({ server, bound: info.port }),
+      )
+    },
+  )
   closeOnSignals(server)
   exitWithParent()
   const url = `http://${hostname}:${bound}`

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { startVerificationWorker } from '../checkpoints/startVerificationWorker.ts'
 import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
 
-type Listed = { checkpoints: { cid: string; path: string; valid: boolean; files: { path: string; status: string }[] }[] }
+type Listed = {
+  checkpoints: {
+    cid: string
+    path: string
+    valid: boolean
+    files: { path: string; status: string }[]
+  }[]
+}
 
 describe('checkpoint listing', () => {
   it('[api] a checkpoint listing is verified in the worker thread, reused while the folder is unchanged (the worker walks its lstat signature), and verified afresh once a file changes in place', async () => {
@@ -22,7 +29,9 @@ describe('checkpoint listing', () => {
           return answer
         },
       })
-      const run = await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 3 })).id)
+      const run = await api.waitComplete(
+        (await api.createRun({ scenario: 'happy-path', rollouts: 3 })).id,
+      )
       const first = (await api.json(`/api/runs/${run.id}/checkpoints`)).body as Listed
       expect(asked.length).toBe(first.checkpoints.length)
       expect((await api.json(`/api/runs/${run.id}/checkpoints`)).body).toEqual(first)
@@ -30,8 +39,11 @@ describe('checkpoint listing', () => {
       // The unchanged check (the folder's lstat walk) ran in the worker too.
       expect(walks).toBe(2 * first.checkpoints.length)
       const checkpoint = first.checkpoints[0]
-      const victim = checkpoint?.files.find((f) => f.path.startsWith('agent/') && f.path !== 'agent/manifest.json')
-      if (checkpoint === undefined || victim === undefined) throw new Error('the run has an agent record')
+      const victim = checkpoint?.files.find(
+        (f) => f.path.startsWith('agent/') && f.path !== 'agent/manifest.json',
+      )
+      if (checkpoint === undefined || victim === undefined)
+        throw new Error('the run has an agent record')
       expect(checkpoint.valid).toBe(true)
       // Same size, one byte different: only a fresh verification can see it.
       const file = join(dir, checkpoint.path, victim.path)
@@ -39,7 +51,9 @@ describe('checkpoint listing', () => {
       const at = bytes.indexOf('"'.charCodeAt(0))
       bytes[at + 1] = bytes[at + 1] === 'x'.charCodeAt(0) ? 'y'.charCodeAt(0) : 'x'.charCodeAt(0)
       writeFileSync(file, bytes)
-      const again = ((await api.json(`/api/runs/${run.id}/checkpoints`)).body as Listed).checkpoints.find((c) => c.cid === checkpoint.cid)
+      const again = (
+        (await api.json(`/api/runs/${run.id}/checkpoints`)).body as Listed
+      ).checkpoints.find((c) => c.cid === checkpoint.cid)
       expect(asked.length).toBe(first.checkpoints.length + 1)
       expect(again?.valid).toBe(false)
       expect(again?.files.find((f) => f.path === victim.path)?.status).toBe('digest_mismatch')

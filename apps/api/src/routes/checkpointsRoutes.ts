@@ -24,7 +24,12 @@ const REMEMBERED = 32
  * A run's checkpoint directories with their verification, and the files in them. With
  * `verifyFolder` (the server's verification worker) the reading and hashing runs off this thread.
  */
-export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Digest, verifyFolder?: VerifyCheckpointFolder): Hono {
+export function checkpointsRoutes(
+  runs: RunManager,
+  store: RunStore,
+  digest: Digest,
+  verifyFolder?: VerifyCheckpointFolder,
+): Hono {
   const app = new Hono()
   // Verifying a folder reads and hashes every file (≈ 0.2–0.5 s at 1,000 rollouts, seconds at
   // 10,000); the result is reused while the folder's lstat fingerprint is unchanged, so a tampered,
@@ -33,7 +38,11 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
   // ten times that at 10,000): this thread sends the signature it holds and gets either "unchanged"
   // or the new verification.
   const verified = new Map<string, { signature: string; view: CheckpointVerification }>()
-  const remember = (folder: string, signature: string, view: CheckpointVerification): CheckpointVerification => {
+  const remember = (
+    folder: string,
+    signature: string,
+    view: CheckpointVerification,
+  ): CheckpointVerification => {
     verified.delete(folder)
     verified.set(folder, { signature, view })
     for (const oldest of verified.keys()) {
@@ -42,12 +51,16 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
     }
     return view
   }
-  const verify = async (runId: string, cid: string): Promise<CheckpointVerification | undefined> => {
+  const verify = async (
+    runId: string,
+    cid: string,
+  ): Promise<CheckpointVerification | undefined> => {
     const folder = store.checkpointPath(runId, cid)
     const known = verified.get(folder)
     if (verifyFolder !== undefined) {
       const answer = await verifyFolder(folder, known?.signature)
-      if (answer.verification === undefined) return known?.view ?? (await verifyFolder(folder)).verification
+      if (answer.verification === undefined)
+        return known?.view ?? (await verifyFolder(folder)).verification
       return remember(folder, answer.signature, answer.verification)
     }
     const signature = folderSignature(folder)
@@ -85,19 +98,31 @@ export function checkpointsRoutes(runs: RunManager, store: RunStore, digest: Dig
     if (run instanceof Response) return run
     const cid = validate(checkpointIdParam, c.req.param('cid'), 'checkpoint id')
     if (!cid.ok) return cutoverErrorResponse(c, cid.error)
-    if (!store.listCheckpoints(run.id).includes(cid.value)) return errorResponse(c, 'checkpoint_not_found', `run ${run.id} has no checkpoint ${cid.value}`)
+    if (!store.listCheckpoints(run.id).includes(cid.value))
+      return errorResponse(
+        c,
+        'checkpoint_not_found',
+        `run ${run.id} has no checkpoint ${cid.value}`,
+      )
     // The raw path after `/files/`, each segment decoded once: `%2e%2e` and `%2f` cannot sneak past the check.
     const rest = /\/checkpoints\/[^/]+\/files\/(.*)$/.exec(new URL(c.req.url).pathname)?.[1] ?? ''
     let relative: string
     try {
-      relative = rest.split('/').map((segment) => decodeURIComponent(segment)).join('/')
+      relative = rest
+        .split('/')
+        .map((segment) => decodeURIComponent(segment))
+        .join('/')
     } catch {
       return errorResponse(c, 'invalid_request', 'file path is not valid percent-encoding')
     }
     const file = store.readCheckpointFile(run.id, cid.value, relative)
     if (!file.ok) return cutoverErrorResponse(c, file.error)
-    const type = CONTENT_TYPES.find(([ext]) => relative.endsWith(ext))?.[1] ?? 'application/octet-stream'
-    return c.body(new Uint8Array(file.value), 200, { 'content-type': type, 'x-content-sha256': digest.sha256Hex(file.value) })
+    const type =
+      CONTENT_TYPES.find(([ext]) => relative.endsWith(ext))?.[1] ?? 'application/octet-stream'
+    return c.body(new Uint8Array(file.value), 200, {
+      'content-type': type,
+      'x-content-sha256': digest.sha256Hex(file.value),
+    })
   })
 
   return app

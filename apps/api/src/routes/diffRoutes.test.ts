@@ -22,7 +22,13 @@ describe('GET /api/diff', () => {
   it('[diff] the same scenario and seed twice: identical', async () => {
     const r = await api.json(`/api/diff?a=${happy.id}&b=${happyAgain.id}`)
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ identical: true, first_divergence: null, differences: 0, at_divergence: null, listed: [] })
+    expect(r.body).toMatchObject({
+      identical: true,
+      first_divergence: null,
+      differences: 0,
+      at_divergence: null,
+      listed: [],
+    })
   })
 
   it('[diff] happy-path vs straggler-retirement: stops at the first divergent event, with the state differences there', async () => {
@@ -35,9 +41,14 @@ describe('GET /api/diff', () => {
     const first = view.first_divergence
     expect(first).not.toBeNull()
     // every event before the divergence is the same in both runs
-    const [ea, eb] = await Promise.all([api.json(`/api/runs/${happy.id}/events`), api.json(`/api/runs/${straggler.id}/events`)])
+    const [ea, eb] = await Promise.all([
+      api.json(`/api/runs/${happy.id}/events`),
+      api.json(`/api/runs/${straggler.id}/events`),
+    ])
     const strip = (e: { step: number; time_ms: number }) => ({ ...e, step: 0, time_ms: 0 })
-    expect(ea.body.events.slice(0, (first?.step_a ?? 1) - 1).map(strip)).toEqual(eb.body.events.slice(0, (first?.step_b ?? 1) - 1).map(strip))
+    expect(ea.body.events.slice(0, (first?.step_a ?? 1) - 1).map(strip)).toEqual(
+      eb.body.events.slice(0, (first?.step_b ?? 1) - 1).map(strip),
+    )
     expect(view.listed[0]).toMatchObject({ step_a: first?.step_a, step_b: first?.step_b })
     expect(view.at_divergence).not.toBeNull()
   })

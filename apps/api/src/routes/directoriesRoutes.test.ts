@@ -1,4 +1,13 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DirectoryRunView } from '@cutover/core/contracts'
@@ -11,7 +20,11 @@ let api: ReturnType<typeof apiHarness>
 let checkpoint: string
 
 const post = (path: unknown) =>
-  api.json('/api/directories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path }) })
+  api.json('/api/directories', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ path }),
+  })
 
 /** Every file below `dir` with its size and mtime: to show nothing was written. */
 function fingerprint(dir: string): string[] {
@@ -48,15 +61,29 @@ describe('POST /api/directories', () => {
     const r = await post(checkpoint)
     expect(r.status).toBe(201)
     const view = r.body as DirectoryRunView
-    expect(view).toMatchObject({ kind: 'directory', path: checkpoint, status: 'complete', events: 0, valid: true, problems: [] })
+    expect(view).toMatchObject({
+      kind: 'directory',
+      path: checkpoint,
+      status: 'complete',
+      events: 0,
+      valid: true,
+      problems: [],
+    })
     expect(view.id).toMatch(/^dir[0-9a-f]{16}$/)
-    expect(new Set(view.sessions.map((s) => s.row.environment))).toEqual(new Set(['blackjack', 'counter', 'workplace']))
+    expect(new Set(view.sessions.map((s) => s.row.environment))).toEqual(
+      new Set(['blackjack', 'counter', 'workplace']),
+    )
     expect(view.timeline.at(-1)?.path).toBe('checkpoint.json')
     expect(fingerprint(checkpoint)).toEqual(before)
     // the same directory keeps its id; it opens as a run and lists
     expect((await post(checkpoint)).body.id).toBe(view.id)
-    expect((await api.json(`/api/runs/${view.id}`)).body).toMatchObject({ id: view.id, kind: 'directory' })
-    expect((await api.json('/api/directories')).body.directories).toEqual([{ id: view.id, path: checkpoint, created_at: view.created_at }])
+    expect((await api.json(`/api/runs/${view.id}`)).body).toMatchObject({
+      id: view.id,
+      kind: 'directory',
+    })
+    expect((await api.json('/api/directories')).body.directories).toEqual([
+      { id: view.id, path: checkpoint, created_at: view.created_at },
+    ])
     // simulated runs still answer at /runs/:id
     expect((await api.json('/api/runs')).body.runs.length).toBe(1)
     const wp = view.sessions.find((s) => s.row.environment === 'workplace')
@@ -72,13 +99,18 @@ describe('POST /api/directories', () => {
       expect([bad, r.status < 500, typeof r.body.error.code]).toEqual([bad, true, 'string'])
     }
     const bj = view.sessions.find((s) => s.row.environment === 'blackjack')
-    expect((await api.json(`/api/directories/${view.id}/sessions/${bj?.row.key}/tables`)).body.error.code).toBe('session_not_found')
+    expect(
+      (await api.json(`/api/directories/${view.id}/sessions/${bj?.row.key}/tables`)).body.error
+        .code,
+    ).toBe('session_not_found')
   })
 
   it('[inspect] a directory with one flipped byte: the problem on exactly that file', async () => {
     const copy = join(data.dir, 'flipped')
     cpSync(checkpoint, copy, { recursive: true })
-    const victim = readdirSync(join(copy, 'resources', 'workplace')).find((n) => n !== 'manifest.json') as string
+    const victim = readdirSync(join(copy, 'resources', 'workplace')).find(
+      (n) => n !== 'manifest.json',
+    ) as string
     const file = join(copy, 'resources', 'workplace', victim)
     const bytes = readFileSync(file)
     bytes[10] = (bytes[10] ?? 0) ^ 1
@@ -86,13 +118,20 @@ describe('POST /api/directories', () => {
     const r = await post(copy)
     expect(r.status).toBe(201)
     expect(r.body.valid).toBe(false)
-    expect(r.body.problems).toContainEqual(expect.objectContaining({ code: 'digest_mismatch', path: `resources/workplace/${victim}` }))
-    expect(r.body.files.find((f: { path: string }) => f.path === `resources/workplace/${victim}`).problems).toContain('digest_mismatch')
+    expect(r.body.problems).toContainEqual(
+      expect.objectContaining({ code: 'digest_mismatch', path: `resources/workplace/${victim}` }),
+    )
+    expect(
+      r.body.files.find((f: { path: string }) => f.path === `resources/workplace/${victim}`)
+        .problems,
+    ).toContain('digest_mismatch')
   })
 
   it('[inspect] refuses bad input with the envelope and changes nothing', async () => {
     const listed = (await api.json('/api/directories')).body.directories
-    const records = existsSync(join(data.dir, 'directories')) ? readdirSync(join(data.dir, 'directories')) : []
+    const records = existsSync(join(data.dir, 'directories'))
+      ? readdirSync(join(data.dir, 'directories'))
+      : []
     const cases: [unknown, number, string][] = [
       [join(data.dir, 'runs'), 400, 'not_a_checkpoint_directory'],
       [join(data.dir, 'no-such-dir'), 400, 'not_a_checkpoint_directory'],
@@ -111,17 +150,29 @@ describe('POST /api/directories', () => {
     // a symlink inside the data directory that points outside it
     symlinkSync(join(outside.dir, 'ck'), join(data.dir, 'link'))
     expect((await post(join(data.dir, 'link'))).body.error.code).toBe('path_not_allowed')
-    const malformed = await api.json('/api/directories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' })
+    const malformed = await api.json('/api/directories', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{nope',
+    })
     expect(malformed.body.error.code).toBe('malformed_json')
-    const extra = await api.json('/api/directories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: checkpoint, x: 1 }) })
+    const extra = await api.json('/api/directories', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: checkpoint, x: 1 }),
+    })
     expect(extra.body.error.code).toBe('invalid_request')
     expect((await api.json('/api/directories')).body.directories).toEqual(listed)
-    expect(existsSync(join(data.dir, 'directories')) ? readdirSync(join(data.dir, 'directories')) : []).toEqual(records)
+    expect(
+      existsSync(join(data.dir, 'directories')) ? readdirSync(join(data.dir, 'directories')) : [],
+    ).toEqual(records)
   })
 
   it('[inspect] unknown directory runs are 404 run_not_found; a malformed id is 400', async () => {
     expect((await api.json('/api/runs/dir0123456789abcdef')).body.error.code).toBe('run_not_found')
-    expect((await api.json('/api/directories/dir0123456789abcdef')).body.error.code).toBe('run_not_found')
+    expect((await api.json('/api/directories/dir0123456789abcdef')).body.error.code).toBe(
+      'run_not_found',
+    )
     expect((await api.json('/api/directories/NOPE!')).status).toBe(400)
   })
 

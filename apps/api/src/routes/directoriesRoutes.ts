@@ -32,7 +32,12 @@ export function directoriesRoutes(directories: DirectoryRuns): Hono {
     const id = validate(runIdParam, raw, 'run id')
     if (!id.ok) return id
     const view = await directories.get(id.value)
-    return view === undefined ? { ok: false as const, error: { code: 'run_not_found' as const, message: `no directory run ${id.value}` } } : { ok: true as const, value: view }
+    return view === undefined
+      ? {
+          ok: false as const,
+          error: { code: 'run_not_found' as const, message: `no directory run ${id.value}` },
+        }
+      : { ok: true as const, value: view }
   }
 
   app.get('/directories/:id', async (c) => {
@@ -56,13 +61,20 @@ export function directoriesRoutes(directories: DirectoryRuns): Hono {
     const rest = /\/files\/(.*)$/.exec(new URL(c.req.url).pathname)?.[1] ?? ''
     let relative: string
     try {
-      relative = rest.split('/').map((segment) => decodeURIComponent(segment)).join('/')
+      relative = rest
+        .split('/')
+        .map((segment) => decodeURIComponent(segment))
+        .join('/')
     } catch {
       return errorResponse(c, 'invalid_request', 'file path is not valid percent-encoding')
     }
     const file = await directories.file(view.value.id, relative)
     if (!file.ok) return cutoverErrorResponse(c, file.error)
-    const type = relative.endsWith('.json') ? 'application/json; charset=utf-8' : relative.endsWith('.jsonl') ? 'application/x-ndjson; charset=utf-8' : 'application/octet-stream'
+    const type = relative.endsWith('.json')
+      ? 'application/json; charset=utf-8'
+      : relative.endsWith('.jsonl')
+        ? 'application/x-ndjson; charset=utf-8'
+        : 'application/octet-stream'
     return c.body(new Uint8Array(file.value), 200, { 'content-type': type })
   })
 

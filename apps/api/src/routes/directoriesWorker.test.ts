@@ -15,9 +15,15 @@ describe('POST /api/directories off the server thread', () => {
           return worker.inspect(folder)
         },
       })
-      const run = await offThread.waitComplete((await offThread.createRun({ scenario: 'happy-path', seed: 3, rollouts: 5 })).id)
+      const run = await offThread.waitComplete(
+        (await offThread.createRun({ scenario: 'happy-path', seed: 3, rollouts: 5 })).id,
+      )
       const post = (api: ReturnType<typeof apiHarness>) =>
-        api.json('/api/directories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: run.checkpoints[0] }) })
+        api.json('/api/directories', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ path: run.checkpoints[0] }),
+        })
       const opened = await post(offThread)
       expect(opened.status).toBe(201)
       expect(asked).toHaveLength(1)
@@ -25,7 +31,11 @@ describe('POST /api/directories off the server thread', () => {
       // the same view (the in-thread server read the record the first one wrote, so the id and date agree)
       expect(opened.body as DirectoryRunView).toEqual(inThread.body)
       // a directory that is not one: the worker's failure is the same coded 4xx
-      const bad = await offThread.json('/api/directories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'no-such-folder' }) })
+      const bad = await offThread.json('/api/directories', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: 'no-such-folder' }),
+      })
       expect(bad.status).toBeGreaterThanOrEqual(400)
       expect(bad.status).toBeLessThan(500)
     } finally {

@@ -10,13 +10,18 @@ describe('the run summary and events by range (GET /api/runs/:id/summary, /event
   let run: RunView
   let all: TraceEvent[]
   beforeAll(async () => {
-    run = await api.waitComplete((await api.createRun({ scenario: 'straggler-retirement', seed: 4 })).id)
+    run = await api.waitComplete(
+      (await api.createRun({ scenario: 'straggler-retirement', seed: 4 })).id,
+    )
     all = ((await api.json(`/api/runs/${run.id}/events`)).body as { events: TraceEvent[] }).events
   })
   afterAll(cleanup)
 
   it('[api] the summary is the whole trace summarised: total, phase bands, phases, key moments, last event', async () => {
-    const { status, body } = (await api.json(`/api/runs/${run.id}/summary`)) as { status: number; body: RunSummary }
+    const { status, body } = (await api.json(`/api/runs/${run.id}/summary`)) as {
+      status: number
+      body: RunSummary
+    }
     expect(status).toBe(200)
     expect(body).toEqual(JSON.parse(JSON.stringify(runSummary(all))))
     expect(body.total).toBe(run.events)
@@ -30,25 +35,42 @@ describe('the run summary and events by range (GET /api/runs/:id/summary, /event
   it('[api] a range is the events after `from`, at most `limit`, with the `from` that continues it', async () => {
     const page = (await api.json(`/api/runs/${run.id}/events?from=10&limit=25`)).body as EventsRange
     expect(page).toEqual({ from: 10, total: run.events, events: all.slice(10, 35), next: 35 })
-    const last = (await api.json(`/api/runs/${run.id}/events?from=${run.events - 3}&limit=25`)).body as EventsRange
-    expect(last).toEqual({ from: run.events - 3, total: run.events, events: all.slice(-3), next: null })
-    expect(((await api.json(`/api/runs/${run.id}/events?from=${run.events}`)).body as EventsRange).events).toEqual([])
+    const last = (await api.json(`/api/runs/${run.id}/events?from=${run.events - 3}&limit=25`))
+      .body as EventsRange
+    expect(last).toEqual({
+      from: run.events - 3,
+      total: run.events,
+      events: all.slice(-3),
+      next: null,
+    })
+    expect(
+      ((await api.json(`/api/runs/${run.id}/events?from=${run.events}`)).body as EventsRange)
+        .events,
+    ).toEqual([])
     // the default limit is 1,000
-    expect(((await api.json(`/api/runs/${run.id}/events?from=0`)).body as EventsRange).events).toEqual(all.slice(0, 1000))
+    expect(
+      ((await api.json(`/api/runs/${run.id}/events?from=0`)).body as EventsRange).events,
+    ).toEqual(all.slice(0, 1000))
     // without a range the whole list is unchanged (CONTRACTS.md §7)
     expect(all).toHaveLength(run.events)
   })
 
   it('[api] filters: a rollout, an event type, the event log words; a page of matches continues after its last look', async () => {
-    const r0 = (await api.json(`/api/runs/${run.id}/events?rollout=r0&limit=100000`)).body as EventsRange
+    const r0 = (await api.json(`/api/runs/${run.id}/events?rollout=r0&limit=100000`))
+      .body as EventsRange
     expect(r0.events).toEqual(all.filter((e) => e.payload['rollout_id'] === 'r0'))
     expect(r0.next).toBeNull()
-    const writes = (await api.json(`/api/runs/${run.id}/events?type=directory.write&limit=100000`)).body as EventsRange
+    const writes = (await api.json(`/api/runs/${run.id}/events?type=directory.write&limit=100000`))
+      .body as EventsRange
     expect(writes.events).toEqual(all.filter((e) => e.type === 'directory.write'))
     const matching = filterEvents(all, 'agent ok')
-    const first = (await api.json(`/api/runs/${run.id}/events?q=${encodeURIComponent('Agent  OK')}&limit=3`)).body as EventsRange
+    const first = (
+      await api.json(`/api/runs/${run.id}/events?q=${encodeURIComponent('Agent  OK')}&limit=3`)
+    ).body as EventsRange
     expect(first.events).toEqual(matching.slice(0, 3))
-    const second = (await api.json(`/api/runs/${run.id}/events?q=agent+ok&limit=3&from=${String(first.next)}`)).body as EventsRange
+    const second = (
+      await api.json(`/api/runs/${run.id}/events?q=agent+ok&limit=3&from=${String(first.next)}`)
+    ).body as EventsRange
     expect(second.events).toEqual(matching.slice(3, 6))
   })
 
@@ -67,9 +89,18 @@ describe('the run summary and events by range (GET /api/runs/:id/summary, /event
       expect(r, query).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } })
       expect(r.body.error.message, query).toContain(named)
     }
-    expect(await api.json(`/api/runs/${run.id}/summary?step=1`)).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } })
-    expect(await api.json('/api/runs/zzzzzzzzzzz/summary')).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } })
-    expect(await api.json('/api/runs/zzzzzzzzzzz/events?from=0')).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } })
+    expect(await api.json(`/api/runs/${run.id}/summary?step=1`)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request' } },
+    })
+    expect(await api.json('/api/runs/zzzzzzzzzzz/summary')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'run_not_found' } },
+    })
+    expect(await api.json('/api/runs/zzzzzzzzzzz/events?from=0')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'run_not_found' } },
+    })
   })
 })
 
@@ -91,16 +122,22 @@ describe('the summary and ranges of a running run', () => {
       else if (now.status !== 'running') break
       else await new Promise((resolve) => setTimeout(resolve, 10))
     }
-    if (seen === undefined) throw new Error('the run finished before a summary of it while running was seen')
+    if (seen === undefined)
+      throw new Error('the run finished before a summary of it while running was seen')
     expect(seen.last?.step).toBe(seen.total)
     // a range at the edge it saw: the events up to it, and those after it once they exist
-    const edge = (await api.json(`/api/runs/${created.id}/events?from=${seen.total - 1}&limit=1`)).body as EventsRange
+    const edge = (await api.json(`/api/runs/${created.id}/events?from=${seen.total - 1}&limit=1`))
+      .body as EventsRange
     expect(edge.events[0]).toEqual(seen.last)
     const done = await api.waitComplete(created.id)
     expect(seen.total).toBeLessThan(done.events)
-    const all = ((await api.json(`/api/runs/${created.id}/events`)).body as { events: TraceEvent[] }).events
+    const all = (
+      (await api.json(`/api/runs/${created.id}/events`)).body as { events: TraceEvent[] }
+    ).events
     // the summary kept up to date while the run streamed is the summary of the whole trace
-    expect((await api.json(`/api/runs/${created.id}/summary`)).body).toEqual(JSON.parse(JSON.stringify(runSummary(all))))
+    expect((await api.json(`/api/runs/${created.id}/summary`)).body).toEqual(
+      JSON.parse(JSON.stringify(runSummary(all))),
+    )
     expect(JSON.parse(JSON.stringify(runSummary(all.slice(0, seen.total))))).toEqual(seen)
   })
 })
@@ -111,8 +148,11 @@ describe('a reloaded run read off the server thread', () => {
 
   it('[api] a reloaded finished run reads its trace.json once in a worker thread; summary, ranges and the whole list answer from it', async () => {
     const first = apiHarness(dir)
-    const run = await first.waitComplete((await first.createRun({ scenario: 'happy-path', seed: 8 })).id)
-    const all = ((await first.json(`/api/runs/${run.id}/events`)).body as { events: TraceEvent[] }).events
+    const run = await first.waitComplete(
+      (await first.createRun({ scenario: 'happy-path', seed: 8 })).id,
+    )
+    const all = ((await first.json(`/api/runs/${run.id}/events`)).body as { events: TraceEvent[] })
+      .events
     const read = traceReader(dir)
     const asked: string[] = []
     const reloaded = apiHarness(dir, {
@@ -121,10 +161,15 @@ describe('a reloaded run read off the server thread', () => {
         return read(id)
       },
     })
-    const [summary, range] = await Promise.all([reloaded.json(`/api/runs/${run.id}/summary`), reloaded.json(`/api/runs/${run.id}/events?from=5&limit=7`)])
+    const [summary, range] = await Promise.all([
+      reloaded.json(`/api/runs/${run.id}/summary`),
+      reloaded.json(`/api/runs/${run.id}/events?from=5&limit=7`),
+    ])
     expect(summary.body).toEqual(JSON.parse(JSON.stringify(runSummary(all))))
     expect((range.body as EventsRange).events).toEqual(all.slice(5, 12))
-    expect(((await reloaded.json(`/api/runs/${run.id}/events`)).body as { events: TraceEvent[] }).events).toEqual(all)
+    expect(
+      ((await reloaded.json(`/api/runs/${run.id}/events`)).body as { events: TraceEvent[] }).events,
+    ).toEqual(all)
     expect(asked).toEqual([run.id])
     // a run without a trace reads as none
     expect(await read('zzzzzzzzzzz')).toBeUndefined()

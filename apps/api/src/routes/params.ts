@@ -2,24 +2,42 @@ import { z } from 'zod'
 import { ENV_NAMES, SESSION_COLUMNS, SORT_DIRECTIONS, TRACE_PHASES } from '@cutover/core/contracts'
 
 /** `:id` of a run (ids are minted by `runIds.ts`; older or hand-made folders may be shorter). */
-export const runIdParam = z.string().regex(/^[0-9a-z]{1,64}$/, 'a run id is lower-case letters and digits')
+export const runIdParam = z
+  .string()
+  .regex(/^[0-9a-z]{1,64}$/, 'a run id is lower-case letters and digits')
 
 /** `:session` as `<rollout_id>.a<attempt>` (CONTRACTS.md §7). */
-export const sessionKeyParam = z.string().max(512).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.a(0|[1-9][0-9]{0,8})$/, 'a session is <rollout_id>.a<attempt>, e.g. r004.a1')
+export const sessionKeyParam = z
+  .string()
+  .max(512)
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]*\.a(0|[1-9][0-9]{0,8})$/,
+    'a session is <rollout_id>.a<attempt>, e.g. r004.a1',
+  )
 
 /** `:cid`: a checkpoint directory name (a checkpoint id, PROTOCOL.md §2.2). */
-export const checkpointIdParam = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a checkpoint id is 1–128 of [A-Za-z0-9._-]')
+export const checkpointIdParam = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a checkpoint id is 1–128 of [A-Za-z0-9._-]')
 
 /** A step number in decimal (bounds against the run are checked by the route). */
-export const stepText = z.string().regex(/^(0|[1-9][0-9]{0,8})$/, 'a step is a non-negative integer')
+export const stepText = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,8})$/, 'a step is a non-negative integer')
 
 /** Query of the step view: optional diagram window size and phases to collapse. */
 export const stepQuery = z.strictObject({
-  window: z.string().regex(/^[1-9][0-9]{0,4}$/, 'window is a positive integer').optional(),
+  window: z
+    .string()
+    .regex(/^[1-9][0-9]{0,4}$/, 'window is a positive integer')
+    .optional(),
   collapsed: z
     .string()
     .max(200)
-    .refine((s) => s === '' || s.split(',').every((p) => (TRACE_PHASES as readonly string[]).includes(p)), `collapsed is a comma-separated list of ${TRACE_PHASES.join(', ')}`)
+    .refine(
+      (s) => s === '' || s.split(',').every((p) => (TRACE_PHASES as readonly string[]).includes(p)),
+      `collapsed is a comma-separated list of ${TRACE_PHASES.join(', ')}`,
+    )
     .optional(),
 })
 
@@ -41,8 +59,16 @@ export const eventsRangeQuery = z.strictObject({
     .regex(/^[1-9][0-9]{0,5}$/, 'limit is a positive integer')
     .refine((s) => Number(s) <= MAX_EVENTS_LIMIT, `limit is at most ${MAX_EVENTS_LIMIT}`)
     .optional(),
-  rollout: z.string().max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'rollout is a rollout id, e.g. r004').optional(),
-  type: z.string().max(64).regex(/^[a-z_]+(\.[a-z_]+)*$/, 'type is an event type, e.g. directory.write').optional(),
+  rollout: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'rollout is a rollout id, e.g. r004')
+    .optional(),
+  type: z
+    .string()
+    .max(64)
+    .regex(/^[a-z_]+(\.[a-z_]+)*$/, 'type is an event type, e.g. directory.write')
+    .optional(),
   q: z.string().max(200).optional(),
 })
 
@@ -58,17 +84,24 @@ export const MAX_SESSIONS_LIMIT = 100_000
  */
 export const sessionsQuery = z.strictObject({
   step: stepText.optional(),
-  offset: z.string().regex(/^(0|[1-9][0-9]{0,8})$/, 'offset is a non-negative integer').optional(),
+  offset: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,8})$/, 'offset is a non-negative integer')
+    .optional(),
   limit: z
     .string()
     .regex(/^(0|[1-9][0-9]{0,5})$/, 'limit is a non-negative integer')
     .refine((s) => Number(s) <= MAX_SESSIONS_LIMIT, `limit is at most ${MAX_SESSIONS_LIMIT}`)
     .optional(),
-  sort: z.enum(SESSION_COLUMNS, { message: `sort is one of ${SESSION_COLUMNS.join(', ')}` }).optional(),
+  sort: z
+    .enum(SESSION_COLUMNS, { message: `sort is one of ${SESSION_COLUMNS.join(', ')}` })
+    .optional(),
   dir: z.enum(SORT_DIRECTIONS, { message: 'dir is asc or desc' }).optional(),
   q: z.string().max(200).optional(),
   session: sessionKeyParam.optional(),
-  environment: z.enum(ENV_NAMES, { message: `environment is one of ${ENV_NAMES.join(', ')}` }).optional(),
+  environment: z
+    .enum(ENV_NAMES, { message: `environment is one of ${ENV_NAMES.join(', ')}` })
+    .optional(),
 })
 
 /** A query that takes no parameters (any is refused, naming it). */

@@ -18,7 +18,8 @@ async function requireResult(c: Context, runs: RunManager): Promise<RunViews | R
 }
 
 /** A view's JSON text (StepView, SessionsView, SessionDetailView of core contracts) as the response body. */
-const jsonText = (c: Context, text: string | undefined): Response => c.body(text ?? 'null', 200, { 'content-type': 'application/json' })
+const jsonText = (c: Context, text: string | undefined): Response =>
+  c.body(text ?? 'null', 200, { 'content-type': 'application/json' })
 
 /** A step within 0..total from text (path or `?step=`), default total. */
 function parseStep(c: Context, raw: string | undefined, total: number): number | Response {
@@ -26,12 +27,20 @@ function parseStep(c: Context, raw: string | undefined, total: number): number |
   const text = validate(stepText, raw, 'step')
   if (!text.ok) return cutoverErrorResponse(c, text.error)
   const step = Number(text.value)
-  if (step > total) return errorResponse(c, 'invalid_request', `step ${step} is past the end of the run (steps 0 to ${total})`)
+  if (step > total)
+    return errorResponse(
+      c,
+      'invalid_request',
+      `step ${step} is past the end of the run (steps 0 to ${total})`,
+    )
   return step
 }
 
 /** A session route's `:id`, `:session` and `?step=` resolved (in that order of checks), or the error response. */
-async function requireSessionAt(c: Context, runs: RunManager): Promise<{ result: RunViews; key: string; step: number } | Response> {
+async function requireSessionAt(
+  c: Context,
+  runs: RunManager,
+): Promise<{ result: RunViews; key: string; step: number } | Response> {
   const query = validate(stepOnlyQuery, c.req.query(), 'query')
   if (!query.ok) return cutoverErrorResponse(c, query.error)
   const key = validate(sessionKeyParam, c.req.param('session'), 'session')
@@ -59,7 +68,9 @@ export function runViewRoutes(runs: RunManager): Hono {
     const total = result.events.length
     const step = parseStep(c, c.req.param('n'), total)
     if (typeof step !== 'number') return step
-    const collapsed = (query.value.collapsed ?? '').split(',').filter((p) => p !== '') as TracePhase[]
+    const collapsed = (query.value.collapsed ?? '')
+      .split(',')
+      .filter((p) => p !== '') as TracePhase[]
     const size = query.value.window === undefined ? undefined : Number(query.value.window)
     // Built and encoded where the simulation lives (a run's worker thread): this thread only sends the text.
     return jsonText(c, await result.json('stepView', { step, total, collapsed, size }))
@@ -75,10 +86,26 @@ export function runViewRoutes(runs: RunManager): Hono {
     const step = parseStep(c, stepRaw, total)
     if (typeof step !== 'number') return step
     // 18,766 rows at 10,000 rollouts: built and encoded in the run's worker, like the step view.
-    if ([offset, limit, sort, dir, q, session, environment].every((p) => p === undefined)) return jsonText(c, await result.json('sessionsView', { step, total }))
+    if ([offset, limit, sort, dir, q, session, environment].every((p) => p === undefined))
+      return jsonText(c, await result.json('sessionsView', { step, total }))
     // a window of them, sorted and filtered in the worker (the Sessions tab asks the rows in view)
-    const order = { column: sort ?? DEFAULT_SESSION_SORT.column, direction: dir ?? DEFAULT_SESSION_SORT.direction }
-    return jsonText(c, await result.json('sessionsWindow', { step, total, offset: Number(offset ?? 0), limit: Number(limit ?? 1_000), sort: order, q: q ?? '', session, environment }))
+    const order = {
+      column: sort ?? DEFAULT_SESSION_SORT.column,
+      direction: dir ?? DEFAULT_SESSION_SORT.direction,
+    }
+    return jsonText(
+      c,
+      await result.json('sessionsWindow', {
+        step,
+        total,
+        offset: Number(offset ?? 0),
+        limit: Number(limit ?? 1_000),
+        sort: order,
+        q: q ?? '',
+        session,
+        environment,
+      }),
+    )
   })
 
   app.get('/runs/:id/sessions/:session', async (c) => {
@@ -86,7 +113,8 @@ export function runViewRoutes(runs: RunManager): Hono {
     if (at instanceof Response) return at
     const { result, key, step } = at
     const detail = await result.json('sessionDetail', key, step)
-    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
+    if (detail === undefined)
+      return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
     return jsonText(c, detail)
   })
 
@@ -97,8 +125,13 @@ export function runViewRoutes(runs: RunManager): Hono {
     const tables = await result.json('tablesView', key, step)
     if (tables !== undefined) return jsonText(c, tables)
     const detail = await result.sessionDetail(key, step)
-    if (detail === undefined) return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
-    return errorResponse(c, 'session_not_found', `session ${key} is a ${detail.session.environment} session: only Workplace sessions have tables`)
+    if (detail === undefined)
+      return errorResponse(c, 'session_not_found', `run has no session ${key} at step ${step}`)
+    return errorResponse(
+      c,
+      'session_not_found',
+      `session ${key} is a ${detail.session.environment} session: only Workplace sessions have tables`,
+    )
   })
 
   app.get('/runs/:id/lineage', async (c) => {

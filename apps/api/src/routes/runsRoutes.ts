@@ -33,7 +33,12 @@ export function requireRun(c: Context, runs: RunManager): { id: string; view: Ru
 function lastEventId(c: Context): number | Response {
   const raw = c.req.header('last-event-id')
   if (raw === undefined || raw.trim() === '') return 0
-  if (!/^(0|[1-9][0-9]{0,8})$/.test(raw.trim())) return errorResponse(c, 'invalid_request', `Last-Event-ID must be a step number, got ${JSON.stringify(raw)}`)
+  if (!/^(0|[1-9][0-9]{0,8})$/.test(raw.trim()))
+    return errorResponse(
+      c,
+      'invalid_request',
+      `Last-Event-ID must be a step number, got ${JSON.stringify(raw)}`,
+    )
   return Number(raw.trim())
 }
 
@@ -56,7 +61,11 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     // A well-formed name that is not a preset is an unknown resource, not a malformed body.
     const scenario = (body.value as { scenario?: unknown } | null)?.scenario
     if (typeof scenario === 'string' && !simulator.scenarios.some((s) => s.name === scenario)) {
-      return errorResponse(c, 'scenario_not_found', `no scenario ${JSON.stringify(scenario)} (one of ${simulator.scenarios.map((s) => s.name).join(', ')})`)
+      return errorResponse(
+        c,
+        'scenario_not_found',
+        `no scenario ${JSON.stringify(scenario)} (one of ${simulator.scenarios.map((s) => s.name).join(', ')})`,
+      )
     }
     const input = validate(runConfigSchema, body.value, 'run config')
     if (!input.ok) return cutoverErrorResponse(c, input.error)
@@ -106,21 +115,36 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     if (Object.keys(range).length > 0 && !accept.includes('text/event-stream')) {
       const events = runs.events(run.id) ?? []
       const { from, limit, ...filters } = range
-      return c.json((await eventsRange(events, { from: Number(from ?? 0), limit: Number(limit ?? DEFAULT_EVENTS_LIMIT), ...filters })) satisfies EventsRange)
+      return c.json(
+        (await eventsRange(events, {
+          from: Number(from ?? 0),
+          limit: Number(limit ?? DEFAULT_EVENTS_LIMIT),
+          ...filters,
+        })) satisfies EventsRange,
+      )
     }
     // Streamed a few thousand events per turn of the event loop: a 10,000-rollout run's events are ~100 MB of JSON.
     if (!accept.includes('text/event-stream')) {
       const events = runs.events(run.id) ?? []
       // A running run's events as they were when asked (its array grows while the body streams).
-      return c.body(eventsJsonBody(run.view.status === 'running' ? events.slice() : events), 200, { 'content-type': 'application/json' })
+      return c.body(eventsJsonBody(run.view.status === 'running' ? events.slice() : events), 200, {
+        'content-type': 'application/json',
+      })
     }
     // `?from=` starts a stream after that step as `Last-Event-ID` does (the header, a reconnect, wins)
     const resumed = lastEventId(c)
     if (resumed instanceof Response) return resumed
-    const after = c.req.header('last-event-id') === undefined && range.from !== undefined ? Number(range.from) : resumed
+    const after =
+      c.req.header('last-event-id') === undefined && range.from !== undefined
+        ? Number(range.from)
+        : resumed
     const open = streams.get(run.id) ?? 0
     if (open >= runs.limits.streamsPerRun) {
-      return errorResponse(c, 'too_many_streams', `run ${run.id} already has ${open} live event streams, the limit (CUTOVER_MAX_STREAMS_PER_RUN=${runs.limits.streamsPerRun})`)
+      return errorResponse(
+        c,
+        'too_many_streams',
+        `run ${run.id} already has ${open} live event streams, the limit (CUTOVER_MAX_STREAMS_PER_RUN=${runs.limits.streamsPerRun})`,
+      )
     }
     streams.set(run.id, open + 1)
     return streamSSE(c, async (stream) => {
@@ -141,7 +165,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
             if (sent > after) await yieldToEventLoop()
             const batch = events.slice(sent, Math.min(events.length, sent + SSE_BATCH))
             let chunk = ''
-            for (const event of batch) chunk += `event: trace\nid: ${event.step}\ndata: ${JSON.stringify(event)}\n\n`
+            for (const event of batch)
+              chunk += `event: trace\nid: ${event.step}\ndata: ${JSON.stringify(event)}\n\n`
             sent += batch.length
             await stream.write(chunk)
           }

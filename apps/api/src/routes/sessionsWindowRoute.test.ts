@@ -9,7 +9,11 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
   const api = apiHarness(dir)
   const runs: RunView[] = []
   beforeAll(async () => {
-    for (const [scenario, seed] of [['happy-path', 3], ['straggler-retirement', 4], ['crash-during-commit', 7]] as const) {
+    for (const [scenario, seed] of [
+      ['happy-path', 3],
+      ['straggler-retirement', 4],
+      ['crash-during-commit', 7],
+    ] as const) {
       const created = await api.createRun({ scenario, seed, rollouts: 40 })
       runs.push(await api.waitComplete(created.id))
     }
@@ -21,22 +25,52 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
     const n = Math.floor(run.events / 2)
     const whole = (await api.json(`/api/runs/${run.id}/sessions?step=${n}`)).body as SessionsView
     expect(Object.keys(whole).sort()).toEqual(['sessions', 'step', 'total'])
-    const { status, body } = (await api.json(`/api/runs/${run.id}/sessions?step=${n}&offset=2&limit=5`)) as { status: number; body: SessionsWindow }
+    const { status, body } = (await api.json(
+      `/api/runs/${run.id}/sessions?step=${n}&offset=2&limit=5`,
+    )) as { status: number; body: SessionsWindow }
     expect(status).toBe(200)
-    expect(body).toEqual({ step: n, total: run.events, count: whole.sessions.length, matched: whole.sessions.length, offset: 2, sessions: whole.sessions.slice(2, 7) })
+    expect(body).toEqual({
+      step: n,
+      total: run.events,
+      count: whole.sessions.length,
+      matched: whole.sessions.length,
+      offset: 2,
+      sessions: whole.sessions.slice(2, 7),
+    })
     // defaults: offset 0, limit 1,000, rollout_id ascending (the API's order); limit 0 gives the counts alone
-    expect(((await api.json(`/api/runs/${run.id}/sessions?step=${n}&sort=rollout_id`)).body as SessionsWindow).sessions).toEqual(whole.sessions)
-    expect((await api.json(`/api/runs/${run.id}/sessions?step=${n}&limit=0`)).body).toMatchObject({ count: whole.sessions.length, sessions: [] })
+    expect(
+      (
+        (await api.json(`/api/runs/${run.id}/sessions?step=${n}&sort=rollout_id`))
+          .body as SessionsWindow
+      ).sessions,
+    ).toEqual(whole.sessions)
+    expect((await api.json(`/api/runs/${run.id}/sessions?step=${n}&limit=0`)).body).toMatchObject({
+      count: whole.sessions.length,
+      sessions: [],
+    })
     // an offset past the matched rows is clamped to their end; step 0 has none
-    expect((await api.json(`/api/runs/${run.id}/sessions?step=${n}&offset=99999&limit=5`)).body).toMatchObject({ offset: whole.sessions.length, sessions: [] })
-    expect((await api.json(`/api/runs/${run.id}/sessions?step=0&limit=5`)).body).toEqual({ step: 0, total: run.events, count: 0, matched: 0, offset: 0, sessions: [] })
+    expect(
+      (await api.json(`/api/runs/${run.id}/sessions?step=${n}&offset=99999&limit=5`)).body,
+    ).toMatchObject({ offset: whole.sessions.length, sessions: [] })
+    expect((await api.json(`/api/runs/${run.id}/sessions?step=0&limit=5`)).body).toEqual({
+      step: 0,
+      total: run.events,
+      count: 0,
+      matched: 0,
+      offset: 0,
+      sessions: [],
+    })
   })
 
   it('[api] any window, order and filter is the slice of the whole list sorted and filtered by sortSessions (property, three runs)', async () => {
     const wholes = new Map<string, SessionsView>()
     const wholeAt = async (run: RunView, step: number): Promise<SessionsView> => {
       const key = `${run.id}@${step}`
-      if (!wholes.has(key)) wholes.set(key, (await api.json(`/api/runs/${run.id}/sessions?step=${step}`)).body as SessionsView)
+      if (!wholes.has(key))
+        wholes.set(
+          key,
+          (await api.json(`/api/runs/${run.id}/sessions?step=${step}`)).body as SessionsView,
+        )
       return wholes.get(key) as SessionsView
     }
     await fc.assert(
@@ -61,7 +95,11 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
           const pick = sorted[offset % Math.max(sorted.length, 1)]
           if (pick !== undefined) {
             const located = (await api.json(`${path}&session=${pick.key}`)).body as SessionsWindow
-            expect(located.selected).toEqual({ key: pick.key, exists: true, index: sorted.indexOf(pick) })
+            expect(located.selected).toEqual({
+              key: pick.key,
+              exists: true,
+              index: sorted.indexOf(pick),
+            })
           }
         },
       ),
@@ -75,9 +113,22 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
     const row = whole.sessions[3]
     if (row === undefined) throw new Error('the run has too few sessions')
     const base = `/api/runs/${run.id}/sessions?limit=0&session=${row.key}`
-    expect(((await api.json(base)).body as SessionsWindow).selected).toEqual({ key: row.key, exists: true, index: 3 })
-    expect(((await api.json(`${base}&q=zzz-nothing`)).body as SessionsWindow).selected).toEqual({ key: row.key, exists: true, index: null })
-    expect(((await api.json(`/api/runs/${run.id}/sessions?limit=0&session=r999.a9`)).body as SessionsWindow).selected).toEqual({ key: 'r999.a9', exists: false, index: null })
+    expect(((await api.json(base)).body as SessionsWindow).selected).toEqual({
+      key: row.key,
+      exists: true,
+      index: 3,
+    })
+    expect(((await api.json(`${base}&q=zzz-nothing`)).body as SessionsWindow).selected).toEqual({
+      key: row.key,
+      exists: true,
+      index: null,
+    })
+    expect(
+      (
+        (await api.json(`/api/runs/${run.id}/sessions?limit=0&session=r999.a9`))
+          .body as SessionsWindow
+      ).selected,
+    ).toEqual({ key: 'r999.a9', exists: false, index: null })
   })
 
   it('[api] `environment=` keeps one environment’s sessions (the Tables tab’s Workplace picker); `count` is still every row at the step', async () => {
@@ -85,10 +136,22 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
     const whole = (await api.json(`/api/runs/${run.id}/sessions`)).body as SessionsView
     const workplace = whole.sessions.filter((r) => r.environment === 'workplace')
     expect(workplace.length).toBeGreaterThan(0)
-    const window = (await api.json(`/api/runs/${run.id}/sessions?environment=workplace&limit=100000`)).body as SessionsWindow
-    expect(window).toMatchObject({ count: whole.sessions.length, matched: workplace.length, sessions: workplace })
-    const sorted = (await api.json(`/api/runs/${run.id}/sessions?environment=workplace&sort=summary&dir=desc&q=row`)).body as SessionsWindow
-    expect(sorted.sessions).toEqual(sortSessions(workplace, 'row', { column: 'summary', direction: 'desc' }))
+    const window = (
+      await api.json(`/api/runs/${run.id}/sessions?environment=workplace&limit=100000`)
+    ).body as SessionsWindow
+    expect(window).toMatchObject({
+      count: whole.sessions.length,
+      matched: workplace.length,
+      sessions: workplace,
+    })
+    const sorted = (
+      await api.json(
+        `/api/runs/${run.id}/sessions?environment=workplace&sort=summary&dir=desc&q=row`,
+      )
+    ).body as SessionsWindow
+    expect(sorted.sessions).toEqual(
+      sortSessions(workplace, 'row', { column: 'summary', direction: 'desc' }),
+    )
   })
 
   it('[api] a bad window parameter is 400 invalid_request naming it, and changes nothing', async () => {
@@ -138,12 +201,19 @@ describe('a window of the sessions of a running run', () => {
       else if (now.status !== 'running') break
       else await new Promise((resolve) => setTimeout(resolve, 10))
     }
-    if (seen === undefined) throw new Error('the run finished before a window of it while running was seen')
+    if (seen === undefined)
+      throw new Error('the run finished before a window of it while running was seen')
     expect(seen.step).toBe(seen.total)
     const done = await api.waitComplete(created.id)
     expect(seen.total).toBeLessThan(done.events)
-    const whole = (await api.json(`/api/runs/${created.id}/sessions?step=${seen.step}`)).body as SessionsView
-    expect(seen.sessions).toEqual(sortSessions(whole.sessions, '', { column: 'state', direction: 'desc' }).slice(5, 25))
-    expect((await api.json(`${path}&step=${seen.step}`)).body).toEqual({ ...seen, total: done.events })
+    const whole = (await api.json(`/api/runs/${created.id}/sessions?step=${seen.step}`))
+      .body as SessionsView
+    expect(seen.sessions).toEqual(
+      sortSessions(whole.sessions, '', { column: 'state', direction: 'desc' }).slice(5, 25),
+    )
+    expect((await api.json(`${path}&step=${seen.step}`)).body).toEqual({
+      ...seen,
+      total: done.events,
+    })
   })
 })

@@ -22,7 +22,11 @@ async function readSse(response: Response): Promise<SseMessage[]> {
         const value = line.slice(at + 1).replace(/^ /, '')
         fields.set(key, fields.has(key) && key === 'data' ? `${fields.get(key)}\n${value}` : value)
       }
-      return { event: fields.get('event') ?? 'message', id: fields.get('id'), data: fields.get('data') ?? '' }
+      return {
+        event: fields.get('event') ?? 'message',
+        id: fields.get('id'),
+        data: fields.get('data') ?? '',
+      }
     })
 }
 
@@ -32,10 +36,18 @@ describe('event stream (SSE)', () => {
   afterAll(cleanup)
 
   it('[sse] 20 concurrent clients of a running simulation each receive every event in order, then end', async () => {
-    const created = await api.createRun({ scenario: 'straggler-retirement', seed: 11, rollouts: 12 })
+    const created = await api.createRun({
+      scenario: 'straggler-retirement',
+      seed: 11,
+      rollouts: 12,
+    })
     expect(created.status).toBe('running')
     const streams = await Promise.all(
-      Array.from({ length: 20 }, () => api.app.request(`/api/runs/${created.id}/events`, { headers: { accept: 'text/event-stream' } })),
+      Array.from({ length: 20 }, () =>
+        api.app.request(`/api/runs/${created.id}/events`, {
+          headers: { accept: 'text/event-stream' },
+        }),
+      ),
     )
     for (const s of streams) expect(s.headers.get('content-type')).toContain('text/event-stream')
     const received = await Promise.all(streams.map(readSse))
@@ -55,19 +67,35 @@ describe('event stream (SSE)', () => {
 
   it('[sse] Last-Event-ID (or ?from=) resumes after that step; a malformed one is refused', async () => {
     const run = (await api.json('/api/runs')).body.runs[0] as RunView
-    const resumed = await readSse(await api.app.request(`/api/runs/${run.id}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': '10' } }))
+    const resumed = await readSse(
+      await api.app.request(`/api/runs/${run.id}/events`, {
+        headers: { accept: 'text/event-stream', 'last-event-id': '10' },
+      }),
+    )
     const ids = resumed.filter((m) => m.event === 'trace').map((m) => Number(m.id))
     expect(ids[0]).toBe(11)
     expect(ids.length).toBe(run.events - 10)
     expect(resumed[resumed.length - 1]?.event).toBe('end')
     // `?from=` starts the stream there as well; a reconnect's Last-Event-ID wins over it
-    const from = await readSse(await api.app.request(`/api/runs/${run.id}/events?from=20`, { headers: { accept: 'text/event-stream' } }))
+    const from = await readSse(
+      await api.app.request(`/api/runs/${run.id}/events?from=20`, {
+        headers: { accept: 'text/event-stream' },
+      }),
+    )
     expect(from.filter((m) => m.event === 'trace').map((m) => Number(m.id))[0]).toBe(21)
-    const both = await readSse(await api.app.request(`/api/runs/${run.id}/events?from=20`, { headers: { accept: 'text/event-stream', 'last-event-id': '10' } }))
+    const both = await readSse(
+      await api.app.request(`/api/runs/${run.id}/events?from=20`, {
+        headers: { accept: 'text/event-stream', 'last-event-id': '10' },
+      }),
+    )
     expect(both.filter((m) => m.event === 'trace').map((m) => Number(m.id))[0]).toBe(11)
-    const badFrom = await api.app.request(`/api/runs/${run.id}/events?from=x`, { headers: { accept: 'text/event-stream' } })
+    const badFrom = await api.app.request(`/api/runs/${run.id}/events?from=x`, {
+      headers: { accept: 'text/event-stream' },
+    })
     expect(badFrom.status).toBe(400)
-    const bad = await api.app.request(`/api/runs/${run.id}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': 'abc' } })
+    const bad = await api.app.request(`/api/runs/${run.id}/events`, {
+      headers: { accept: 'text/event-stream', 'last-event-id': 'abc' },
+    })
     expect(bad.status).toBe(400)
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_request')
   })

@@ -4,7 +4,13 @@
 // startWorkerSimulation, replayInWorker, traceJson).
 import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } from '@cutover/core'
 import { err, ok } from '@cutover/core'
-import type { CutoverError, InvariantMap, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'
+import type {
+  CutoverError,
+  InvariantMap,
+  RunConfig,
+  RunView,
+  TraceEvent,
+} from '@cutover/core/contracts'
 import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
 import { fleetTraceResult } from '../fleet/fleetTraceResult.ts'
 import { hideLocalPaths } from '../store/hideLocalPaths.ts'
@@ -117,7 +123,8 @@ export interface RunManager {
   readonly limits: RunLimits
 }
 
-const allPass = (): InvariantMap => Object.fromEntries(INVARIANT_IDS.map((id) => [id, 'pass'])) as InvariantMap
+const allPass = (): InvariantMap =>
+  Object.fromEntries(INVARIANT_IDS.map((id) => [id, 'pass'])) as InvariantMap
 
 /** Builds the run manager over a store. Call `load()` once before serving. */
 export function createRunManager(deps: RunManagerDeps): RunManager {
@@ -157,13 +164,24 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     for (const listener of [...entry.listeners]) listener()
   }
 
-  const finishView = (entry: RunEntry, result: Pick<SimulationResult, 'outcome' | 'checkpoints' | 'invariants' | 'failures' | 'inert_faults'>, events: number): RunView => ({
+  const finishView = (
+    entry: RunEntry,
+    result: Pick<
+      SimulationResult,
+      'outcome' | 'checkpoints' | 'invariants' | 'failures' | 'inert_faults'
+    >,
+    events: number,
+  ): RunView => ({
     ...entry.view,
     status: 'complete',
     events,
     outcome: result.outcome,
-    checkpoints: result.checkpoints.filter((c) => !c.damaged).map((c) => deps.store.relativePath(c.location)),
-    damaged: result.checkpoints.filter((c) => c.damaged).map((c) => deps.store.relativePath(c.location)),
+    checkpoints: result.checkpoints
+      .filter((c) => !c.damaged)
+      .map((c) => deps.store.relativePath(c.location)),
+    damaged: result.checkpoints
+      .filter((c) => c.damaged)
+      .map((c) => deps.store.relativePath(c.location)),
     invariants: result.invariants,
     failures: result.failures,
     inert_faults: result.inert_faults,
@@ -174,7 +192,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     deps.store.writeRun(entry.view)
   }
 
-  async function simulateFresh(entry: RunEntry, config: RunConfig, slot: SlotTicket): Promise<Result<SimulationResult, CutoverError>> {
+  async function simulateFresh(
+    entry: RunEntry,
+    config: RunConfig,
+    slot: SlotTicket,
+  ): Promise<Result<SimulationResult, CutoverError>> {
     const runId = entry.view.id
     const events: TraceEvent[] = []
     entry.events = events
@@ -182,7 +204,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       await slot.granted
       if (entry.cancelled) return err(cutoverError('run_not_found', `run ${runId} was deleted`))
       notify(entry) // no longer queued
-      const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: (cid) => deps.store.openCheckpoint(runId, cid) }, { live: (live) => (entry.live = live) })
+      const generator = deps.simulator.simulate(
+        config,
+        { digest: deps.digest, openDirectory: (cid) => deps.store.openCheckpoint(runId, cid) },
+        { live: (live) => (entry.live = live) },
+      )
       const result = await driveSimulation(
         generator,
         (event) => events.push(event),
@@ -195,7 +221,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         },
         deps.sliceMs,
       )
-      if (result === undefined) return err(cutoverError('run_not_found', `run ${runId} was deleted`))
+      if (result === undefined)
+        return err(cutoverError('run_not_found', `run ${runId} was deleted`))
       // The trace lands before run.json says complete, so a complete run always has its trace.
       deps.store.writeTrace(runId, await traceJson(result.events))
       entry.events = [...result.events]
@@ -227,7 +254,12 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
    * views until the run is evicted from the result cache. The SimulationResult itself (`result()`)
    * is re-simulated here on demand, checked event by event against the trace.
    */
-  async function simulateInWorker(entry: RunEntry, config: RunConfig, slot: SlotTicket, start: SimulationWorkerFactory): Promise<void> {
+  async function simulateInWorker(
+    entry: RunEntry,
+    config: RunConfig,
+    slot: SlotTicket,
+    start: SimulationWorkerFactory,
+  ): Promise<void> {
     const runId = entry.view.id
     const events: TraceEvent[] = []
     entry.events = events
@@ -265,18 +297,34 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   /** Re-runs a finished run's config into memory; same seed ⇒ same trace, checked event by event. */
   async function resimulate(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const stored = readEvents(entry)
-    if (stored === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
+    if (stored === undefined)
+      return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
     const config = storedRunConfig(entry.view)
     const slot = slots.wait()
     try {
       await slot.granted
-      if (entry.cancelled) return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
-      const generator = deps.simulator.simulate(config, { digest: deps.digest, openDirectory: deps.memoryDirectory })
-      const result = await driveSimulation(generator, () => undefined, { onBatch: () => undefined, cancelled: () => entry.cancelled }, deps.sliceMs)
-      if (result === undefined) return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
+      if (entry.cancelled)
+        return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
+      const generator = deps.simulator.simulate(config, {
+        digest: deps.digest,
+        openDirectory: deps.memoryDirectory,
+      })
+      const result = await driveSimulation(
+        generator,
+        () => undefined,
+        { onBatch: () => undefined, cancelled: () => entry.cancelled },
+        deps.sliceMs,
+      )
+      if (result === undefined)
+        return err(cutoverError('run_not_found', `run ${entry.view.id} was deleted`))
       const mismatch = firstDifference(stored, result.events)
       if (mismatch !== undefined) {
-        return err(cutoverError('run_diverged', `re-simulating run ${entry.view.id} diverged from its stored trace at step ${mismatch}: it was stored by another build; re-run it with this one`))
+        return err(
+          cutoverError(
+            'run_diverged',
+            `re-simulating run ${entry.view.id} diverged from its stored trace at step ${mismatch}: it was stored by another build; re-run it with this one`,
+          ),
+        )
       }
       return ok(result)
     } catch (error) {
@@ -291,7 +339,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   /** A run recorded from processes (`cutover fleet`) is never re-simulated: its views come from its trace. */
   async function recorded(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const events = readEvents(entry)
-    if (events === undefined) return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
+    if (events === undefined)
+      return err(cutoverError('internal_error', `run ${entry.view.id} has no readable trace.json`))
     return ok(fleetTraceResult(entry.view, events))
   }
 
@@ -305,13 +354,28 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     if (now - scannedAt < 1000) return
     scannedAt = now
     for (const view of deps.store.listRuns().runs) {
-      if (runs.has(view.id) || view.kind !== 'fleet' || view.status !== 'complete' || !deps.store.hasTrace(view.id)) continue
-      runs.set(view.id, { view, events: undefined, result: undefined, cancelled: false, listeners: new Set() })
+      if (
+        runs.has(view.id) ||
+        view.kind !== 'fleet' ||
+        view.status !== 'complete' ||
+        !deps.store.hasTrace(view.id)
+      )
+        continue
+      runs.set(view.id, {
+        view,
+        events: undefined,
+        result: undefined,
+        cancelled: false,
+        listeners: new Set(),
+      })
     }
   }
 
   /** `replayInWorker` for an entry: its worker and events kept, a failure logged and coded. */
-  async function replay(entry: RunEntry, start: SimulationWorkerFactory): Promise<Result<WorkerSimulation, CutoverError>> {
+  async function replay(
+    entry: RunEntry,
+    start: SimulationWorkerFactory,
+  ): Promise<Result<WorkerSimulation, CutoverError>> {
     try {
       const replayed = await replayInWorker(entry.view, start, slots, () => entry.cancelled)
       if (!replayed.ok) return replayed
@@ -334,7 +398,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       (events) => {
         entry.events ??= events
       },
-      (error: unknown) => log(`run ${id}: reading trace.json off the thread failed (${error instanceof Error ? error.message : String(error)}); read in the thread`),
+      (error: unknown) =>
+        log(
+          `run ${id}: reading trace.json off the thread failed (${error instanceof Error ? error.message : String(error)}); read in the thread`,
+        ),
     )
     await entry.loading
     entry.loading = undefined
@@ -354,12 +421,20 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     await entry.simulating
     if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
     if (entry.view.status === 'failed' && entry.result === undefined) {
-      return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? 'unknown error'}`))
+      return err(
+        cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? 'unknown error'}`),
+      )
     }
     entry.result ??= track(entry.view.kind === 'fleet' ? recorded(entry) : resimulate(entry))
     const result = await entry.result
     if (entry.view.status === 'complete' && result.ok) touch(id)
-    if (!result.ok && entry.view.status === 'failed') return err(cutoverError('invalid_phase', `run ${id} failed: ${entry.view.error ?? result.error.message}`))
+    if (!result.ok && entry.view.status === 'failed')
+      return err(
+        cutoverError(
+          'invalid_phase',
+          `run ${id} failed: ${entry.view.error ?? result.error.message}`,
+        ),
+      )
     return result
   }
 
@@ -372,13 +447,25 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   return {
     load() {
       const { runs: stored, unreadable } = deps.store.listRuns()
-      for (const problem of unreadable) log(`skipping run folder ${problem.folder}: ${problem.reason}`)
+      for (const problem of unreadable)
+        log(`skipping run folder ${problem.folder}: ${problem.reason}`)
       for (const storedView of stored) {
         // Runs stored before paths were relative name their checkpoint directories absolutely.
-        const view = { ...storedView, checkpoints: storedView.checkpoints.map(deps.store.relativePath), damaged: storedView.damaged.map(deps.store.relativePath) }
-        const entry: RunEntry = { view, events: undefined, result: undefined, cancelled: false, listeners: new Set() }
+        const view = {
+          ...storedView,
+          checkpoints: storedView.checkpoints.map(deps.store.relativePath),
+          damaged: storedView.damaged.map(deps.store.relativePath),
+        }
+        const entry: RunEntry = {
+          view,
+          events: undefined,
+          result: undefined,
+          cancelled: false,
+          listeners: new Set(),
+        }
         if (view.status === 'running') fail(entry, 'the server stopped before this run completed')
-        else if (view.status === 'complete' && !deps.store.hasTrace(view.id)) fail(entry, 'trace.json is missing')
+        else if (view.status === 'complete' && !deps.store.hasTrace(view.id))
+          fail(entry, 'trace.json is missing')
         runs.set(view.id, entry)
       }
     },
@@ -393,11 +480,21 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     },
     create(config) {
       if (runs.size >= limits.runs) {
-        return err(cutoverError('data_dir_full', `the data directory holds ${runs.size} runs, its limit (CUTOVER_MAX_RUNS=${limits.runs}); delete runs to make room`))
+        return err(
+          cutoverError(
+            'data_dir_full',
+            `the data directory holds ${runs.size} runs, its limit (CUTOVER_MAX_RUNS=${limits.runs}); delete runs to make room`,
+          ),
+        )
       }
       const slot = slots.reserve()
       if (slot === undefined) {
-        return err(cutoverError('too_many_runs', `${slots.running()} runs are simulating and ${slots.queued()} waiting, the limits (CUTOVER_MAX_SIMULATIONS=${limits.simulations}, CUTOVER_MAX_QUEUED_RUNS=${limits.queued}); try again when one finishes`))
+        return err(
+          cutoverError(
+            'too_many_runs',
+            `${slots.running()} runs are simulating and ${slots.queued()} waiting, the limits (CUTOVER_MAX_SIMULATIONS=${limits.simulations}, CUTOVER_MAX_QUEUED_RUNS=${limits.queued}); try again when one finishes`,
+          ),
+        )
       }
       const now = deps.clock.now()
       const id = ids.next(now, (candidate) => runs.has(candidate))
@@ -427,9 +524,17 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         slot.release()
         throw error
       }
-      const entry: RunEntry = { view, events: [], result: undefined, cancelled: false, listeners: new Set(), slot }
+      const entry: RunEntry = {
+        view,
+        events: [],
+        result: undefined,
+        cancelled: false,
+        listeners: new Set(),
+        slot,
+      }
       runs.set(id, entry)
-      if (deps.simulationWorkers === undefined) entry.result = track(simulateFresh(entry, config, slot))
+      if (deps.simulationWorkers === undefined)
+        entry.result = track(simulateFresh(entry, config, slot))
       else entry.simulating = track(simulateInWorker(entry, config, slot, deps.simulationWorkers))
       return ok(shown(entry))
     },
@@ -441,7 +546,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       // A worker stops at its next instruction, but a file write it had begun still lands (and may
       // recreate the run's folder): remove the folder again once the thread has stopped.
       const stopping = entry.worker?.terminate()
-      if (stopping !== undefined) void stopping.then(() => deps.store.removeRun(id), () => undefined)
+      if (stopping !== undefined)
+        void stopping.then(
+          () => deps.store.removeRun(id),
+          () => undefined,
+        )
       entry.worker = undefined
       runs.delete(id)
       const at = cached.indexOf(id)
@@ -465,9 +574,16 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     async views(id) {
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
-      if (entry.view.status === 'running' && entry.live !== undefined) return ok(resultViews(entry.live))
+      if (entry.view.status === 'running' && entry.live !== undefined)
+        return ok(resultViews(entry.live))
       // A fleet run (recorded from processes) is never re-simulated: its views come from its trace, in this thread.
-      if (entry.worker === undefined && entry.result === undefined && entry.view.status === 'complete' && entry.view.kind !== 'fleet' && deps.simulationWorkers !== undefined) {
+      if (
+        entry.worker === undefined &&
+        entry.result === undefined &&
+        entry.view.status === 'complete' &&
+        entry.view.kind !== 'fleet' &&
+        deps.simulationWorkers !== undefined
+      ) {
         entry.replaying ??= track(replay(entry, deps.simulationWorkers))
         const replayed = await entry.replaying
         if (!replayed.ok) {
@@ -483,7 +599,11 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (worker !== undefined && events !== undefined && entry.view.status !== 'failed') {
         if (entry.view.status === 'complete') touch(id)
         // A snapshot: the step bounds of this request stay fixed while more events stream in.
-        const ask = (method: ViewMethod, args: readonly unknown[], json?: boolean): Promise<unknown> =>
+        const ask = (
+          method: ViewMethod,
+          args: readonly unknown[],
+          json?: boolean,
+        ): Promise<unknown> =>
           worker.query(method, args, json).catch(async (error: unknown) => {
             // The worker left the result cache (or died) during this request: answer from an in-thread re-simulation.
             if (entry.view.status !== 'complete') throw error

@@ -1,5 +1,11 @@
 import type { Result, SimulateOptions, SimulationDeps, SimulationResult } from '@cutover/core'
-import type { CutoverError, RunConfig, RunConfigInput, ScenarioInfo, TraceEvent } from '@cutover/core/contracts'
+import type {
+  CutoverError,
+  RunConfig,
+  RunConfigInput,
+  ScenarioInfo,
+  TraceEvent,
+} from '@cutover/core/contracts'
 
 /**
  * The simulator as the run manager drives it: the scenario presets, config resolution, and the
@@ -10,5 +16,9 @@ export interface SimulatorPort {
   readonly scenarios: readonly ScenarioInfo[]
   resolve(input: RunConfigInput): Result<RunConfig, CutoverError>
   /** `options.live` receives the views of the run so far while it streams (SimulateOptions). */
-  simulate(config: RunConfig, deps: SimulationDeps, options?: Pick<SimulateOptions, 'live'>): Generator<TraceEvent, SimulationResult, void>
+  simulate(
+    config: RunConfig,
+    deps: SimulationDeps,
+    options?: Pick<SimulateOptions, 'live'>,
+  ): Generator<TraceEvent, SimulationResult, void>
 }

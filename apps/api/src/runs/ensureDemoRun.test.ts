@@ -14,6 +14,9 @@ describe('demo run', () => {
     const restarted = apiHarness(dir)
     expect(ensureDemoRun(restarted.runs, restarted.simulator)).toBeUndefined()
     expect((await restarted.json('/api/runs')).body.runs).toHaveLength(1)
-    expect((await restarted.json('/api/runs')).body.runs[0]).toMatchObject({ id: demo?.id, status: 'complete' })
+    expect((await restarted.json('/api/runs')).body.runs[0]).toMatchObject({
+      id: demo?.id,
+      status: 'complete',
+    })
   })
 })

@@ -21,7 +21,10 @@ const SCAN_CHUNK = 10_000
  * of them. Without a filter it is a slice; with one it scans from `from` until `limit` events
  * matched, yielding to the event loop every SCAN_CHUNK events.
  */
-export async function eventsRange(events: readonly TraceEvent[], query: EventsRangeQuery): Promise<EventsRange> {
+export async function eventsRange(
+  events: readonly TraceEvent[],
+  query: EventsRangeQuery,
+): Promise<EventsRange> {
   const total = events.length
   const from = Math.min(query.from, total)
   const words = filterWords(query.q ?? '')
@@ -31,12 +34,15 @@ export async function eventsRange(events: readonly TraceEvent[], query: EventsRa
     return { from, total, events: events.slice(from, end), next: end < total ? end : null }
   }
   const matches = (e: TraceEvent): boolean =>
-    (query.rollout === undefined || e.payload['rollout_id'] === query.rollout) && (query.type === undefined || e.type === query.type) && eventMatches(e, words)
+    (query.rollout === undefined || e.payload['rollout_id'] === query.rollout) &&
+    (query.type === undefined || e.type === query.type) &&
+    eventMatches(e, words)
   const out: TraceEvent[] = []
   let i = from
   while (i < total && out.length < query.limit) {
     const stop = Math.min(total, i + SCAN_CHUNK)
-    for (; i < stop && out.length < query.limit; i++) if (matches(events[i] as TraceEvent)) out.push(events[i] as TraceEvent)
+    for (; i < stop && out.length < query.limit; i++)
+      if (matches(events[i] as TraceEvent)) out.push(events[i] as TraceEvent)
     if (i < total && out.length < query.limit) await yieldToEventLoop()
   }
   return { from, total, events: out, next: i < total ? i : null }

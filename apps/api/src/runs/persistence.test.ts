@@ -11,7 +11,11 @@ function fingerprint(root: string): Map<string, string> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) walk(path)
-      else out.set(relative(root, path), `${statSync(path).mtimeMs}:${readFileSync(path).toString('base64')}`)
+      else
+        out.set(
+          relative(root, path),
+          `${statSync(path).mtimeMs}:${readFileSync(path).toString('base64')}`,
+        )
     }
   }
   walk(root)
@@ -61,7 +65,20 @@ describe('run persistence', () => {
       outcome: null,
       checkpoints: [],
       damaged: [],
-      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', 'call-id-unique': 'pass', 'acks-before-prepare': 'pass', 'token-partition': 'pass', 'durable-before-ack': 'pass', 'egress-fenced': 'pass', equivalence: 'pass' },
+      invariants: {
+        'manifest-last': 'pass',
+        'fenced-attempt-silent': 'pass',
+        'revision-monotonic': 'pass',
+        'restore-all-or-nothing': 'pass',
+        'resume-order': 'pass',
+        'relay-once': 'pass',
+        'call-id-unique': 'pass',
+        'acks-before-prepare': 'pass',
+        'token-partition': 'pass',
+        'durable-before-ack': 'pass',
+        'egress-fenced': 'pass',
+        equivalence: 'pass',
+      },
       failures: [],
     }
     mkdirSync(join(dir, 'runs', orphan.id), { recursive: true })
@@ -70,8 +87,13 @@ describe('run persistence', () => {
     const listed = (await api.json(`/api/runs/${orphan.id}`)).body as RunView
     expect(listed.status).toBe('failed')
     expect(listed.error).toMatch(/stopped before this run completed/)
-    expect(JSON.parse(readFileSync(join(dir, 'runs', orphan.id, 'run.json'), 'utf8')).status).toBe('failed')
-    expect(await api.json(`/api/runs/${orphan.id}/steps/0`)).toMatchObject({ status: 409, body: { error: { code: 'invalid_phase' } } })
+    expect(JSON.parse(readFileSync(join(dir, 'runs', orphan.id, 'run.json'), 'utf8')).status).toBe(
+      'failed',
+    )
+    expect(await api.json(`/api/runs/${orphan.id}/steps/0`)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'invalid_phase' } },
+    })
     await api.app.request(`/api/runs/${orphan.id}`, JSON_DELETE)
   })
 
@@ -90,7 +112,15 @@ describe('run persistence', () => {
       outcome: null,
       checkpoints: [],
       damaged: [],
-      invariants: { 'manifest-last': 'pass', 'fenced-attempt-silent': 'pass', 'revision-monotonic': 'pass', 'restore-all-or-nothing': 'pass', 'resume-order': 'pass', 'relay-once': 'pass', equivalence: 'pass' },
+      invariants: {
+        'manifest-last': 'pass',
+        'fenced-attempt-silent': 'pass',
+        'revision-monotonic': 'pass',
+        'restore-all-or-nothing': 'pass',
+        'resume-order': 'pass',
+        'relay-once': 'pass',
+        equivalence: 'pass',
+      },
       failures: [],
     }
     mkdirSync(join(dir, 'runs', old.id), { recursive: true })
@@ -124,6 +154,8 @@ describe('run persistence', () => {
     mkdirSync(join(dir, 'runs', 'broken'), { recursive: true })
     writeFileSync(join(dir, 'runs', 'broken', 'run.json'), '{"id":')
     const api = apiHarness(dir)
-    expect((await api.json('/api/runs')).body.runs.map((r: RunView) => r.id)).not.toContain('broken')
+    expect((await api.json('/api/runs')).body.runs.map((r: RunView) => r.id)).not.toContain(
+      'broken',
+    )
   })
 })

@@ -33,7 +33,9 @@ export function traceReader(dataDir: string, bootstrap: URL = BOOTSTRAP): ReadTr
     new Promise((resolve, reject) => {
       const events: TraceEvent[] = []
       let settled = false
-      const worker = new Worker(bootstrap, { workerData: { dataDir, runId, batch: BATCH } satisfies TraceReaderData })
+      const worker = new Worker(bootstrap, {
+        workerData: { dataDir, runId, batch: BATCH } satisfies TraceReaderData,
+      })
       const settle = (finish: () => void): void => {
         if (settled) return
         settled = true
@@ -45,7 +47,11 @@ export function traceReader(dataDir: string, bootstrap: URL = BOOTSTRAP): ReadTr
         else if (message.type === 'done') settle(() => resolve(message.found ? events : undefined))
         else settle(() => reject(new Error(message.message)))
       })
-      worker.on('error', (error) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))))
-      worker.on('exit', (code) => settle(() => reject(new Error(`the trace reader exited (code ${code})`))))
+      worker.on('error', (error) =>
+        settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
+      )
+      worker.on('exit', (code) =>
+        settle(() => reject(new Error(`the trace reader exited (code ${code})`))),
+      )
     })
 }

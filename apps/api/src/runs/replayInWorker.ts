@@ -8,7 +8,15 @@ import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSim
 /** The config a stored run was simulated with (what a re-simulation runs again). */
 export function storedRunConfig(view: RunView): RunConfig {
   const { scenario, seed, rollouts, deadline_ms, faults, bug, cut_mode } = view
-  return { scenario, seed, rollouts, deadline_ms, faults, ...(bug === undefined ? {} : { bug }), ...(cut_mode === undefined ? {} : { cut_mode }) }
+  return {
+    scenario,
+    seed,
+    rollouts,
+    deadline_ms,
+    faults,
+    ...(bug === undefined ? {} : { bug }),
+    ...(cut_mode === undefined ? {} : { cut_mode }),
+  }
 }
 
 /** A finished run replayed in a worker: the worker holding its views, and its events (the stored trace's). */
@@ -24,21 +32,36 @@ export interface Replayed {
  * the whole trace.json. `run_diverged` when the replay differs from the stored trace,
  * `run_not_found` when the run was deleted meanwhile; a worker failure is thrown.
  */
-export async function replayInWorker(view: RunView, start: SimulationWorkerFactory, slots: RunSlots, cancelled: () => boolean): Promise<Result<Replayed, CutoverError>> {
+export async function replayInWorker(
+  view: RunView,
+  start: SimulationWorkerFactory,
+  slots: RunSlots,
+  cancelled: () => boolean,
+): Promise<Result<Replayed, CutoverError>> {
   const slot = slots.wait()
   let worker: WorkerSimulation | undefined
   try {
     await slot.granted
     if (cancelled()) return err(cutoverError('run_not_found', `run ${view.id} was deleted`))
     const events: TraceEvent[] = []
-    worker = start(storedRunConfig(view), view.id, (batch) => {
-      for (const event of batch) events.push(event)
-    }, true)
+    worker = start(
+      storedRunConfig(view),
+      view.id,
+      (batch) => {
+        for (const event of batch) events.push(event)
+      },
+      true,
+    )
     const { diverged_at } = await worker.done
     if (cancelled() || diverged_at !== undefined) void worker.terminate()
     if (cancelled()) return err(cutoverError('run_not_found', `run ${view.id} was deleted`))
     if (diverged_at !== undefined) {
-      return err(cutoverError('run_diverged', `re-simulating run ${view.id} diverged from its stored trace at step ${diverged_at}: it was stored by another build; re-run it with this one`))
+      return err(
+        cutoverError(
+          'run_diverged',
+          `re-simulating run ${view.id} diverged from its stored trace at step ${diverged_at}: it was stored by another build; re-run it with this one`,
+        ),
+      )
     }
     return ok({ worker, events })
   } catch (error) {

@@ -13,6 +13,9 @@ export interface SessionsViewQuery {
  * JSON-encoded where the simulation lives; `result` may have run past `total`, the rows stop at
  * `step` ≤ `total`.
  */
-export function sessionsView(result: Pick<SimulationResult, 'sessionsAt'>, query: SessionsViewQuery): SessionsView {
+export function sessionsView(
+  result: Pick<SimulationResult, 'sessionsAt'>,
+  query: SessionsViewQuery,
+): SessionsView {
   return { step: query.step, total: query.total, sessions: result.sessionsAt(query.step) }
 }

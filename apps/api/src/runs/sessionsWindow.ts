@@ -22,16 +22,40 @@ export interface SessionsWindowQuery {
 type Source = Pick<SimulationResult, 'sessionsAt'>
 
 /** The last sorted list of each run (a scroll asks window after window of the same step, order and filter). */
-const lastSorted = new WeakMap<Source, { readonly key: string; readonly all: readonly SessionRow[]; readonly rows: readonly SessionRow[] }>()
+const lastSorted = new WeakMap<
+  Source,
+  {
+    readonly key: string
+    readonly all: readonly SessionRow[]
+    readonly rows: readonly SessionRow[]
+  }
+>()
 
 /** The rows at `step`, and those the filter keeps in the asked order (kept for the next window of the same). */
-function sortedAt(result: Source, query: SessionsWindowQuery): { all: readonly SessionRow[]; rows: readonly SessionRow[] } {
+function sortedAt(
+  result: Source,
+  query: SessionsWindowQuery,
+): { all: readonly SessionRow[]; rows: readonly SessionRow[] } {
   const { step, q, sort, environment } = query
-  const key = JSON.stringify([step, sessionNeedle(q), sort.column, sort.direction, environment ?? null])
+  const key = JSON.stringify([
+    step,
+    sessionNeedle(q),
+    sort.column,
+    sort.direction,
+    environment ?? null,
+  ])
   const kept = lastSorted.get(result)
   if (kept?.key === key) return kept
   const all = result.sessionsAt(step)
-  const entry = { key, all, rows: sortSessions(environment === undefined ? all : all.filter((r) => r.environment === environment), q, sort) }
+  const entry = {
+    key,
+    all,
+    rows: sortSessions(
+      environment === undefined ? all : all.filter((r) => r.environment === environment),
+      q,
+      sort,
+    ),
+  }
   lastSorted.set(result, entry)
   return entry
 }
@@ -56,5 +80,12 @@ export function sessionsWindow(result: Source, query: SessionsWindowQuery): Sess
   if (query.session === undefined) return window
   const key = query.session
   const index = rows.findIndex((r) => r.key === key)
-  return { ...window, selected: { key, exists: index >= 0 || all.some((r) => r.key === key), index: index >= 0 ? index : null } }
+  return {
+    ...window,
+    selected: {
+      key,
+      exists: index >= 0 || all.some((r) => r.key === key),
+      index: index >= 0 ? index : null,
+    },
+  }
 }

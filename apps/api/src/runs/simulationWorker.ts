@@ -15,7 +15,11 @@ import { createCoreSimulator } from './coreSimulator.ts'
 import { driveSimulation } from './driveSimulation.ts'
 import { answerView } from './RunViews.ts'
 import { traceJson } from './traceJson.ts'
-import type { FromSimulationWorker, SimulationWorkerData, ToSimulationWorker } from './simulationWorkerProtocol.ts'
+import type {
+  FromSimulationWorker,
+  SimulationWorkerData,
+  ToSimulationWorker,
+} from './simulationWorkerProtocol.ts'
 
 const port = parentPort
 if (port === null) throw new Error('simulationWorker.ts runs only as a worker thread')
@@ -46,9 +50,18 @@ const answer = (message: ToSimulationWorker): void => {
     return
   }
   try {
-    post({ type: 'answer', id: message.id, value: answerView(current, message.method, message.args, message.json) })
+    post({
+      type: 'answer',
+      id: message.id,
+      value: answerView(current, message.method, message.args, message.json),
+    })
   } catch (error) {
-    post({ type: 'answer', id: message.id, value: undefined, error: error instanceof Error ? error.message : String(error) })
+    post({
+      type: 'answer',
+      id: message.id,
+      value: undefined,
+      error: error instanceof Error ? error.message : String(error),
+    })
   }
 }
 port.on('message', answer)
@@ -60,13 +73,24 @@ const setCurrent = (result: SimulationResult): void => {
 }
 
 try {
-  const store = createFileRunStore(data.dataDir, (path, create) => new NodeCheckpointDirectory(path, { create }))
+  const store = createFileRunStore(
+    data.dataDir,
+    (path, create) => new NodeCheckpointDirectory(path, { create }),
+  )
   const simulator = createCoreSimulator(loadNodeWorkplaceData())
   const replay = data.replay === true
   const stored = replay ? store.readTrace(data.runId) : undefined
-  if (replay && stored === undefined) throw new Error(`run ${data.runId} has no readable trace.json`)
-  const openDirectory = replay ? (checkpointId: string) => new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` }) : (checkpointId: string) => store.openCheckpoint(data.runId, checkpointId)
-  const generator = simulator.simulate(data.config, { digest: nodeDigest, openDirectory }, { live: setCurrent })
+  if (replay && stored === undefined)
+    throw new Error(`run ${data.runId} has no readable trace.json`)
+  const openDirectory = replay
+    ? (checkpointId: string) =>
+        new MemoryCheckpointDirectory({ location: `memory:${checkpointId}` })
+    : (checkpointId: string) => store.openCheckpoint(data.runId, checkpointId)
+  const generator = simulator.simulate(
+    data.config,
+    { digest: nodeDigest, openDirectory },
+    { live: setCurrent },
+  )
   let batch: TraceEvent[] = []
   const result = await driveSimulation(
     generator,
@@ -87,7 +111,8 @@ try {
       // Queries are answered between two steps, not only when a slice yields: a view waits for at
       // most the step in progress.
       between: () => {
-        for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) answer(m.message as ToSimulationWorker)
+        for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port))
+          answer(m.message as ToSimulationWorker)
       },
     },
     data.sliceMs,

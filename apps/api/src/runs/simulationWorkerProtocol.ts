@@ -18,7 +18,17 @@ export interface SimulationWorkerData {
 }
 
 /** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step and sessions views). */
-export type ViewMethod = 'participantsAt' | 'sessionsAt' | 'invariantsAt' | 'sessionDetail' | 'tables' | 'lineage' | 'stepView' | 'sessionsView' | 'sessionsWindow' | 'tablesView'
+export type ViewMethod =
+  | 'participantsAt'
+  | 'sessionsAt'
+  | 'invariantsAt'
+  | 'sessionDetail'
+  | 'tables'
+  | 'lineage'
+  | 'stepView'
+  | 'sessionsView'
+  | 'sessionsWindow'
+  | 'tablesView'
 
 /** Main thread → worker. */
 export type ToSimulationWorker = {
@@ -31,11 +41,19 @@ export type ToSimulationWorker = {
 }
 
 /** The plain data of a finished simulation (its events were streamed before). */
-export type SimulationSummary = Pick<SimulationResult, 'outcome' | 'invariants' | 'failures' | 'inert_faults'> & { readonly checkpoints: readonly SimulatedCheckpoint[] }
+export type SimulationSummary = Pick<
+  SimulationResult,
+  'outcome' | 'invariants' | 'failures' | 'inert_faults'
+> & { readonly checkpoints: readonly SimulatedCheckpoint[] }
 
 /** Worker → main thread. */
 export type FromSimulationWorker =
   | { readonly type: 'events'; readonly events: readonly TraceEvent[] }
-  | { readonly type: 'answer'; readonly id: number; readonly value: unknown; readonly error?: string }
+  | {
+      readonly type: 'answer'
+      readonly id: number
+      readonly value: unknown
+      readonly error?: string
+    }
   | { readonly type: 'done'; readonly summary: SimulationSummary; readonly diverged_at?: number }
   | { readonly type: 'failed'; readonly message: string }

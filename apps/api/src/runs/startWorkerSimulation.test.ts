@@ -13,9 +13,15 @@ describe('startWorkerSimulation', () => {
     try {
       const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 3 })
       const streamed: TraceEvent[] = []
-      const sim = startWorkerSimulation({ config, dataDir: dir, runId: 'run-1' }, (events) => streamed.push(...events))
+      const sim = startWorkerSimulation({ config, dataDir: dir, runId: 'run-1' }, (events) =>
+        streamed.push(...events),
+      )
       const { summary } = await sim.done
-      const generator = simulate(config, { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }) })
+      const generator = simulate(config, {
+        digest: nodeDigest,
+        workplace: loadNodeWorkplaceData(),
+        openDirectory: (id) => new MemoryCheckpointDirectory({ location: `memory:${id}` }),
+      })
       let next = generator.next()
       const expected: TraceEvent[] = []
       while (next.done !== true) {
@@ -25,7 +31,9 @@ describe('startWorkerSimulation', () => {
       expect(JSON.stringify(streamed)).toBe(JSON.stringify(expected))
       expect(summary.outcome).toBe(next.value.outcome)
       expect(summary.invariants).toEqual(next.value.invariants)
-      expect(await sim.query('lineage', [expected.length])).toEqual(next.value.lineage(expected.length))
+      expect(await sim.query('lineage', [expected.length])).toEqual(
+        next.value.lineage(expected.length),
+      )
       expect(await sim.query('participantsAt', [5])).toEqual(next.value.participantsAt(5))
       await sim.terminate()
       await expect(sim.query('lineage', [1])).rejects.toThrow(/stopped/)
@@ -36,15 +44,27 @@ describe('startWorkerSimulation', () => {
 
   it('a worker that cannot start rejects done with an error instead of throwing', async () => {
     const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 1 })
-    const sim = startWorkerSimulation({ config, dataDir: '/nonexistent', runId: 'x' }, () => undefined, new URL('data:text/javascript,throw new Error("boom")'))
+    const sim = startWorkerSimulation(
+      { config, dataDir: '/nonexistent', runId: 'x' },
+      () => undefined,
+      new URL('data:text/javascript,throw new Error("boom")'),
+    )
     await expect(sim.done).rejects.toThrow(/boom/)
   })
 
   it('[bounded] a simulation that outgrows its heap budget fails its run with a message naming the budget; the server goes on', async () => {
     const config = resolveRunConfig({ scenario: 'happy-path', seed: '0', rollouts: 1 })
     // A worker that keeps everything it allocates: it must hit simulationHeapLimitMb(1) = 192 MB.
-    const hog = new URL('data:text/javascript,const keep = []; for (;;) keep.push(new Array(1e5).fill(keep.length))')
-    const sim = startWorkerSimulation({ config, dataDir: '/nonexistent', runId: 'x' }, () => undefined, hog)
-    await expect(sim.done).rejects.toThrow(`the simulation outgrew its ${simulationHeapLimitMb(1)} MB heap (1 rollouts)`)
+    const hog = new URL(
+      'data:text/javascript,const keep = []; for (;;) keep.push(new Array(1e5).fill(keep.length))',
+    )
+    const sim = startWorkerSimulation(
+      { config, dataDir: '/nonexistent', runId: 'x' },
+      () => undefined,
+      hog,
+    )
+    await expect(sim.done).rejects.toThrow(
+      `the simulation outgrew its ${simulationHeapLimitMb(1)} MB heap (1 rollouts)`,
+    )
   })
 })

@@ -1,7 +1,13 @@
 import { Worker } from 'node:worker_threads'
 import type { RunConfig, TraceEvent } from '@cutover/core/contracts'
 import { simulationHeapLimitMb } from './simulationHeapLimitMb.ts'
-import type { FromSimulationWorker, SimulationSummary, SimulationWorkerData, ToSimulationWorker, ViewMethod } from './simulationWorkerProtocol.ts'
+import type {
+  FromSimulationWorker,
+  SimulationSummary,
+  SimulationWorkerData,
+  ToSimulationWorker,
+  ViewMethod,
+} from './simulationWorkerProtocol.ts'
 
 /** How a simulation in a worker ended: its summary, and for a replay the first step that differs from the stored trace. */
 export interface WorkerOutcome {
@@ -23,14 +29,31 @@ export interface WorkerSimulation {
 }
 
 /** Starts simulations in worker threads: `start(config, runId, onEvents)`; `replay`: a finished run's views, re-simulated in memory. */
-export type SimulationWorkerFactory = (config: RunConfig, runId: string, onEvents: (events: readonly TraceEvent[]) => void, replay?: boolean) => WorkerSimulation
+export type SimulationWorkerFactory = (
+  config: RunConfig,
+  runId: string,
+  onEvents: (events: readonly TraceEvent[]) => void,
+  replay?: boolean,
+) => WorkerSimulation
 
 const BOOTSTRAP = new URL('./simulationWorkerBootstrap.js', import.meta.url)
 
 /** The factory over the file run store at `dataDir` (the worker writes the run's checkpoint directories there). */
-export function simulationWorkerFactory(dataDir: string, sliceMs?: number): SimulationWorkerFactory {
+export function simulationWorkerFactory(
+  dataDir: string,
+  sliceMs?: number,
+): SimulationWorkerFactory {
   return (config, runId, onEvents, replay) =>
-    startWorkerSimulation({ config, dataDir, runId, ...(sliceMs === undefined ? {} : { sliceMs }), ...(replay === true ? { replay } : {}) }, onEvents)
+    startWorkerSimulation(
+      {
+        config,
+        dataDir,
+        runId,
+        ...(sliceMs === undefined ? {} : { sliceMs }),
+        ...(replay === true ? { replay } : {}),
+      },
+      onEvents,
+    )
 }
 
 /**
@@ -38,12 +61,23 @@ export function simulationWorkerFactory(dataDir: string, sliceMs?: number): Simu
  * `done` settles. A worker that fails, crashes or exits early rejects `done` (and every pending
  * query) with an Error; it never throws into the caller's thread.
  */
-export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (events: readonly TraceEvent[]) => void, bootstrap: URL = BOOTSTRAP): WorkerSimulation {
-  const worker = new Worker(bootstrap, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: simulationHeapLimitMb(data.config.rollouts) } })
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
+export function startWorkerSimulation(
+  data: SimulationWorkerData,
+  onEvents: (events: readonly TraceEvent[]) => void,
+  bootstrap: URL = BOOTSTRAP,
+): WorkerSimulation {
+  const worker = new Worker(bootstrap, {
+    workerData: data,
+    resourceLimits: { maxOldGenerationSizeMb: simulationHeapLimitMb(data.config.rollouts) },
+  })
+  const pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >()
   let nextId = 0
   let ended: Error | undefined
-  let settle: { resolve: (outcome: WorkerOutcome) => void; reject: (error: Error) => void } | undefined
+  let settle:
+    { resolve: (outcome: WorkerOutcome) => void; reject: (error: Error) => void } | undefined
   const done = new Promise<WorkerOutcome>((resolve, reject) => {
     settle = { resolve, reject }
   })
@@ -81,7 +115,17 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
         return
     }
   })
-  worker.on('error', (error) => end(outOfMemory(error) ? new Error(`the simulation outgrew its ${simulationHeapLimitMb(data.config.rollouts)} MB heap (${data.config.rollouts} rollouts)`) : error instanceof Error ? error : new Error(String(error))))
+  worker.on('error', (error) =>
+    end(
+      outOfMemory(error)
+        ? new Error(
+            `the simulation outgrew its ${simulationHeapLimitMb(data.config.rollouts)} MB heap (${data.config.rollouts} rollouts)`,
+          )
+        : error instanceof Error
+          ? error
+          : new Error(String(error)),
+    ),
+  )
   worker.on('exit', (code) => end(new Error(`the simulation worker exited (code ${code})`)))
 
   return {
@@ -91,7 +135,13 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
       const id = (nextId += 1)
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject })
-        worker.postMessage({ type: 'query', id, method, args, ...(json === true ? { json } : {}) } satisfies ToSimulationWorker)
+        worker.postMessage({
+          type: 'query',
+          id,
+          method,
+          args,
+          ...(json === true ? { json } : {}),
+        } satisfies ToSimulationWorker)
       })
     },
     terminate() {
@@ -103,5 +153,9 @@ export function startWorkerSimulation(data: SimulationWorkerData, onEvents: (eve
 
 /** Whether a worker died of its `resourceLimits` (Node's `ERR_WORKER_OUT_OF_MEMORY`). */
 function outOfMemory(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+  )
 }

@@ -18,7 +18,11 @@ describe('step view', () => {
     const source = {
       events: [],
       invariantsAt: () => ({ invariants: {} as never, failures: [] }),
-      participantsAt: () => [card('agent', 9_572), card('controller', 0), card('policy_model', CARD_TOMBSTONES)],
+      participantsAt: () => [
+        card('agent', 9_572),
+        card('controller', 0),
+        card('policy_model', CARD_TOMBSTONES),
+      ],
     }
     const view = stepView(source, { step: 0, total: 0, collapsed: [] })
     expect(view.participants.map((p) => [p.id, p.tombstones.length, p.tombstone_count])).toEqual([

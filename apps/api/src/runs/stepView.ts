@@ -1,6 +1,11 @@
 import type { SimulationResult } from '@cutover/core'
 import { diagramWindow, renderSequenceDiagram } from '@cutover/core'
-import type { ParticipantView, StepParticipantView, StepView, TracePhase } from '@cutover/core/contracts'
+import type {
+  ParticipantView,
+  StepParticipantView,
+  StepView,
+  TracePhase,
+} from '@cutover/core/contracts'
 
 /** What `GET /api/runs/:id/steps/:n` asks for: a step of a run whose first `total` events are known. */
 export interface StepViewQuery {
@@ -16,7 +21,11 @@ export interface StepViewQuery {
 export const CARD_TOMBSTONES = 20
 
 /** A card with its first CARD_TOMBSTONES tombstones and their count. */
-const cardOf = (p: ParticipantView): StepParticipantView => ({ ...p, tombstones: p.tombstones.slice(0, CARD_TOMBSTONES), tombstone_count: p.tombstones.length })
+const cardOf = (p: ParticipantView): StepParticipantView => ({
+  ...p,
+  tombstones: p.tombstones.slice(0, CARD_TOMBSTONES),
+  tombstone_count: p.tombstones.length,
+})
 
 type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'participantsAt'>
 
@@ -30,7 +39,12 @@ type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'partic
 export function stepView(result: StepViewSource, query: StepViewQuery): StepView {
   const { step, total } = query
   const window = diagramWindow(total, step, query.size)
-  const diagram = renderSequenceDiagram(result.events, { highlight: step, window, collapsed: [...query.collapsed], lifelines: 'trace' })
+  const diagram = renderSequenceDiagram(result.events, {
+    highlight: step,
+    window,
+    collapsed: [...query.collapsed],
+    lifelines: 'trace',
+  })
   const event = step > 0 ? (result.events[step - 1] ?? null) : null
   const { invariants, failures } = result.invariantsAt(step)
   return {
@@ -43,6 +57,10 @@ export function stepView(result: StepViewSource, query: StepViewQuery): StepView
     failures,
     mermaid: diagram.source,
     window: diagram.window,
-    diagram: { source: diagram.plain, highlight: diagram.highlightIndex, steps: diagram.messageSteps },
+    diagram: {
+      source: diagram.plain,
+      highlight: diagram.highlightIndex,
+      steps: diagram.messageSteps,
+    },
   }
 }

@@ -10,13 +10,21 @@ import type { TablesView } from '@cutover/core/contracts'
  * neither asks for every session row to find this one's revision nor copies the tables before and
  * after each request (≈ 440 KB of tables per answer for a Workplace session).
  */
-export function tablesView(result: SimulationResult, key: string, step: number): TablesView | undefined {
+export function tablesView(
+  result: SimulationResult,
+  key: string,
+  step: number,
+): TablesView | undefined {
   const tables = result.tables(key, step)
   if (tables === undefined) return undefined
   const { added, changed, removed } = tables.summary
   if (added + changed + removed === 0) return { ...tables, changed_at: {} }
   const session = result.sessionsAt(step).find((s) => s.key === key)
   const requests = stateRequests(result.events, key, session?.revision ?? null, step)
-  const seen = requests.map((r) => ({ step: r.step, before: result.tables(r.session, r.step - 1), after: result.tables(r.session, r.step) }))
+  const seen = requests.map((r) => ({
+    step: r.step,
+    before: result.tables(r.session, r.step - 1),
+    after: result.tables(r.session, r.step),
+  }))
   return { ...tables, changed_at: rowChangeSteps(tables, seen) }
 }

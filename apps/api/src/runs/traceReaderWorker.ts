@@ -11,11 +11,15 @@ if (port === null) throw new Error('traceReaderWorker.ts runs only as a worker t
 const data = workerData as TraceReaderData
 const post = (message: FromTraceReader): void => port.postMessage(message)
 try {
-  const store = createFileRunStore(data.dataDir, (path, create) => new NodeCheckpointDirectory(path, { create }))
+  const store = createFileRunStore(
+    data.dataDir,
+    (path, create) => new NodeCheckpointDirectory(path, { create }),
+  )
   const events = store.readTrace(data.runId)
   if (events === undefined) post({ type: 'done', found: false })
   else {
-    for (let at = 0; at < events.length; at += data.batch) post({ type: 'events', events: events.slice(at, at + data.batch) })
+    for (let at = 0; at < events.length; at += data.batch)
+      post({ type: 'events', events: events.slice(at, at + data.batch) })
     post({ type: 'done', found: true })
   }
 } catch (error) {

@@ -23,8 +23,16 @@ describe('runs simulated in worker threads', () => {
         const reference = await inThread.waitComplete((await inThread.createRun(body)).id)
         expect({ ...run, id: '', created_at: '' }).toEqual({ ...reference, id: '', created_at: '' })
         // trace.json byte for byte.
-        expect(readFileSync(join(dir, 'runs', run.id, 'trace.json'), 'utf8')).toBe(readFileSync(join(other, 'runs', reference.id, 'trace.json'), 'utf8'))
-        for (const path of ['steps/7', 'lineage?step=20', `steps/${run.events}`, 'sessions?step=7', 'sessions']) {
+        expect(readFileSync(join(dir, 'runs', run.id, 'trace.json'), 'utf8')).toBe(
+          readFileSync(join(other, 'runs', reference.id, 'trace.json'), 'utf8'),
+        )
+        for (const path of [
+          'steps/7',
+          'lineage?step=20',
+          `steps/${run.events}`,
+          'sessions?step=7',
+          'sessions',
+        ]) {
           const a = await workers.json(`/api/runs/${run.id}/${path}`)
           expect(a.status).toBe(200)
           expect(a.body).toEqual((await inThread.json(`/api/runs/${reference.id}/${path}`)).body)
@@ -41,9 +49,15 @@ describe('runs simulated in worker threads', () => {
     const { dir, cleanup } = tempDataDir()
     try {
       const dying: SimulationWorkerFactory = (config, runId, onEvents) =>
-        startWorkerSimulation({ config, dataDir: dir, runId }, onEvents, new URL('data:text/javascript,process.exit(3)'))
+        startWorkerSimulation(
+          { config, dataDir: dir, runId },
+          onEvents,
+          new URL('data:text/javascript,process.exit(3)'),
+        )
       const api = apiHarness(dir, { simulationWorkers: dying })
-      const run = await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 2 })).id)
+      const run = await api.waitComplete(
+        (await api.createRun({ scenario: 'happy-path', rollouts: 2 })).id,
+      )
       expect(run.status).toBe('failed')
       expect(run.error).toContain('simulation worker exited (code 3)')
       const step = await api.json(`/api/runs/${run.id}/steps/1`)
@@ -60,7 +74,8 @@ describe('runs simulated in worker threads', () => {
     try {
       const api = apiHarness(dir)
       const run = await api.createRun({ scenario: 'happy-path', rollouts: 200 })
-      for (let i = 0; i < 200 && (await api.json(`/api/runs/${run.id}`)).body.events === 0; i += 1) await new Promise((r) => setTimeout(r, 20))
+      for (let i = 0; i < 200 && (await api.json(`/api/runs/${run.id}`)).body.events === 0; i += 1)
+        await new Promise((r) => setTimeout(r, 20))
       expect((await api.json(`/api/runs/${run.id}`, JSON_DELETE)).status).toBeLessThan(300)
       await api.runs.idle()
       await new Promise((r) => setTimeout(r, 200))
@@ -76,12 +91,16 @@ describe('runs simulated in worker threads', () => {
     const { dir, cleanup } = tempDataDir()
     try {
       const api = apiHarness(dir, { cachedResults: 1 })
-      const a = await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 2 })).id)
+      const a = await api.waitComplete(
+        (await api.createRun({ scenario: 'happy-path', rollouts: 2 })).id,
+      )
       const views = await api.runs.views(a.id)
       if (!views.ok) throw new Error(views.error.message)
       const before = await views.value.lineage(5)
       // Run b finishing evicts run a: its worker is terminated while `views` is still held.
-      await api.waitComplete((await api.createRun({ scenario: 'happy-path', rollouts: 2, seed: 1 })).id)
+      await api.waitComplete(
+        (await api.createRun({ scenario: 'happy-path', rollouts: 2, seed: 1 })).id,
+      )
       expect(await views.value.lineage(5)).toEqual(before)
     } finally {
       cleanup()
@@ -92,9 +111,18 @@ describe('runs simulated in worker threads', () => {
     const { dir, cleanup } = tempDataDir()
     try {
       const first = apiHarness(dir)
-      const run = await first.waitComplete((await first.createRun({ scenario: 'happy-path', rollouts: 3 })).id)
-      const paths = ['steps/9', `sessions/${(await first.json(`/api/runs/${run.id}/sessions`)).body.sessions[0].key}?step=${run.events}`, 'sessions?step=9', 'lineage?step=20']
-      const expected = await Promise.all(paths.map(async (path) => (await first.json(`/api/runs/${run.id}/${path}`)).body))
+      const run = await first.waitComplete(
+        (await first.createRun({ scenario: 'happy-path', rollouts: 3 })).id,
+      )
+      const paths = [
+        'steps/9',
+        `sessions/${(await first.json(`/api/runs/${run.id}/sessions`)).body.sessions[0].key}?step=${run.events}`,
+        'sessions?step=9',
+        'lineage?step=20',
+      ]
+      const expected = await Promise.all(
+        paths.map(async (path) => (await first.json(`/api/runs/${run.id}/${path}`)).body),
+      )
       const started: boolean[] = []
       const { simulationWorkers } = testDeps(dir)
       if (simulationWorkers === undefined) throw new Error('the node deps start workers')

@@ -24,7 +24,8 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
     return join(runsDir, id)
   }
   const checkpointPath = (runId: string, checkpointId: string): string => {
-    if (!SAFE_NAME.test(checkpointId)) throw new Error(`not a checkpoint id: ${JSON.stringify(checkpointId)}`)
+    if (!SAFE_NAME.test(checkpointId))
+      throw new Error(`not a checkpoint id: ${JSON.stringify(checkpointId)}`)
     return join(runDir(runId), 'checkpoints', checkpointId)
   }
 
@@ -39,11 +40,19 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
         const file = join(runsDir, entry.name, 'run.json')
         try {
           const parsed = storedRunViewSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
-          if (!parsed.success) unreadable.push({ folder: entry.name, reason: `run.json: ${describeIssues(parsed.error)}` })
-          else if (parsed.data.id !== entry.name) unreadable.push({ folder: entry.name, reason: `run.json names run ${parsed.data.id}` })
+          if (!parsed.success)
+            unreadable.push({
+              folder: entry.name,
+              reason: `run.json: ${describeIssues(parsed.error)}`,
+            })
+          else if (parsed.data.id !== entry.name)
+            unreadable.push({ folder: entry.name, reason: `run.json names run ${parsed.data.id}` })
           else runs.push(parsed.data)
         } catch (error) {
-          unreadable.push({ folder: entry.name, reason: error instanceof Error ? error.message : String(error) })
+          unreadable.push({
+            folder: entry.name,
+            reason: error instanceof Error ? error.message : String(error),
+          })
         }
       }
       runs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -77,7 +86,8 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
     relativePath(path) {
       if (!isAbsolute(path)) return path
       const inside = relative(dataDir, path)
-      if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return basename(path)
+      if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+        return basename(path)
       return inside.split(sep).join('/')
     },
     openCheckpoint(runId, checkpointId) {
@@ -94,7 +104,13 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
         .sort()
     },
     readCheckpointFile(runId, checkpointId, relativePath) {
-      if (!isSafeRelativePath(relativePath)) return err(cutoverError('path_escape', `path ${JSON.stringify(relativePath)} leaves the checkpoint directory`))
+      if (!isSafeRelativePath(relativePath))
+        return err(
+          cutoverError(
+            'path_escape',
+            `path ${JSON.stringify(relativePath)} leaves the checkpoint directory`,
+          ),
+        )
       let current = checkpointPath(runId, checkpointId)
       const segments = relativePath.split('/')
       for (const [i, segment] of segments.entries()) {
@@ -103,12 +119,20 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
         try {
           stat = lstatSync(current)
         } catch {
-          return err(cutoverError('file_not_found', `no file ${relativePath} in checkpoint ${checkpointId}`))
+          return err(
+            cutoverError('file_not_found', `no file ${relativePath} in checkpoint ${checkpointId}`),
+          )
         }
         // A symlink could point anywhere: refused wherever it sits on the path.
-        if (stat.isSymbolicLink()) return err(cutoverError('path_escape', `${segments.slice(0, i + 1).join('/')} is a symlink`))
+        if (stat.isSymbolicLink())
+          return err(
+            cutoverError('path_escape', `${segments.slice(0, i + 1).join('/')} is a symlink`),
+          )
         const last = i === segments.length - 1
-        if (last ? !stat.isFile() : !stat.isDirectory()) return err(cutoverError('file_not_found', `no file ${relativePath} in checkpoint ${checkpointId}`))
+        if (last ? !stat.isFile() : !stat.isDirectory())
+          return err(
+            cutoverError('file_not_found', `no file ${relativePath} in checkpoint ${checkpointId}`),
+          )
       }
       return ok(readFileSync(current))
     },
@@ -123,4 +147,3 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
     },
   }
 }
-

@@ -42,7 +42,11 @@ export interface RunStore {
    * One file of a checkpoint directory. `relativePath` is `/`-separated; a path that leaves the
    * directory or passes through a symlink is `path_escape`, an absent one `file_not_found`.
    */
-  readCheckpointFile(runId: string, checkpointId: string, relativePath: string): Result<Uint8Array, CutoverError>
+  readCheckpointFile(
+    runId: string,
+    checkpointId: string,
+    relativePath: string,
+  ): Result<Uint8Array, CutoverError>
   /** Opens an existing checkpoint directory to read it; undefined when absent. */
   readCheckpoint(runId: string, checkpointId: string): CheckpointDirectory | undefined
 }

@@ -13,7 +13,9 @@ export function folderSignature(root: string): string {
     for (const name of readdirSync(folder).sort()) {
       const path = join(folder, name)
       const s = lstatSync(path, { bigint: true })
-      parts.push(`${prefix}${name}\u0000${s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : 'f'}\u0000${s.size}\u0000${s.ino}\u0000${s.mtimeNs}\u0000${s.ctimeNs}`)
+      parts.push(
+        `${prefix}${name}\u0000${s.isDirectory() ? 'd' : s.isSymbolicLink() ? 'l' : 'f'}\u0000${s.size}\u0000${s.ino}\u0000${s.mtimeNs}\u0000${s.ctimeNs}`,
+      )
       if (s.isDirectory()) walk(path, `${prefix}${name}/`)
     }
   }

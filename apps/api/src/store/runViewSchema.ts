@@ -1,5 +1,12 @@
 import { z } from 'zod'
-import { BUG_NAMES, CUT_MODES, INVARIANT_IDS, RUN_KINDS, SCENARIO_NAMES, faultSchema } from '@cutover/core/contracts'
+import {
+  BUG_NAMES,
+  CUT_MODES,
+  INVARIANT_IDS,
+  RUN_KINDS,
+  SCENARIO_NAMES,
+  faultSchema,
+} from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
 // A run stored by an older build lacks the invariants added since (call-id-unique, acks-before-prepare, token-partition, durable-before-ack, egress-fenced): it reads as
@@ -30,9 +37,23 @@ export const storedRunViewSchema = z.object({
   checkpoints: z.array(z.string()),
   damaged: z.array(z.string()),
   invariants: invariantMapSchema,
-  failures: z.array(z.object({ id: z.enum(INVARIANT_IDS), step: z.number().int().nonnegative(), message: z.string() })),
+  failures: z.array(
+    z.object({
+      id: z.enum(INVARIANT_IDS),
+      step: z.number().int().nonnegative(),
+      message: z.string(),
+    }),
+  ),
   error: z.string().optional(),
   processes: z
-    .array(z.object({ participant: z.string(), name: z.string(), pid: z.number().int().nonnegative(), port: z.number().int().nonnegative(), role: z.enum(['original', 'replacement']) }))
+    .array(
+      z.object({
+        participant: z.string(),
+        name: z.string(),
+        pid: z.number().int().nonnegative(),
+        port: z.number().int().nonnegative(),
+        role: z.enum(['original', 'replacement']),
+      }),
+    )
     .optional(),
 }) satisfies z.ZodType<RunView>

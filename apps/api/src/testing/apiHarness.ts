@@ -7,7 +7,10 @@ import { createNodeAppDeps } from '../nodeAppDeps.ts'
 import type { RunView } from '@cutover/core/contracts'
 
 /** A DELETE as the web app sends it: state changes under /api/ must say they are JSON (CONTRACTS.md §8). */
-export const JSON_DELETE = { method: 'DELETE', headers: { 'content-type': 'application/json' } } as const satisfies RequestInit
+export const JSON_DELETE = {
+  method: 'DELETE',
+  headers: { 'content-type': 'application/json' },
+} as const satisfies RequestInit
 
 /** A fresh temp data directory (removed by `cleanup`). */
 export function tempDataDir(): { dir: string; cleanup: () => void } {
@@ -29,7 +32,9 @@ export function testDeps(dataDir: string, overrides: Partial<AppDeps> = {}): App
   const { simulationWorkers, ...node } = createNodeAppDeps({ dataDir, log: () => undefined })
   return {
     ...node,
-    ...(overrides.simulator === undefined && simulationWorkers !== undefined ? { simulationWorkers } : {}),
+    ...(overrides.simulator === undefined && simulationWorkers !== undefined
+      ? { simulationWorkers }
+      : {}),
     clock: steppingClock(),
     newSessionId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
     ...overrides,
@@ -37,7 +42,10 @@ export function testDeps(dataDir: string, overrides: Partial<AppDeps> = {}): App
 }
 
 /** The app over `testDeps`, plus JSON helpers. */
-export function apiHarness(dataDir: string, overrides: Partial<AppDeps> = {}): ApiApp & {
+export function apiHarness(
+  dataDir: string,
+  overrides: Partial<AppDeps> = {},
+): ApiApp & {
   simulator: AppDeps['simulator']
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
   json: (path: string, init?: RequestInit) => Promise<{ status: number; body: any }>
@@ -49,15 +57,22 @@ export function apiHarness(dataDir: string, overrides: Partial<AppDeps> = {}): A
   const json = async (path: string, init?: RequestInit) => {
     const response = await api.app.request(path, init)
     const text = await response.text()
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
-    return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) as any }
+    return {
+      status: response.status,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
+      body: text === '' ? null : (JSON.parse(text) as unknown as any),
+    }
   }
   return {
     ...api,
     simulator: deps.simulator,
     json,
     async createRun(body) {
-      const r = await json('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const r = await json('/api/runs', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       if (r.status !== 201) throw new Error(`create failed: ${r.status} ${JSON.stringify(r.body)}`)
       return r.body as RunView
     },

@@ -12,7 +12,14 @@ export const responseOf = (output: unknown[]): Record<string, unknown> => ({
 
 /** A `response` whose one assistant message says `text`. */
 export const say = (text: string): Record<string, unknown> =>
-  responseOf([{ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }])
+  responseOf([
+    {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text, annotations: [] }],
+    },
+  ])
 
 /** Create params with one user message. */
 export const RCP = { input: [{ role: 'user', content: 'Deal me in.' }] }

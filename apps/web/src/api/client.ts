@@ -12,10 +12,16 @@ export class ApiError extends Error {
   }
 }
 
-async function request(path: string, init?: RequestInit): Promise<{ response: Response; text: string }> {
+async function request(
+  path: string,
+  init?: RequestInit,
+): Promise<{ response: Response; text: string }> {
   let response: Response
   try {
-    response = await fetch(path, { ...init, headers: { accept: 'application/json', ...init?.headers } })
+    response = await fetch(path, {
+      ...init,
+      headers: { accept: 'application/json', ...init?.headers },
+    })
   } catch (error) {
     throw new ApiError(0, 'network_error', error instanceof Error ? error.message : String(error))
   }

@@ -7,6 +7,7 @@ import { diffKeys } from './queryKeys.ts'
 export const runDiffQuery = (a: string, b: string) =>
   queryOptions({
     queryKey: diffKeys.pair(a, b),
-    queryFn: () => apiFetch<RunDiffView>(`/api/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`),
+    queryFn: () =>
+      apiFetch<RunDiffView>(`/api/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`),
     staleTime: Infinity,
   })

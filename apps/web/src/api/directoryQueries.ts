@@ -19,13 +19,17 @@ export const directoryRunQuery = (id: string) =>
 export const directoriesQuery = () =>
   queryOptions({
     queryKey: directoryKeys.list(),
-    queryFn: () => apiFetch<{ directories: { id: string; path: string; created_at: string }[] }>('/api/directories'),
+    queryFn: () =>
+      apiFetch<{ directories: { id: string; path: string; created_at: string }[] }>(
+        '/api/directories',
+      ),
   })
 
 export const directoryTablesQuery = (id: string, key: string) =>
   queryOptions({
     queryKey: directoryKeys.tables(id, key),
-    queryFn: () => apiFetch<TablesView>(`${directory(id)}/sessions/${encodeURIComponent(key)}/tables`),
+    queryFn: () =>
+      apiFetch<TablesView>(`${directory(id)}/sessions/${encodeURIComponent(key)}/tables`),
     staleTime: Infinity,
   })
 
@@ -33,9 +37,14 @@ export const directoryTablesQuery = (id: string, key: string) =>
 export const directoryFileQuery = (id: string, path: string) =>
   queryOptions({
     queryKey: directoryKeys.file(id, path),
-    queryFn: () => apiText(`${directory(id)}/files/${path.split('/').map(encodeURIComponent).join('/')}`),
+    queryFn: () =>
+      apiText(`${directory(id)}/files/${path.split('/').map(encodeURIComponent).join('/')}`),
   })
 
 /** `POST /api/directories`: 201 with the directory run (re-reading it when it was open already). */
 export const openDirectory = (path: string) =>
-  apiFetch<DirectoryRunView>('/api/directories', { method: 'POST', body: JSON.stringify({ path }), headers: { 'content-type': 'application/json' } })
+  apiFetch<DirectoryRunView>('/api/directories', {
+    method: 'POST',
+    body: JSON.stringify({ path }),
+    headers: { 'content-type': 'application/json' },
+  })

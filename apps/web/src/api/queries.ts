@@ -48,7 +48,8 @@ export const runsQuery = () =>
     queryKey: runKeys.list(),
     queryFn: () => apiFetch<{ runs: RunView[] }>('/api/runs'),
     // a running run changes status on its own: poll while any is running
-    refetchInterval: (query) => (query.state.data?.runs.some((r) => r.status === 'running') ? 1_000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.runs.some((r) => r.status === 'running') ? 1_000 : false,
   })
 
 export const runQuery = (id: string) =>
@@ -105,14 +106,23 @@ export const stepQuery = (id: string, step: number, collapsed: readonly TracePha
   const folded = [...collapsed].sort()
   return queryOptions({
     queryKey: runKeys.step(id, step, folded),
-    queryFn: () => apiFetch<StepView>(`${run(id)}/steps/${step}${folded.length > 0 ? `?collapsed=${folded.join(',')}` : ''}`),
+    queryFn: () =>
+      apiFetch<StepView>(
+        `${run(id)}/steps/${step}${folded.length > 0 ? `?collapsed=${folded.join(',')}` : ''}`,
+      ),
     staleTime: Infinity,
   })
 }
 
 /** A window of the session rows at a step, sorted and filtered by the server (the Sessions tab). */
 export const sessionsWindowQuery = (id: string, params: SessionsWindowParams) => {
-  const search = new URLSearchParams({ step: String(params.step), offset: String(params.offset), limit: String(params.limit), sort: params.sort, dir: params.dir })
+  const search = new URLSearchParams({
+    step: String(params.step),
+    offset: String(params.offset),
+    limit: String(params.limit),
+    sort: params.sort,
+    dir: params.dir,
+  })
   if (params.q !== '') search.set('q', params.q)
   if (params.session !== undefined) search.set('session', params.session)
   if (params.environment !== undefined) search.set('environment', params.environment)
@@ -156,13 +166,20 @@ export const checkpointFileQuery = (id: string, cid: string, path: string) =>
   queryOptions({
     queryKey: runKeys.checkpointFile(id, cid, path),
     queryFn: () =>
-      apiText(`${run(id)}/checkpoints/${encodeURIComponent(cid)}/files/${path.split('/').map(encodeURIComponent).join('/')}`),
+      apiText(
+        `${run(id)}/checkpoints/${encodeURIComponent(cid)}/files/${path.split('/').map(encodeURIComponent).join('/')}`,
+      ),
     staleTime: Infinity,
   })
 
 /** `POST /api/runs`: 201 with the run, still running. */
 export const createRun = (config: RunConfigInput) =>
-  apiFetch<RunView>('/api/runs', { method: 'POST', body: JSON.stringify(config), headers: { 'content-type': 'application/json' } })
+  apiFetch<RunView>('/api/runs', {
+    method: 'POST',
+    body: JSON.stringify(config),
+    headers: { 'content-type': 'application/json' },
+  })
 
 /** `DELETE /api/runs/:id`. */
-export const deleteRun = (id: string) => apiFetch<unknown>(run(id), { method: 'DELETE', headers: { 'content-type': 'application/json' } })
+export const deleteRun = (id: string) =>
+  apiFetch<unknown>(run(id), { method: 'DELETE', headers: { 'content-type': 'application/json' } })

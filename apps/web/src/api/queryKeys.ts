@@ -37,15 +37,23 @@ export const runKeys = {
   detail: (id: string) => [...runKeys.all, 'detail', id] as const,
   events: (id: string) => [...runKeys.detail(id), 'events'] as const,
   summary: (id: string, status: string) => [...runKeys.detail(id), 'summary', status] as const,
-  eventsRange: (id: string, range: EventsRangeParams, edge: number) => [...runKeys.detail(id), 'events-range', range, edge] as const,
-  eventsMatching: (id: string, q: string, edge: number) => [...runKeys.detail(id), 'events-matching', q, edge] as const,
-  step: (id: string, step: number, collapsed: readonly string[] = []) => [...runKeys.detail(id), 'step', step, [...collapsed].sort()] as const,
-  sessionsWindow: (id: string, params: SessionsWindowParams) => [...runKeys.detail(id), 'sessions-window', params] as const,
-  session: (id: string, key: string, step: number) => [...runKeys.detail(id), 'session', key, step] as const,
-  tables: (id: string, key: string, step: number) => [...runKeys.detail(id), 'tables', key, step] as const,
+  eventsRange: (id: string, range: EventsRangeParams, edge: number) =>
+    [...runKeys.detail(id), 'events-range', range, edge] as const,
+  eventsMatching: (id: string, q: string, edge: number) =>
+    [...runKeys.detail(id), 'events-matching', q, edge] as const,
+  step: (id: string, step: number, collapsed: readonly string[] = []) =>
+    [...runKeys.detail(id), 'step', step, [...collapsed].sort()] as const,
+  sessionsWindow: (id: string, params: SessionsWindowParams) =>
+    [...runKeys.detail(id), 'sessions-window', params] as const,
+  session: (id: string, key: string, step: number) =>
+    [...runKeys.detail(id), 'session', key, step] as const,
+  tables: (id: string, key: string, step: number) =>
+    [...runKeys.detail(id), 'tables', key, step] as const,
   lineage: (id: string, step: number) => [...runKeys.detail(id), 'lineage', step] as const,
-  checkpoints: (id: string, status: string) => [...runKeys.detail(id), 'checkpoints', status] as const,
-  checkpointFile: (id: string, cid: string, path: string) => [...runKeys.detail(id), 'checkpoint-file', cid, path] as const,
+  checkpoints: (id: string, status: string) =>
+    [...runKeys.detail(id), 'checkpoints', status] as const,
+  checkpointFile: (id: string, cid: string, path: string) =>
+    [...runKeys.detail(id), 'checkpoint-file', cid, path] as const,
 }
 
 /** The scenario presets (they never change while the server runs). */

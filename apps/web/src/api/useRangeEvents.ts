@@ -11,7 +11,16 @@ const ALL = 100_000
  * while asked or when `enabled` is false. `edge` is the run's event count: a running run's filter is
  * asked again as it grows.
  */
-export function useFilteredEvents(runId: string, filter: Omit<EventsRangeParams, 'from' | 'limit'>, edge: number, enabled: boolean): readonly TraceEvent[] | null {
-  const query = useQuery({ ...eventsRangeQuery(runId, { from: 0, limit: ALL, ...filter }, edge), enabled, placeholderData: (previous) => previous })
+export function useFilteredEvents(
+  runId: string,
+  filter: Omit<EventsRangeParams, 'from' | 'limit'>,
+  edge: number,
+  enabled: boolean,
+): readonly TraceEvent[] | null {
+  const query = useQuery({
+    ...eventsRangeQuery(runId, { from: 0, limit: ALL, ...filter }, edge),
+    enabled,
+    placeholderData: (previous) => previous,
+  })
   return enabled ? (query.data?.events ?? null) : null
 }

@@ -15,6 +15,8 @@ type RunLike = Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 
 export function useRerun() {
   const create = useCreateRun()
   const rerun = (run: RunLike, faults: readonly Fault[], step: number, tab: Tab) =>
-    create.mutate(rerunConfig(run, faults), { onSuccess: (created) => go({ page: 'run', id: created.id, step, tab, session: null }) })
+    create.mutate(rerunConfig(run, faults), {
+      onSuccess: (created) => go({ page: 'run', id: created.id, step, tab, session: null }),
+    })
   return { rerun, pending: create.isPending, error: create.error }
 }

@@ -8,6 +8,15 @@ import { summaryQuery } from './queries.ts'
  * finished run's summary is asked once when its status changes.
  */
 export function useRunSummary(id: string, run: RunView | undefined) {
-  const query = useQuery({ ...summaryQuery(id, run?.status), enabled: run !== undefined, placeholderData: (previous) => previous })
-  return { summary: query.data ?? null, live: run?.status === 'running', status: query.status, error: query.error }
+  const query = useQuery({
+    ...summaryQuery(id, run?.status),
+    enabled: run !== undefined,
+    placeholderData: (previous) => previous,
+  })
+  return {
+    summary: query.data ?? null,
+    live: run?.status === 'running',
+    status: query.status,
+    error: query.error,
+  }
 }

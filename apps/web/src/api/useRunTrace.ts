@@ -12,11 +12,18 @@ const FLUSH_MS = 200
  * streamed over SSE into the same cache key, batched so a 20,000-event stream re-renders a few
  * times a second. `Last-Event-ID` is handled by EventSource itself when the connection drops.
  */
-export function useRunTrace(id: string, run: RunView | undefined, options: { defer?: boolean } = {}) {
+export function useRunTrace(
+  id: string,
+  run: RunView | undefined,
+  options: { defer?: boolean } = {},
+) {
   const client = useQueryClient()
   const live = run?.status === 'running'
   // `defer` lets the first step view (what the user looks at) go ahead of a multi-megabyte trace
-  const query = useQuery({ ...eventsQuery(id), enabled: run !== undefined && !live && !options.defer })
+  const query = useQuery({
+    ...eventsQuery(id),
+    enabled: run !== undefined && !live && !options.defer,
+  })
 
   useEffect(() => {
     if (!live) return
@@ -48,7 +55,8 @@ export function useRunTrace(id: string, run: RunView | undefined, options: { def
     })
     source.onerror = () => {
       // EventSource retries on its own; after the server closed the stream for good, refetch the run
-      if (source.readyState === EventSource.CLOSED) void client.invalidateQueries({ queryKey: runQuery(id).queryKey })
+      if (source.readyState === EventSource.CLOSED)
+        void client.invalidateQueries({ queryKey: runQuery(id).queryKey })
     }
     return () => {
       window.clearInterval(timer)
@@ -57,5 +65,10 @@ export function useRunTrace(id: string, run: RunView | undefined, options: { def
     }
   }, [client, id, live])
 
-  return { events: query.data?.events ?? null, live, status: live ? ('success' as const) : query.status, error: query.error }
+  return {
+    events: query.data?.events ?? null,
+    live,
+    status: live ? ('success' as const) : query.status,
+    error: query.error,
+  }
 }

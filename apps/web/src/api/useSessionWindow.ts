@@ -31,6 +31,14 @@ export interface SessionsAsk {
 export function useSessionWindow(runId: string, step: number, ask: SessionsAsk) {
   const asked = useSettledStep(runId, step)
   const { offset, limit } = sessionsWindowOf(ask.start, ask.end)
-  const params = { step: asked, offset, limit, sort: ask.sort.column, dir: ask.sort.direction, q: ask.q.trim(), session: ask.session ?? undefined }
+  const params = {
+    step: asked,
+    offset,
+    limit,
+    sort: ask.sort.column,
+    dir: ask.sort.direction,
+    q: ask.q.trim(),
+    session: ask.session ?? undefined,
+  }
   return useQuery({ ...sessionsWindowQuery(runId, params), placeholderData: keepPreviousData })
 }

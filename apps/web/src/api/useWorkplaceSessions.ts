@@ -13,6 +13,14 @@ const ALL = 100_000
  */
 export function useWorkplaceSessions(runId: string, step: number) {
   const asked = useSettledStep(runId, step)
-  const params = { step: asked, offset: 0, limit: ALL, sort: DEFAULT_SESSION_SORT.column, dir: DEFAULT_SESSION_SORT.direction, q: '', environment: 'workplace' as const }
+  const params = {
+    step: asked,
+    offset: 0,
+    limit: ALL,
+    sort: DEFAULT_SESSION_SORT.column,
+    dir: DEFAULT_SESSION_SORT.direction,
+    q: '',
+    environment: 'workplace' as const,
+  }
   return useQuery({ ...sessionsWindowQuery(runId, params), placeholderData: keepPreviousData })
 }

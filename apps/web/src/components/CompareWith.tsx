@@ -20,7 +20,11 @@ export function CompareWith({ runId }: { runId: string }) {
     >
       <label>
         Compare with…{' '}
-        <select value={chosen} onChange={(e) => setOther(e.currentTarget.value)} disabled={others.length === 0}>
+        <select
+          value={chosen}
+          onChange={(e) => setOther(e.currentTarget.value)}
+          disabled={others.length === 0}
+        >
           {others.length === 0 && <option value="">no other finished run</option>}
           {others.map((r) => (
             <option key={r.id} value={r.id}>

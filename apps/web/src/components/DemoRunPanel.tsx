@@ -99,7 +99,9 @@ export function DemoRunPanel({
         )}
       </div>
       <p className="narrative-line" data-testid="narrative" aria-live="polite">
-        {cursor > total && <span className="muted">(This run ended at step {total}; its last step:) </span>}
+        {cursor > total && (
+          <span className="muted">(This run ended at step {total}; its last step:) </span>
+        )}
         {data ? narrate(data.event) : '…'}
       </p>
       <LineageTab

@@ -23,7 +23,10 @@ export function DiffEventCard({
     <section className="diff-event" aria-label={`Run ${side} at step ${step}`} data-side={side}>
       <header className="panel-head">
         <strong>{side}</strong>
-        <Link href={`/runs/${encodeURIComponent(run.id)}?step=${Math.min(step, run.events)}&tab=events`} className="mono">
+        <Link
+          href={`/runs/${encodeURIComponent(run.id)}?step=${Math.min(step, run.events)}&tab=events`}
+          className="mono"
+        >
           {run.id} · step {step}
         </Link>
         <span className="muted small">
@@ -36,12 +39,15 @@ export function DiffEventCard({
         <>
           {lacking > 0 && (
             <p className="notice notice-empty small">
-              The other run has {lacking} event{lacking === 1 ? '' : 's'} here that run {side} lacks; run {side} continues with this one.
+              The other run has {lacking} event{lacking === 1 ? '' : 's'} here that run {side}{' '}
+              lacks; run {side} continues with this one.
             </p>
           )}
           <p className="diff-event-line">
-            <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span> <span className="mono">{event.from}</span> → <span className="mono">{event.to}</span>{' '}
-            <strong className="mono">{event.type}</strong> <span className={event.outcome === 'ok' ? 'muted' : 'error-code'}>{event.outcome}</span>{' '}
+            <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span>{' '}
+            <span className="mono">{event.from}</span> → <span className="mono">{event.to}</span>{' '}
+            <strong className="mono">{event.type}</strong>{' '}
+            <span className={event.outcome === 'ok' ? 'muted' : 'error-code'}>{event.outcome}</span>{' '}
             <span className="muted small">t={event.time_ms} ms</span>
           </p>
           <div className="json-view">

@@ -3,18 +3,25 @@ import { Empty } from './Empty.tsx'
 
 /** The agent's committed boundary of each execution: turn, last committed call, resource revisions. */
 export function DirectoryBoundariesTab({ run }: { run: DirectoryRunView }) {
-  if (run.boundaries.length === 0) return <Empty>No readable agent boundary record in this directory.</Empty>
+  if (run.boundaries.length === 0)
+    return <Empty>No readable agent boundary record in this directory.</Empty>
   return (
     <div className="table-scroll" data-testid="boundaries-view">
       <table className="data-table">
         <thead>
           <tr>
             <th scope="col">Execution</th>
-            <th scope="col" className="num">Boundary</th>
-            <th scope="col" className="num">Turn</th>
+            <th scope="col" className="num">
+              Boundary
+            </th>
+            <th scope="col" className="num">
+              Turn
+            </th>
             <th scope="col">Last committed call</th>
             <th scope="col">Resource revisions</th>
-            <th scope="col" className="num">Outputs</th>
+            <th scope="col" className="num">
+              Outputs
+            </th>
             <th scope="col">File</th>
           </tr>
         </thead>
@@ -32,7 +39,12 @@ export function DirectoryBoundariesTab({ run }: { run: DirectoryRunView }) {
               </td>
               <td className="num">{b.output_items}</td>
               <td className="mono small">
-                {b.file} {b.verified ? '' : <span className="file-status status-digest_mismatch">not verified</span>}
+                {b.file}{' '}
+                {b.verified ? (
+                  ''
+                ) : (
+                  <span className="file-status status-digest_mismatch">not verified</span>
+                )}
               </td>
             </tr>
           ))}

@@ -13,7 +13,14 @@ import { ErrorNotice } from './ErrorNotice.tsx'
 import { Loading } from './Loading.tsx'
 import { Tabs } from './Tabs.tsx'
 
-const DIRECTORY_TABS = ['sessions', 'tables', 'boundaries', 'lineage', 'manifests', 'timeline'] as const
+const DIRECTORY_TABS = [
+  'sessions',
+  'tables',
+  'boundaries',
+  'lineage',
+  'manifests',
+  'timeline',
+] as const
 type DirectoryTab = (typeof DIRECTORY_TABS)[number]
 const LABELS: { readonly [T in DirectoryTab]: string } = {
   sessions: 'Sessions',
@@ -30,15 +37,35 @@ const LABELS: { readonly [T in DirectoryTab]: string } = {
  * directory opens like any other, its problems shown per file. `tab` and `session` follow the URL
  * where the run inspector has the same tab.
  */
-export function DirectoryInspector({ runId, view, onView }: { runId: string; view: InspectorView; onView: (view: InspectorView) => void }) {
+export function DirectoryInspector({
+  runId,
+  view,
+  onView,
+}: {
+  runId: string
+  view: InspectorView
+  onView: (view: InspectorView) => void
+}) {
   const run = useQuery(directoryRunQuery(runId))
-  const [tab, setTab] = useState<DirectoryTab>((DIRECTORY_TABS as readonly string[]).includes(view.tab) ? (view.tab as DirectoryTab) : 'sessions')
+  const [tab, setTab] = useState<DirectoryTab>(
+    (DIRECTORY_TABS as readonly string[]).includes(view.tab)
+      ? (view.tab as DirectoryTab)
+      : 'sessions',
+  )
   if (run.status === 'pending') return <Loading what={`directory run ${runId}`} minHeight={600} />
-  if (run.status === 'error') return <ErrorNotice what={`open directory run ${runId}`} error={run.error} onRetry={() => void run.refetch()} />
+  if (run.status === 'error')
+    return (
+      <ErrorNotice
+        what={`open directory run ${runId}`}
+        error={run.error}
+        onRetry={() => void run.refetch()}
+      />
+    )
   const data = run.data
   const select = (next: DirectoryTab) => {
     setTab(next)
-    if (next === 'sessions' || next === 'tables' || next === 'lineage' || next === 'manifests') onView({ ...view, tab: next })
+    if (next === 'sessions' || next === 'tables' || next === 'lineage' || next === 'manifests')
+      onView({ ...view, tab: next })
   }
   const selectSession = (session: string) => onView({ ...view, session })
   const count = data.problems.length
@@ -46,7 +73,8 @@ export function DirectoryInspector({ runId, view, onView }: { runId: string; vie
     <div className="inspector directory-inspector">
       <header className="run-head">
         <nav className="crumbs" aria-label="Breadcrumb">
-          <Link href="/">Runs</Link> <span aria-hidden="true">/</span> <span className="mono">{data.id}</span>
+          <Link href="/">Runs</Link> <span aria-hidden="true">/</span>{' '}
+          <span className="mono">{data.id}</span>
         </nav>
         <h1>
           Checkpoint directory <span className="mono dir-path">{data.path}</span>
@@ -58,21 +86,31 @@ export function DirectoryInspector({ runId, view, onView }: { runId: string; vie
               checkpoint <span className="mono">{data.checkpoint_id}</span>
             </span>
           )}
-          <span className={`inv-summary ${data.valid ? 'is-pass' : 'is-fail'}`} data-testid="directory-verdict">
+          <span
+            className={`inv-summary ${data.valid ? 'is-pass' : 'is-fail'}`}
+            data-testid="directory-verdict"
+          >
             {data.valid ? '✓ verifies' : `✗ ${count} problem${count === 1 ? '' : 's'}`}
           </span>
           <span className="muted small">
-            {data.sessions.length} sessions · {data.boundaries.length} boundaries · {data.files.length} files
+            {data.sessions.length} sessions · {data.boundaries.length} boundaries ·{' '}
+            {data.files.length} files
           </span>
         </div>
         <p className="notice notice-empty no-trace">
-          A bare directory has no trace, so there is no diagram or step list to scrub. The <strong>Timeline</strong> tab shows the directory&apos;s own
-          order instead: its files in the order the commit protocol writes them, as far as its manifests tell it.
+          A bare directory has no trace, so there is no diagram or step list to scrub. The{' '}
+          <strong>Timeline</strong> tab shows the directory&apos;s own order instead: its files in
+          the order the commit protocol writes them, as far as its manifests tell it.
         </p>
       </header>
       <Tabs<DirectoryTab> tabs={DIRECTORY_TABS} labels={LABELS} selected={tab} onSelect={select}>
         {tab === 'sessions' ? (
-          <DirectorySessionsTab run={data} selected={view.session} onSelect={selectSession} onOpenTables={() => select('tables')} />
+          <DirectorySessionsTab
+            run={data}
+            selected={view.session}
+            onSelect={selectSession}
+            onOpenTables={() => select('tables')}
+          />
         ) : tab === 'tables' ? (
           <DirectoryTablesTab run={data} selected={view.session} onSelect={selectSession} />
         ) : tab === 'boundaries' ? (

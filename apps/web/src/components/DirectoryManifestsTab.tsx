@@ -12,7 +12,17 @@ import type { FileTreeNode } from '../lib/fileTree.ts'
 
 type File = DirectoryRunView['files'][number]
 
-function Folder({ node, depth, selected, onSelect }: { node: FileTreeNode<File>; depth: number; selected: string | null; onSelect: (path: string) => void }) {
+function Folder({
+  node,
+  depth,
+  selected,
+  onSelect,
+}: {
+  node: FileTreeNode<File>
+  depth: number
+  selected: string | null
+  onSelect: (path: string) => void
+}) {
   return (
     <ul aria-label={depth === 0 ? 'Directory files' : undefined} className="tree file-tree">
       {node.folders.map((folder) => (
@@ -22,11 +32,30 @@ function Folder({ node, depth, selected, onSelect }: { node: FileTreeNode<File>;
         </li>
       ))}
       {node.files.map(({ name, file }) => (
-        <li key={file.path} className="file" data-path={file.path} data-problems={file.problems.join(' ')}>
-          <button type="button" aria-pressed={file.path === selected} className={`file-button${file.path === selected ? ' is-selected' : ''}`} onClick={() => onSelect(file.path)} disabled={file.kind !== 'file'}>
+        <li
+          key={file.path}
+          className="file"
+          data-path={file.path}
+          data-problems={file.problems.join(' ')}
+        >
+          <button
+            type="button"
+            aria-pressed={file.path === selected}
+            className={`file-button${file.path === selected ? ' is-selected' : ''}`}
+            onClick={() => onSelect(file.path)}
+            disabled={file.kind !== 'file'}
+          >
             <span className="mono">{name}</span>
-            <span className={`file-status ${file.problems.length > 0 ? 'status-digest_mismatch' : ''}`}>
-              {file.kind === 'missing' ? 'missing' : file.kind === 'symlink' ? 'symlink' : file.problems.length > 0 ? file.problems.join(', ') : `${file.bytes} B · ok`}
+            <span
+              className={`file-status ${file.problems.length > 0 ? 'status-digest_mismatch' : ''}`}
+            >
+              {file.kind === 'missing'
+                ? 'missing'
+                : file.kind === 'symlink'
+                  ? 'symlink'
+                  : file.problems.length > 0
+                    ? file.problems.join(', ')
+                    : `${file.bytes} B · ok`}
             </span>
           </button>
         </li>
@@ -63,7 +92,11 @@ export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
     <div className="manifests-grid" data-testid="manifests-view">
       <div className="manifests-nav">
         <div className={`verify ${run.valid ? 'is-valid' : 'is-invalid'}`}>
-          <strong>{run.valid ? 'valid' : `invalid: ${run.problems.length} problem${run.problems.length === 1 ? '' : 's'}`}</strong>{' '}
+          <strong>
+            {run.valid
+              ? 'valid'
+              : `invalid: ${run.problems.length} problem${run.problems.length === 1 ? '' : 's'}`}
+          </strong>{' '}
           <span className="muted small">as cutover verify reports it</span>
         </div>
         <TokenSegments segments={run.segments ?? []} selected={selected} onSelect={setSelected} />
@@ -71,12 +104,21 @@ export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
       </div>
       <div>
         {run.problems.length === 0 ? (
-          <p className="notice notice-empty">Every manifest, digest, and the replacement set check out.</p>
+          <p className="notice notice-empty">
+            Every manifest, digest, and the replacement set check out.
+          </p>
         ) : (
           <ul className="problem-list" aria-label="Verification problems">
             {run.problems.map((p) => (
-              <li key={`${p.code} ${p.path ?? ''}`} data-testid="directory-problem" data-code={p.code} data-path={p.path ?? ''} className="problem">
-                <code className="error-code">{p.code}</code> <span className="mono">{p.path ?? '(directory)'}</span>
+              <li
+                key={`${p.code} ${p.path ?? ''}`}
+                data-testid="directory-problem"
+                data-code={p.code}
+                data-path={p.path ?? ''}
+                className="problem"
+              >
+                <code className="error-code">{p.code}</code>{' '}
+                <span className="mono">{p.path ?? '(directory)'}</span>
                 <div className="small">{p.message}</div>
               </li>
             ))}

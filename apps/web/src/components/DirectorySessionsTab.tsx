@@ -4,16 +4,31 @@ import { JsonTree } from './JsonTree.tsx'
 import { SessionsTable } from './SessionsTable.tsx'
 
 /** One snapshot's state in its environment's words: a hand and the RNG position, a counter, changed rows. */
-function SnapshotDetail({ session, onOpenTables }: { session: DirectorySessionView; onOpenTables: () => void }) {
+function SnapshotDetail({
+  session,
+  onOpenTables,
+}: {
+  session: DirectorySessionView
+  onOpenTables: () => void
+}) {
   const d = session.detail
   return (
-    <section className="session-detail" aria-label={`Session ${session.row.key}`} data-session={session.row.key}>
+    <section
+      className="session-detail"
+      aria-label={`Session ${session.row.key}`}
+      data-session={session.row.key}
+    >
       <div className="panel-head">
         <h3 className="mono">{session.row.key}</h3>
         <span className="muted small">
-          {session.server} · revision {session.row.revision ?? '—'} · <span className="mono">{session.file}</span>
+          {session.server} · revision {session.row.revision ?? '—'} ·{' '}
+          <span className="mono">{session.file}</span>
         </span>
-        {session.verified ? <span className="badge status-complete">file verifies</span> : <span className="badge status-failed">file has problems: not verified</span>}
+        {session.verified ? (
+          <span className="badge status-complete">file verifies</span>
+        ) : (
+          <span className="badge status-failed">file has problems: not verified</span>
+        )}
       </div>
       {d.kind === 'blackjack' ? (
         <dl className="facts">
@@ -24,7 +39,9 @@ function SnapshotDetail({ session, onOpenTables }: { session: DirectorySessionVi
           <dt>Dealer</dt>
           <dd className="mono">[{d.dealer.join(', ')}]</dd>
           <dt>RNG position</dt>
-          <dd className="mono">{d.rng_position} / 624 (Mersenne Twister index, CPython getstate())</dd>
+          <dd className="mono">
+            {d.rng_position} / 624 (Mersenne Twister index, CPython getstate())
+          </dd>
         </dl>
       ) : d.kind === 'counter' ? (
         <dl className="facts">
@@ -34,7 +51,11 @@ function SnapshotDetail({ session, onOpenTables }: { session: DirectorySessionVi
       ) : d.kind === 'workplace' ? (
         <dl className="facts">
           <dt>Form</dt>
-          <dd>{d.form === 'delta' ? 'delta against the base tables' : 'full tables (pandas orient="split")'}</dd>
+          <dd>
+            {d.form === 'delta'
+              ? 'delta against the base tables'
+              : 'full tables (pandas orient="split")'}
+          </dd>
           <dt>Against the base</dt>
           <dd>
             +{d.added} added · ~{d.changed} changed · −{d.removed} removed{' '}
@@ -76,9 +97,17 @@ export function DirectorySessionsTab({
       {run.sessions.length === 0 ? (
         <Empty>No readable resources snapshot in this directory.</Empty>
       ) : (
-        <SessionsTable rows={run.sessions.map((s) => s.row)} selected={selected} onSelect={onSelect} />
+        <SessionsTable
+          rows={run.sessions.map((s) => s.row)}
+          selected={selected}
+          onSelect={onSelect}
+        />
       )}
-      {session ? <SnapshotDetail session={session} onOpenTables={onOpenTables} /> : <Empty>Select a session to see the state its snapshot holds.</Empty>}
+      {session ? (
+        <SnapshotDetail session={session} onOpenTables={onOpenTables} />
+      ) : (
+        <Empty>Select a session to see the state its snapshot holds.</Empty>
+      )}
     </div>
   )
 }

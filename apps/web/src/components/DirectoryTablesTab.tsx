@@ -8,17 +8,33 @@ import { Loading } from './Loading.tsx'
 import { TableDiff } from './TableDiff.tsx'
 
 /** A Workplace snapshot's tables as a restore would rebuild them, diffed against the base tables. */
-export function DirectoryTablesTab({ run, selected, onSelect }: { run: DirectoryRunView; selected: string | null; onSelect: (key: string) => void }) {
+export function DirectoryTablesTab({
+  run,
+  selected,
+  onSelect,
+}: {
+  run: DirectoryRunView
+  selected: string | null
+  onSelect: (key: string) => void
+}) {
   const workplace = run.sessions.filter((s) => s.row.environment === 'workplace')
-  const chosen = workplace.find((s) => s.row.key === selected)?.row.key ?? workplace[0]?.row.key ?? null
+  const chosen =
+    workplace.find((s) => s.row.key === selected)?.row.key ?? workplace[0]?.row.key ?? null
   const [changedOnly, setChangedOnly] = useState(true)
-  const tables = useQuery({ ...directoryTablesQuery(run.id, chosen ?? ''), enabled: chosen !== null })
+  const tables = useQuery({
+    ...directoryTablesQuery(run.id, chosen ?? ''),
+    enabled: chosen !== null,
+  })
   return (
     <div className="tables-view" data-testid="tables-view">
       <div className="table-tools">
         <label>
           Workplace session{' '}
-          <select value={chosen ?? ''} onChange={(e) => onSelect(e.currentTarget.value)} disabled={workplace.length === 0}>
+          <select
+            value={chosen ?? ''}
+            onChange={(e) => onSelect(e.currentTarget.value)}
+            disabled={workplace.length === 0}
+          >
             {workplace.map((s) => (
               <option key={s.row.key} value={s.row.key}>
                 {s.row.key} — {s.row.summary}
@@ -27,7 +43,12 @@ export function DirectoryTablesTab({ run, selected, onSelect }: { run: Directory
           </select>
         </label>
         <label className="check">
-          <input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.currentTarget.checked)} /> Changed rows only
+          <input
+            type="checkbox"
+            checked={changedOnly}
+            onChange={(e) => setChangedOnly(e.currentTarget.checked)}
+          />{' '}
+          Changed rows only
         </label>
         <span className="muted small">baseline: the pristine base tables</span>
       </div>
@@ -38,7 +59,9 @@ export function DirectoryTablesTab({ run, selected, onSelect }: { run: Directory
       ) : tables.status === 'error' ? (
         <ErrorNotice what={`decode the tables of ${chosen}`} error={tables.error} />
       ) : (
-        tables.data.tables.map((t) => <TableDiff key={t.name} table={t} changedOnly={changedOnly} baseline="the base tables" />)
+        tables.data.tables.map((t) => (
+          <TableDiff key={t.name} table={t} changedOnly={changedOnly} baseline="the base tables" />
+        ))
       )}
     </div>
   )

@@ -6,12 +6,15 @@ export function DirectoryTimelineTab({ run }: { run: DirectoryRunView }) {
   return (
     <div data-testid="directory-timeline">
       <p className="muted small">
-        Each namespace&apos;s data files land before its manifest; agent → model ledger → resources → aggregate manifest → token store → checkpoint.json.
+        Each namespace&apos;s data files land before its manifest; agent → model ledger → resources
+        → aggregate manifest → token store → checkpoint.json.
       </p>
       <table className="data-table">
         <thead>
           <tr>
-            <th scope="col" className="num">#</th>
+            <th scope="col" className="num">
+              #
+            </th>
             <th scope="col">File</th>
             <th scope="col">Writer</th>
             <th scope="col">Note</th>
@@ -27,7 +30,9 @@ export function DirectoryTimelineTab({ run }: { run: DirectoryRunView }) {
                 <td className="mono">{t.path}</td>
                 <td className="mono small">{t.writer}</td>
                 <td className="small">{t.note}</td>
-                <td className={`file-status ${codes.length > 0 ? 'status-digest_mismatch' : ''}`}>{codes.length > 0 ? codes.join(', ') : 'ok'}</td>
+                <td className={`file-status ${codes.length > 0 ? 'status-digest_mismatch' : ''}`}>
+                  {codes.length > 0 ? codes.join(', ') : 'ok'}
+                </td>
               </tr>
             )
           })}

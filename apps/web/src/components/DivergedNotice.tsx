@@ -12,7 +12,10 @@ import { ErrorNotice } from './ErrorNotice.tsx'
  */
 export function DivergedNotice({ run, error }: { run: RunView; error: Error | null }) {
   const rerun = useCreateRun()
-  const start = () => rerun.mutate(rerunConfig(run, run.faults), { onSuccess: (created) => navigate(`/runs/${created.id}`) })
+  const start = () =>
+    rerun.mutate(rerunConfig(run, run.faults), {
+      onSuccess: (created) => navigate(`/runs/${created.id}`),
+    })
   if (!(error instanceof ApiError) || error.code !== 'run_diverged') return null
   return (
     <div role="alert" className="notice notice-error diverged-notice" data-testid="run-diverged">

@@ -8,7 +8,10 @@ import type * as Client from '../api/client.ts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
-vi.mock('../api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+vi.mock('../api/client.ts', async (original) => ({
+  ...(await original<ClientModule>()),
+  apiFetch: (...args: unknown[]) => apiFetch(...args),
+}))
 const { EventsTab, EVENTS_PAGE } = await import('./EventsTab.tsx')
 
 /** A long trace: 3,000 events, every 100th a refused stale request. */
@@ -33,10 +36,21 @@ function answer(path: string): EventsRange {
   const from = Number(query.get('from') ?? 0)
   const limit = Number(query.get('limit') ?? 1000)
   const q = query.get('q') ?? ''
-  if (q === '') return { from, total: TRACE.length, events: TRACE.slice(from, from + limit), next: from + limit < TRACE.length ? from + limit : null }
+  if (q === '')
+    return {
+      from,
+      total: TRACE.length,
+      events: TRACE.slice(from, from + limit),
+      next: from + limit < TRACE.length ? from + limit : null,
+    }
   const events = filterEvents(TRACE.slice(from), q).slice(0, limit)
   const last = events.at(-1)?.step
-  return { from, total: TRACE.length, events, next: events.length === limit && last !== undefined ? last : null }
+  return {
+    from,
+    total: TRACE.length,
+    events,
+    next: events.length === limit && last !== undefined ? last : null,
+  }
 }
 
 beforeEach(() => {
@@ -47,7 +61,9 @@ afterEach(cleanup)
 
 const renderTab = (step: number, onSeek = vi.fn()) =>
   render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+    <QueryClientProvider
+      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+    >
       <EventsTab runId="run1" total={TRACE.length} filterEdge={-1} step={step} onSeek={onSeek} />
     </QueryClientProvider>,
   )
@@ -68,13 +84,19 @@ describe('the Events tab', () => {
 
   it('[events-log] a filter is answered by the server, its matches counted as "n of total"', async () => {
     renderTab(0)
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter events' }), { target: { value: '  STALE_attempt ' } })
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter events' }), {
+      target: { value: '  STALE_attempt ' },
+    })
     expect(await screen.findByText('30 of 3000 events')).toBeTruthy()
-    expect(apiFetch.mock.calls.map(([path]) => String(path))).toContain('/api/runs/run1/events?from=0&limit=1000&q=stale_attempt')
+    expect(apiFetch.mock.calls.map(([path]) => String(path))).toContain(
+      '/api/runs/run1/events?from=0&limit=1000&q=stale_attempt',
+    )
     const rows = screen.getAllByRole('button').filter((b) => b.classList.contains('event-row'))
     expect(rows.length).toBeGreaterThan(0)
     expect(rows.every((row) => row.classList.contains('is-refused'))).toBe(true)
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter events' }), { target: { value: 'no-such-word' } })
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter events' }), {
+      target: { value: 'no-such-word' },
+    })
     expect(await screen.findByText('No event matches the filter.')).toBeTruthy()
   })
 })

@@ -54,14 +54,38 @@ export function EventsTab({
         {q !== '' && <FilteredCount runId={runId} q={q} total={total} edge={filterEdge} />}
       </div>
       {inject}
-      {q === '' ? <PagedLog runId={runId} total={total} step={step} onSeek={onSeek} /> : <FilteredLog runId={runId} q={q} total={total} edge={filterEdge} step={step} onSeek={onSeek} />}
+      {q === '' ? (
+        <PagedLog runId={runId} total={total} step={step} onSeek={onSeek} />
+      ) : (
+        <FilteredLog
+          runId={runId}
+          q={q}
+          total={total}
+          edge={filterEdge}
+          step={step}
+          onSeek={onSeek}
+        />
+      )}
     </div>
   )
 }
 
 /** One row of the log; a row whose page has not arrived yet is a placeholder of the same height. */
-function EventRow({ event, step, onSeek }: { event: TraceEvent | undefined; step: number; onSeek: (step: number) => void }) {
-  if (event === undefined) return <div className="event-row muted" aria-hidden="true">…</div>
+function EventRow({
+  event,
+  step,
+  onSeek,
+}: {
+  event: TraceEvent | undefined
+  step: number
+  onSeek: (step: number) => void
+}) {
+  if (event === undefined)
+    return (
+      <div className="event-row muted" aria-hidden="true">
+        …
+      </div>
+    )
   return (
     <button
       type="button"
@@ -73,7 +97,9 @@ function EventRow({ event, step, onSeek }: { event: TraceEvent | undefined; step
       <span className="num muted">{event.step}</span>
       <span className="num muted">{event.time_ms}ms</span>
       <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span>
-      <span className="mono">{event.from} → {event.to}</span>
+      <span className="mono">
+        {event.from} → {event.to}
+      </span>
       <span className="mono strong">{event.type}</span>
       <span className={event.outcome === 'ok' ? 'muted' : 'outcome-error'}>{event.outcome}</span>
       <span className="mono muted payload">{JSON.stringify(event.payload)}</span>
@@ -82,14 +108,38 @@ function EventRow({ event, step, onSeek }: { event: TraceEvent | undefined; step
 }
 
 /** The whole log, `total` rows, each page of EVENTS_PAGE asked when a row of it is drawn. */
-function PagedLog({ runId, total, step, onSeek }: { runId: string; total: number; step: number; onSeek: (step: number) => void }) {
+function PagedLog({
+  runId,
+  total,
+  step,
+  onSeek,
+}: {
+  runId: string
+  total: number
+  step: number
+  onSeek: (step: number) => void
+}) {
   const [range, setRange] = useState({ start: 0, end: 0 })
-  const onRange = useCallback((start: number, end: number) => setRange((old) => (old.start === start && old.end === end ? old : { start, end })), [])
+  const onRange = useCallback(
+    (start: number, end: number) =>
+      setRange((old) => (old.start === start && old.end === end ? old : { start, end })),
+    [],
+  )
   const pages: number[] = []
-  for (let p = Math.floor(range.start / EVENTS_PAGE); p * EVENTS_PAGE < Math.min(range.end, total); p++) pages.push(p)
+  for (
+    let p = Math.floor(range.start / EVENTS_PAGE);
+    p * EVENTS_PAGE < Math.min(range.end, total);
+    p++
+  )
+    pages.push(p)
   // a page wholly before the edge never changes; the page at a running run's edge is asked again as it grows
   const edgeOf = (p: number) => ((p + 1) * EVENTS_PAGE <= total ? -1 : total)
-  const answers = useQueries({ queries: pages.map((p) => ({ ...eventsRangeQuery(runId, { from: p * EVENTS_PAGE, limit: EVENTS_PAGE }, edgeOf(p)), placeholderData: (previous: EventsRange | undefined) => previous })) })
+  const answers = useQueries({
+    queries: pages.map((p) => ({
+      ...eventsRangeQuery(runId, { from: p * EVENTS_PAGE, limit: EVENTS_PAGE }, edgeOf(p)),
+      placeholderData: (previous: EventsRange | undefined) => previous,
+    })),
+  })
   const loaded = new Map<number, readonly TraceEvent[]>()
   pages.forEach((p, i) => {
     const events = answers[i]?.data?.events
@@ -107,7 +157,13 @@ function PagedLog({ runId, total, step, onSeek }: { runId: string; total: number
       label="Trace events"
       scrollToIndex={step > 0 ? step - 1 : -1}
       onRange={onRange}
-      renderRow={(_, i) => <EventRow event={loaded.get(Math.floor(i / EVENTS_PAGE))?.[i % EVENTS_PAGE]} step={step} onSeek={onSeek} />}
+      renderRow={(_, i) => (
+        <EventRow
+          event={loaded.get(Math.floor(i / EVENTS_PAGE))?.[i % EVENTS_PAGE]}
+          step={step}
+          onSeek={onSeek}
+        />
+      )}
     />
   )
 }
@@ -116,7 +172,10 @@ function PagedLog({ runId, total, step, onSeek }: { runId: string; total: number
 function useMatches(runId: string, q: string, edge: number) {
   return useInfiniteQuery({
     queryKey: runKeys.eventsMatching(runId, q, edge),
-    queryFn: ({ pageParam }) => apiFetch<EventsRange>(`/api/runs/${encodeURIComponent(runId)}/events?${new URLSearchParams({ from: String(pageParam), limit: String(MATCHES_PAGE), q }).toString()}`),
+    queryFn: ({ pageParam }) =>
+      apiFetch<EventsRange>(
+        `/api/runs/${encodeURIComponent(runId)}/events?${new URLSearchParams({ from: String(pageParam), limit: String(MATCHES_PAGE), q }).toString()}`,
+      ),
     initialPageParam: 0,
     getNextPageParam: (last) => last.next ?? undefined,
     staleTime: Infinity,
@@ -124,16 +183,47 @@ function useMatches(runId: string, q: string, edge: number) {
 }
 
 /** "n of total events" once every match is known, "n+ of total" while more may follow. */
-function FilteredCount({ runId, q, total, edge }: { runId: string; q: string; total: number; edge: number }) {
+function FilteredCount({
+  runId,
+  q,
+  total,
+  edge,
+}: {
+  runId: string
+  q: string
+  total: number
+  edge: number
+}) {
   const matches = useMatches(runId, q, edge)
   const n = matches.data?.pages.reduce((sum, page) => sum + page.events.length, 0) ?? 0
   if (matches.data === undefined) return <span className="muted">filtering {total} events…</span>
-  return <span className="muted">{matches.hasNextPage ? `${n}+ of ${total} events` : `${n} of ${total} events`}</span>
+  return (
+    <span className="muted">
+      {matches.hasNextPage ? `${n}+ of ${total} events` : `${n} of ${total} events`}
+    </span>
+  )
 }
 
-function FilteredLog({ runId, q, total, edge, step, onSeek }: { runId: string; q: string; total: number; edge: number; step: number; onSeek: (step: number) => void }) {
+function FilteredLog({
+  runId,
+  q,
+  total,
+  edge,
+  step,
+  onSeek,
+}: {
+  runId: string
+  q: string
+  total: number
+  edge: number
+  step: number
+  onSeek: (step: number) => void
+}) {
   const matches = useMatches(runId, q, edge)
-  const shown = useMemo(() => matches.data?.pages.flatMap((page) => page.events) ?? [], [matches.data])
+  const shown = useMemo(
+    () => matches.data?.pages.flatMap((page) => page.events) ?? [],
+    [matches.data],
+  )
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = matches
   const onRange = useCallback(
     (_start: number, end: number) => {
@@ -142,7 +232,8 @@ function FilteredLog({ runId, q, total, edge, step, onSeek }: { runId: string; q
     [shown.length, hasNextPage, isFetchingNextPage, fetchNextPage],
   )
   if (matches.data === undefined) return <Empty>Filtering…</Empty>
-  if (shown.length === 0) return <Empty>{total === 0 ? 'No events yet.' : 'No event matches the filter.'}</Empty>
+  if (shown.length === 0)
+    return <Empty>{total === 0 ? 'No events yet.' : 'No event matches the filter.'}</Empty>
   return (
     <VirtualList
       items={shown}

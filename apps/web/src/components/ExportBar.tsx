@@ -10,7 +10,15 @@ import { downloadText } from '../lib/download.ts'
  * the CLI command that reproduces the run (`cutover fleet` for a run recorded from processes). Copying falls back to a selectable field when the
  * clipboard is not available (plain HTTP, permissions).
  */
-export function ExportBar({ run, mermaid, step }: { run: RunView; mermaid: string | null; step: number }) {
+export function ExportBar({
+  run,
+  mermaid,
+  step,
+}: {
+  run: RunView
+  mermaid: string | null
+  step: number
+}) {
   const [exporting, setExporting] = useState(false)
   const [copied, setCopied] = useState<'command' | 'mermaid' | null>(null)
   const [fallback, setFallback] = useState<string | null>(null)
@@ -34,8 +42,14 @@ export function ExportBar({ run, mermaid, step }: { run: RunView; mermaid: strin
   const exportTrace = async () => {
     setExporting(true)
     try {
-      const { events } = await apiFetch<{ events: TraceEvent[] }>(`/api/runs/${encodeURIComponent(run.id)}/events`)
-      downloadText(`${base}.trace.json`, JSON.stringify({ run, events }, null, 2), 'application/json')
+      const { events } = await apiFetch<{ events: TraceEvent[] }>(
+        `/api/runs/${encodeURIComponent(run.id)}/events`,
+      )
+      downloadText(
+        `${base}.trace.json`,
+        JSON.stringify({ run, events }, null, 2),
+        'application/json',
+      )
     } finally {
       setExporting(false)
     }
@@ -49,20 +63,39 @@ export function ExportBar({ run, mermaid, step }: { run: RunView; mermaid: strin
       <button type="button" disabled={exporting} onClick={() => void exportTrace()}>
         {exporting ? 'Exporting…' : 'Trace JSON'}
       </button>
-      <button type="button" disabled={!mermaid} onClick={() => mermaid && downloadText(`${base}-step${step}.mmd`, mermaid, 'text/plain')}>
+      <button
+        type="button"
+        disabled={!mermaid}
+        onClick={() => mermaid && downloadText(`${base}-step${step}.mmd`, mermaid, 'text/plain')}
+      >
         Mermaid
       </button>
-      <button type="button" disabled={!mermaid} onClick={() => mermaid && void copy('mermaid', mermaid)}>
+      <button
+        type="button"
+        disabled={!mermaid}
+        onClick={() => mermaid && void copy('mermaid', mermaid)}
+      >
         {copied === 'mermaid' ? 'Copied ✓' : 'Copy mermaid'}
       </button>
       <button type="button" disabled={!mermaid} onClick={svg}>
         SVG
       </button>
       <button type="button" title={command} onClick={() => void copy('command', command)}>
-        {copied === 'command' ? 'Copied ✓' : fleet ? 'Copy as cutover fleet' : 'Copy as cutover simulate'}
+        {copied === 'command'
+          ? 'Copied ✓'
+          : fleet
+            ? 'Copy as cutover fleet'
+            : 'Copy as cutover simulate'}
       </button>
       {fallback !== null && (
-        <input className="copy-fallback" readOnly aria-label="Copy this text" value={fallback} ref={(el) => el?.select()} onBlur={() => setFallback(null)} />
+        <input
+          className="copy-fallback"
+          readOnly
+          aria-label="Copy this text"
+          value={fallback}
+          ref={(el) => el?.select()}
+          onBlur={() => setFallback(null)}
+        />
       )}
     </div>
   )

@@ -67,13 +67,39 @@ describe('generation cuts of a session', () => {
   })
 
   it('[inspect] post-mortem (a checkpoint directory): cut at token k, no step links, the continuation still to come', () => {
-    const fromLedger: GenerationCutView = { ...cut, continued_by: null, prefix_delivery: null, continuation_token_count: null, continuation_digest: null, total_token_count: null, cut_step: 0, continue_step: null }
-    render(<GenerationCuts cuts={[fromLedger, { ...fromLedger, model_call_id: 'p4', disposition: 'durable_failure', cut_kind: null, staging_keys: [], prefix_token_count: 0, prefix_digest: null }]} postMortem />)
+    const fromLedger: GenerationCutView = {
+      ...cut,
+      continued_by: null,
+      prefix_delivery: null,
+      continuation_token_count: null,
+      continuation_digest: null,
+      total_token_count: null,
+      cut_step: 0,
+      continue_step: null,
+    }
+    render(
+      <GenerationCuts
+        cuts={[
+          fromLedger,
+          {
+            ...fromLedger,
+            model_call_id: 'p4',
+            disposition: 'durable_failure',
+            cut_kind: null,
+            staging_keys: [],
+            prefix_token_count: 0,
+            prefix_digest: null,
+          },
+        ]}
+        postMortem
+      />,
+    )
     const [kept, failed] = screen.getAllByRole('listitem') as HTMLElement[]
     expect(within(kept as HTMLElement).getByText(/cut at token 212/)).toBeTruthy()
     expect(within(kept as HTMLElement).queryByRole('button')).toBeNull()
-    expect(within(kept as HTMLElement).getByTestId('continuation-length').textContent).toContain('continues under attempt N+1 after a restore')
+    expect(within(kept as HTMLElement).getByTestId('continuation-length').textContent).toContain(
+      'continues under attempt N+1 after a restore',
+    )
     expect(within(failed as HTMLElement).getByText(/no prefix kept/)).toBeTruthy()
   })
 })
-

@@ -11,7 +11,14 @@ const PATHS = {
 /** A 16×16 icon that inherits the text colour. */
 export function Icon({ name }: { name: keyof typeof PATHS }) {
   return (
-    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false" className="icon">
+    <svg
+      width="14"
+      height="14"
+      viewBox="0 0 16 16"
+      aria-hidden="true"
+      focusable="false"
+      className="icon"
+    >
       <path d={PATHS[name]} fill="currentColor" />
     </svg>
   )

@@ -26,7 +26,10 @@ export function InjectFault({
   /** `inject-fault` for the current event's control; the Events tab's copy has its own id. */
   testId?: string
 }) {
-  const offered = useMemo(() => (event ? faultsAt(event, writes, { deadlineMs, schedule }) : []), [event, writes, deadlineMs, schedule])
+  const offered = useMemo(
+    () => (event ? faultsAt(event, writes, { deadlineMs, schedule }) : []),
+    [event, writes, deadlineMs, schedule],
+  )
   const [picked, setPicked] = useState(0)
   if (offered.length === 0) return null
   const chosen = offered[Math.min(picked, offered.length - 1)]!
@@ -42,7 +45,10 @@ export function InjectFault({
     >
       <label>
         Inject here{' '}
-        <select value={Math.min(picked, offered.length - 1)} onChange={(e) => setPicked(Number(e.currentTarget.value))}>
+        <select
+          value={Math.min(picked, offered.length - 1)}
+          onChange={(e) => setPicked(Number(e.currentTarget.value))}
+        >
           {offered.map((o, i) => (
             <option key={JSON.stringify(o.fault)} value={i} data-kind={o.fault.kind}>
               {o.label}

@@ -2,18 +2,25 @@ import { INVARIANT_IDS } from '@cutover/core/contracts'
 import type { BugInfo, InvariantFailure, InvariantId, InvariantMap } from '@cutover/core/contracts'
 
 const DESCRIPTIONS: { readonly [I in InvariantId]: string } = {
-  'manifest-last': 'Manifests are published after every file they cover; checkpoint.json is written last.',
+  'manifest-last':
+    'Manifests are published after every file they cover; checkpoint.json is written last.',
   'fenced-attempt-silent': 'A fenced or retired attempt causes no effect after its fence.',
   'revision-monotonic': 'A session’s state revision never goes backwards.',
   'restore-all-or-nothing': 'A restore activates every session of the checkpoint or none.',
   'resume-order': 'Nobody resumes before every participant has restored.',
   'relay-once': 'Each restored continuation is claimed and relayed exactly once.',
-  'call-id-unique': 'Every model call id names one call: ids are never reused across attempts or restores.',
-  'acks-before-prepare': 'Completed results are acknowledged with their exact receipts before the agents are asked to prepare.',
-  'token-partition': 'For every cut call, the durable prefix and the continuation together are exactly the tokens of the call never interrupted: no overlap, no gap.',
-  'durable-before-ack': 'No durable_prefix acknowledgement before its segment is durable in the token store.',
-  'egress-fenced': 'No response of a frozen ticket reaches the agent between the cut and the checkpoint’s disposition.',
-  equivalence: 'Continued rollouts end exactly as they would have without the checkpoint (checked at the end).',
+  'call-id-unique':
+    'Every model call id names one call: ids are never reused across attempts or restores.',
+  'acks-before-prepare':
+    'Completed results are acknowledged with their exact receipts before the agents are asked to prepare.',
+  'token-partition':
+    'For every cut call, the durable prefix and the continuation together are exactly the tokens of the call never interrupted: no overlap, no gap.',
+  'durable-before-ack':
+    'No durable_prefix acknowledgement before its segment is durable in the token store.',
+  'egress-fenced':
+    'No response of a frozen ticket reaches the agent between the cut and the checkpoint’s disposition.',
+  equivalence:
+    'Continued rollouts end exactly as they would have without the checkpoint (checked at the end).',
 }
 
 /**
@@ -55,7 +62,12 @@ export function InvariantsTab({
           const failure = failures.find((f) => f.id === id)
           const later = runFailures.find((f) => f.id === id && f.step > step)
           return (
-            <li key={id} className={`invariant is-${status}`} data-invariant={id} data-status={status}>
+            <li
+              key={id}
+              className={`invariant is-${status}`}
+              data-invariant={id}
+              data-status={status}
+            >
               <span className={`verdict verdict-${status}`} aria-label={status}>
                 {status === 'pass' ? '✓ pass' : '✗ fail'}
               </span>
@@ -65,7 +77,11 @@ export function InvariantsTab({
                 {failure && (
                   <p className="failure">
                     {failure.message}{' '}
-                    <button type="button" className="link-button" onClick={() => onSeek(failure.step)}>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => onSeek(failure.step)}
+                    >
                       first failing step {failure.step} →
                     </button>
                   </p>
@@ -73,7 +89,11 @@ export function InvariantsTab({
                 {!failure && later && (
                   <p className="failure muted">
                     Fails later in this run.{' '}
-                    <button type="button" className="link-button" onClick={() => onSeek(later.step)}>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => onSeek(later.step)}
+                    >
                       Go to step {later.step} →
                     </button>
                   </p>
@@ -89,7 +109,10 @@ export function InvariantsTab({
 
 /** One sentence on the run's first failure: which invariant, where, what happened, and the bug behind it. */
 export function firstFailureSentence(first: InvariantFailure, bug: BugInfo | undefined): string {
-  const cause = bug !== undefined && bug.invariant === first.id ? ` — the bug ${bug.name} at work: ${lowerFirst(bug.narrative)}` : ''
+  const cause =
+    bug !== undefined && bug.invariant === first.id
+      ? ` — the bug ${bug.name} at work: ${lowerFirst(bug.narrative)}`
+      : ''
   return `${first.id} first fails at step ${first.step}: ${first.message}${cause}`
 }
 

@@ -17,28 +17,82 @@ const HEIGHT = 440
  * it. Only the lanes
  * in view are drawn, so 10,000 rollouts scroll like 10. Clicking a call goes to its step.
  */
-export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: readonly Rollout[]; statusNote: { readonly [S in AttemptStatus]: string }; onSeek?: (step: number) => void }) {
+export function LineageGraph({
+  rollouts,
+  statusNote,
+  onSeek,
+}: {
+  rollouts: readonly Rollout[]
+  statusNote: { readonly [S in AttemptStatus]: string }
+  onSeek?: (step: number) => void
+}) {
   const [scrollTop, setScrollTop] = useState(0)
   const { start, end } = visibleRange(scrollTop, HEIGHT, LANE.height, rollouts.length)
-  const labelOf = useCallback((attempt: Rollout['attempts'][number]) => `a${attempt.attempt} · ${statusNote[attempt.status]}`, [statusNote])
-  const lanes = useMemo(() => rollouts.slice(start, end).map((rollout) => ({ rollout, layout: lineageLayout(rollout, labelOf) })), [rollouts, start, end, labelOf])
+  const labelOf = useCallback(
+    (attempt: Rollout['attempts'][number]) => `a${attempt.attempt} · ${statusNote[attempt.status]}`,
+    [statusNote],
+  )
+  const lanes = useMemo(
+    () =>
+      rollouts
+        .slice(start, end)
+        .map((rollout) => ({ rollout, layout: lineageLayout(rollout, labelOf) })),
+    [rollouts, start, end, labelOf],
+  )
   const width = Math.max(480, ...lanes.map((l) => l.layout.width))
   const y0 = start * LANE.height
   return (
-    <div className="lineage-graph-box" style={{ height: Math.min(HEIGHT, rollouts.length * LANE.height + 4) }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+    <div
+      className="lineage-graph-box"
+      style={{ height: Math.min(HEIGHT, rollouts.length * LANE.height + 4) }}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+    >
       <div style={{ height: rollouts.length * LANE.height, position: 'relative', width }}>
-        <svg data-testid="lineage-graph" role="img" aria-label={`Lineage graph, rollouts ${start + 1}–${end} of ${rollouts.length}`} width={width} height={(end - start) * LANE.height} style={{ position: 'absolute', top: y0, left: 0 }}>
+        <svg
+          data-testid="lineage-graph"
+          role="img"
+          aria-label={`Lineage graph, rollouts ${start + 1}–${end} of ${rollouts.length}`}
+          width={width}
+          height={(end - start) * LANE.height}
+          style={{ position: 'absolute', top: y0, left: 0 }}
+        >
           <defs>
-            <marker id="relay-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <marker
+              id="relay-arrow"
+              viewBox="0 0 10 10"
+              refX="9"
+              refY="5"
+              markerWidth="7"
+              markerHeight="7"
+              orient="auto-start-reverse"
+            >
               <path d="M 0 0 L 10 5 L 0 10 z" className="relay-arrow" />
             </marker>
-            <marker id="cut-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <marker
+              id="cut-arrow"
+              viewBox="0 0 10 10"
+              refX="9"
+              refY="5"
+              markerWidth="7"
+              markerHeight="7"
+              orient="auto-start-reverse"
+            >
               <path d="M 0 0 L 10 5 L 0 10 z" className="cut-arrow" />
             </marker>
           </defs>
           {lanes.map(({ rollout, layout }, i) => (
-            <g key={rollout.rollout_id} transform={`translate(0 ${i * LANE.height})`} data-rollout={rollout.rollout_id}>
-              <line x1={0} x2={width} y1={LANE.height - 0.5} y2={LANE.height - 0.5} className="lane-rule" />
+            <g
+              key={rollout.rollout_id}
+              transform={`translate(0 ${i * LANE.height})`}
+              data-rollout={rollout.rollout_id}
+            >
+              <line
+                x1={0}
+                x2={width}
+                y1={LANE.height - 0.5}
+                y2={LANE.height - 0.5}
+                className="lane-rule"
+              />
               <text x={6} y={LANE.callY + 4} className="lane-label">
                 {rollout.rollout_id}
               </text>
@@ -46,8 +100,20 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
                 {rollout.environment}
               </text>
               {layout.attempts.map(({ attempt, x, width: w, calls }) => (
-                <g key={attempt.attempt} className={`graph-attempt attempt-${attempt.status}`} data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`} data-status={attempt.status}>
-                  <rect x={x} y={LANE.callY - 13} width={w} height={26} rx={6} className="attempt-box" />
+                <g
+                  key={attempt.attempt}
+                  className={`graph-attempt attempt-${attempt.status}`}
+                  data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`}
+                  data-status={attempt.status}
+                >
+                  <rect
+                    x={x}
+                    y={LANE.callY - 13}
+                    width={w}
+                    height={26}
+                    rx={6}
+                    className="attempt-box"
+                  />
                   <text x={x} y={LANE.callY - 18} className="attempt-label">
                     {labelOf(attempt)}
                   </text>
@@ -66,7 +132,12 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
                           <title>{`${call.model_call_id}${call.parent_call_id ? ` ← ${call.parent_call_id}` : ''}${note ? ` · ${note}` : ''}${onSeek ? ` · step ${call.step}` : ''}`}</title>
                         </circle>
                         {call.generation_cut?.prefix_token_count !== undefined && (
-                          <text x={cx} y={LANE.callY + LANE.radius + 9} className="cut-label" textAnchor="middle">
+                          <text
+                            x={cx}
+                            y={LANE.callY + LANE.radius + 9}
+                            className="cut-label"
+                            textAnchor="middle"
+                          >
                             ✂{call.generation_cut.prefix_token_count}
                           </text>
                         )}
@@ -77,7 +148,14 @@ export function LineageGraph({ rollouts, statusNote, onSeek }: { rollouts: reado
               ))}
               {layout.edges.map((edge, k) =>
                 edge.kind === 'parent' ? (
-                  <line key={k} x1={edge.from + LANE.radius} x2={edge.to - LANE.radius} y1={LANE.callY} y2={LANE.callY} className="parent-edge" />
+                  <line
+                    key={k}
+                    x1={edge.from + LANE.radius}
+                    x2={edge.to - LANE.radius}
+                    y1={LANE.callY}
+                    y2={LANE.callY}
+                    className="parent-edge"
+                  />
                 ) : edge.kind === 'cut' ? (
                   <path
                     key={k}

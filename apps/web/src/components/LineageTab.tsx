@@ -19,7 +19,8 @@ const STATUS_NOTE: { readonly [S in Rollout['attempts'][number]['status']]: stri
 }
 
 /** Rollouts worth opening first: anything retired, fenced or relayed across a restore. */
-const interesting = (r: Rollout) => r.attempts.length > 1 || r.attempts.some((a) => a.status === 'retired' || a.status === 'fenced')
+const interesting = (r: Rollout) =>
+  r.attempts.length > 1 || r.attempts.some((a) => a.status === 'retired' || a.status === 'fenced')
 
 /**
  * The Lineage tab: rollout → attempts → model calls. Retired stragglers and fenced attempts are
@@ -39,7 +40,10 @@ export function LineageTab({
   /** How the tab opens: the drawn graph, or the list (the generation-cut demo's narrow panels). */
   initialView?: 'graph' | 'list'
 }) {
-  const lineage = useQuery({ ...lineageQuery(runId, step), placeholderData: (previous) => previous })
+  const lineage = useQuery({
+    ...lineageQuery(runId, step),
+    placeholderData: (previous) => previous,
+  })
   // `session=` in the URL opens the tab on that session's rollout
   const [filter, setFilter] = useState(session === null ? '' : session.replace(/\.a\d+$/, ''))
   const [onlyInteresting, setOnlyInteresting] = useState(false)
@@ -47,20 +51,42 @@ export function LineageTab({
   const rollouts = useMemo(() => {
     const all = lineage.data?.rollouts ?? []
     const needle = filter.trim().toLowerCase()
-    const kept = all.filter((r) => (!onlyInteresting || interesting(r)) && (!needle || r.rollout_id.toLowerCase().includes(needle) || r.environment.includes(needle)))
+    const kept = all.filter(
+      (r) =>
+        (!onlyInteresting || interesting(r)) &&
+        (!needle || r.rollout_id.toLowerCase().includes(needle) || r.environment.includes(needle)),
+    )
     // retired, fenced and continued rollouts first: in a large fleet they are what one looks for
     return [...kept.filter(interesting), ...kept.filter((r) => !interesting(r))]
   }, [lineage.data, filter, onlyInteresting])
 
   if (lineage.status === 'pending') return <Loading what="the lineage" minHeight={240} />
-  if (lineage.status === 'error') return <ErrorNotice what="load the lineage" error={lineage.error} onRetry={() => void lineage.refetch()} />
+  if (lineage.status === 'error')
+    return (
+      <ErrorNotice
+        what="load the lineage"
+        error={lineage.error}
+        onRetry={() => void lineage.refetch()}
+      />
+    )
   const shown = rollouts.slice(0, 300)
   return (
     <div className="lineage" data-testid="lineage-tree">
       <div className="table-tools">
-        <input type="search" aria-label="Filter rollouts" placeholder="Filter rollouts" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+        <input
+          type="search"
+          aria-label="Filter rollouts"
+          placeholder="Filter rollouts"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+        />
         <label className="check">
-          <input type="checkbox" checked={onlyInteresting} onChange={(e) => setOnlyInteresting(e.currentTarget.checked)} /> Only retired, fenced or continued
+          <input
+            type="checkbox"
+            checked={onlyInteresting}
+            onChange={(e) => setOnlyInteresting(e.currentTarget.checked)}
+          />{' '}
+          Only retired, fenced or continued
         </label>
         <span className="view-toggle" role="group" aria-label="Lineage view">
           <button type="button" aria-pressed={asGraph} onClick={() => setAsGraph(true)}>
@@ -71,17 +97,22 @@ export function LineageTab({
           </button>
         </span>
         <span className="muted">
-          {rollouts.length} rollouts{!asGraph && rollouts.length > shown.length ? ` (first ${shown.length} listed; filter to narrow, or use the graph)` : ''}
+          {rollouts.length} rollouts
+          {!asGraph && rollouts.length > shown.length
+            ? ` (first ${shown.length} listed; filter to narrow, or use the graph)`
+            : ''}
         </span>
       </div>
       {rollouts.length === 0 ? (
-        <Empty>{lineage.data.rollouts.length === 0 ? 'No rollout has started at this step.' : 'No rollout matches.'}</Empty>
+        <Empty>
+          {lineage.data.rollouts.length === 0
+            ? 'No rollout has started at this step.'
+            : 'No rollout matches.'}
+        </Empty>
+      ) : asGraph ? (
+        <LineageGraph rollouts={rollouts} statusNote={STATUS_NOTE} onSeek={onSeek} />
       ) : (
-        asGraph ? (
-          <LineageGraph rollouts={rollouts} statusNote={STATUS_NOTE} onSeek={onSeek} />
-        ) : (
-          <LineageTree rollouts={shown} statusNote={STATUS_NOTE} onSeek={onSeek} />
-        )
+        <LineageTree rollouts={shown} statusNote={STATUS_NOTE} onSeek={onSeek} />
       )}
     </div>
   )

@@ -97,8 +97,18 @@ describe('lineage of a cut call', () => {
   it('[lineage-cut] a call that finished behind the fence says so, without scissors', () => {
     const done = structuredClone(rollouts) as typeof rollouts
     const call = done[0]?.attempts[0]?.calls[1]
-    if (call) Object.assign(call, { generation_cut: { model_call_id: 'p3', disposition: 'completed_durable', cut_kind: 'terminal_completion', prefix_token_count: 150 } })
+    if (call)
+      Object.assign(call, {
+        generation_cut: {
+          model_call_id: 'p3',
+          disposition: 'completed_durable',
+          cut_kind: 'terminal_completion',
+          prefix_token_count: 150,
+        },
+      })
     render(<LineageTree rollouts={done} statusNote={NOTES} />)
-    expect(screen.getByTestId('cut-note').textContent).toBe(' · finished behind the fence (150 tokens durable)')
+    expect(screen.getByTestId('cut-note').textContent).toBe(
+      ' · finished behind the fence (150 tokens durable)',
+    )
   })
 })

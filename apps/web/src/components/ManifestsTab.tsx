@@ -11,8 +11,17 @@ import { FileContent } from './FileContent.tsx'
 import { Loading } from './Loading.tsx'
 import { TokenSegments } from './TokenSegments.tsx'
 
-
-function Folder({ node, selected, onSelect, depth }: { node: FileTreeNode<CheckpointFileView>; selected: string | null; onSelect: (path: string) => void; depth: number }) {
+function Folder({
+  node,
+  selected,
+  onSelect,
+  depth,
+}: {
+  node: FileTreeNode<CheckpointFileView>
+  selected: string | null
+  onSelect: (path: string) => void
+  depth: number
+}) {
   return (
     <ul aria-label={depth === 0 ? 'Checkpoint files' : undefined} className="tree file-tree">
       {node.folders.map((folder) => (
@@ -23,7 +32,12 @@ function Folder({ node, selected, onSelect, depth }: { node: FileTreeNode<Checkp
       ))}
       {node.files.map(({ name, file }) => (
         <li key={file.path} className={`file status-${file.status}`}>
-          <button type="button" aria-pressed={file.path === selected} className={`file-button${file.path === selected ? ' is-selected' : ''}`} onClick={() => onSelect(file.path)}>
+          <button
+            type="button"
+            aria-pressed={file.path === selected}
+            className={`file-button${file.path === selected ? ' is-selected' : ''}`}
+            onClick={() => onSelect(file.path)}
+          >
             <span className="mono">{name}</span>
             <span className={`file-status status-${file.status}`} title={`sha256 ${file.sha256}`}>
               {FILE_STATUS[file.status]}
@@ -36,12 +50,25 @@ function Folder({ node, selected, onSelect, depth }: { node: FileTreeNode<Checkp
   )
 }
 
-function FileView({ runId, checkpoint, file }: { runId: string; checkpoint: CheckpointView; file: CheckpointFileView }) {
-  const content = useQuery({ ...checkpointFileQuery(runId, checkpoint.cid, file.path), enabled: file.status !== 'missing' })
+function FileView({
+  runId,
+  checkpoint,
+  file,
+}: {
+  runId: string
+  checkpoint: CheckpointView
+  file: CheckpointFileView
+}) {
+  const content = useQuery({
+    ...checkpointFileQuery(runId, checkpoint.cid, file.path),
+    enabled: file.status !== 'missing',
+  })
   let body
-  if (file.status === 'missing') body = <Empty>The manifest lists this file, but it is not in the directory.</Empty>
+  if (file.status === 'missing')
+    body = <Empty>The manifest lists this file, but it is not in the directory.</Empty>
   else if (content.status === 'pending') body = <Loading what={file.path} />
-  else if (content.status === 'error') body = <ErrorNotice what={`read ${file.path}`} error={content.error} />
+  else if (content.status === 'error')
+    body = <ErrorNotice what={`read ${file.path}`} error={content.error} />
   else body = <FileContent path={file.path} text={content.data} />
   return (
     <section className="file-view" aria-label={`File ${file.path}`}>
@@ -58,36 +85,67 @@ function FileView({ runId, checkpoint, file }: { runId: string; checkpoint: Chec
 }
 
 /** `r004.a1` → `r004.`: the prefix of every file of that rollout's boundaries and snapshots. */
-const sessionFilePrefix = (session: string | null): string => (session === null ? '' : `${session.replace(/\.a\d+$/, '')}.`)
+const sessionFilePrefix = (session: string | null): string =>
+  session === null ? '' : `${session.replace(/\.a\d+$/, '')}.`
 
 /**
  * The Manifests tab: each checkpoint directory's files with digest status (and the digest), its
  * token-store segments with theirs, a search over paths (starting at the selected session's
  * files), and a JSON viewer.
  */
-export function ManifestsTab({ runId, status, session = null }: { runId: string; status: RunStatus; session?: string | null }) {
+export function ManifestsTab({
+  runId,
+  status,
+  session = null,
+}: {
+  runId: string
+  status: RunStatus
+  session?: string | null
+}) {
   const checkpoints = useQuery(checkpointsQuery(runId, status))
   const [chosen, setChosen] = useState<{ cid: string; path: string } | null>(null)
   const [search, setSearch] = useState(sessionFilePrefix(session))
   const needle = search.trim().toLowerCase()
 
   let body
-  if (checkpoints.status === 'pending') body = <Loading what="the checkpoint directories" minHeight={240} />
-  else if (checkpoints.status === 'error') body = <ErrorNotice what="list the checkpoint directories" error={checkpoints.error} onRetry={() => void checkpoints.refetch()} />
+  if (checkpoints.status === 'pending')
+    body = <Loading what="the checkpoint directories" minHeight={240} />
+  else if (checkpoints.status === 'error')
+    body = (
+      <ErrorNotice
+        what="list the checkpoint directories"
+        error={checkpoints.error}
+        onRetry={() => void checkpoints.refetch()}
+      />
+    )
   else if (checkpoints.data.checkpoints.length === 0)
-    body = <Empty>{status === 'running' ? 'No checkpoint has been committed yet.' : 'This run committed no checkpoint directory.'}</Empty>
+    body = (
+      <Empty>
+        {status === 'running'
+          ? 'No checkpoint has been committed yet.'
+          : 'This run committed no checkpoint directory.'}
+      </Empty>
+    )
   else {
     const list = checkpoints.data.checkpoints
     const current = list.find((c) => c.cid === chosen?.cid) ?? list[0]
-    const matching = current?.files.filter((f) => needle === '' || f.path.toLowerCase().includes(needle)) ?? []
-    const file = current?.files.find((f) => f.path === chosen?.path) ?? (needle !== '' ? matching[0] : undefined) ?? current?.files.find((f) => f.path === 'checkpoint.json') ?? null
+    const matching =
+      current?.files.filter((f) => needle === '' || f.path.toLowerCase().includes(needle)) ?? []
+    const file =
+      current?.files.find((f) => f.path === chosen?.path) ??
+      (needle !== '' ? matching[0] : undefined) ??
+      current?.files.find((f) => f.path === 'checkpoint.json') ??
+      null
     body = current && (
       <div className="manifests-grid">
         <div className="manifests-nav">
           {list.length > 1 && (
             <label>
               Directory{' '}
-              <select value={current.cid} onChange={(e) => setChosen({ cid: e.currentTarget.value, path: 'checkpoint.json' })}>
+              <select
+                value={current.cid}
+                onChange={(e) => setChosen({ cid: e.currentTarget.value, path: 'checkpoint.json' })}
+              >
                 {list.map((c) => (
                   <option key={c.cid} value={c.cid}>
                     {c.cid}
@@ -110,7 +168,11 @@ export function ManifestsTab({ runId, status, session = null }: { runId: string;
                 <li key={i}>
                   <code className="error-code">{p.code}</code>{' '}
                   {p.path && current.files.some((f) => f.path === p.path) ? (
-                    <button type="button" className="link-button mono" onClick={() => setChosen({ cid: current.cid, path: p.path ?? '' })}>
+                    <button
+                      type="button"
+                      className="link-button mono"
+                      onClick={() => setChosen({ cid: current.cid, path: p.path ?? '' })}
+                    >
                       {p.path}
                     </button>
                   ) : (
@@ -121,12 +183,33 @@ export function ManifestsTab({ runId, status, session = null }: { runId: string;
               ))}
             </ul>
           )}
-          <TokenSegments segments={current.segments ?? []} selected={file?.path ?? null} onSelect={(path) => setChosen({ cid: current.cid, path })} />
-          <input type="search" aria-label="Search files" placeholder="Search files (e.g. r4. or manifest)" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
-          {needle !== '' && matching.length === 0 && <p className="muted small">No file path contains “{search}”.</p>}
-          <Folder node={fileTree(matching)} selected={file?.path ?? null} onSelect={(path) => setChosen({ cid: current.cid, path })} depth={0} />
+          <TokenSegments
+            segments={current.segments ?? []}
+            selected={file?.path ?? null}
+            onSelect={(path) => setChosen({ cid: current.cid, path })}
+          />
+          <input
+            type="search"
+            aria-label="Search files"
+            placeholder="Search files (e.g. r4. or manifest)"
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+          {needle !== '' && matching.length === 0 && (
+            <p className="muted small">No file path contains “{search}”.</p>
+          )}
+          <Folder
+            node={fileTree(matching)}
+            selected={file?.path ?? null}
+            onSelect={(path) => setChosen({ cid: current.cid, path })}
+            depth={0}
+          />
         </div>
-        {file ? <FileView runId={runId} checkpoint={current} file={file} /> : <Empty>Select a file.</Empty>}
+        {file ? (
+          <FileView runId={runId} checkpoint={current} file={file} />
+        ) : (
+          <Empty>Select a file.</Empty>
+        )}
       </div>
     )
   }

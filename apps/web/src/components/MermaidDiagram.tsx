@@ -1,7 +1,10 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { Mermaid } from 'mermaid'
 
-type DiagramState = { status: 'rendering' } | { status: 'ready' } | { status: 'error'; kind: 'parse' | 'render'; message: string }
+type DiagramState =
+  | { status: 'rendering' }
+  | { status: 'ready' }
+  | { status: 'error'; kind: 'parse' | 'render'; message: string }
 
 let mermaidReady: Promise<Mermaid> | undefined
 
@@ -34,7 +37,13 @@ function loadMermaid() {
         noteBorderColor: '#cbd5e1',
         noteTextColor: '#4b5565',
       },
-      sequence: { useMaxWidth: false, mirrorActors: false, messageFontSize: 13, actorFontSize: 13, noteFontSize: 12 },
+      sequence: {
+        useMaxWidth: false,
+        mirrorActors: false,
+        messageFontSize: 13,
+        actorFontSize: 13,
+        noteFontSize: 12,
+      },
     })
     await mermaid.parse(WARM_UP, { suppressErrors: true })
     return mermaid
@@ -115,13 +124,20 @@ function buildHeader(header: HTMLElement, svg: SVGSVGElement | null): void {
     header.style.height = '0px'
     return
   }
-  const height = Math.max(...tops.map((r) => Number(r.getAttribute('y') ?? 0) + Number(r.getAttribute('height') ?? 0))) + 4
+  const height =
+    Math.max(
+      ...tops.map((r) => Number(r.getAttribute('y') ?? 0) + Number(r.getAttribute('height') ?? 0)),
+    ) + 4
   const copy = svg.cloneNode(true) as SVGSVGElement
   const id = `${svg.id}-head`
   copy.id = id
   const style = copy.querySelector('style')
   if (style) style.textContent = (style.textContent ?? '').replaceAll(`#${svg.id}`, `#${id}`)
-  copy.querySelectorAll('text.messageText, .messageLine0, .messageLine1, rect.current-box, .note, .noteText, rect.rect, .actor-bottom').forEach((el) => el.remove())
+  copy
+    .querySelectorAll(
+      'text.messageText, .messageLine0, .messageLine1, rect.current-box, .note, .noteText, rect.rect, .actor-bottom',
+    )
+    .forEach((el) => el.remove())
   copy.querySelectorAll('[id]').forEach((el) => {
     if (el !== copy) el.removeAttribute('id')
   })
@@ -164,7 +180,10 @@ function scrollIntoContainer(box: HTMLElement, target: Element): void {
   if (rect.left < boxRect.left || rect.right > boxRect.right) {
     // both ends of the arrow when they fit side by side, else its start
     const room = box.clientWidth
-    box.scrollLeft += rect.width <= room - 32 ? rect.left - boxRect.left - (room - rect.width) / 2 : rect.left - boxRect.left - 16
+    box.scrollLeft +=
+      rect.width <= room - 32
+        ? rect.left - boxRect.left - (room - rect.width) / 2
+        : rect.left - boxRect.left - 16
   }
 }
 
@@ -237,12 +256,17 @@ export function MermaidDiagram({
         setFitScale((shown) => steadyFit(shown, fit))
         setState({ status: 'ready' })
         // figures for the e2e suite: loading mermaid (first time only) and parse + render + paint prep
-        if (loaded - started > 1) performance.measure('cutover:mermaid-load', { start: started, end: loaded })
+        if (loaded - started > 1)
+          performance.measure('cutover:mermaid-load', { start: started, end: loaded })
         performance.measure('cutover:diagram-render', { start: loaded })
         settledRef.current?.()
       } catch (error) {
         if (cancelled) return
-        setState({ status: 'error', kind: 'render', message: error instanceof Error ? error.message : String(error) })
+        setState({
+          status: 'error',
+          kind: 'render',
+          message: error instanceof Error ? error.message : String(error),
+        })
         settledRef.current?.()
       }
     })()
@@ -259,19 +283,30 @@ export function MermaidDiagram({
   }, [drawnKey, key, highlight])
 
   const zoomTo = (next: number | 'fit') => {
-    if (next === 'fit' && box.current && canvas.current) setFitScale(fitWidthScale(box.current, canvas.current))
+    if (next === 'fit' && box.current && canvas.current)
+      setFitScale(fitWidthScale(box.current, canvas.current))
     setZoom(next)
   }
   return (
     <>
       <div className="diagram-zoom" role="toolbar" aria-label="Diagram zoom">
-        <button type="button" onClick={() => zoomTo(Math.max(ZOOM_MIN, round(scale / ZOOM_STEP)))} disabled={scale <= ZOOM_MIN} aria-label="Zoom out">
+        <button
+          type="button"
+          onClick={() => zoomTo(Math.max(ZOOM_MIN, round(scale / ZOOM_STEP)))}
+          disabled={scale <= ZOOM_MIN}
+          aria-label="Zoom out"
+        >
           −
         </button>
         <span className="zoom-level" data-testid="diagram-zoom-level">
           {Math.round(scale * 100)}%
         </span>
-        <button type="button" onClick={() => zoomTo(Math.min(ZOOM_MAX, round(scale * ZOOM_STEP)))} disabled={scale >= ZOOM_MAX} aria-label="Zoom in">
+        <button
+          type="button"
+          onClick={() => zoomTo(Math.min(ZOOM_MAX, round(scale * ZOOM_STEP)))}
+          disabled={scale >= ZOOM_MAX}
+          aria-label="Zoom in"
+        >
           +
         </button>
         <button type="button" onClick={() => zoomTo('fit')} aria-pressed={zoom === 'fit'}>
@@ -281,25 +316,25 @@ export function MermaidDiagram({
           100%
         </button>
       </div>
-    <div
-      className="diagram"
-      data-testid={testId}
-      data-state={state.status}
-      data-highlight={state.status === 'ready' ? painted : undefined}
-      aria-busy={state.status === 'rendering'}
-      aria-label={label}
-      role="figure"
-      ref={box}
-      tabIndex={-1}
-    >
-      {state.status === 'error' && (
-        <p role="alert" className="error">
-          Diagram {state.kind} error: {state.message}
-        </p>
-      )}
-      <div ref={head} className="diagram-head" style={{ zoom: scale }} />
-      <div ref={canvas} className="diagram-canvas" style={{ zoom: scale }} />
-    </div>
+      <div
+        className="diagram"
+        data-testid={testId}
+        data-state={state.status}
+        data-highlight={state.status === 'ready' ? painted : undefined}
+        aria-busy={state.status === 'rendering'}
+        aria-label={label}
+        role="figure"
+        ref={box}
+        tabIndex={-1}
+      >
+        {state.status === 'error' && (
+          <p role="alert" className="error">
+            Diagram {state.kind} error: {state.message}
+          </p>
+        )}
+        <div ref={head} className="diagram-head" style={{ zoom: scale }} />
+        <div ref={canvas} className="diagram-canvas" style={{ zoom: scale }} />
+      </div>
     </>
   )
 }

@@ -1,7 +1,15 @@
 import { useState } from 'react'
 import type { FormEvent } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { CUT_MODES, INTEGER_FIELDS, SCENARIO_NAMES, integerTextProblem, rolloutIds, rolloutNamingHint, seedTextProblem } from '@cutover/core/contracts'
+import {
+  CUT_MODES,
+  INTEGER_FIELDS,
+  SCENARIO_NAMES,
+  integerTextProblem,
+  rolloutIds,
+  rolloutNamingHint,
+  seedTextProblem,
+} from '@cutover/core/contracts'
 import type { BugName, CutMode, Fault, ScenarioName } from '@cutover/core/contracts'
 import { bugsQuery, scenariosQuery } from '../api/queries.ts'
 import { useCreateRun } from '../api/useCreateRun.ts'
@@ -34,14 +42,20 @@ export function NewRunForm() {
   const faultsParsed = parseFaultsInput(faults)
   // The seed travels as decimal text so a seed of any size survives JSON (CONTRACTS.md §1).
   const seedError = seed === '' ? null : seedTextProblem(seed)
-  const rolloutsError = rollouts === '' ? null : integerTextProblem(rollouts, ROLLOUTS.min, ROLLOUTS.max)
-  const deadlineError = deadline === '' ? null : integerTextProblem(deadline, DEADLINE.min, DEADLINE.max)
-  const invalid = !faultsParsed.ok || seedError !== null || rolloutsError !== null || deadlineError !== null
+  const rolloutsError =
+    rollouts === '' ? null : integerTextProblem(rollouts, ROLLOUTS.min, ROLLOUTS.max)
+  const deadlineError =
+    deadline === '' ? null : integerTextProblem(deadline, DEADLINE.min, DEADLINE.max)
+  const invalid =
+    !faultsParsed.ok || seedError !== null || rolloutsError !== null || deadlineError !== null
   const preset = scenarios.data?.scenarios.find((s) => s.name === scenario)
   // The schedule the run would get, as editable chips: the typed list, or else the preset's own.
-  const schedule: readonly Fault[] = faultsParsed.ok ? (faultsParsed.faults ?? preset?.faults ?? []) : []
+  const schedule: readonly Fault[] = faultsParsed.ok
+    ? (faultsParsed.faults ?? preset?.faults ?? [])
+    : []
   // The placeholder and the hint name rollouts of the run this form would start.
-  const runRollouts = rollouts !== '' && rolloutsError === null ? Number(rollouts) : (preset?.config.rollouts ?? 9)
+  const runRollouts =
+    rollouts !== '' && rolloutsError === null ? Number(rollouts) : (preset?.config.rollouts ?? 9)
   const exampleRollout = rolloutIds(runRollouts)[Math.min(7, runRollouts - 1)] ?? 'r0'
 
   const create = useCreateRun()
@@ -75,7 +89,10 @@ export function NewRunForm() {
       <div className="form-row">
         <label>
           Scenario
-          <select value={scenario} onChange={(e) => setScenario(e.currentTarget.value as ScenarioName)}>
+          <select
+            value={scenario}
+            onChange={(e) => setScenario(e.currentTarget.value as ScenarioName)}
+          >
             {SCENARIO_NAMES.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -85,22 +102,56 @@ export function NewRunForm() {
         </label>
         <label>
           Seed
-          <input type="text" inputMode="numeric" placeholder="0" value={seed} onChange={(e) => setSeed(e.currentTarget.value.trim())} aria-invalid={seedError !== null} aria-describedby="seed-error" />
-          <span id="seed-error" className="field-error">{seedError}</span>
+          <input
+            type="text"
+            inputMode="numeric"
+            placeholder="0"
+            value={seed}
+            onChange={(e) => setSeed(e.currentTarget.value.trim())}
+            aria-invalid={seedError !== null}
+            aria-describedby="seed-error"
+          />
+          <span id="seed-error" className="field-error">
+            {seedError}
+          </span>
         </label>
         <label>
           Rollouts
-          <input type="text" inputMode="numeric" placeholder={String(preset?.config.rollouts ?? 9)} value={rollouts} onChange={(e) => setRollouts(e.currentTarget.value.trim())} aria-invalid={rolloutsError !== null} aria-describedby="rollouts-error" />
-          <span id="rollouts-error" className="field-error">{rolloutsError}</span>
+          <input
+            type="text"
+            inputMode="numeric"
+            placeholder={String(preset?.config.rollouts ?? 9)}
+            value={rollouts}
+            onChange={(e) => setRollouts(e.currentTarget.value.trim())}
+            aria-invalid={rolloutsError !== null}
+            aria-describedby="rollouts-error"
+          />
+          <span id="rollouts-error" className="field-error">
+            {rolloutsError}
+          </span>
         </label>
         <label>
           Deadline (ms)
-          <input type="text" inputMode="numeric" placeholder={String(preset?.config.deadline_ms ?? '')} value={deadline} onChange={(e) => setDeadline(e.currentTarget.value.trim())} aria-invalid={deadlineError !== null} aria-describedby="deadline-error" />
-          <span id="deadline-error" className="field-error">{deadlineError}</span>
+          <input
+            type="text"
+            inputMode="numeric"
+            placeholder={String(preset?.config.deadline_ms ?? '')}
+            value={deadline}
+            onChange={(e) => setDeadline(e.currentTarget.value.trim())}
+            aria-invalid={deadlineError !== null}
+            aria-describedby="deadline-error"
+          />
+          <span id="deadline-error" className="field-error">
+            {deadlineError}
+          </span>
         </label>
       </div>
       <label className="faults-field">
-        Faults <span className="muted small">(JSON list; empty = the scenario’s own schedule{preset && preset.faults.length > 0 ? `: ${JSON.stringify(preset.faults)}` : ''})</span>
+        Faults{' '}
+        <span className="muted small">
+          (JSON list; empty = the scenario’s own schedule
+          {preset && preset.faults.length > 0 ? `: ${JSON.stringify(preset.faults)}` : ''})
+        </span>
         <textarea
           rows={3}
           spellCheck={false}
@@ -114,20 +165,34 @@ export function NewRunForm() {
       {schedule.length > 0 && (
         <div className="run-faults form-faults" aria-label="The fault schedule this run gets">
           {schedule.map((f, i) => (
-            <FaultChip key={i} fault={f} removeLabel="Remove this fault" onRemove={() => setFaults(JSON.stringify(schedule.filter((_, j) => j !== i)))} />
+            <FaultChip
+              key={i}
+              fault={f}
+              removeLabel="Remove this fault"
+              onRemove={() => setFaults(JSON.stringify(schedule.filter((_, j) => j !== i)))}
+            />
           ))}
         </div>
       )}
       <p id="faults-hint" className="muted small" data-testid="faults-hint">
-        Name a rollout by {rolloutNamingHint(runRollouts)}; a fault naming a rollout or worker this run does not have is refused, and a fault that never fires is listed on the run.
+        Name a rollout by {rolloutNamingHint(runRollouts)}; a fault naming a rollout or worker this
+        run does not have is refused, and a fault that never fires is listed on the run.
       </p>
       <ul id="faults-errors" className="field-errors" aria-live="polite">
-        {!faultsParsed.ok && (touched || faults.trim() !== '') && faultsParsed.errors.map((e) => <li key={e}>{e}</li>)}
+        {!faultsParsed.ok &&
+          (touched || faults.trim() !== '') &&
+          faultsParsed.errors.map((e) => <li key={e}>{e}</li>)}
       </ul>
       <label className="cut-mode-field">
         Cut mode
-        <select value={cutMode} onChange={(e) => setCutMode(e.currentTarget.value as CutMode | '')} aria-describedby="cut-mode-hint">
-          <option value="">the scenario’s own ({preset?.config.cut_mode ?? 'whole-request'})</option>
+        <select
+          value={cutMode}
+          onChange={(e) => setCutMode(e.currentTarget.value as CutMode | '')}
+          aria-describedby="cut-mode-hint"
+        >
+          <option value="">
+            the scenario’s own ({preset?.config.cut_mode ?? 'whole-request'})
+          </option>
           {CUT_MODES.map((mode) => (
             <option key={mode} value={mode}>
               {mode}
@@ -136,8 +201,10 @@ export function NewRunForm() {
         </select>
       </label>
       <p id="cut-mode-hint" className="muted small">
-        What prepare does to a model call still generating at the deadline: <code>whole-request</code> sacrifices it (the straggler is retired),{' '}
-        <code>generation-safe</code> cuts it at a durable token boundary and continues it after restore.
+        What prepare does to a model call still generating at the deadline:{' '}
+        <code>whole-request</code> sacrifices it (the straggler is retired),{' '}
+        <code>generation-safe</code> cuts it at a durable token boundary and continues it after
+        restore.
       </p>
       <label className="bug-field">
         Bug (teaching mode)
@@ -153,9 +220,14 @@ export function NewRunForm() {
       {chosenBug && (
         <p className="muted small bug-narrative">
           {chosenBug.narrative} Watch the Invariants tab: {chosenBug.invariant} fails
-          {chosenBug.scenarios === undefined ? '.' : ` — on ${chosenBug.scenarios.join(', ')} only.`}
+          {chosenBug.scenarios === undefined
+            ? '.'
+            : ` — on ${chosenBug.scenarios.join(', ')} only.`}
           {chosenBug.scenarios !== undefined && !chosenBug.scenarios.includes(scenario) && (
-            <strong className="bug-scenario-hint"> The scenario chosen above ({scenario}) does not show it.</strong>
+            <strong className="bug-scenario-hint">
+              {' '}
+              The scenario chosen above ({scenario}) does not show it.
+            </strong>
           )}
         </p>
       )}

@@ -53,7 +53,8 @@ export function OpenDirectoryForm() {
         </button>
       </form>
       <p className="muted small">
-        Opens a checkpoint directory post-mortem: its verification per file, sessions, boundaries and lineage. Nothing is written into it.
+        Opens a checkpoint directory post-mortem: its verification per file, sessions, boundaries
+        and lineage. Nothing is written into it.
       </p>
       {open.isError && <ErrorNotice what={`open ${path.trim()}`} error={open.error} />}
       {opened.data && opened.data.directories.length > 0 && (

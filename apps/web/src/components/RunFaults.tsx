@@ -6,18 +6,34 @@ import { FaultChip } from './FaultChip.tsx'
  * teaching-mode bug, and one line per fault that never fired saying why. With `onRemove` the chips
  * are editable: each has a "run without this fault" button, given the schedule without it.
  */
-export function RunFaults({ run, onRemove }: { run: Pick<RunView, 'faults' | 'inert_faults' | 'bug' | 'status'>; onRemove?: (faults: readonly Fault[]) => void }) {
+export function RunFaults({
+  run,
+  onRemove,
+}: {
+  run: Pick<RunView, 'faults' | 'inert_faults' | 'bug' | 'status'>
+  onRemove?: (faults: readonly Fault[]) => void
+}) {
   if (run.faults.length === 0 && run.bug === undefined) return null
   const inert = new Set(run.inert_faults.map((f) => JSON.stringify(f.fault)))
   return (
     <div className="run-faults">
       {run.bug !== undefined && (
-        <span className="badge bug-badge" data-testid="bug-badge" title="teaching mode: a deliberately broken behaviour">
+        <span
+          className="badge bug-badge"
+          data-testid="bug-badge"
+          title="teaching mode: a deliberately broken behaviour"
+        >
           bug: {run.bug}
         </span>
       )}
       {run.faults.map((f, i) => (
-        <FaultChip key={i} fault={f} inert={inert.has(JSON.stringify(f))} removeLabel="Run without this fault" onRemove={onRemove && (() => onRemove(run.faults.filter((_, j) => j !== i)))} />
+        <FaultChip
+          key={i}
+          fault={f}
+          inert={inert.has(JSON.stringify(f))}
+          removeLabel="Run without this fault"
+          onRemove={onRemove && (() => onRemove(run.faults.filter((_, j) => j !== i)))}
+        />
       ))}
       {run.inert_faults.length > 0 && (
         <ul className="inert-faults" aria-label="Faults that never fired">

@@ -11,11 +11,24 @@ import { ALL_PASS, TRACE, sessionsAnswer, sessionsView, stepView } from '../test
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
-vi.mock('../api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+vi.mock('../api/client.ts', async (original) => ({
+  ...(await original<ClientModule>()),
+  apiFetch: (...args: unknown[]) => apiFetch(...args),
+}))
 vi.mock('./MermaidDiagram.tsx', () => ({
   // the highlighted message (index among the message lines) gets the marker the real diagram draws
   MermaidDiagram: ({ source, highlight }: { source: string; highlight: number }) => (
-    <pre data-testid="sequence-diagram">{source.split('\n').map((line, i, all) => (all.slice(0, i).filter((l) => l.includes('->>')).length === highlight && line.includes('->>') ? line.replace(': ', ': ▶ ') : line)).join('\n')}</pre>
+    <pre data-testid="sequence-diagram">
+      {source
+        .split('\n')
+        .map((line, i, all) =>
+          all.slice(0, i).filter((l) => l.includes('->>')).length === highlight &&
+          line.includes('->>')
+            ? line.replace(': ', ': ▶ ')
+            : line,
+        )
+        .join('\n')}
+    </pre>
   ),
   preloadMermaid: () => {},
 }))
@@ -78,7 +91,9 @@ afterEach(() => {
 describe('live runs', () => {
   it('[freeze] the view follows the live edge until the user steps; then new events do not move it', async () => {
     render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <QueryClientProvider
+        client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+      >
         <Harness />
       </QueryClientProvider>,
     )

@@ -1,7 +1,13 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { KeyMoment, PhaseBand, StepView, TraceEvent, TracePhase } from '@cutover/core/contracts'
+import type {
+  KeyMoment,
+  PhaseBand,
+  StepView,
+  TraceEvent,
+  TracePhase,
+} from '@cutover/core/contracts'
 import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
 import { useFilteredEvents } from '../api/useRangeEvents.ts'
 import { useRunSummary } from '../api/useRunSummary.ts'
@@ -68,14 +74,18 @@ export function RunInspector({
   // the diagram library loads while the run and its first step are fetched, not after
   useEffect(preloadMermaid, [])
   // a running run's view is asked again until it ends (its status, outcome and failures)
-  const run = useQuery({ ...runQuery(runId), refetchInterval: (query) => (query.state.data?.status === 'running' ? RUN_POLL_MS : false) })
+  const run = useQuery({
+    ...runQuery(runId),
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? RUN_POLL_MS : false),
+  })
   const rerun = useRerun()
   const bugs = useQuery({ ...bugsQuery(), enabled: run.data?.bug !== undefined })
   // A run already finished when the page opens, with no step in the URL, opens where its story
   // turns: that needs its summary first, so no step is shown meanwhile.
   // A run that streams follows its live edge; a step in the URL (a permalink) always wins.
   const [opening, setOpening] = useState(openAtStory)
-  const choosing = opening && view.step === null && run.data !== undefined && run.data.status !== 'running'
+  const choosing =
+    opening && view.step === null && run.data !== undefined && run.data.status !== 'running'
   // The page reads the run's summary, never the whole trace (≈ 100 MB of JSON at 10,000 rollouts):
   // the Events tab, a rollout's events and the directory writes are asked of the server by range.
   const trace = useRunSummary(runId, run.data)
@@ -85,7 +95,11 @@ export function RunInspector({
   // While following a streaming run, the view moves to the live edge only once the step it shows
   // has loaded: new events arrive faster than step views, and chasing each would show nothing.
   const [liveStep, setLiveStep] = useState(0)
-  const step = following ? (trace.live ? Math.min(liveStep, total) : total) : Math.min(view.step ?? 0, total)
+  const step = following
+    ? trace.live
+      ? Math.min(liveStep, total)
+      : total
+    : Math.min(view.step ?? 0, total)
   // While a run streams, the counter, the scrubber and the current-event line show the live edge
   // (the summary's edge); the diagram and the cards show the latest step view the server
   // has answered, and catch up as it answers.
@@ -96,7 +110,11 @@ export function RunInspector({
 
   const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
   const folded = useMemo(() => [...collapsed].sort(), [collapsed])
-  const stepView = useQuery({ ...stepQuery(runId, step, folded), enabled: ready && !choosing, placeholderData: keepPreviousData })
+  const stepView = useQuery({
+    ...stepQuery(runId, step, folded),
+    enabled: ready && !choosing,
+    placeholderData: keepPreviousData,
+  })
   const settled = !stepView.isFetching
   useEffect(() => {
     if (following && trace.live && settled && liveStep !== total) setLiveStep(total)
@@ -107,17 +125,25 @@ export function RunInspector({
     if (!choosing) setOpening(false)
     else if (summary !== null) {
       setOpening(false)
-      onView({ ...view, step: openingStep(keyMoments(summary.moments, run.data.failures), summary.total) }, { replace: true })
+      onView(
+        {
+          ...view,
+          step: openingStep(keyMoments(summary.moments, run.data.failures), summary.total),
+        },
+        { replace: true },
+      )
     }
   }, [opening, choosing, run.data, summary, view, onView])
 
-  const seek = (n: number) => onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
+  const seek = (n: number) =>
+    onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
   const playback = usePlayback(step, total, seek)
 
   // neighbours are what the next key press asks for: fetch them while the user reads this step
   useEffect(() => {
     if (!ready) return
-    for (const n of [step + 1, step - 1, step + 2]) if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n, folded))
+    for (const n of [step + 1, step - 1, step + 2])
+      if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n, folded))
   }, [client, ready, runId, step, total, folded])
 
   useStepKeys(step, total, seek, playback.toggle)
@@ -131,7 +157,12 @@ export function RunInspector({
   // the directory writes (5 MB at 10,000 rollouts), only when the step shown is one and the fault
   // control that numbers them is shown: not while following the live edge, not for a fleet run
   const offersFaults = !atLiveEdge && run.data?.kind !== 'fleet'
-  const writes = useFilteredEvents(runId, { type: 'directory.write' }, filterEdge, offersFaults && stepView.data?.event?.type === 'directory.write')
+  const writes = useFilteredEvents(
+    runId,
+    { type: 'directory.write' },
+    filterEdge,
+    offersFaults && stepView.data?.event?.type === 'directory.write',
+  )
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
   const toggleFold = (phase: TracePhase) =>
     setCollapsed((old) => {
@@ -142,11 +173,21 @@ export function RunInspector({
     })
 
   if (run.status === 'pending') return <Loading what={`run ${runId}`} minHeight={600} />
-  if (run.status === 'error') return <ErrorNotice what={`open run ${runId}`} error={run.error} onRetry={() => void run.refetch()} />
-  if (trace.status === 'error' && trace.error) return <ErrorNotice what={`load the trace of run ${runId}`} error={trace.error} />
+  if (run.status === 'error')
+    return (
+      <ErrorNotice
+        what={`open run ${runId}`}
+        error={run.error}
+        onRetry={() => void run.refetch()}
+      />
+    )
+  if (trace.status === 'error' && trace.error)
+    return <ErrorNotice what={`load the trace of run ${runId}`} error={trace.error} />
 
   const data = stepView.data
-  const diagram = data ? stickyDiagram(drawn, data, total, stepView.isPlaceholderData ? null : folded.join(',')) : null
+  const diagram = data
+    ? stickyDiagram(drawn, data, total, stepView.isPlaceholderData ? null : folded.join(','))
+    : null
   // The drawn window is state from the previous render (React's "adjust state while rendering"):
   // "Inject a fault where you stand": the same control above the diagram and in the Events tab.
   const runData = run.data
@@ -176,38 +217,78 @@ export function RunInspector({
 
   return (
     <div className="inspector">
-      <RunHeader run={run.data} onRemoveFault={(faults) => rerun.rerun(run.data, faults, step, view.tab)} />
-      <TransportBar step={step} shown={shownStep} total={total} playback={playback} onSeek={seek} phases={starts} bands={bands}>
+      <RunHeader
+        run={run.data}
+        onRemoveFault={(faults) => rerun.rerun(run.data, faults, step, view.tab)}
+      />
+      <TransportBar
+        step={step}
+        shown={shownStep}
+        total={total}
+        playback={playback}
+        onSeek={seek}
+        phases={starts}
+        bands={bands}
+      >
         <div className="live-state" aria-live="polite">
           {trace.live ? (
             following ? (
               <span className="badge status-running">● following live</span>
             ) : (
-              <button type="button" className="badge-button" onClick={() => onView({ ...view, step: null }, { replace: true })}>
+              <button
+                type="button"
+                className="badge-button"
+                onClick={() => onView({ ...view, step: null }, { replace: true })}
+              >
                 frozen · {newEvents} new → follow live
               </button>
             )
           ) : null}
         </div>
       </TransportBar>
-      <StoryNav runId={runId} summary={summary?.moments ?? NO_MOMENTS} edge={filterEdge} failures={run.data.failures} step={step} session={view.session} onSeek={seek} />
+      <StoryNav
+        runId={runId}
+        summary={summary?.moments ?? NO_MOMENTS}
+        edge={filterEdge}
+        failures={run.data.failures}
+        step={step}
+        session={view.session}
+        onSeek={seek}
+      />
       <DivergedNotice run={run.data} error={stepView.error} />
-      <div className="stage" data-step={data?.step} aria-busy={stepView.isFetching && data?.step !== step}>
+      <div
+        className="stage"
+        data-step={data?.step}
+        aria-busy={stepView.isFetching && data?.step !== step}
+      >
         <div className="diagram-pane">
           <div className="diagram-tools">
-            <CurrentEvent data={data} live={atLiveEdge ? (summary?.last ?? null) : null} narrated={aside === undefined} />
+            <CurrentEvent
+              data={data}
+              live={atLiveEdge ? (summary?.last ?? null) : null}
+              narrated={aside === undefined}
+            />
             <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
           {!atLiveEdge && injectAt('inject-fault')}
-          {rerun.error && <ErrorNotice what="create the new run with this fault schedule" error={rerun.error} />}
+          {rerun.error && (
+            <ErrorNotice what="create the new run with this fault schedule" error={rerun.error} />
+          )}
           {!ready || !data ? (
             stepView.status === 'error' ? (
-              <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />
+              <ErrorNotice
+                what={`load step ${step}`}
+                error={stepView.error}
+                onRetry={() => void stepView.refetch()}
+              />
             ) : total === 0 && (ready || trace.live) ? (
               <Empty>Waiting for the first event…</Empty>
             ) : trace.live ? (
               <Empty>
-                <span data-testid="live-edge">Live: {total.toLocaleString('en-US')} events so far.</span> The diagram draws as soon as the server answers a step of this run.
+                <span data-testid="live-edge">
+                  Live: {total.toLocaleString('en-US')} events so far.
+                </span>{' '}
+                The diagram draws as soon as the server answers a step of this run.
               </Empty>
             ) : (
               <Loading what="the diagram" />
@@ -219,11 +300,21 @@ export function RunInspector({
               label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
             />
           )}
-          {stepView.status === 'error' && data && <ErrorNotice what={`load step ${step}`} error={stepView.error} onRetry={() => void stepView.refetch()} />}
+          {stepView.status === 'error' && data && (
+            <ErrorNotice
+              what={`load step ${step}`}
+              error={stepView.error}
+              onRetry={() => void stepView.refetch()}
+            />
+          )}
         </div>
         <aside className="cards-pane">
           {aside?.(data)}
-          {data ? <ParticipantCards participants={data.participants} /> : stepView.status === 'error' ? null : <Loading what="participants" />}
+          {data ? (
+            <ParticipantCards participants={data.participants} />
+          ) : stepView.status === 'error' ? null : (
+            <Loading what="participants" />
+          )}
         </aside>
       </div>
       <div className="export-row">
@@ -234,34 +325,72 @@ export function RunInspector({
         {!data ? (
           <Loading what="this step" minHeight={360} />
         ) : view.tab === 'sessions' ? (
-          <SessionsTab runId={runId} step={data.step} selected={view.session} onSelect={setSession} onOpenTables={() => onView({ ...view, tab: 'tables' })} onSeek={seek} />
+          <SessionsTab
+            runId={runId}
+            step={data.step}
+            selected={view.session}
+            onSelect={setSession}
+            onOpenTables={() => onView({ ...view, tab: 'tables' })}
+            onSeek={seek}
+          />
         ) : view.tab === 'tables' ? (
-          <TablesTab runId={runId} step={data.step} selected={view.session} onSelect={setSession} onSeek={seek} />
+          <TablesTab
+            runId={runId}
+            step={data.step}
+            selected={view.session}
+            onSelect={setSession}
+            onSeek={seek}
+          />
         ) : view.tab === 'lineage' ? (
           <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
         ) : view.tab === 'manifests' ? (
           <ManifestsTab runId={runId} status={run.data.status} session={view.session} />
         ) : view.tab === 'invariants' ? (
-          <InvariantsTab invariants={data.invariants} failures={data.failures} runFailures={run.data.failures} step={data.step} onSeek={seek} bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)} />
+          <InvariantsTab
+            invariants={data.invariants}
+            failures={data.failures}
+            runFailures={run.data.failures}
+            step={data.step}
+            onSeek={seek}
+            bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)}
+          />
         ) : (
-          <EventsTab runId={runId} total={total} filterEdge={filterEdge} step={step} onSeek={seek} inject={atLiveEdge ? undefined : injectAt('inject-fault-events')} />
+          <EventsTab
+            runId={runId}
+            total={total}
+            filterEdge={filterEdge}
+            step={step}
+            onSeek={seek}
+            inject={atLiveEdge ? undefined : injectAt('inject-fault-events')}
+          />
         )}
       </Tabs>
     </div>
   )
 }
 
-
 /** The message at this step in one line, above the diagram. */
-function CurrentEvent({ data, live, narrated }: { data: StepView | undefined; live: TraceEvent | null; narrated: boolean }) {
+function CurrentEvent({
+  data,
+  live,
+  narrated,
+}: {
+  data: StepView | undefined
+  live: TraceEvent | null
+  narrated: boolean
+}) {
   const event = live ?? data?.event
-  if (!event) return <p className="current-event muted">{data ? 'Step 0: before the first message.' : '\u00a0'}</p>
+  if (!event)
+    return (
+      <p className="current-event muted">{data ? 'Step 0: before the first message.' : '\u00a0'}</p>
+    )
   const rollout = event.payload['rollout_id']
   const attempt = event.payload['attempt_index']
   return (
     <p className="current-event">
-      <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span> <span className="mono">{event.from}</span> →{' '}
-      <span className="mono">{event.to}</span> <span className="mono strong">{event.type}</span>{' '}
+      <span className={`phase-chip phase-${event.phase}`}>{event.phase}</span>{' '}
+      <span className="mono">{event.from}</span> → <span className="mono">{event.to}</span>{' '}
+      <span className="mono strong">{event.type}</span>{' '}
       {typeof rollout === 'string' && (
         <span className="mono session-chip" data-testid="current-session">
           {rollout}

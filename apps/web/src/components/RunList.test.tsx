@@ -8,7 +8,10 @@ import { ALL_PASS } from '../test/fixtures.ts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()
-vi.mock('../api/client.ts', async (original) => ({ ...(await original<ClientModule>()), apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+vi.mock('../api/client.ts', async (original) => ({
+  ...(await original<ClientModule>()),
+  apiFetch: (...args: unknown[]) => apiFetch(...args),
+}))
 const { RunList, faultsCell } = await import('./RunList.tsx')
 
 const RUN: RunView = {
@@ -34,29 +37,51 @@ afterEach(cleanup)
 describe('runs list', () => {
   it('[runs] the faults column says which runs carry faults, damaged checkpoints or a bug', () => {
     expect(faultsCell(RUN)).toBe('corrupt_file · 1 damaged checkpoint')
-    expect(faultsCell({ ...RUN, faults: [], damaged: [], bug: 'call-ids-reused' })).toBe('bug: call-ids-reused')
+    expect(faultsCell({ ...RUN, faults: [], damaged: [], bug: 'call-ids-reused' })).toBe(
+      'bug: call-ids-reused',
+    )
     expect(faultsCell({ ...RUN, faults: [], damaged: [] })).toBe('none')
   })
 
   it('[runs] delete asks first; "Keep" keeps the run and nothing is sent', async () => {
-    apiFetch.mockImplementation(async (path: string) => (path === '/api/runs' ? { runs: [RUN] } : null))
+    apiFetch.mockImplementation(async (path: string) =>
+      path === '/api/runs' ? { runs: [RUN] } : null,
+    )
     render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <QueryClientProvider
+        client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+      >
         <RunList />
       </QueryClientProvider>,
     )
     fireEvent.click(await screen.findByRole('button', { name: 'Delete run run1' }))
     fireEvent.click(screen.getByRole('button', { name: 'Keep' }))
-    expect(apiFetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'DELETE')).toBe(false)
+    expect(
+      apiFetch.mock.calls.some(
+        ([, init]) => (init as RequestInit | undefined)?.method === 'DELETE',
+      ),
+    ).toBe(false)
     fireEvent.click(screen.getByRole('button', { name: 'Delete run run1' }))
     fireEvent.click(screen.getByRole('button', { name: 'Yes, delete run run1' }))
-    await waitFor(() => expect(apiFetch.mock.calls.some(([, init]) => (init as RequestInit | undefined)?.method === 'DELETE')).toBe(true))
+    await waitFor(() =>
+      expect(
+        apiFetch.mock.calls.some(
+          ([, init]) => (init as RequestInit | undefined)?.method === 'DELETE',
+        ),
+      ).toBe(true),
+    )
   })
 
   it('[runs] a run recorded by cutover fleet carries a "processes" marker; a simulated run none', async () => {
-    apiFetch.mockImplementation(async (path: string) => (path === '/api/runs' ? { runs: [RUN, { ...RUN, id: 'run2', kind: 'fleet', scenario: 'straggler-retirement' }] } : null))
+    apiFetch.mockImplementation(async (path: string) =>
+      path === '/api/runs'
+        ? { runs: [RUN, { ...RUN, id: 'run2', kind: 'fleet', scenario: 'straggler-retirement' }] }
+        : null,
+    )
     render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <QueryClientProvider
+        client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+      >
         <RunList />
       </QueryClientProvider>,
     )

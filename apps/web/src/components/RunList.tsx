@@ -15,8 +15,12 @@ import { StatusBadge } from './StatusBadge.tsx'
 export function RunList() {
   const runs = useQuery(runsQuery())
   if (runs.status === 'pending') return <Loading what="runs" minHeight={120} />
-  if (runs.status === 'error') return <ErrorNotice what="list the runs" error={runs.error} onRetry={() => void runs.refetch()} />
-  if (runs.data.runs.length === 0) return <Empty>No runs yet. Pick a scenario above, or start one with the form.</Empty>
+  if (runs.status === 'error')
+    return (
+      <ErrorNotice what="list the runs" error={runs.error} onRetry={() => void runs.refetch()} />
+    )
+  if (runs.data.runs.length === 0)
+    return <Empty>No runs yet. Pick a scenario above, or start one with the form.</Empty>
   const sorted = [...runs.data.runs].sort((a, b) => b.created_at.localeCompare(a.created_at))
   return (
     <table className="data-table run-list">
@@ -25,8 +29,12 @@ export function RunList() {
           <th scope="col">Run</th>
           <th scope="col">Scenario</th>
           <th scope="col">Seed</th>
-          <th scope="col" className="num">Rollouts</th>
-          <th scope="col" className="num">Events</th>
+          <th scope="col" className="num">
+            Rollouts
+          </th>
+          <th scope="col" className="num">
+            Events
+          </th>
           <th scope="col">Faults</th>
           <th scope="col">Status</th>
           <th scope="col">Invariants</th>
@@ -46,11 +54,14 @@ export function RunList() {
 }
 
 /** A run's faults in one cell: the kinds, the bug, and how many checkpoints a fault damaged. */
-export function faultsCell(run: Pick<RunView, 'faults' | 'bug' | 'damaged' | 'inert_faults'>): string {
+export function faultsCell(
+  run: Pick<RunView, 'faults' | 'bug' | 'damaged' | 'inert_faults'>,
+): string {
   const parts: string[] = []
   if (run.faults.length > 0) parts.push(run.faults.map((f) => f.kind).join(', '))
   if (run.inert_faults.length > 0) parts.push(`${run.inert_faults.length} without effect`)
-  if (run.damaged.length > 0) parts.push(`${run.damaged.length} damaged checkpoint${run.damaged.length === 1 ? '' : 's'}`)
+  if (run.damaged.length > 0)
+    parts.push(`${run.damaged.length} damaged checkpoint${run.damaged.length === 1 ? '' : 's'}`)
   if (run.bug !== undefined) parts.push(`bug: ${run.bug}`)
   return parts.length === 0 ? 'none' : parts.join(' · ')
 }
@@ -61,7 +72,9 @@ function RunRow({ run }: { run: RunView }) {
   const remove = useMutation({
     mutationFn: () => deleteRun(run.id),
     onSuccess: () => {
-      client.setQueryData(runsQuery().queryKey, (old) => (old ? { runs: old.runs.filter((r) => r.id !== run.id) } : old))
+      client.setQueryData(runsQuery().queryKey, (old) =>
+        old ? { runs: old.runs.filter((r) => r.id !== run.id) } : old,
+      )
       // Everything of the run (view, events, steps, sessions…) sits under its detail key.
       client.removeQueries({ queryKey: runKeys.detail(run.id) })
     },
@@ -69,7 +82,10 @@ function RunRow({ run }: { run: RunView }) {
   return (
     <tr data-run={run.id}>
       <td>
-        <Link className="mono" href={routeHref({ page: 'run', id: run.id, step: null, tab: 'sessions', session: null })}>
+        <Link
+          className="mono"
+          href={routeHref({ page: 'run', id: run.id, step: null, tab: 'sessions', session: null })}
+        >
           {run.id}
         </Link>
       </td>
@@ -78,16 +94,25 @@ function RunRow({ run }: { run: RunView }) {
         {run.kind === 'fleet' && (
           <>
             {' '}
-            <span className="badge" data-testid="run-kind" data-kind="fleet" title="recorded by cutover fleet from real participant processes">
+            <span
+              className="badge"
+              data-testid="run-kind"
+              data-kind="fleet"
+              title="recorded by cutover fleet from real participant processes"
+            >
               processes
             </span>
           </>
         )}
       </td>
-      <td className="mono seed" title={run.seed}>{run.seed}</td>
+      <td className="mono seed" title={run.seed}>
+        {run.seed}
+      </td>
       <td className="num">{run.rollouts}</td>
       <td className="num">{run.events}</td>
-      <td className="small faults-cell" data-testid="run-faults">{faultsCell(run)}</td>
+      <td className="small faults-cell" data-testid="run-faults">
+        {faultsCell(run)}
+      </td>
       <td>
         <StatusBadge status={run.status} queuePosition={run.queue_position} />
       </td>
@@ -97,17 +122,37 @@ function RunRow({ run }: { run: RunView }) {
       <td className="small muted">{run.created_at.replace('T', ' ').slice(0, 19)}</td>
       <td>
         {confirming ? (
-          <span className="confirm-delete" role="group" aria-label={`Confirm deleting run ${run.id}`}>
+          <span
+            className="confirm-delete"
+            role="group"
+            aria-label={`Confirm deleting run ${run.id}`}
+          >
             <span className="small">Delete for good?</span>{' '}
-            <button type="button" className="link-button danger" onClick={() => remove.mutate()} disabled={remove.isPending} aria-label={`Yes, delete run ${run.id}`}>
+            <button
+              type="button"
+              className="link-button danger"
+              onClick={() => remove.mutate()}
+              disabled={remove.isPending}
+              aria-label={`Yes, delete run ${run.id}`}
+            >
               {remove.isPending ? 'Deleting…' : 'Delete'}
             </button>{' '}
-            <button type="button" className="link-button" onClick={() => setConfirming(false)} disabled={remove.isPending}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => setConfirming(false)}
+              disabled={remove.isPending}
+            >
               Keep
             </button>
           </span>
         ) : (
-          <button type="button" className="link-button danger" onClick={() => setConfirming(true)} aria-label={`Delete run ${run.id}`}>
+          <button
+            type="button"
+            className="link-button danger"
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete run ${run.id}`}
+          >
             Delete
           </button>
         )}

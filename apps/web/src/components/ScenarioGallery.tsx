@@ -10,7 +10,14 @@ import { Loading } from './Loading.tsx'
 export function ScenarioGallery() {
   const scenarios = useQuery(scenariosQuery())
   if (scenarios.status === 'pending') return <Loading what="scenarios" minHeight={220} />
-  if (scenarios.status === 'error') return <ErrorNotice what="list the scenarios" error={scenarios.error} onRetry={() => void scenarios.refetch()} />
+  if (scenarios.status === 'error')
+    return (
+      <ErrorNotice
+        what="list the scenarios"
+        error={scenarios.error}
+        onRetry={() => void scenarios.refetch()}
+      />
+    )
   return (
     <ul className="gallery" aria-label="Scenarios">
       {scenarios.data.scenarios.map((scenario) => (
@@ -38,9 +45,16 @@ function ScenarioCard({ scenario }: { scenario: ScenarioInfo }) {
       <p className="mono small muted">{scenario.name}</p>
       <p className="narrative">{scenario.narrative}</p>
       <p className="small muted">
-        {scenario.config.rollouts} rollouts · deadline {scenario.config.deadline_ms} ms · {scenario.faults.length === 0 ? 'no faults' : scenario.faults.map((f) => f.kind).join(', ')}
+        {scenario.config.rollouts} rollouts · deadline {scenario.config.deadline_ms} ms ·{' '}
+        {scenario.faults.length === 0 ? 'no faults' : scenario.faults.map((f) => f.kind).join(', ')}
       </p>
-      <button type="button" className="primary" onClick={start} disabled={run.isPending} aria-label={`Run ${scenario.title}`}>
+      <button
+        type="button"
+        className="primary"
+        onClick={start}
+        disabled={run.isPending}
+        aria-label={`Run ${scenario.title}`}
+      >
         {run.isPending ? 'Starting…' : 'Run'}
       </button>
       {run.isError && <ErrorNotice what="start the run" error={run.error} />}

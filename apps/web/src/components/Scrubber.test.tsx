@@ -9,11 +9,25 @@ import { StepCounter } from './StepCounter.tsx'
 
 afterEach(cleanup)
 
-function Harness({ start, total, onToggle }: { start: number; total: number; onToggle: () => void }) {
+function Harness({
+  start,
+  total,
+  onToggle,
+}: {
+  start: number
+  total: number
+  onToggle: () => void
+}) {
   const [step, setStep] = useState(start)
   return (
     <>
-      <Scrubber step={step} total={total} bands={phaseBands(TRACE)} onSeek={setStep} onTogglePlay={onToggle} />
+      <Scrubber
+        step={step}
+        total={total}
+        bands={phaseBands(TRACE)}
+        onSeek={setStep}
+        onTogglePlay={onToggle}
+      />
       <StepCounter step={step} total={total} />
     </>
   )
@@ -53,7 +67,12 @@ describe('scrubber', () => {
   it('[scrubber] draws one coloured band per run of a banded phase, positioned by step', () => {
     const { container } = render(<Harness start={0} total={TRACE.length} onToggle={() => {}} />)
     const bands = [...container.querySelectorAll<HTMLElement>('.band')]
-    expect(bands.map((b) => b.className)).toEqual(['band phase-prepare', 'band phase-retire', 'band phase-commit', 'band phase-restore'])
+    expect(bands.map((b) => b.className)).toEqual([
+      'band phase-prepare',
+      'band phase-retire',
+      'band phase-commit',
+      'band phase-restore',
+    ])
     // prepare covers steps 3–4 of 7
     expect(bands[0]?.style.left).toBe(`${(2 / 7) * 100}%`)
     expect(bands[0]?.style.width).toBe(`${(2 / 7) * 100}%`)

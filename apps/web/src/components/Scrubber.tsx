@@ -36,7 +36,10 @@ export function Scrubber({
             key={`${band.phase}-${band.from}`}
             className={`band phase-${band.phase}`}
             title={`${band.phase}: steps ${band.from}–${band.to}`}
-            style={{ left: `${((band.from - 1) / span) * 100}%`, width: `${((band.to - band.from + 1) / span) * 100}%` }}
+            style={{
+              left: `${((band.from - 1) / span) * 100}%`,
+              width: `${((band.to - band.from + 1) / span) * 100}%`,
+            }}
           />
         ))}
       </div>

@@ -9,10 +9,32 @@ import { RowChangeLinks } from './RowChangeLinks.tsx'
 import { StatePictureView } from './StatePictureView.tsx'
 
 /** One session at this step beside its prepare snapshot (changed values marked), and its model calls' generation cuts. */
-export function SessionDetail({ runId, sessionKey, step, onOpenTables, onSeek }: { runId: string; sessionKey: string; step: number; onOpenTables: () => void; onSeek: (step: number) => void }) {
-  const detail = useQuery({ ...sessionQuery(runId, sessionKey, step), placeholderData: (previous) => (previous?.session.key === sessionKey ? previous : undefined) })
+export function SessionDetail({
+  runId,
+  sessionKey,
+  step,
+  onOpenTables,
+  onSeek,
+}: {
+  runId: string
+  sessionKey: string
+  step: number
+  onOpenTables: () => void
+  onSeek: (step: number) => void
+}) {
+  const detail = useQuery({
+    ...sessionQuery(runId, sessionKey, step),
+    placeholderData: (previous) => (previous?.session.key === sessionKey ? previous : undefined),
+  })
   if (detail.status === 'pending') return <Loading what={`session ${sessionKey}`} minHeight={200} />
-  if (detail.status === 'error') return <ErrorNotice what={`load session ${sessionKey}`} error={detail.error} onRetry={() => void detail.refetch()} />
+  if (detail.status === 'error')
+    return (
+      <ErrorNotice
+        what={`load session ${sessionKey}`}
+        error={detail.error}
+        onRetry={() => void detail.refetch()}
+      />
+    )
   const { session, state, prepare } = detail.data
   return (
     <section className="session-detail" aria-label={`Session ${session.key}`}>
@@ -29,12 +51,21 @@ export function SessionDetail({ runId, sessionKey, step, onOpenTables, onSeek }:
           </button>
         )}
       </header>
-      {session.environment === 'workplace' && <RowChangeLinks runId={runId} sessionKey={session.key} step={detail.data.step} onSeek={onSeek} />}
+      {session.environment === 'workplace' && (
+        <RowChangeLinks
+          runId={runId}
+          sessionKey={session.key}
+          step={detail.data.step}
+          onSeek={onSeek}
+        />
+      )}
       <GenerationCuts cuts={detail.data.generation_cuts ?? []} />
       <div className="side-by-side">
         <div>
           <h4>At step {detail.data.step}</h4>
-          {state === null ? <Empty>The session holds no state at this step.</Empty> : (
+          {state === null ? (
+            <Empty>The session holds no state at this step.</Empty>
+          ) : (
             <>
               <StatePictureView state={state} />
               <JsonTree value={state} compare={prepare ?? undefined} />
@@ -43,7 +74,9 @@ export function SessionDetail({ runId, sessionKey, step, onOpenTables, onSeek }:
         </div>
         <div>
           <h4>At prepare</h4>
-          {prepare === null ? <Empty>Not exported yet: no prepare snapshot at this step.</Empty> : (
+          {prepare === null ? (
+            <Empty>Not exported yet: no prepare snapshot at this step.</Empty>
+          ) : (
             <>
               <StatePictureView state={prepare} />
               {/* differences are marked on both sides */}

@@ -17,7 +17,9 @@ const HEADERS: { readonly [C in SessionColumn]: string } = {
 
 /** The order after clicking `column`'s header: ascending, or the other direction when it is the sorted column. */
 export const nextSort = (s: SessionSort, column: SessionColumn): SessionSort =>
-  s.column === column ? { column, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { column, direction: 'asc' }
+  s.column === column
+    ? { column, direction: s.direction === 'asc' ? 'desc' : 'asc' }
+    : { column, direction: 'asc' }
 
 /**
  * The Sessions table as drawn: the filter, sortable headers and a windowed list of `matched` rows
@@ -77,17 +79,43 @@ export function SessionsGrid({
   return (
     <div className="sessions" data-testid="sessions-table">
       <div className="table-tools">
-        <input type="search" placeholder="Filter sessions (rollout, state, summary…)" aria-label="Filter sessions" value={filter} onChange={(event) => onFilter(event.currentTarget.value)} />
+        <input
+          type="search"
+          placeholder="Filter sessions (rollout, state, summary…)"
+          aria-label="Filter sessions"
+          value={filter}
+          onChange={(event) => onFilter(event.currentTarget.value)}
+        />
         <span className="muted" aria-live="polite">
           {matched === count ? `${count} sessions` : `${matched} of ${count} sessions`}
         </span>
       </div>
-      <div role="table" aria-label="Sessions" aria-rowcount={matched + 1} className="vtable sessions-grid">
+      <div
+        role="table"
+        aria-label="Sessions"
+        aria-rowcount={matched + 1}
+        className="vtable sessions-grid"
+      >
         <div role="rowgroup">
           <div role="row" className="vtable-head">
             {SESSION_COLUMNS.map((column) => (
-              <div role="columnheader" key={column} aria-sort={sort.column === column ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'} className={`col-${column}`}>
-                <button type="button" className="sort-button" onClick={() => onSort(nextSort(sort, column))}>
+              <div
+                role="columnheader"
+                key={column}
+                aria-sort={
+                  sort.column === column
+                    ? sort.direction === 'asc'
+                      ? 'ascending'
+                      : 'descending'
+                    : 'none'
+                }
+                className={`col-${column}`}
+              >
+                <button
+                  type="button"
+                  className="sort-button"
+                  onClick={() => onSort(nextSort(sort, column))}
+                >
                   {HEADERS[column]}
                   <span aria-hidden="true" className="sort-mark">
                     {sort.column === column ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
@@ -110,7 +138,15 @@ export function SessionsGrid({
             onRange={onRange}
             renderRow={(_, index) => {
               const row = rowAt(index)
-              if (row === undefined) return <div role="row" aria-rowindex={index + 2} aria-busy="true" className="vtable-row is-pending" />
+              if (row === undefined)
+                return (
+                  <div
+                    role="row"
+                    aria-rowindex={index + 2}
+                    aria-busy="true"
+                    className="vtable-row is-pending"
+                  />
+                )
               return (
                 <div
                   role="row"
@@ -123,15 +159,31 @@ export function SessionsGrid({
                   onClick={() => onSelect(row.key)}
                   onKeyDown={(event) => onRowKey(event, index)}
                 >
-                  <div role="cell" className="col-rollout_id mono">{row.rollout_id}</div>
-                  <div role="cell" className="col-attempt num">{row.attempt}</div>
-                  <div role="cell" className="col-environment">{row.environment}</div>
+                  <div role="cell" className="col-rollout_id mono">
+                    {row.rollout_id}
+                  </div>
+                  <div role="cell" className="col-attempt num">
+                    {row.attempt}
+                  </div>
+                  <div role="cell" className="col-environment">
+                    {row.environment}
+                  </div>
                   <div role="cell" className="col-state">
                     <span className={`state-chip state-${row.state}`}>{row.state}</span>
                   </div>
-                  <div role="cell" className="col-revision num">{row.revision ?? '—'}</div>
-                  <div role="cell" className="col-session_id mono" title={row.session_id ?? undefined}>{row.session_id ?? '—'}</div>
-                  <div role="cell" className="col-summary" title={row.summary}>{row.summary}</div>
+                  <div role="cell" className="col-revision num">
+                    {row.revision ?? '—'}
+                  </div>
+                  <div
+                    role="cell"
+                    className="col-session_id mono"
+                    title={row.session_id ?? undefined}
+                  >
+                    {row.session_id ?? '—'}
+                  </div>
+                  <div role="cell" className="col-summary" title={row.summary}>
+                    {row.summary}
+                  </div>
                 </div>
               )
             }}

@@ -32,10 +32,21 @@ export function SessionsTab({
   const [filter, setFilter] = useState('')
   const [sort, setSort] = useState<SessionSort>(DEFAULT_SESSION_SORT)
   const [range, setRange] = useState({ start: 0, end: 0 })
-  const onRange = useCallback((start: number, end: number) => setRange((old) => (old.start === start && old.end === end ? old : { start, end })), [])
+  const onRange = useCallback(
+    (start: number, end: number) =>
+      setRange((old) => (old.start === start && old.end === end ? old : { start, end })),
+    [],
+  )
   const rows = useSessionWindow(runId, step, { ...range, sort, q: filter, session: selected })
   if (rows.status === 'pending') return <Loading what="the sessions" minHeight={360} />
-  if (rows.status === 'error') return <ErrorNotice what={`load the sessions at step ${step}`} error={rows.error} onRetry={() => void rows.refetch()} />
+  if (rows.status === 'error')
+    return (
+      <ErrorNotice
+        what={`load the sessions at step ${step}`}
+        error={rows.error}
+        onRetry={() => void rows.refetch()}
+      />
+    )
   const data = rows.data
   const rowAt = (index: number) => data.sessions[index - data.offset]
   // the selected session's place is known once the window asked with it has come
@@ -56,7 +67,13 @@ export function SessionsTab({
         onRange={onRange}
       />
       {selected && located?.exists !== false ? (
-        <SessionDetail runId={runId} sessionKey={selected} step={step} onOpenTables={onOpenTables} onSeek={onSeek} />
+        <SessionDetail
+          runId={runId}
+          sessionKey={selected}
+          step={step}
+          onOpenTables={onOpenTables}
+          onSeek={onSeek}
+        />
       ) : selected ? (
         // a permalinked session may not exist yet at this step (attempt N+1 before restore)
         <Empty>

@@ -8,13 +8,24 @@ export function StatePictureView({ state }: { state: JsonValue }) {
     return (
       <div className="state-picture">
         <div>
-          <span className="muted">player</span> {picture.player.map((c, i) => <span key={i} className="playing-card">{c}</span>)}
+          <span className="muted">player</span>{' '}
+          {picture.player.map((c, i) => (
+            <span key={i} className="playing-card">
+              {c}
+            </span>
+          ))}
         </div>
         <div>
-          <span className="muted">dealer</span> {picture.dealer.map((c, i) => <span key={i} className="playing-card">{c}</span>)}
+          <span className="muted">dealer</span>{' '}
+          {picture.dealer.map((c, i) => (
+            <span key={i} className="playing-card">
+              {c}
+            </span>
+          ))}
         </div>
         <div>
-          <span className="muted">RNG position</span> <span className="mono">{picture.rngPosition ?? '—'}</span> / 624
+          <span className="muted">RNG position</span>{' '}
+          <span className="mono">{picture.rngPosition ?? '—'}</span> / 624
         </div>
       </div>
     )

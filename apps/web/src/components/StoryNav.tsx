@@ -30,13 +30,18 @@ export function StoryNav({
   const moments = useMemo(() => keyMoments(summary, failures), [summary, failures])
   const rollout = session === null ? null : session.replace(/\.a\d+$/, '')
   const events = useFilteredEvents(runId, { rollout: rollout ?? '' }, edge, rollout !== null)
-  const around = rollout === null || events === null ? null : rolloutNeighbours(events, rollout, step)
+  const around =
+    rollout === null || events === null ? null : rolloutNeighbours(events, rollout, step)
   return (
     <div className="story-nav" role="group" aria-label="Story">
       {moments.length > 0 && (
         <label className="small">
           Key moments{' '}
-          <select aria-label="key moments" value="" onChange={(e) => e.currentTarget.value !== '' && onSeek(Number(e.currentTarget.value))}>
+          <select
+            aria-label="key moments"
+            value=""
+            onChange={(e) => e.currentTarget.value !== '' && onSeek(Number(e.currentTarget.value))}
+          >
             <option value="">jump to…</option>
             {moments.map((m) => (
               <option key={`${m.step}-${m.label}`} value={m.step}>
@@ -49,10 +54,20 @@ export function StoryNav({
       {rollout !== null && around !== null && (
         <span className="small rollout-nav">
           <span className="mono">{rollout}</span>{' '}
-          <button type="button" aria-label={`previous event of ${rollout}`} disabled={around.previous === undefined} onClick={() => around.previous !== undefined && onSeek(around.previous)}>
+          <button
+            type="button"
+            aria-label={`previous event of ${rollout}`}
+            disabled={around.previous === undefined}
+            onClick={() => around.previous !== undefined && onSeek(around.previous)}
+          >
             ← event
           </button>{' '}
-          <button type="button" aria-label={`next event of ${rollout}`} disabled={around.next === undefined} onClick={() => around.next !== undefined && onSeek(around.next)}>
+          <button
+            type="button"
+            aria-label={`next event of ${rollout}`}
+            disabled={around.next === undefined}
+            onClick={() => around.next !== undefined && onSeek(around.next)}
+          >
             event →
           </button>
         </span>

@@ -1,6 +1,11 @@
 import type { JsonValue, TableView } from '@cutover/core/contracts'
 
-const cellText = (value: JsonValue | undefined) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value))
+const cellText = (value: JsonValue | undefined) =>
+  value === null || value === undefined
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value)
 
 /**
  * One Workplace table diffed against prepare: added rows, changed cells and removed rows struck
@@ -35,7 +40,9 @@ export function TableDiff({
         <span className="mono">{table.name}</span>{' '}
         <span className="muted">
           {table.rows.length} rows
-          {untouched ? ` · unchanged since ${baseline}` : ` · +${counts.added} added · ~${counts.changed} changed · −${counts.removed} removed`}
+          {untouched
+            ? ` · unchanged since ${baseline}`
+            : ` · +${counts.added} added · ~${counts.changed} changed · −${counts.removed} removed`}
         </span>
       </h4>
       {rows.length === 0 && table.removed.length === 0 ? null : (
@@ -43,9 +50,13 @@ export function TableDiff({
           <table className="data-table">
             <thead>
               <tr>
-                <th scope="col" className="num">#</th>
+                <th scope="col" className="num">
+                  #
+                </th>
                 {table.columns.map((c) => (
-                  <th scope="col" key={c}>{c}</th>
+                  <th scope="col" key={c}>
+                    {c}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -61,7 +72,11 @@ export function TableDiff({
                     const changed = row.changed.includes(i)
                     const was = changed && row.status === 'changed' ? row.was?.[i] : undefined
                     return (
-                      <td key={i} className={changed ? 'cell-changed' : undefined} data-changed={changed || undefined}>
+                      <td
+                        key={i}
+                        className={changed ? 'cell-changed' : undefined}
+                        data-changed={changed || undefined}
+                      >
                         {was !== undefined && (
                           <>
                             <del className="cell-was" title={`was ${cellText(was)} at ${baseline}`}>
@@ -98,10 +113,23 @@ export function TableDiff({
 }
 
 /** The link from a changed row to the step of the request that changed it. */
-function ChangedBy({ step, onSeek }: { step: number | undefined; onSeek: ((step: number) => void) | undefined }) {
+function ChangedBy({
+  step,
+  onSeek,
+}: {
+  step: number | undefined
+  onSeek: ((step: number) => void) | undefined
+}) {
   if (step === undefined) return null
   return (
-    <button type="button" className="link-button changed-by" data-testid="row-changed-at" title={`Go to step ${step}: the request that changed this row`} disabled={!onSeek} onClick={() => onSeek?.(step)}>
+    <button
+      type="button"
+      className="link-button changed-by"
+      data-testid="row-changed-at"
+      title={`Go to step ${step}: the request that changed this row`}
+      disabled={!onSeek}
+      onClick={() => onSeek?.(step)}
+    >
       step {step}
     </button>
   )

@@ -42,7 +42,11 @@ export function TablesTab({
       <div className="table-tools">
         <label>
           Workplace session{' '}
-          <select value={chosen ?? ''} onChange={(event) => onSelect(event.currentTarget.value)} disabled={workplace.length === 0}>
+          <select
+            value={chosen ?? ''}
+            onChange={(event) => onSelect(event.currentTarget.value)}
+            disabled={workplace.length === 0}
+          >
             {workplace.map((s) => (
               <option key={s.key} value={s.key}>
                 {s.key} — {s.state}
@@ -51,11 +55,17 @@ export function TablesTab({
           </select>
         </label>
         <label className="check">
-          <input type="checkbox" checked={!changedOnly} onChange={(event) => setChangedOnly(!event.currentTarget.checked)} /> Show all rows
+          <input
+            type="checkbox"
+            checked={!changedOnly}
+            onChange={(event) => setChangedOnly(!event.currentTarget.checked)}
+          />{' '}
+          Show all rows
         </label>
         {tables.status === 'success' && (
           <span className="muted" aria-live="polite">
-            vs {tables.data.baseline === 'prepare' ? 'prepare snapshot' : 'base tables'}: +{tables.data.summary.added} added, ~{tables.data.summary.changed} changed, −
+            vs {tables.data.baseline === 'prepare' ? 'prepare snapshot' : 'base tables'}: +
+            {tables.data.summary.added} added, ~{tables.data.summary.changed} changed, −
             {tables.data.summary.removed} removed
           </span>
         )}
@@ -63,13 +73,24 @@ export function TablesTab({
       {sessions.status === 'pending' ? (
         <Loading what="the sessions" minHeight={240} />
       ) : sessions.status === 'error' ? (
-        <ErrorNotice what={`load the sessions at step ${step}`} error={sessions.error} onRetry={() => void sessions.refetch()} />
+        <ErrorNotice
+          what={`load the sessions at step ${step}`}
+          error={sessions.error}
+          onRetry={() => void sessions.refetch()}
+        />
       ) : chosen === null ? (
-        <Empty>No Workplace session at this step. Runs deal rollouts round-robin (blackjack, counter, workplace): a run needs 3 or more rollouts.</Empty>
+        <Empty>
+          No Workplace session at this step. Runs deal rollouts round-robin (blackjack, counter,
+          workplace): a run needs 3 or more rollouts.
+        </Empty>
       ) : tables.status === 'pending' ? (
         <Loading what={`the tables of ${chosen}`} minHeight={240} />
       ) : tables.status === 'error' ? (
-        <ErrorNotice what={`load the tables of ${chosen}`} error={tables.error} onRetry={() => void tables.refetch()} />
+        <ErrorNotice
+          what={`load the tables of ${chosen}`}
+          error={tables.error}
+          onRetry={() => void tables.refetch()}
+        />
       ) : (
         <div className="table-list">
           {tables.data.tables.map((table) => (

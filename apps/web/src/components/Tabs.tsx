@@ -27,11 +27,15 @@ export function Tabs<T extends string = Tab>({
   const move = (event: KeyboardEvent<HTMLButtonElement>) => {
     const index = TABS.indexOf(selected)
     const next =
-      event.key === 'ArrowRight' ? TABS[(index + 1) % TABS.length]
-      : event.key === 'ArrowLeft' ? TABS[(index - 1 + TABS.length) % TABS.length]
-      : event.key === 'Home' ? TABS[0]
-      : event.key === 'End' ? TABS[TABS.length - 1]
-      : undefined
+      event.key === 'ArrowRight'
+        ? TABS[(index + 1) % TABS.length]
+        : event.key === 'ArrowLeft'
+          ? TABS[(index - 1 + TABS.length) % TABS.length]
+          : event.key === 'Home'
+            ? TABS[0]
+            : event.key === 'End'
+              ? TABS[TABS.length - 1]
+              : undefined
     if (!next) return
     event.preventDefault()
     onSelect(next)
@@ -60,7 +64,13 @@ export function Tabs<T extends string = Tab>({
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`panel-${selected}`} aria-labelledby={`tab-${selected}`} className="tabpanel" tabIndex={0}>
+      <div
+        role="tabpanel"
+        id={`panel-${selected}`}
+        aria-labelledby={`tab-${selected}`}
+        className="tabpanel"
+        tabIndex={0}
+      >
         {children}
       </div>
     </section>

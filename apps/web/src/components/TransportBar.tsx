@@ -42,7 +42,13 @@ export function TransportBar({
         onSpeed={playback.setSpeed}
         phases={phases}
       />
-      <Scrubber step={shown} total={total} bands={bands} onSeek={onSeek} onTogglePlay={playback.toggle} />
+      <Scrubber
+        step={shown}
+        total={total}
+        bands={bands}
+        onSeek={onSeek}
+        onTogglePlay={playback.toggle}
+      />
       <StepCounter step={shown} total={total} />
       {children}
     </div>

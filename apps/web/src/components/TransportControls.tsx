@@ -28,28 +28,81 @@ export function TransportControls({
   const next = nextPhase(phases, step)
   return (
     <div className="transport-controls" role="group" aria-label="Step controls">
-      <button type="button" aria-label="First step" title="First step (Home)" disabled={step === 0} onClick={() => onSeek(0)}>
+      <button
+        type="button"
+        aria-label="First step"
+        title="First step (Home)"
+        disabled={step === 0}
+        onClick={() => onSeek(0)}
+      >
         <Icon name="first" />
       </button>
-      <button type="button" aria-label="Step back" title="Step back (←)" disabled={step === 0} onClick={() => onSeek(step - 1)}>
+      <button
+        type="button"
+        aria-label="Step back"
+        title="Step back (←)"
+        disabled={step === 0}
+        onClick={() => onSeek(step - 1)}
+      >
         <Icon name="back" />
       </button>
-      <button type="button" className="play" aria-label={playing ? 'Pause' : 'Play'} title="Play / pause (space)" disabled={total === 0} onClick={onTogglePlay}>
+      <button
+        type="button"
+        className="play"
+        aria-label={playing ? 'Pause' : 'Play'}
+        title="Play / pause (space)"
+        disabled={total === 0}
+        onClick={onTogglePlay}
+      >
         <Icon name={playing ? 'pause' : 'play'} />
       </button>
-      <button type="button" aria-label="Step forward" title="Step forward (→)" disabled={step >= total} onClick={() => onSeek(step + 1)}>
+      <button
+        type="button"
+        aria-label="Step forward"
+        title="Step forward (→)"
+        disabled={step >= total}
+        onClick={() => onSeek(step + 1)}
+      >
         <Icon name="forward" />
       </button>
-      <button type="button" aria-label="Last step" title="Last step (End)" disabled={step >= total} onClick={() => onSeek(total)}>
+      <button
+        type="button"
+        aria-label="Last step"
+        title="Last step (End)"
+        disabled={step >= total}
+        onClick={() => onSeek(total)}
+      >
         <Icon name="last" />
       </button>
-      <button type="button" className="phase-jump" aria-label="previous phase" title={previous ? `Previous phase: ${previous.phase} at step ${previous.step}` : 'No earlier phase'} disabled={!previous} onClick={() => previous && onSeek(previous.step)}>
+      <button
+        type="button"
+        className="phase-jump"
+        aria-label="previous phase"
+        title={
+          previous
+            ? `Previous phase: ${previous.phase} at step ${previous.step}`
+            : 'No earlier phase'
+        }
+        disabled={!previous}
+        onClick={() => previous && onSeek(previous.step)}
+      >
         ⇤ phase
       </button>
-      <button type="button" className="phase-jump" aria-label="next phase" title={next ? `Next phase: ${next.phase} at step ${next.step}` : 'No later phase'} disabled={!next} onClick={() => next && onSeek(next.step)}>
+      <button
+        type="button"
+        className="phase-jump"
+        aria-label="next phase"
+        title={next ? `Next phase: ${next.phase} at step ${next.step}` : 'No later phase'}
+        disabled={!next}
+        onClick={() => next && onSeek(next.step)}
+      >
         phase ⇥
       </button>
-      <select aria-label="Playback speed" value={speed} onChange={(e) => onSpeed(Number(e.currentTarget.value))}>
+      <select
+        aria-label="Playback speed"
+        value={speed}
+        onChange={(e) => onSpeed(Number(e.currentTarget.value))}
+      >
         {SPEEDS.map((s) => (
           <option key={s} value={s}>
             {s}×

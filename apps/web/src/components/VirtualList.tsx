@@ -5,7 +5,12 @@ import type { ReactNode } from 'react'
 const OVERSCAN = 6
 
 /** The slice of rows to draw for a scroll offset: visible rows plus the overscan. */
-export function visibleRange(scrollTop: number, height: number, rowHeight: number, count: number): { start: number; end: number } {
+export function visibleRange(
+  scrollTop: number,
+  height: number,
+  rowHeight: number,
+  count: number,
+): { start: number; end: number } {
   const first = Math.floor(Math.max(0, scrollTop) / rowHeight)
   const visible = Math.ceil(height / rowHeight) + 1
   return { start: Math.max(0, first - OVERSCAN), end: Math.min(count, first + visible + OVERSCAN) }

@@ -6,7 +6,12 @@ import { isTypingTarget, keyBelongsToControl, stepKey } from '../lib/stepKey.ts'
  * field or owned by a focused control are left alone. Re-subscribes every render, so the handler
  * always sees the current step.
  */
-export function useStepKeys(step: number, total: number, seek: (step: number) => void, togglePlay: () => void): void {
+export function useStepKeys(
+  step: number,
+  total: number,
+  seek: (step: number) => void,
+  togglePlay: () => void,
+): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return

@@ -2,17 +2,47 @@ import { describe, expect, it } from 'vitest'
 import type { TraceMessage } from '@cutover/core/contracts'
 import { faultsAt } from './faultsAt.ts'
 
-const ev = (step: number, type: string, payload: TraceMessage['payload'], from = 'controller', to = 'agent'): TraceMessage => ({ step, time_ms: step, phase: 'run', from, to, type, payload, outcome: 'ok' })
+const ev = (
+  step: number,
+  type: string,
+  payload: TraceMessage['payload'],
+  from = 'controller',
+  to = 'agent',
+): TraceMessage => ({ step, time_ms: step, phase: 'run', from, to, type, payload, outcome: 'ok' })
 const options = { deadlineMs: 100, schedule: [] }
 
 describe('faults offered at an event', () => {
   const events = [
     ev(1, 'model.request', { rollout_id: 'r3', attempt_index: 0 }, 'agent', 'policy_model'),
     ev(2, 'run.complete', { rollout_id: 'r3', attempt_index: 0, reward: 1 }, 'agent', 'rollout_r3'),
-    ev(3, 'model.worker_close', { checkpoint_id: 'ck', worker: 1 }, 'policy_model', 'model_worker_1'),
-    ev(4, 'directory.write', { checkpoint_id: 'ck', path: 'agent/manifest.json', bytes: 1, crashed: false }, 'agent', 'directory'),
-    ev(5, 'directory.write', { checkpoint_id: 'ck', path: 'agent/r3.json', bytes: 1, crashed: false }, 'agent', 'directory'),
-    ev(6, 'directory.write', { checkpoint_id: 'ck', path: 'agent/r1.json', bytes: 1, crashed: false }, 'agent', 'directory'),
+    ev(
+      3,
+      'model.worker_close',
+      { checkpoint_id: 'ck', worker: 1 },
+      'policy_model',
+      'model_worker_1',
+    ),
+    ev(
+      4,
+      'directory.write',
+      { checkpoint_id: 'ck', path: 'agent/manifest.json', bytes: 1, crashed: false },
+      'agent',
+      'directory',
+    ),
+    ev(
+      5,
+      'directory.write',
+      { checkpoint_id: 'ck', path: 'agent/r3.json', bytes: 1, crashed: false },
+      'agent',
+      'directory',
+    ),
+    ev(
+      6,
+      'directory.write',
+      { checkpoint_id: 'ck', path: 'agent/r1.json', bytes: 1, crashed: false },
+      'agent',
+      'directory',
+    ),
     ev(7, 'agent.resume', { checkpoint_id: 'ck' }),
   ]
   const at = (step: number) => faultsAt(events[step - 1]!, events, options).map((o) => o.fault)
@@ -39,6 +69,11 @@ describe('faults offered at an event', () => {
   })
   it('[inject] an event with nothing to break offers nothing, and a scheduled fault is not offered twice', () => {
     expect(at(7)).toEqual([])
-    expect(faultsAt(events[0]!, events, { deadlineMs: 100, schedule: [{ kind: 'straggler', rollout: 'r3', extra_ms: 400 }] }).map((o) => o.fault.kind)).toEqual(['stale_request'])
+    expect(
+      faultsAt(events[0]!, events, {
+        deadlineMs: 100,
+        schedule: [{ kind: 'straggler', rollout: 'r3', extra_ms: 400 }],
+      }).map((o) => o.fault.kind),
+    ).toEqual(['stale_request'])
   })
 })

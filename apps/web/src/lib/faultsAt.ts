@@ -26,26 +26,49 @@ function workerOf(id: string): number | null {
  * `directoryWriteFaults`); a missing worker for a worker's event. Faults already in `schedule` are left out. A straggler is
  * slow by four deadlines, so it is still generating when the prepare deadline passes.
  */
-export function faultsAt(event: TraceMessage, events: readonly TraceMessage[], options: { readonly deadlineMs: number; readonly schedule: readonly Fault[] }): OfferedFault[] {
+export function faultsAt(
+  event: TraceMessage,
+  events: readonly TraceMessage[],
+  options: { readonly deadlineMs: number; readonly schedule: readonly Fault[] },
+): OfferedFault[] {
   const offered: OfferedFault[] = []
   const rollout = event.payload['rollout_id']
   if (typeof rollout === 'string') {
-    offered.push({ fault: { kind: 'straggler', rollout, extra_ms: Math.max(1, options.deadlineMs) * 4 }, label: `straggler: ${rollout}'s model call still generating at the prepare deadline` })
+    offered.push({
+      fault: { kind: 'straggler', rollout, extra_ms: Math.max(1, options.deadlineMs) * 4 },
+      label: `straggler: ${rollout}'s model call still generating at the prepare deadline`,
+    })
     const participant = staleParticipant(event.to) ?? staleParticipant(event.from) ?? 'policy_model'
-    offered.push({ fault: { kind: 'stale_request', rollout, participant }, label: `delayed request from ${rollout}'s attempt reaching ${participant} after restore` })
-    if (event.type === 'run.complete') offered.push({ fault: { kind: 'unacked_result', rollout }, label: `${rollout}'s result still unacknowledged at prepare` })
+    offered.push({
+      fault: { kind: 'stale_request', rollout, participant },
+      label: `delayed request from ${rollout}'s attempt reaching ${participant} after restore`,
+    })
+    if (event.type === 'run.complete')
+      offered.push({
+        fault: { kind: 'unacked_result', rollout },
+        label: `${rollout}'s result still unacknowledged at prepare`,
+      })
   }
   if (event.type === 'directory.write') {
     // numbered as the simulator numbers them (core's contracts own the counting)
     const path = event.payload['path']
     for (const fault of directoryWriteFaults(events, event.step)) {
-      if (fault.kind === 'crash_after_write') offered.push({ fault, label: `crash at directory write ${fault.k}${typeof path === 'string' ? ` (${path})` : ''}` })
-      else if (fault.kind === 'corrupt_file') offered.push({ fault, label: `corrupt byte in ${String(path)}` })
+      if (fault.kind === 'crash_after_write')
+        offered.push({
+          fault,
+          label: `crash at directory write ${fault.k}${typeof path === 'string' ? ` (${path})` : ''}`,
+        })
+      else if (fault.kind === 'corrupt_file')
+        offered.push({ fault, label: `corrupt byte in ${String(path)}` })
     }
   }
   const worker = event.payload['worker']
   const k = typeof worker === 'number' ? worker : (workerOf(event.to) ?? workerOf(event.from))
-  if (k !== null) offered.push({ fault: { kind: 'missing_worker', worker: k }, label: `model worker ${k} never acknowledges the admission close` })
+  if (k !== null)
+    offered.push({
+      fault: { kind: 'missing_worker', worker: k },
+      label: `model worker ${k} never acknowledges the admission close`,
+    })
   const scheduled = new Set(options.schedule.map((f) => JSON.stringify(f)))
   return offered.filter((o) => !scheduled.has(JSON.stringify(o.fault)))
 }

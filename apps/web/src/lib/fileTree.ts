@@ -7,7 +7,9 @@ export interface FileTreeNode<F> {
 }
 
 /** Builds a folder tree from flat paths; folders and files are sorted by name. */
-export function fileTree<F extends { readonly path: string }>(files: readonly F[]): FileTreeNode<F> {
+export function fileTree<F extends { readonly path: string }>(
+  files: readonly F[],
+): FileTreeNode<F> {
   const root: FileTreeNode<F> = { name: '', path: '', folders: [], files: [] }
   for (const file of files) {
     const parts = file.path.split('/')
@@ -15,7 +17,12 @@ export function fileTree<F extends { readonly path: string }>(files: readonly F[
     for (const part of parts.slice(0, -1)) {
       let next = node.folders.find((f) => f.name === part)
       if (!next) {
-        next = { name: part, path: node.path ? `${node.path}/${part}` : part, folders: [], files: [] }
+        next = {
+          name: part,
+          path: node.path ? `${node.path}/${part}` : part,
+          folders: [],
+          files: [],
+        }
         node.folders.push(next)
       }
       node = next

@@ -4,10 +4,26 @@ import { runSummary } from '@cutover/core/contracts'
 import { keyMoments as merge, openingStep, rolloutNeighbours } from './keyMoments.ts'
 
 /** The run summary's moments of `events` with the run's failures, as the run page merges them. */
-const keyMoments = (events: readonly TraceEvent[], failures: readonly InvariantFailure[]) => merge(runSummary(events).moments, failures)
+const keyMoments = (events: readonly TraceEvent[], failures: readonly InvariantFailure[]) =>
+  merge(runSummary(events).moments, failures)
 
-const ev = (step: number, phase: TraceEvent['phase'], type: string, payload: Record<string, unknown>, outcome = 'ok'): TraceEvent =>
-  ({ step, time_ms: step, phase, from: 'controller', to: 'agent', type, payload, outcome }) as unknown as TraceEvent
+const ev = (
+  step: number,
+  phase: TraceEvent['phase'],
+  type: string,
+  payload: Record<string, unknown>,
+  outcome = 'ok',
+): TraceEvent =>
+  ({
+    step,
+    time_ms: step,
+    phase,
+    from: 'controller',
+    to: 'agent',
+    type,
+    payload,
+    outcome,
+  }) as unknown as TraceEvent
 
 describe('key moments', () => {
   const events = [
@@ -17,7 +33,13 @@ describe('key moments', () => {
     ev(4, 'commit', 'directory.write', { checkpoint_id: 'ck-1', path: 'checkpoint.json' }),
     ev(5, 'restore', 'agent.restore', {}),
     ev(6, 'restore', 'model.restore', {}),
-    ev(7, 'continue', 'model.request', { rollout_id: 'r0', attempt_index: 0, delayed: true }, 'stale_attempt'),
+    ev(
+      7,
+      'continue',
+      'model.request',
+      { rollout_id: 'r0', attempt_index: 0, delayed: true },
+      'stale_attempt',
+    ),
     ev(8, 'run', 'model.request', { rollout_id: 'r0', attempt_index: 1 }),
   ]
   it('[moments] retirement, publication, restore, a fault and the first invariant failure, in step order', () => {
@@ -43,8 +65,16 @@ describe('key moments', () => {
   })
   it('[moments] a generation cut and its continuation are key moments', () => {
     const cut = [
-      ev(1, 'prepare', 'generation.cut', { rollout_id: 'r0', attempt_index: 0, prefix_token_count: 212 }),
-      ev(2, 'continue', 'generation.continue', { rollout_id: 'r0', attempt_index: 1, prefix_token_count: 212 }),
+      ev(1, 'prepare', 'generation.cut', {
+        rollout_id: 'r0',
+        attempt_index: 0,
+        prefix_token_count: 212,
+      }),
+      ev(2, 'continue', 'generation.continue', {
+        rollout_id: 'r0',
+        attempt_index: 1,
+        prefix_token_count: 212,
+      }),
     ]
     expect(keyMoments(cut, [])).toEqual([
       { step: 1, kind: 'cut', label: 'r0.a0 cut at token 212' },

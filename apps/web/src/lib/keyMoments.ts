@@ -7,9 +7,13 @@ export type { KeyMoment, MomentKind } from '@cutover/core/contracts'
  * taking effect, stragglers retired, generation cuts and continuations, checkpoints published,
  * restores, aborts) and the first failure of each invariant, in step order.
  */
-export function keyMoments(moments: readonly KeyMoment[], failures: readonly InvariantFailure[]): KeyMoment[] {
+export function keyMoments(
+  moments: readonly KeyMoment[],
+  failures: readonly InvariantFailure[],
+): KeyMoment[] {
   const out = [...moments]
-  for (const f of failures) out.push({ step: f.step, kind: 'invariant', label: `invariant ${f.id} fails` })
+  for (const f of failures)
+    out.push({ step: f.step, kind: 'invariant', label: `invariant ${f.id} fails` })
   return out.sort((a, b) => a.step - b.step)
 }
 
@@ -22,11 +26,18 @@ const TURNS: ReadonlySet<MomentKind> = new Set(['fault', 'retired', 'cut', 'abor
  * its last step. The story starts there; the end of a run is one key press away.
  */
 export function openingStep(moments: readonly KeyMoment[], total: number): number {
-  return (moments.find((m) => TURNS.has(m.kind)) ?? moments.find((m) => m.kind === 'published'))?.step ?? total
+  return (
+    (moments.find((m) => TURNS.has(m.kind)) ?? moments.find((m) => m.kind === 'published'))?.step ??
+    total
+  )
 }
 
 /** The previous and next step of `rollout` (an id like `r004`, any attempt) around `step`, from events that include all of its. */
-export function rolloutNeighbours(events: readonly TraceEvent[], rollout: string, step: number): { previous: number | undefined; next: number | undefined } {
+export function rolloutNeighbours(
+  events: readonly TraceEvent[],
+  rollout: string,
+  step: number,
+): { previous: number | undefined; next: number | undefined } {
   let previous: number | undefined
   for (const e of events) {
     if (e.payload['rollout_id'] !== rollout) continue

@@ -5,7 +5,15 @@ type Attempt = Rollout['attempts'][number]
 type Call = Attempt['calls'][number]
 
 /** Geometry of the lineage graph's lanes (one rollout per lane, attempts left to right). */
-export const LANE = { height: 56, labelWidth: 96, attemptGap: 36, callGap: 34, pad: 14, callY: 38, radius: 7 } as const
+export const LANE = {
+  height: 56,
+  labelWidth: 96,
+  attemptGap: 36,
+  callGap: 34,
+  pad: 14,
+  callY: 38,
+  radius: 7,
+} as const
 
 export interface PlacedCall {
   readonly call: Call
@@ -42,13 +50,22 @@ export interface LaneLayout {
  * (drawn as an arc over the boxes). A parent the lane does not hold draws no edge. Each box is at
  * least as wide as `labelOf` its attempt. Pure.
  */
-export function lineageLayout(rollout: Rollout, labelOf: (attempt: Attempt) => string = () => ''): LaneLayout {
+export function lineageLayout(
+  rollout: Rollout,
+  labelOf: (attempt: Attempt) => string = () => '',
+): LaneLayout {
   const attempts: PlacedAttempt[] = []
   let x = LANE.labelWidth
   for (const attempt of rollout.attempts) {
     // wide enough for its label (about 6 px a character at the label's size)
-    const width = Math.max(Math.max(1, attempt.calls.length) * LANE.callGap + LANE.pad, labelOf(attempt).length * 6 + 8)
-    const calls = attempt.calls.map((call, i) => ({ call, x: x + LANE.pad + i * LANE.callGap + LANE.radius }))
+    const width = Math.max(
+      Math.max(1, attempt.calls.length) * LANE.callGap + LANE.pad,
+      labelOf(attempt).length * 6 + 8,
+    )
+    const calls = attempt.calls.map((call, i) => ({
+      call,
+      x: x + LANE.pad + i * LANE.callGap + LANE.radius,
+    }))
     attempts.push({ attempt, x, width, calls })
     x += width + LANE.attemptGap
   }
@@ -58,20 +75,35 @@ export function lineageLayout(rollout: Rollout, labelOf: (attempt: Attempt) => s
   attempts.forEach((placed, k) => {
     placed.calls.forEach(({ call, x: to }, i) => {
       if (call.parent_call_id === null) return
-      const find = (calls: readonly PlacedCall[]) => calls.find((c) => c.call.model_call_id === call.parent_call_id)?.x
+      const find = (calls: readonly PlacedCall[]) =>
+        calls.find((c) => c.call.model_call_id === call.parent_call_id)?.x
       let from = call.relay ? undefined : find(placed.calls.slice(0, i))
-      for (let j = k - 1; from === undefined && j >= 0; j--) from = find((attempts[j] as PlacedAttempt).calls)
+      for (let j = k - 1; from === undefined && j >= 0; j--)
+        from = find((attempts[j] as PlacedAttempt).calls)
       if (from === undefined) return
-      edges.push({ kind: call.relay ? 'relay' : 'parent', from, to, label: `a${placed.attempt.attempt} ${call.parent_call_id} → ${call.model_call_id}` })
+      edges.push({
+        kind: call.relay ? 'relay' : 'parent',
+        from,
+        to,
+        label: `a${placed.attempt.attempt} ${call.parent_call_id} → ${call.model_call_id}`,
+      })
     })
     // a continuation names the cut call it continues: look for it in the earlier attempts, latest first
     placed.calls.forEach(({ call, x: to }) => {
       const cut = call.continues_cut
       if (cut === undefined) return
       let from: number | undefined
-      for (let j = k - 1; from === undefined && j >= 0; j--) from = (attempts[j] as PlacedAttempt).calls.find((c) => c.call.model_call_id === cut.model_call_id)?.x
+      for (let j = k - 1; from === undefined && j >= 0; j--)
+        from = (attempts[j] as PlacedAttempt).calls.find(
+          (c) => c.call.model_call_id === cut.model_call_id,
+        )?.x
       if (from === undefined) return
-      edges.push({ kind: 'cut', from, to, label: `${cut.model_call_id} cut at token ${cut.prefix_token_count}, continued by a${placed.attempt.attempt} ${call.model_call_id} (${cut.prefix_delivery})` })
+      edges.push({
+        kind: 'cut',
+        from,
+        to,
+        label: `${cut.model_call_id} cut at token ${cut.prefix_token_count}, continued by a${placed.attempt.attempt} ${call.model_call_id} (${cut.prefix_delivery})`,
+      })
     })
   })
   return { attempts, edges, width: x }

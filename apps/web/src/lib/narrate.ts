@@ -7,16 +7,20 @@ const REFUSALS: { readonly [code: string]: string } = {
   checkpoint_conflict: 'another checkpoint id is already in progress',
   invalid_phase: 'the participant is not in the phase this request needs',
   deadline_exceeded: 'the prepare deadline has passed',
-  duplicate_execution: 'this execution has already run once; its recorded result is replayed instead',
+  duplicate_execution:
+    'this execution has already run once; its recorded result is replayed instead',
   restored_cut_already_owned: 'another request already claimed this restored continuation',
   restored_cut_consumed: 'this restored continuation was already consumed',
   missing_workers: 'not every model worker acknowledged',
   unsafe_resources_restore: 'restoring would not be all-or-nothing, so nothing is activated',
   agent_admission_closed: 'admission is closed while the checkpoint is taken',
   checkpoint_parked: 'the model call is parked for the checkpoint',
-  generation_cut_failed: 'the prefix could not be staged durably, so the call will be generated again',
-  restored_cut_segment_missing: 'a token-store segment the cut names is missing, so nothing is installed',
-  restored_cut_digest_mismatch: 'a token-store segment does not match its digest, so nothing is installed',
+  generation_cut_failed:
+    'the prefix could not be staged durably, so the call will be generated again',
+  restored_cut_segment_missing:
+    'a token-store segment the cut names is missing, so nothing is installed',
+  restored_cut_digest_mismatch:
+    'a token-store segment does not match its digest, so nothing is installed',
 }
 
 const PHASE_LEAD: { readonly [phase: string]: string } = {
@@ -47,11 +51,15 @@ export function participantName(id: string): string {
   return id
 }
 
-const str = (v: JsonValue | undefined) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined)
+const str = (v: JsonValue | undefined) =>
+  typeof v === 'string' || typeof v === 'number' ? String(v) : undefined
 
 /** The rollout (and attempt) an event is about, from its payload or a `rollout_<id>` participant. */
 function subject(event: TraceEvent): string | undefined {
-  const rollout = str(event.payload['rollout_id']) ?? /^rollout_(.+)$/.exec(event.from)?.[1] ?? /^rollout_(.+)$/.exec(event.to)?.[1]
+  const rollout =
+    str(event.payload['rollout_id']) ??
+    /^rollout_(.+)$/.exec(event.from)?.[1] ??
+    /^rollout_(.+)$/.exec(event.to)?.[1]
   if (!rollout) return undefined
   const attempt = str(event.payload['attempt_index'] ?? event.payload['attempt'])
   return attempt === undefined ? `rollout ${rollout}` : `rollout ${rollout} (attempt ${attempt})`
@@ -71,11 +79,15 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
   const path = str(p['path'])
   switch (event.type) {
     case 'run.dispatch':
-      return p['continued'] === true ? `${from} dispatches ${about}, claiming its restored continuation.` : `${from} dispatches ${about} to ${to}.`
+      return p['continued'] === true
+        ? `${from} dispatches ${about}, claiming its restored continuation.`
+        : `${from} dispatches ${about} to ${to}.`
     case 'env.start':
       return `${from} opens ${about}'s session on ${to} (${path ?? 'start'}).`
     case 'agent.boundary':
-      return p['parked'] === true ? `${about} reaches a turn boundary and parks there for the checkpoint.` : `${about} passes a turn boundary; the agent records it.`
+      return p['parked'] === true
+        ? `${about} reaches a turn boundary and parks there for the checkpoint.`
+        : `${about} passes a turn boundary; the agent records it.`
     case 'model.request':
       return p['relay'] === true
         ? `${about} asks the policy model for its next turn, relaying from the restored parent call ${str(p['parent_call_id']) ?? ''}.`
@@ -199,14 +211,17 @@ function unknownType(_event: never): undefined {
  * to do what, about which rollout, and — for a refusal — why it is refused.
  */
 export function narrate(event: TraceEvent | null): string {
-  if (!event) return 'Before the first message: the fleet is about to start; nothing has been checkpointed yet.'
+  if (!event)
+    return 'Before the first message: the fleet is about to start; nothing has been checkpointed yet.'
   const from = participantName(event.from)
   const to = participantName(event.to)
   const about = subject(event) ?? 'the rollout'
   const lead = PHASE_LEAD[event.phase] ?? event.phase
   if (event.outcome !== 'ok') {
     const why = REFUSALS[event.outcome] ?? `it answers ${event.outcome}`
-    const stale = /^rollout_/.test(event.from) ? `A delayed request from the retired ${about} reaches ${to}. ` : ''
+    const stale = /^rollout_/.test(event.from)
+      ? `A delayed request from the retired ${about} reaches ${to}. `
+      : ''
     return `${lead}: ${stale}${capitalise(to)} refuses ${event.type} with ${event.outcome} — ${why}.`
   }
   return `${lead}: ${capitalise(sentence(event, from, to, about) ?? `${from} → ${to}: ${verb(event.type)} for ${about}.`)}`

@@ -3,7 +3,18 @@ import { phaseBands } from '@cutover/core/contracts'
 import { nextPhase, phaseStarts, previousPhase } from './phaseStarts.ts'
 
 describe('phase starts', () => {
-  const phases = ['run', 'prepare', 'run', 'prepare', 'retire', 'commit', 'commit', 'restore', 'resume', 'continue'] as const
+  const phases = [
+    'run',
+    'prepare',
+    'run',
+    'prepare',
+    'retire',
+    'commit',
+    'commit',
+    'restore',
+    'resume',
+    'continue',
+  ] as const
   const starts = phaseStarts(phaseBands(phases.map((phase, i) => ({ step: i + 1, phase }))))
   it('[phases] one start per phase of the cycle, a phase split by running traffic counted once', () => {
     expect(starts).toEqual([

@@ -13,12 +13,17 @@ export interface PhaseStart {
  */
 export function phaseStarts(bands: readonly PhaseBand[]): PhaseStart[] {
   const starts: PhaseStart[] = []
-  for (const band of bands) if (starts.at(-1)?.phase !== band.phase) starts.push({ phase: band.phase, step: band.from })
+  for (const band of bands)
+    if (starts.at(-1)?.phase !== band.phase) starts.push({ phase: band.phase, step: band.from })
   return starts
 }
 
 /** The first phase start after `step`, or undefined. */
-export const nextPhase = (starts: readonly PhaseStart[], step: number): PhaseStart | undefined => starts.find((s) => s.step > step)
+export const nextPhase = (starts: readonly PhaseStart[], step: number): PhaseStart | undefined =>
+  starts.find((s) => s.step > step)
 
 /** The last phase start before `step`, or undefined. */
-export const previousPhase = (starts: readonly PhaseStart[], step: number): PhaseStart | undefined => starts.findLast((s) => s.step < step)
+export const previousPhase = (
+  starts: readonly PhaseStart[],
+  step: number,
+): PhaseStart | undefined => starts.findLast((s) => s.step < step)

@@ -2,11 +2,17 @@ import type { JsonValue } from '@cutover/core/contracts'
 
 /** A readable picture of an environment state, when the shape is one we know. */
 export type StatePicture =
-  | { readonly kind: 'blackjack'; readonly player: string[]; readonly dealer: string[]; readonly rngPosition: number | null }
+  | {
+      readonly kind: 'blackjack'
+      readonly player: string[]
+      readonly dealer: string[]
+      readonly rngPosition: number | null
+    }
   | { readonly kind: 'counter'; readonly value: number }
   | { readonly kind: 'other' }
 
-const isObject = (v: JsonValue): v is { [k: string]: JsonValue } => v !== null && typeof v === 'object' && !Array.isArray(v)
+const isObject = (v: JsonValue): v is { [k: string]: JsonValue } =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
 const card = (v: JsonValue) => (v === 1 ? 'A' : String(v))
 
 /**

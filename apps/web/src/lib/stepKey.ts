@@ -1,11 +1,17 @@
 /** What a key press does to the cursor. */
-export type StepCommand = { readonly kind: 'seek'; readonly step: number } | { readonly kind: 'toggle-play' }
+export type StepCommand =
+  { readonly kind: 'seek'; readonly step: number } | { readonly kind: 'toggle-play' }
 
 /**
  * Maps a key to a scrubber command: ←/→ step, Shift+←/→ jump ten, Home/End go to the ends, space
  * toggles play. Returns null for keys the scrubber does not own.
  */
-export function stepKey(key: string, shift: boolean, step: number, total: number): StepCommand | null {
+export function stepKey(
+  key: string,
+  shift: boolean,
+  step: number,
+  total: number,
+): StepCommand | null {
   const clamp = (n: number) => Math.max(0, Math.min(total, n))
   switch (key) {
     case 'ArrowRight':
@@ -40,7 +46,15 @@ export function isTypingTarget(target: EventTarget | null): boolean {
  */
 export function keyBelongsToControl(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof Element)) return false
-  if ((key === ' ' || key === 'Spacebar') && target.closest('button, a, summary, [role="button"], input[type="checkbox"]')) return true
-  if ((key === 'ArrowLeft' || key === 'ArrowRight' || key === 'Home' || key === 'End') && target.closest('[role="tab"]')) return true
+  if (
+    (key === ' ' || key === 'Spacebar') &&
+    target.closest('button, a, summary, [role="button"], input[type="checkbox"]')
+  )
+    return true
+  if (
+    (key === 'ArrowLeft' || key === 'ArrowRight' || key === 'Home' || key === 'End') &&
+    target.closest('[role="tab"]')
+  )
+    return true
   return false
 }

@@ -7,7 +7,12 @@ const at = (step: number, total = 1_000, half = 60): StepView => {
   const from = Math.max(1, step - half)
   const to = Math.min(total, step + half)
   const steps = Array.from({ length: to - from + 1 }, (_, i) => from + i)
-  return { step, total, window: { from, to }, diagram: { source: `window ${from}-${to}`, highlight: steps.indexOf(step), steps } } as unknown as StepView
+  return {
+    step,
+    total,
+    window: { from, to },
+    diagram: { source: `window ${from}-${to}`, highlight: steps.indexOf(step), steps },
+  } as unknown as StepView
 }
 
 describe('the drawn diagram while stepping', () => {

@@ -23,7 +23,12 @@ export interface DrawnDiagram {
  * only the highlight moves, to the message the API's step map gives for the step. A placeholder
  * step view never replaces a drawn diagram.
  */
-export function stickyDiagram(previous: DrawnDiagram | null, data: StepView, total: number, folded: string | null): DrawnDiagram {
+export function stickyDiagram(
+  previous: DrawnDiagram | null,
+  data: StepView,
+  total: number,
+  folded: string | null,
+): DrawnDiagram {
   const step = data.step
   // a placeholder (the last step view, kept while the next one loads) is older than what is drawn:
   // drawing its window would redraw twice per step during playback, once for it and once after
@@ -31,15 +36,27 @@ export function stickyDiagram(previous: DrawnDiagram | null, data: StepView, tot
   if (previous && previous.folded === folded) {
     const { from, to } = previous.window
     const index = previous.steps.indexOf(step)
-    const awayFromEdges = (step - from >= WINDOW_MARGIN || from <= 1) && (to - step >= WINDOW_MARGIN || to >= total)
+    const awayFromEdges =
+      (step - from >= WINDOW_MARGIN || from <= 1) && (to - step >= WINDOW_MARGIN || to >= total)
     if (index >= 0 && awayFromEdges) return withHighlight(previous, index)
     if (step === 0 && from <= 1) return withHighlight(previous, -1)
   }
-  const next: DrawnDiagram = { source: data.diagram.source, window: data.window, steps: data.diagram.steps, folded, highlight: data.diagram.highlight }
+  const next: DrawnDiagram = {
+    source: data.diagram.source,
+    window: data.window,
+    steps: data.diagram.steps,
+    folded,
+    highlight: data.diagram.highlight,
+  }
   return previous && sameDiagram(previous, next) ? previous : next
 }
 
-const withHighlight = (drawn: DrawnDiagram, highlight: number): DrawnDiagram => (drawn.highlight === highlight ? drawn : { ...drawn, highlight })
+const withHighlight = (drawn: DrawnDiagram, highlight: number): DrawnDiagram =>
+  drawn.highlight === highlight ? drawn : { ...drawn, highlight }
 
 const sameDiagram = (a: DrawnDiagram, b: DrawnDiagram): boolean =>
-  a.source === b.source && a.highlight === b.highlight && a.folded === b.folded && a.window.from === b.window.from && a.window.to === b.window.to
+  a.source === b.source &&
+  a.highlight === b.highlight &&
+  a.folded === b.folded &&
+  a.window.from === b.window.from &&
+  a.window.to === b.window.to

@@ -1,5 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ParticipantView, RunDiffView, SessionRow, StateDifference, TraceEvent } from '@cutover/core/contracts'
+import type {
+  ParticipantView,
+  RunDiffView,
+  SessionRow,
+  StateDifference,
+  TraceEvent,
+} from '@cutover/core/contracts'
 import { runDiffQuery } from '../api/diffQueries.ts'
 import { runsQuery } from '../api/queries.ts'
 import { DiffEventCard } from '../components/DiffEventCard.tsx'
@@ -10,11 +16,23 @@ import { Link } from '../router/Link.tsx'
 import { go } from '../router/navigation.ts'
 
 const participantText = (p: ParticipantView | null) =>
-  p === null ? '—' : `${p.phase} · ${p.admission} · ${p.inflight} in flight${p.tombstones.length > 0 ? ` · tombstones ${p.tombstones.join(', ')}` : ''}`
-const sessionText = (s: SessionRow | null) => (s === null ? '—' : `${s.state} · rev ${s.revision ?? '—'} · ${s.summary}`)
-const eventLine = (e: TraceEvent) => `${e.step} ${e.phase} ${e.from} → ${e.to} ${e.type}${e.outcome === 'ok' ? '' : ` [${e.outcome}]`}`
+  p === null
+    ? '—'
+    : `${p.phase} · ${p.admission} · ${p.inflight} in flight${p.tombstones.length > 0 ? ` · tombstones ${p.tombstones.join(', ')}` : ''}`
+const sessionText = (s: SessionRow | null) =>
+  s === null ? '—' : `${s.state} · rev ${s.revision ?? '—'} · ${s.summary}`
+const eventLine = (e: TraceEvent) =>
+  `${e.step} ${e.phase} ${e.from} → ${e.to} ${e.type}${e.outcome === 'ok' ? '' : ` [${e.outcome}]`}`
 
-function StateTable<T>({ title, rows, text }: { title: string; rows: readonly StateDifference<T>[]; text: (item: T | null) => string }) {
+function StateTable<T>({
+  title,
+  rows,
+  text,
+}: {
+  title: string
+  rows: readonly StateDifference<T>[]
+  text: (item: T | null) => string
+}) {
   return (
     <section aria-label={title}>
       <h3>{title}</h3>
@@ -59,13 +77,35 @@ function DiffBody({ diff }: { diff: RunDiffView }) {
             First divergence: step {first.step_a} of A, step {first.step_b} of B
           </h2>
           <div className="diff-sides">
-            <DiffEventCard side="A" run={diff.run_a} step={first.step_a} event={first.a} other={first.b} lacking={diff.listed[0]?.a_count === 0 ? diff.listed[0].b_count : 0} />
-            <DiffEventCard side="B" run={diff.run_b} step={first.step_b} event={first.b} other={first.a} lacking={diff.listed[0]?.b_count === 0 ? diff.listed[0].a_count : 0} />
+            <DiffEventCard
+              side="A"
+              run={diff.run_a}
+              step={first.step_a}
+              event={first.a}
+              other={first.b}
+              lacking={diff.listed[0]?.a_count === 0 ? diff.listed[0].b_count : 0}
+            />
+            <DiffEventCard
+              side="B"
+              run={diff.run_b}
+              step={first.step_b}
+              event={first.b}
+              other={first.a}
+              lacking={diff.listed[0]?.b_count === 0 ? diff.listed[0].a_count : 0}
+            />
           </div>
           {diff.at_divergence && (
             <div className="diff-sides">
-              <StateTable title="Participants that differ there" rows={diff.at_divergence.participants} text={participantText} />
-              <StateTable title="Sessions that differ there" rows={diff.at_divergence.sessions} text={sessionText} />
+              <StateTable
+                title="Participants that differ there"
+                rows={diff.at_divergence.participants}
+                text={participantText}
+              />
+              <StateTable
+                title="Sessions that differ there"
+                rows={diff.at_divergence.sessions}
+                text={sessionText}
+              />
             </div>
           )}
         </section>
@@ -83,13 +123,29 @@ function DiffBody({ diff }: { diff: RunDiffView }) {
                   {d.a_count} event{d.a_count === 1 ? '' : 's'} of A replaced by {d.b_count} of B
                 </span>
                 <div className="diff-sides small mono">
-                  <div>{d.a.map((e) => <div key={e.step}>− {eventLine(e)}</div>)}{d.a_count > d.a.length && <div className="muted">… {d.a_count - d.a.length} more</div>}</div>
-                  <div>{d.b.map((e) => <div key={e.step}>+ {eventLine(e)}</div>)}{d.b_count > d.b.length && <div className="muted">… {d.b_count - d.b.length} more</div>}</div>
+                  <div>
+                    {d.a.map((e) => (
+                      <div key={e.step}>− {eventLine(e)}</div>
+                    ))}
+                    {d.a_count > d.a.length && (
+                      <div className="muted">… {d.a_count - d.a.length} more</div>
+                    )}
+                  </div>
+                  <div>
+                    {d.b.map((e) => (
+                      <div key={e.step}>+ {eventLine(e)}</div>
+                    ))}
+                    {d.b_count > d.b.length && (
+                      <div className="muted">… {d.b_count - d.b.length} more</div>
+                    )}
+                  </div>
                 </div>
               </li>
             ))}
           </ol>
-          {diff.differences > diff.listed.length && <p className="muted">… and {diff.differences - diff.listed.length} more.</p>}
+          {diff.differences > diff.listed.length && (
+            <p className="muted">… and {diff.differences - diff.listed.length} more.</p>
+          )}
         </section>
       )}
     </div>
@@ -104,9 +160,20 @@ export function DiffPage({ a, b }: { a: string | null; b: string | null }) {
   const picker = (side: 'a' | 'b', value: string | null) => (
     <label>
       Run {side.toUpperCase()}{' '}
-      <select value={value ?? ''} onChange={(e) => go({ page: 'diff', a: side === 'a' ? e.currentTarget.value : a, b: side === 'b' ? e.currentTarget.value : b })}>
+      <select
+        value={value ?? ''}
+        onChange={(e) =>
+          go({
+            page: 'diff',
+            a: side === 'a' ? e.currentTarget.value : a,
+            b: side === 'b' ? e.currentTarget.value : b,
+          })
+        }
+      >
         <option value="">choose a run</option>
-        {value !== null && !finished.some((r) => r.id === value) && <option value={value}>{value}</option>}
+        {value !== null && !finished.some((r) => r.id === value) && (
+          <option value={value}>{value}</option>
+        )}
         {finished.map((r) => (
           <option key={r.id} value={r.id}>
             {r.scenario} · seed {r.seed} · {r.id}
@@ -126,11 +193,18 @@ export function DiffPage({ a, b }: { a: string | null; b: string | null }) {
         {picker('b', b)}
       </div>
       {a === null || b === null ? (
-        <Empty>Choose two runs: their traces are aligned and the page stops at the first event where they part.</Empty>
+        <Empty>
+          Choose two runs: their traces are aligned and the page stops at the first event where they
+          part.
+        </Empty>
       ) : diff.status === 'pending' ? (
         <Loading what="the diff" minHeight={400} />
       ) : diff.status === 'error' ? (
-        <ErrorNotice what={`compare ${a} with ${b}`} error={diff.error} onRetry={() => void diff.refetch()} />
+        <ErrorNotice
+          what={`compare ${a} with ${b}`}
+          error={diff.error}
+          onRetry={() => void diff.refetch()}
+        />
       ) : (
         <DiffBody diff={diff.data} />
       )}

@@ -229,7 +229,14 @@ function PairedRuns({ a, b, step }: { a: string; b: string; step: number | null 
 
   return (
     <div className="paired-runs" data-seed={runA.seed}>
-      <TransportBar step={cursor} total={total} playback={playback} onSeek={seek} phases={starts} bands={bands} />
+      <TransportBar
+        step={cursor}
+        total={total}
+        playback={playback}
+        onSeek={seek}
+        phases={starts}
+        bands={bands}
+      />
       <div className="fate-jumps" role="group" aria-label="Jump to the straggler's fate">
         <span className="muted small">
           seed <span className="mono">{runA.seed}</span> · jump to

@@ -10,9 +10,19 @@ export function RunPage({ id, view }: { id: string; view: InspectorView }) {
   return (
     <main className="page run-page">
       {isDirectoryRunId(id) ? (
-        <DirectoryInspector runId={id} view={view} onView={(next) => go({ page: 'run', id, ...next }, { replace: true })} />
+        <DirectoryInspector
+          runId={id}
+          view={view}
+          onView={(next) => go({ page: 'run', id, ...next }, { replace: true })}
+        />
       ) : (
-        <RunInspector runId={id} view={view} onView={(next, options) => go({ page: 'run', id, ...next }, options)} actions={<CompareWith runId={id} />} openAtStory />
+        <RunInspector
+          runId={id}
+          view={view}
+          onView={(next, options) => go({ page: 'run', id, ...next }, options)}
+          actions={<CompareWith runId={id} />}
+          openAtStory
+        />
       )}
     </main>
   )

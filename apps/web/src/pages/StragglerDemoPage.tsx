@@ -27,20 +27,39 @@ const reusable = (run: RunView, preset: ScenarioInfo) =>
  */
 export function StragglerDemoPage({ run, view }: { run: string | null; view: InspectorView }) {
   const runs = useQuery({ ...runsQuery(), enabled: run === null })
-  const preset = useQuery({ ...scenariosQuery(), enabled: run === null }).data?.scenarios.find((s) => s.name === SCENARIO)
+  const preset = useQuery({ ...scenariosQuery(), enabled: run === null }).data?.scenarios.find(
+    (s) => s.name === SCENARIO,
+  )
   const create = useCreateRun()
   const { mutate, status: createStatus } = create
 
   useEffect(() => {
     if (run !== null || runs.status !== 'success' || preset === undefined) return
     // newest first, so the demo shows the most recent matching run
-    const existing = [...runs.data.runs].sort((a, b) => b.created_at.localeCompare(a.created_at)).find((r) => reusable(r, preset))
+    const existing = [...runs.data.runs]
+      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+      .find((r) => reusable(r, preset))
     if (existing) {
       // a finished run opens at its start, ready to be stepped through with its narrative
-      go({ page: 'straggler', run: existing.id, ...view, step: view.step ?? (existing.status === 'complete' ? 0 : null) }, { replace: true })
+      go(
+        {
+          page: 'straggler',
+          run: existing.id,
+          ...view,
+          step: view.step ?? (existing.status === 'complete' ? 0 : null),
+        },
+        { replace: true },
+      )
       return
     }
-    if (createStatus === 'idle') mutate({ scenario: SCENARIO }, { onSuccess: (created) => go({ page: 'straggler', run: created.id, ...view }, { replace: true }) })
+    if (createStatus === 'idle')
+      mutate(
+        { scenario: SCENARIO },
+        {
+          onSuccess: (created) =>
+            go({ page: 'straggler', run: created.id, ...view }, { replace: true }),
+        },
+      )
   }, [run, runs.status, runs.data, preset, createStatus, mutate, view])
 
   let body
@@ -53,8 +72,18 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
         aside={(step) => <Narrative step={step} />}
       />
     )
-  } else if (runs.status === 'error') body = <ErrorNotice what="list the runs" error={runs.error} onRetry={() => void runs.refetch()} />
-  else if (create.status === 'error') body = <ErrorNotice what="start the straggler run" error={create.error} onRetry={() => create.mutate({ scenario: SCENARIO })} />
+  } else if (runs.status === 'error')
+    body = (
+      <ErrorNotice what="list the runs" error={runs.error} onRetry={() => void runs.refetch()} />
+    )
+  else if (create.status === 'error')
+    body = (
+      <ErrorNotice
+        what="start the straggler run"
+        error={create.error}
+        onRetry={() => create.mutate({ scenario: SCENARIO })}
+      />
+    )
   else body = <Loading what="the straggler-retirement run" minHeight={600} />
 
   return (
@@ -62,9 +91,11 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
       <header className="demo-head">
         <h1>Straggler retirement</h1>
         <p className="muted">
-          One rollout is still generating when the prepare deadline passes. It is sacrificed — aborted by the model, retired by the agent, its session
-          dropped by resources — and fenced everywhere; the checkpoint commits without it and it is redispatched fresh. Later a delayed request from the
-          retired attempt arrives and is refused with <code>stale_attempt</code>. Step with ← and →.
+          One rollout is still generating when the prepare deadline passes. It is sacrificed —
+          aborted by the model, retired by the agent, its session dropped by resources — and fenced
+          everywhere; the checkpoint commits without it and it is redispatched fresh. Later a
+          delayed request from the retired attempt arrives and is refused with{' '}
+          <code>stale_attempt</code>. Step with ← and →.
         </p>
         {run !== null && (
           <p>
@@ -72,7 +103,21 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
               type="button"
               className="link-button"
               disabled={create.isPending}
-              onClick={() => create.mutate({ scenario: SCENARIO }, { onSuccess: (created) => go({ page: 'straggler', run: created.id, step: null, tab: view.tab, session: null }) })}
+              onClick={() =>
+                create.mutate(
+                  { scenario: SCENARIO },
+                  {
+                    onSuccess: (created) =>
+                      go({
+                        page: 'straggler',
+                        run: created.id,
+                        step: null,
+                        tab: view.tab,
+                        session: null,
+                      }),
+                  },
+                )
+              }
             >
               {create.isPending ? 'Starting a fresh run…' : 'Start a fresh demo run'}
             </button>

@@ -14,11 +14,21 @@ describe('routes', () => {
   })
 
   it('[permalink] a URL without step follows the live edge, on the Sessions tab', () => {
-    expect(parseRoute('/runs/abc', '')).toEqual({ page: 'run', id: 'abc', step: null, tab: 'sessions', session: null })
+    expect(parseRoute('/runs/abc', '')).toEqual({
+      page: 'run',
+      id: 'abc',
+      step: null,
+      tab: 'sessions',
+      session: null,
+    })
   })
 
   it('[permalink] malformed step, tab or session fall back to defaults instead of failing', () => {
-    expect(parseRoute('/runs/abc', '?step=-3&tab=nope&session=../../etc')).toMatchObject({ step: null, tab: 'sessions', session: null })
+    expect(parseRoute('/runs/abc', '?step=-3&tab=nope&session=../../etc')).toMatchObject({
+      step: null,
+      tab: 'sessions',
+      session: null,
+    })
     expect(parseRoute('/runs/abc', '?step=1e3')).toMatchObject({ step: null })
     expect(parseRoute('/runs/abc', '?tab=Lineage')).toMatchObject({ tab: 'lineage' })
   })
@@ -38,14 +48,30 @@ describe('routes', () => {
     for (const route of routes) {
       const href = routeHref(route)
       const query = href.indexOf('?')
-      expect(parseRoute(query < 0 ? href : href.slice(0, query), query < 0 ? '' : href.slice(query))).toEqual(route)
+      expect(
+        parseRoute(query < 0 ? href : href.slice(0, query), query < 0 ? '' : href.slice(query)),
+      ).toEqual(route)
     }
   })
 
   it('[routes] the straggler and generation-cut demos and the home page have their own paths; others are not found', () => {
-    expect(parseRoute('/demo/straggler', '?run=abc&step=3')).toMatchObject({ page: 'straggler', run: 'abc', step: 3 })
-    expect(parseRoute('/demo/generation-cut', '?a=x&b=y&step=5')).toEqual({ page: 'generation-cut', a: 'x', b: 'y', step: 5 })
-    expect(parseRoute('/demo/generation-cut/', '?step=oops')).toEqual({ page: 'generation-cut', a: null, b: null, step: null })
+    expect(parseRoute('/demo/straggler', '?run=abc&step=3')).toMatchObject({
+      page: 'straggler',
+      run: 'abc',
+      step: 3,
+    })
+    expect(parseRoute('/demo/generation-cut', '?a=x&b=y&step=5')).toEqual({
+      page: 'generation-cut',
+      a: 'x',
+      b: 'y',
+      step: 5,
+    })
+    expect(parseRoute('/demo/generation-cut/', '?step=oops')).toEqual({
+      page: 'generation-cut',
+      a: null,
+      b: null,
+      step: null,
+    })
     expect(parseRoute('/', '')).toEqual({ page: 'home' })
     expect(parseRoute('/runs/', '')).toEqual({ page: 'not_found', path: '/runs' })
     expect(parseRoute('/elsewhere', '')).toEqual({ page: 'not_found', path: '/elsewhere' })

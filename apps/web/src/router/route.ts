@@ -26,7 +26,12 @@ export type Route =
   | ({ readonly page: 'straggler'; readonly run: string | null } & InspectorView)
   | { readonly page: 'diff'; readonly a: string | null; readonly b: string | null }
   /** `/demo/generation-cut`: two runs of the same seed (`a` whole-request, `b` generation-safe), one step cursor. */
-  | { readonly page: 'generation-cut'; readonly a: string | null; readonly b: string | null; readonly step: number | null }
+  | {
+      readonly page: 'generation-cut'
+      readonly a: string | null
+      readonly b: string | null
+      readonly step: number | null
+    }
   | { readonly page: 'not_found'; readonly path: string }
 
 const SESSION_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*\.a\d+$/
@@ -58,9 +63,17 @@ export function parseRoute(pathname: string, search: string): Route {
   const path = pathname.replace(/\/+$/, '') || '/'
   const params = new URLSearchParams(search)
   if (path === '/') return { page: 'home' }
-  if (path === '/diff') return { page: 'diff', a: params.get('a') || null, b: params.get('b') || null }
-  if (path === '/demo/generation-cut') return { page: 'generation-cut', a: params.get('a') || null, b: params.get('b') || null, step: parseStep(params) }
-  if (path === '/demo/straggler') return { page: 'straggler', run: params.get('run') || null, ...parseView(params) }
+  if (path === '/diff')
+    return { page: 'diff', a: params.get('a') || null, b: params.get('b') || null }
+  if (path === '/demo/generation-cut')
+    return {
+      page: 'generation-cut',
+      a: params.get('a') || null,
+      b: params.get('b') || null,
+      step: parseStep(params),
+    }
+  if (path === '/demo/straggler')
+    return { page: 'straggler', run: params.get('run') || null, ...parseView(params) }
   const run = /^\/runs\/([^/]+)$/.exec(path)
   if (run?.[1]) {
     let id: string
@@ -98,7 +111,8 @@ export function routeHref(route: Route): string {
       const params = new URLSearchParams()
       if (route.a) params.set('a', route.a)
       if (route.b) params.set('b', route.b)
-      if (route.page === 'generation-cut' && route.step !== null) params.set('step', String(route.step))
+      if (route.page === 'generation-cut' && route.step !== null)
+        params.set('step', String(route.step))
       const text = params.toString()
       return `${route.page === 'diff' ? '/diff' : '/demo/generation-cut'}${text ? `?${text}` : ''}`
     }

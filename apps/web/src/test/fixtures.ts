@@ -1,5 +1,14 @@
 import { ENV_NAMES, sortSessions } from '@cutover/core/contracts'
-import type { InvariantMap, SessionColumn, SessionRow, SessionsView, SessionsWindow, StepView, TableView, TraceEvent } from '@cutover/core/contracts'
+import type {
+  InvariantMap,
+  SessionColumn,
+  SessionRow,
+  SessionsView,
+  SessionsWindow,
+  StepView,
+  TableView,
+  TraceEvent,
+} from '@cutover/core/contracts'
 
 /** Every invariant passing. */
 export const ALL_PASS: InvariantMap = {
@@ -16,7 +25,6 @@ export const ALL_PASS: InvariantMap = {
   'egress-fenced': 'pass',
   equivalence: 'pass',
 }
-
 
 /** `count` session rows dealt round-robin across the environments, as the API lists them. */
 export function sessionRows(count: number): SessionRow[] {
@@ -47,7 +55,19 @@ export const TRACE: TraceEvent[] = (
     ['commit', 'controller', 'directory', 'directory.write'],
     ['restore', 'controller', 'agent', 'agent.restore'],
   ] as const
-).map(([phase, from, to, type], i) => ({ step: i + 1, time_ms: i * 10, phase, from, to, type, payload: {}, outcome: 'ok' }) as TraceEvent)
+).map(
+  ([phase, from, to, type], i) =>
+    ({
+      step: i + 1,
+      time_ms: i * 10,
+      phase,
+      from,
+      to,
+      type,
+      payload: {},
+      outcome: 'ok',
+    }) as TraceEvent,
+)
 
 /** A StepView over TRACE at `step`, with a diagram of the whole trace and `step` highlighted. */
 export function stepView(step: number): StepView {
@@ -64,7 +84,11 @@ export function stepView(step: number): StepView {
     failures: [],
     mermaid: [...head, ...lines].join('\n'),
     window: { from: 1, to: TRACE.length },
-    diagram: { source: [...head, ...plain].join('\n'), highlight: step - 1, steps: TRACE.map((e) => e.step) },
+    diagram: {
+      source: [...head, ...plain].join('\n'),
+      highlight: step - 1,
+      steps: TRACE.map((e) => e.step),
+    },
   }
 }
 
@@ -78,22 +102,42 @@ export function sessionsView(step: number): SessionsView {
  * (SessionsView), or with window parameters the window sorted and filtered by core's
  * `sortSessions`, as the API answers it. Undefined when `path` is not a sessions list.
  */
-export function sessionsAnswer(path: string, rowsAt: (step: number) => readonly SessionRow[]): SessionsView | SessionsWindow | undefined {
+export function sessionsAnswer(
+  path: string,
+  rowsAt: (step: number) => readonly SessionRow[],
+): SessionsView | SessionsWindow | undefined {
   const match = /^\/api\/runs\/[^/]+\/sessions\?(.*)$/.exec(path)
   if (!match) return undefined
   const query = new URLSearchParams(match[1])
   const step = Number(query.get('step') ?? TRACE.length)
   const all = rowsAt(step)
   if (!query.has('offset')) return { step, total: TRACE.length, sessions: all }
-  const sort = { column: (query.get('sort') ?? 'rollout_id') as SessionColumn, direction: query.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const) }
+  const sort = {
+    column: (query.get('sort') ?? 'rollout_id') as SessionColumn,
+    direction: query.get('dir') === 'desc' ? ('desc' as const) : ('asc' as const),
+  }
   const environment = query.get('environment')
-  const rows = sortSessions(environment === null ? all : all.filter((r) => r.environment === environment), query.get('q') ?? '', sort)
+  const rows = sortSessions(
+    environment === null ? all : all.filter((r) => r.environment === environment),
+    query.get('q') ?? '',
+    sort,
+  )
   const offset = Math.min(Number(query.get('offset')), rows.length)
-  const window: SessionsWindow = { step, total: TRACE.length, count: all.length, matched: rows.length, offset, sessions: rows.slice(offset, offset + Number(query.get('limit') ?? 1000)) }
+  const window: SessionsWindow = {
+    step,
+    total: TRACE.length,
+    count: all.length,
+    matched: rows.length,
+    offset,
+    sessions: rows.slice(offset, offset + Number(query.get('limit') ?? 1000)),
+  }
   const key = query.get('session')
   if (key === null) return window
   const index = rows.findIndex((r) => r.key === key)
-  return { ...window, selected: { key, exists: all.some((r) => r.key === key), index: index >= 0 ? index : null } }
+  return {
+    ...window,
+    selected: { key, exists: all.some((r) => r.key === key), index: index >= 0 ? index : null },
+  }
 }
 
 /** The emails table of a Workplace session after one send and one edit, diffed against prepare. */
@@ -102,7 +146,13 @@ export const EMAILS_TABLE: TableView = {
   columns: ['email_id', 'sender', 'subject'],
   rows: [
     { label: 0, cells: ['00000000', 'a@atlas.com', 'Quarterly plan'], status: 'same', changed: [] },
-    { label: 1, cells: ['00000001', 'b@atlas.com', 'Re: budget (edited)'], status: 'changed', changed: [2], was: ['00000001', 'b@atlas.com', 'Re: budget'] },
+    {
+      label: 1,
+      cells: ['00000001', 'b@atlas.com', 'Re: budget (edited)'],
+      status: 'changed',
+      changed: [2],
+      was: ['00000001', 'b@atlas.com', 'Re: budget'],
+    },
     { label: 2, cells: ['00000002', 'me@atlas.com', 'New hire'], status: 'added', changed: [] },
   ],
   removed: [{ label: 3, cells: ['00000003', 'c@atlas.com', 'Old thread'] }],

@@ -1,4 +1,14 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -105,7 +115,9 @@ describe('NodeCheckpointDirectory', () => {
   it('[atomic] a commit leaves no temp files behind and re-opens to the same verified content', () => {
     const root = tempRoot()
     const sample = createSampleCheckpoint(9)
-    expect(commitSampleCheckpoint(new NodeCheckpointDirectory(root), nodeDigest, sample).ok).toBe(true)
+    expect(commitSampleCheckpoint(new NodeCheckpointDirectory(root), nodeDigest, sample).ok).toBe(
+      true,
+    )
     const reopened = new NodeCheckpointDirectory(root)
     expect(reopened.list().some((e) => e.path.includes('.cutover-tmp-'))).toBe(false)
     expect(verifyCheckpoint(reopened, nodeDigest).valid).toBe(true)
@@ -133,10 +145,13 @@ describe('NodeCheckpointDirectory', () => {
   it('[atomic] a batch of writes is made durable in one step, then renamed, then each folder fsynced once', () => {
     const root = tempRoot()
     const dir = new NodeCheckpointDirectory(root)
-    for (let i = 0; i < 50; i++) dir.writeFile(`resources/counter/r${i}.a0.json`, bytes(`{"i":${i}}\n`))
+    for (let i = 0; i < 50; i++)
+      dir.writeFile(`resources/counter/r${i}.a0.json`, bytes(`{"i":${i}}\n`))
     dir.sync()
     expect(readdirSync(join(root, 'resources/counter'))).toHaveLength(50)
-    expect(readdirSync(join(root, 'resources/counter')).some((n) => n.startsWith('.cutover-tmp-'))).toBe(false)
+    expect(
+      readdirSync(join(root, 'resources/counter')).some((n) => n.startsWith('.cutover-tmp-')),
+    ).toBe(false)
     // root, resources and resources/counter: each folder once, whatever the file count.
     expect(dir.stats.folderSyncs).toBe(3)
     expect(dir.stats.writes).toBe(50)
@@ -173,15 +188,40 @@ describe('NodeCheckpointDirectory', () => {
     for (const scenario of ['happy-path', 'corrupt-snapshot', 'generation-safe-cut'] as const) {
       const config = resolveRunConfig({ scenario, seed: '7', rollouts: 9 })
       const memory = new Map<string, MemoryCheckpointDirectory>()
-      const expected = runSimulation(config, { digest: nodeDigest, workplace, openDirectory: (id) => memory.set(id, new MemoryCheckpointDirectory({ location: `mem://${id}` })).get(id) as MemoryCheckpointDirectory })
+      const expected = runSimulation(config, {
+        digest: nodeDigest,
+        workplace,
+        openDirectory: (id) =>
+          memory
+            .set(id, new MemoryCheckpointDirectory({ location: `mem://${id}` }))
+            .get(id) as MemoryCheckpointDirectory,
+      })
       for (let pass = 0; pass < 2; pass++) {
         const root = tempRoot()
-        const real = runSimulation(config, { digest: nodeDigest, workplace, openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)) })
-        expect(JSON.stringify(real.events.map((e) => ({ ...e, payload: { ...e.payload, location: undefined } })))).toBe(JSON.stringify(expected.events.map((e) => ({ ...e, payload: { ...e.payload, location: undefined } }))))
+        const real = runSimulation(config, {
+          digest: nodeDigest,
+          workplace,
+          openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)),
+        })
+        expect(
+          JSON.stringify(
+            real.events.map((e) => ({ ...e, payload: { ...e.payload, location: undefined } })),
+          ),
+        ).toBe(
+          JSON.stringify(
+            expected.events.map((e) => ({ ...e, payload: { ...e.payload, location: undefined } })),
+          ),
+        )
         for (const [id, dir] of memory) {
           const disk = new NodeCheckpointDirectory(join(root, id), { create: false })
           expect(disk.list().map((e) => e.path)).toEqual(dir.list().map((e) => e.path))
-          for (const e of dir.list()) expect(Buffer.from(disk.readFile(e.path) ?? []).equals(Buffer.from(dir.readFile(e.path) ?? [])), `${scenario} ${id} ${e.path}`).toBe(true)
+          for (const e of dir.list())
+            expect(
+              Buffer.from(disk.readFile(e.path) ?? []).equals(
+                Buffer.from(dir.readFile(e.path) ?? []),
+              ),
+              `${scenario} ${id} ${e.path}`,
+            ).toBe(true)
         }
       }
     }

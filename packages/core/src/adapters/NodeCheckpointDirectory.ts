@@ -82,8 +82,16 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
    * Files written, folder fsyncs, and durability steps (one `syncfs`, or one fdatasync per file
    * on the fallback) so far.
    */
-  get stats(): { readonly writes: number; readonly folderSyncs: number; readonly durabilitySteps: number } {
-    return { writes: this.#writes, folderSyncs: this.#folderSyncs, durabilitySteps: this.#durabilitySteps }
+  get stats(): {
+    readonly writes: number
+    readonly folderSyncs: number
+    readonly durabilitySteps: number
+  } {
+    return {
+      writes: this.#writes,
+      folderSyncs: this.#folderSyncs,
+      durabilitySteps: this.#durabilitySteps,
+    }
   }
 
   /**
@@ -99,7 +107,8 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
   }
 
   writeFile(path: string, data: Uint8Array): void {
-    if (!isSafeRelativePath(path)) throw new DirectoryWriteError(path, `refusing unsafe path ${JSON.stringify(path)}`)
+    if (!isSafeRelativePath(path))
+      throw new DirectoryWriteError(path, `refusing unsafe path ${JSON.stringify(path)}`)
     const relativeFolder = dirname(path) === '.' ? '' : dirname(path)
     this.#ensureFolder(relativeFolder)
     const folder = join(this.#root, relativeFolder)
@@ -108,7 +117,11 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
     const copy = data.slice()
     let written = false
     try {
-      const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644)
+      const fd = openSync(
+        temp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      )
       try {
         writeAll(fd, copy)
       } finally {
@@ -136,7 +149,8 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
           renameSync(p.temp, p.target)
           this.#touched.add(p.folder)
         }
-        for (const p of batch) this.#durable.set(p.path, { data: p.data, signature: fileSignature(lstatSync(p.target)) })
+        for (const p of batch)
+          this.#durable.set(p.path, { data: p.data, signature: fileSignature(lstatSync(p.target)) })
       }
       for (const folder of [...this.#touched].sort()) {
         fsyncFolder(folder)
@@ -144,7 +158,10 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
       }
       this.#touched.clear()
     } catch (e) {
-      throw new DirectoryWriteError(batch[0]?.target ?? this.#root, `sync of ${this.#root} failed: ${(e as Error).message}`)
+      throw new DirectoryWriteError(
+        batch[0]?.target ?? this.#root,
+        `sync of ${this.#root} failed: ${(e as Error).message}`,
+      )
     }
   }
 

@@ -2,10 +2,24 @@ import type { ScenarioName } from './scenarios.ts'
 import type { InvariantId } from './views.ts'
 
 /** Teaching-mode bugs (CONTRACTS.md §3): deliberately broken behaviours a run may select. */
-export const BUG_NAMES = ['resume-agents-first', 'aggregate-before-resources', 'acks-after-prepare', 'tombstones-skipped-on-restore', 'relay-applied-twice', 'call-ids-reused', 'ack-before-durable', 'egress-unfenced', 'overlapping-cut-buffers'] as const
+export const BUG_NAMES = [
+  'resume-agents-first',
+  'aggregate-before-resources',
+  'acks-after-prepare',
+  'tombstones-skipped-on-restore',
+  'relay-applied-twice',
+  'call-ids-reused',
+  'ack-before-durable',
+  'egress-unfenced',
+  'overlapping-cut-buffers',
+] as const
 
 /** Teaching bugs of the generation-safe cut: a run naming one runs in `cut_mode: "generation-safe"`. */
-export const CUT_BUG_NAMES = ['ack-before-durable', 'egress-unfenced', 'overlapping-cut-buffers'] as const satisfies readonly (typeof BUG_NAMES)[number][]
+export const CUT_BUG_NAMES = [
+  'ack-before-durable',
+  'egress-unfenced',
+  'overlapping-cut-buffers',
+] as const satisfies readonly (typeof BUG_NAMES)[number][]
 export type BugName = (typeof BUG_NAMES)[number]
 
 /** One entry of `GET /api/bugs`: what is broken and the invariant that catches it. */

@@ -20,7 +20,8 @@ const isManifest = (path: string) => path === 'manifest.json' || path.endsWith('
  */
 export function corruptibleFiles(paths: Iterable<string>, namespace: CorruptibleFolder): string[] {
   const files = new Set<string>()
-  for (const path of paths) if (path.startsWith(`${namespace}/`) && !isManifest(path)) files.add(path)
+  for (const path of paths)
+    if (path.startsWith(`${namespace}/`) && !isManifest(path)) files.add(path)
   return [...files].sort()
 }
 
@@ -43,17 +44,31 @@ export function directoryWriteFaults(events: readonly TraceMessage[], step: numb
     if (e.step <= step) k++
     if (e.step === step) write = e
     const path = e.payload['path']
-    if (checkpoint === first && e.payload['crashed'] !== true && typeof path === 'string') written.push(path)
+    if (checkpoint === first && e.payload['crashed'] !== true && typeof path === 'string')
+      written.push(path)
   }
   if (write === undefined) return []
   const faults: Fault[] = [{ kind: 'crash_after_write', k }]
   const path = write.payload['path']
-  const namespace = typeof path === 'string' ? CORRUPTIBLE_NAMESPACES.find((n) => path.startsWith(`${n}/`)) : undefined
-  if (namespace !== undefined && typeof path === 'string' && write.payload['checkpoint_id'] === first && write.payload['crashed'] !== true) {
+  const namespace =
+    typeof path === 'string'
+      ? CORRUPTIBLE_NAMESPACES.find((n) => path.startsWith(`${n}/`))
+      : undefined
+  if (
+    namespace !== undefined &&
+    typeof path === 'string' &&
+    write.payload['checkpoint_id'] === first &&
+    write.payload['crashed'] !== true
+  ) {
     const index = corruptibleFiles(written, namespace).indexOf(path)
     if (index >= 0) faults.push({ kind: 'corrupt_file', namespace, index })
   }
-  if (typeof path === 'string' && path.startsWith(`${SEGMENTS_FOLDER}/`) && write.payload['checkpoint_id'] === first && write.payload['crashed'] !== true) {
+  if (
+    typeof path === 'string' &&
+    path.startsWith(`${SEGMENTS_FOLDER}/`) &&
+    write.payload['checkpoint_id'] === first &&
+    write.payload['crashed'] !== true
+  ) {
     const index = corruptibleFiles(written, SEGMENTS_FOLDER).indexOf(path)
     if (index >= 0) faults.push({ kind: 'corrupt_segment', index })
   }

@@ -4,10 +4,22 @@ import { simulateCommandLine } from './simulateCommandLine.ts'
 
 describe('the command line of a run', () => {
   it('[fleet-trace] a run recorded from processes is recorded again by cutover fleet with its scenario, seed and rollouts', () => {
-    expect(fleetCommandLine({ scenario: 'straggler-retirement', seed: '7', rollouts: 9 })).toBe('cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9')
+    expect(fleetCommandLine({ scenario: 'straggler-retirement', seed: '7', rollouts: 9 })).toBe(
+      'cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9',
+    )
   })
 
   it('[cli] a simulated run is reproduced by cutover simulate with every option', () => {
-    expect(simulateCommandLine({ scenario: 'happy-path', seed: '3', rollouts: 12, deadline_ms: 100, faults: [] })).toBe("cutover simulate --scenario happy-path --seed 3 --rollouts 12 --deadline-ms 100 --faults '[]'")
+    expect(
+      simulateCommandLine({
+        scenario: 'happy-path',
+        seed: '3',
+        rollouts: 12,
+        deadline_ms: 100,
+        faults: [],
+      }),
+    ).toBe(
+      "cutover simulate --scenario happy-path --seed 3 --rollouts 12 --deadline-ms 100 --faults '[]'",
+    )
   })
 })

@@ -10,7 +10,13 @@ export type CutMode = (typeof CUT_MODES)[number]
 export const DEFAULT_CUT_MODE: CutMode = 'whole-request'
 
 /** The durable disposition every frozen admission ticket reaches (GENERATION_CUTS.md §2). */
-export const CUT_DISPOSITIONS = ['not_started', 'completed_durable', 'durable_prefix', 'durable_failure', 'excluded'] as const
+export const CUT_DISPOSITIONS = [
+  'not_started',
+  'completed_durable',
+  'durable_prefix',
+  'durable_failure',
+  'excluded',
+] as const
 export type CutDisposition = (typeof CUT_DISPOSITIONS)[number]
 
 /** What a `durable_prefix` froze: a call still generating, or one finished behind the egress fence. */

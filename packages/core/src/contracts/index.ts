@@ -4,24 +4,89 @@ export type { ErrorCode, ErrorBody, CutoverError } from './errors.ts'
 export { ENV_NAMES } from './environments.ts'
 export type { EnvName } from './environments.ts'
 export { TRACE_PHASES, TRACE_EVENT_TYPES } from './trace.ts'
-export type { TracePhase, ParticipantId, TraceEvent, TraceEventOf, TraceEventType, TracePayloads, TraceOutcome, TraceMessage } from './trace.ts'
-export { faultSchema, runConfigSchema, seedSchema, SCENARIO_NAMES, MAX_ROLLOUTS, CUT_FAULT_KINDS } from './scenarios.ts'
-export type { Fault, FaultKind, InertFault, ScenarioName, ScenarioInfo, RunConfigInput, RunConfig } from './scenarios.ts'
+export type {
+  TracePhase,
+  ParticipantId,
+  TraceEvent,
+  TraceEventOf,
+  TraceEventType,
+  TracePayloads,
+  TraceOutcome,
+  TraceMessage,
+} from './trace.ts'
+export {
+  faultSchema,
+  runConfigSchema,
+  seedSchema,
+  SCENARIO_NAMES,
+  MAX_ROLLOUTS,
+  CUT_FAULT_KINDS,
+} from './scenarios.ts'
+export type {
+  Fault,
+  FaultKind,
+  InertFault,
+  ScenarioName,
+  ScenarioInfo,
+  RunConfigInput,
+  RunConfig,
+} from './scenarios.ts'
 export { INVARIANT_IDS, RUN_KINDS } from './views.ts'
-export { CUT_MODES, DEFAULT_CUT_MODE, CUT_DISPOSITIONS, CUT_KINDS, PREFIX_DELIVERIES } from './generationCuts.ts'
-export type { CutMode, CutDisposition, CutKind, PrefixDelivery, GenerationCutProof, GenerationCutRecord, GenerationCutView, TokenSegmentView } from './generationCuts.ts'
+export {
+  CUT_MODES,
+  DEFAULT_CUT_MODE,
+  CUT_DISPOSITIONS,
+  CUT_KINDS,
+  PREFIX_DELIVERIES,
+} from './generationCuts.ts'
+export type {
+  CutMode,
+  CutDisposition,
+  CutKind,
+  PrefixDelivery,
+  GenerationCutProof,
+  GenerationCutRecord,
+  GenerationCutView,
+  TokenSegmentView,
+} from './generationCuts.ts'
 export { BUG_NAMES, CUT_BUG_NAMES } from './bugs.ts'
 export { simulateCommandLine } from './simulateCommandLine.ts'
 export { fleetCommandLine } from './fleetCommandLine.ts'
 export { rolloutIds, rolloutNamingHint } from './rolloutIds.ts'
-export { CORRUPTIBLE_NAMESPACES, SEGMENTS_FOLDER, corruptibleFiles, directoryWriteFaults } from './faultTargets.ts'
+export {
+  CORRUPTIBLE_NAMESPACES,
+  SEGMENTS_FOLDER,
+  corruptibleFiles,
+  directoryWriteFaults,
+} from './faultTargets.ts'
 export type { CorruptibleFolder, CorruptibleNamespace } from './faultTargets.ts'
 export { BANDED_PHASES, createRunSummaryBuilder, phaseBands, runSummary } from './runSummary.ts'
-export type { BandedPhase, KeyMoment, MomentKind, PhaseBand, RunSummary, RunSummaryBuilder } from './runSummary.ts'
+export type {
+  BandedPhase,
+  KeyMoment,
+  MomentKind,
+  PhaseBand,
+  RunSummary,
+  RunSummaryBuilder,
+} from './runSummary.ts'
 export { eventMatches, eventText, filterEvents, filterWords } from './eventFilter.ts'
-export { DEFAULT_SESSION_SORT, SESSION_COLUMNS, SORT_DIRECTIONS, sessionMatches, sessionNeedle, sortSessions } from './sortSessions.ts'
+export {
+  DEFAULT_SESSION_SORT,
+  SESSION_COLUMNS,
+  SORT_DIRECTIONS,
+  sessionMatches,
+  sessionNeedle,
+  sortSessions,
+} from './sortSessions.ts'
 export type { SessionColumn, SessionSort } from './sortSessions.ts'
-export { INTEGER_FIELDS, MAX_DEADLINE_MS, SEED_RULE, integerRule, integerTextProblem, seedTextProblem } from './numberFields.ts'
+export {
+  INTEGER_FIELDS,
+  MAX_DEADLINE_MS,
+  SEED_RULE,
+  integerRule,
+  integerTextProblem,
+  seedTextProblem,
+} from './numberFields.ts'
 export type { BugName, BugInfo } from './bugs.ts'
 export type {
   InvariantId,
@@ -59,4 +124,10 @@ export type {
   DirectoryBoundaryView,
   DirectoryLineageView,
 } from './directoryRun.ts'
-export type { FirstDivergence, RunDiffSummary, StateDifference, DifferenceView, RunDiffView } from './runDiff.ts'
+export type {
+  FirstDivergence,
+  RunDiffSummary,
+  StateDifference,
+  DifferenceView,
+  RunDiffView,
+} from './runDiff.ts'

@@ -14,17 +14,21 @@ export const INTEGER_FIELDS = {
 } as const
 
 /** `takes an integer from 1 to 10000`: the rule's wording. */
-export const integerRule = (min: number, max: number): string => `takes an integer from ${min} to ${max}`
+export const integerRule = (min: number, max: number): string =>
+  `takes an integer from ${min} to ${max}`
 export const SEED_RULE = 'takes a non-negative decimal integer of any size'
 
 /** Why `text` is not an integer in [min, max] (null when it is). */
 export function integerTextProblem(text: string, min: number, max: number): string | null {
   const value = Number(text)
-  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) return `${integerRule(min, max)}, got '${text}'`
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max)
+    return `${integerRule(min, max)}, got '${text}'`
   return null
 }
 
 /** Why `text` is not a seed (null when it is). */
 export function seedTextProblem(text: string): string | null {
-  return /^[0-9]+$/.test(text) ? null : `${SEED_RULE}, got '${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`
+  return /^[0-9]+$/.test(text)
+    ? null
+    : `${SEED_RULE}, got '${text.length > 40 ? `${text.slice(0, 40)}…` : text}'`
 }

@@ -8,5 +8,7 @@ export function rolloutIds(count: number): readonly string[] {
 export function rolloutNamingHint(count: number): string {
   const ids = rolloutIds(count)
   const last = count - 1
-  return count === 1 ? `its id as the run prints it ("${ids[0]}") or its index (0)` : `an id as the run prints it ("${ids[0]}"…"${ids[last]}") or an index (0…${last})`
+  return count === 1
+    ? `its id as the run prints it ("${ids[0]}") or its index (0)`
+    : `an id as the run prints it ("${ids[0]}"…"${ids[last]}") or an index (0…${last})`
 }

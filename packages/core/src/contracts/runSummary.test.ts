@@ -4,10 +4,32 @@ import { TRACE_PHASES } from './trace.ts'
 import type { TraceEvent, TracePhase } from './trace.ts'
 import { BANDED_PHASES, createRunSummaryBuilder, phaseBands, runSummary } from './runSummary.ts'
 
-const ev = (step: number, phase: TracePhase, type: string, payload: Record<string, unknown> = {}, outcome = 'ok'): TraceEvent =>
-  ({ step, time_ms: step, phase, from: 'controller', to: 'agent', type, payload, outcome }) as unknown as TraceEvent
+const ev = (
+  step: number,
+  phase: TracePhase,
+  type: string,
+  payload: Record<string, unknown> = {},
+  outcome = 'ok',
+): TraceEvent =>
+  ({
+    step,
+    time_ms: step,
+    phase,
+    from: 'controller',
+    to: 'agent',
+    type,
+    payload,
+    outcome,
+  }) as unknown as TraceEvent
 
-const TYPES = ['model.request', 'rollout.retired', 'directory.write', 'controller.abort', 'run.dispatch', 'agent.restore'] as const
+const TYPES = [
+  'model.request',
+  'rollout.retired',
+  'directory.write',
+  'controller.abort',
+  'run.dispatch',
+  'agent.restore',
+] as const
 
 /** A random trace: phases in runs (as a cycle's are), some events that are key moments. */
 function randomTrace(seed: number, length: number): TraceEvent[] {
@@ -15,9 +37,16 @@ function randomTrace(seed: number, length: number): TraceEvent[] {
   const out: TraceEvent[] = []
   let phase: TracePhase = 'run'
   for (let step = 1; step <= length; step++) {
-    if (rng.randbelow(5) === 0) phase = TRACE_PHASES[rng.randbelow(TRACE_PHASES.length)] as TracePhase
+    if (rng.randbelow(5) === 0)
+      phase = TRACE_PHASES[rng.randbelow(TRACE_PHASES.length)] as TracePhase
     const type = TYPES[rng.randbelow(TYPES.length)] as string
-    const payload = { rollout_id: `r${rng.randbelow(4)}`, attempt_index: 0, path: rng.randbelow(3) === 0 ? 'checkpoint.json' : 'agent/x.json', checkpoint_id: 'ck-1', delayed: rng.randbelow(9) === 0 }
+    const payload = {
+      rollout_id: `r${rng.randbelow(4)}`,
+      attempt_index: 0,
+      path: rng.randbelow(3) === 0 ? 'checkpoint.json' : 'agent/x.json',
+      checkpoint_id: 'ck-1',
+      delayed: rng.randbelow(9) === 0,
+    }
     out.push(ev(step, phase, type, payload, rng.randbelow(7) === 0 ? 'refused' : 'ok'))
   }
   return out
@@ -73,9 +102,20 @@ describe('run summary', () => {
       expect(builder.summary()).toEqual(whole)
       // bands are the maximal runs of consecutive steps in one banded phase, in step order
       expect(whole.bands).toEqual(phaseBands(events))
-      const banded = new Set(events.filter((e) => (BANDED_PHASES as readonly string[]).includes(e.phase)).map((e) => e.step))
-      expect(new Set(whole.bands.flatMap((b) => Array.from({ length: b.to - b.from + 1 }, (_, i) => b.from + i)))).toEqual(banded)
-      for (const [a, b] of whole.bands.slice(1).map((band, i) => [whole.bands[i], band] as const)) expect(a!.to < b.from && !(a!.phase === b.phase && a!.to + 1 === b.from)).toBe(true)
+      const banded = new Set(
+        events
+          .filter((e) => (BANDED_PHASES as readonly string[]).includes(e.phase))
+          .map((e) => e.step),
+      )
+      expect(
+        new Set(
+          whole.bands.flatMap((b) =>
+            Array.from({ length: b.to - b.from + 1 }, (_, i) => b.from + i),
+          ),
+        ),
+      ).toEqual(banded)
+      for (const [a, b] of whole.bands.slice(1).map((band, i) => [whole.bands[i], band] as const))
+        expect(a!.to < b.from && !(a!.phase === b.phase && a!.to + 1 === b.from)).toBe(true)
     }
   })
 })

@@ -12,7 +12,8 @@ export interface PhaseBand {
 }
 
 /** What happens at a key moment. */
-export type MomentKind = 'fault' | 'retired' | 'cut' | 'continue' | 'published' | 'restore' | 'abort' | 'invariant'
+export type MomentKind =
+  'fault' | 'retired' | 'cut' | 'continue' | 'published' | 'restore' | 'abort' | 'invariant'
 
 /** A step worth jumping to, with a one-line label. */
 export interface KeyMoment {
@@ -34,7 +35,8 @@ export interface RunSummary {
   readonly last: TraceEvent | null
 }
 
-const isBanded = (phase: TracePhase): phase is BandedPhase => (BANDED_PHASES as readonly string[]).includes(phase)
+const isBanded = (phase: TracePhase): phase is BandedPhase =>
+  (BANDED_PHASES as readonly string[]).includes(phase)
 
 const rolloutOf = (e: TraceEvent): string => {
   const r = e.payload['rollout_id']
@@ -50,15 +52,30 @@ const rolloutOf = (e: TraceEvent): string => {
 function momentOf(e: TraceEvent): KeyMoment | undefined {
   const at = (kind: MomentKind, label: string): KeyMoment => ({ step: e.step, kind, label })
   if (e.type === 'rollout.retired') return at('retired', `straggler ${rolloutOf(e)} retired`)
-  if (e.type === 'generation.cut') return at('cut', `${rolloutOf(e)} cut at token ${String(e.payload['prefix_token_count'])}`)
-  if (e.type === 'generation.continue') return at('continue', `${rolloutOf(e)} continues from token ${String(e.payload['prefix_token_count'])}`)
-  if (e.type === 'fault.corrupt_file') return at('fault', `fault: byte flipped in ${String(e.payload['path'])}`)
-  if (e.type === 'directory.write' && e.outcome !== 'ok') return at('fault', `fault: write crashed (${String(e.payload['path'])})`)
-  if (e.type === 'model.status' && e.outcome === 'missing_workers') return at('fault', 'fault: a model worker never acknowledged')
-  if (e.payload['delayed'] === true) return at('fault', `fault: delayed request of ${rolloutOf(e)} ${e.outcome === 'ok' ? 'accepted' : `refused (${e.outcome})`}`)
-  if (e.type === 'run.dispatch' && e.outcome === 'duplicate_execution') return at('fault', `fault: ${rolloutOf(e)} claimed twice (refused)`)
-  if (e.type === 'controller.abort') return at('abort', `checkpoint aborted: ${String(e.payload['reason'])}`)
-  if (e.type === 'directory.write' && e.outcome === 'ok' && e.payload['path'] === 'checkpoint.json') return at('published', `checkpoint ${String(e.payload['checkpoint_id'])} published`)
+  if (e.type === 'generation.cut')
+    return at('cut', `${rolloutOf(e)} cut at token ${String(e.payload['prefix_token_count'])}`)
+  if (e.type === 'generation.continue')
+    return at(
+      'continue',
+      `${rolloutOf(e)} continues from token ${String(e.payload['prefix_token_count'])}`,
+    )
+  if (e.type === 'fault.corrupt_file')
+    return at('fault', `fault: byte flipped in ${String(e.payload['path'])}`)
+  if (e.type === 'directory.write' && e.outcome !== 'ok')
+    return at('fault', `fault: write crashed (${String(e.payload['path'])})`)
+  if (e.type === 'model.status' && e.outcome === 'missing_workers')
+    return at('fault', 'fault: a model worker never acknowledged')
+  if (e.payload['delayed'] === true)
+    return at(
+      'fault',
+      `fault: delayed request of ${rolloutOf(e)} ${e.outcome === 'ok' ? 'accepted' : `refused (${e.outcome})`}`,
+    )
+  if (e.type === 'run.dispatch' && e.outcome === 'duplicate_execution')
+    return at('fault', `fault: ${rolloutOf(e)} claimed twice (refused)`)
+  if (e.type === 'controller.abort')
+    return at('abort', `checkpoint aborted: ${String(e.payload['reason'])}`)
+  if (e.type === 'directory.write' && e.outcome === 'ok' && e.payload['path'] === 'checkpoint.json')
+    return at('published', `checkpoint ${String(e.payload['checkpoint_id'])} published`)
   return undefined
 }
 
@@ -117,7 +134,8 @@ export function createRunSummaryBuilder(): RunSummaryBuilder {
     bands.add(e.step, e.phase)
     const moment = momentOf(e)
     if (moment !== undefined) moments.push(moment)
-    if (e.phase === 'restore' && !restoring) moments.push({ step: e.step, kind: 'restore', label: 'restore begins' })
+    if (e.phase === 'restore' && !restoring)
+      moments.push({ step: e.step, kind: 'restore', label: 'restore begins' })
     restoring = e.phase === 'restore' || (restoring && e.phase !== 'resume')
   }
   return {
@@ -128,7 +146,13 @@ export function createRunSummaryBuilder(): RunSummaryBuilder {
       return count
     },
     summary() {
-      return { total: count, bands: bands.bands(), phases: [...phases], moments: moments.slice(), last }
+      return {
+        total: count,
+        bands: bands.bands(),
+        phases: [...phases],
+        moments: moments.slice(),
+        last,
+      }
     },
   }
 }

@@ -7,11 +7,18 @@ import { INTEGER_FIELDS, SEED_RULE, integerRule } from './numberFields.ts'
 export { MAX_ROLLOUTS } from './numberFields.ts'
 
 /** A rollout named by id (`r004`) or by index (4). */
-const rolloutRef = z.union([z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/), z.number().int().nonnegative()])
+const rolloutRef = z.union([
+  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/),
+  z.number().int().nonnegative(),
+])
 
 /** Fault kinds and their fields (CONTRACTS.md §3). Strict: unknown fields are refused. */
 export const faultSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('straggler'), rollout: rolloutRef, extra_ms: z.number().int().nonnegative().max(3_600_000) }),
+  z.strictObject({
+    kind: z.literal('straggler'),
+    rollout: rolloutRef,
+    extra_ms: z.number().int().nonnegative().max(3_600_000),
+  }),
   z.strictObject({
     kind: z.literal('stale_request'),
     rollout: rolloutRef,
@@ -36,7 +43,12 @@ export type Fault = z.infer<typeof faultSchema>
 export type FaultKind = Fault['kind']
 
 /** Fault kinds that only mean something when prepare cuts generations (`cut_mode: "generation-safe"`). */
-export const CUT_FAULT_KINDS = ['constrained_decoding', 'cut_stage_failure', 'corrupt_segment', 'duplicate_cut_claim'] as const satisfies readonly FaultKind[]
+export const CUT_FAULT_KINDS = [
+  'constrained_decoding',
+  'cut_stage_failure',
+  'corrupt_segment',
+  'duplicate_cut_claim',
+] as const satisfies readonly FaultKind[]
 
 export const SCENARIO_NAMES = [
   'happy-path',
@@ -62,10 +74,13 @@ export interface ScenarioInfo {
   readonly name: ScenarioName
   readonly title: string
   readonly narrative: string
-  readonly config: { readonly rollouts: number; readonly deadline_ms: number; readonly cut_mode?: CutMode }
+  readonly config: {
+    readonly rollouts: number
+    readonly deadline_ms: number
+    readonly cut_mode?: CutMode
+  }
   readonly faults: readonly Fault[]
 }
-
 
 /** A seed: a number up to 2^53 − 1 or a decimal string of any size (CONTRACTS.md §1). */
 export const seedSchema = z.union([
@@ -75,7 +90,11 @@ export const seedSchema = z.union([
 
 /** A JSON integer field with the shared rule as its one message. */
 const integerField = ({ min, max }: { readonly min: number; readonly max: number }) =>
-  z.number({ message: integerRule(min, max) }).int({ message: integerRule(min, max) }).min(min, { message: integerRule(min, max) }).max(max, { message: integerRule(min, max) })
+  z
+    .number({ message: integerRule(min, max) })
+    .int({ message: integerRule(min, max) })
+    .min(min, { message: integerRule(min, max) })
+    .max(max, { message: integerRule(min, max) })
 
 /** The body of `POST /api/runs`. */
 export const runConfigSchema = z.strictObject({
@@ -85,7 +104,9 @@ export const runConfigSchema = z.strictObject({
   deadline_ms: integerField(INTEGER_FIELDS.deadline_ms).optional(),
   faults: z.array(faultSchema).max(100).optional(),
   bug: z.enum(BUG_NAMES).optional(),
-  cut_mode: z.enum(CUT_MODES, { message: `cut_mode must be one of ${CUT_MODES.join(', ')}` }).optional(),
+  cut_mode: z
+    .enum(CUT_MODES, { message: `cut_mode must be one of ${CUT_MODES.join(', ')}` })
+    .optional(),
 })
 export type RunConfigInput = z.infer<typeof runConfigSchema>
 

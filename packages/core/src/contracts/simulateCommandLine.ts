@@ -6,7 +6,12 @@ import type { RunView } from './views.ts'
  * its teaching-mode bug. Fault JSON holds no single quote (ids, enums and numbers only), so one
  * pair of single quotes makes it one shell word.
  */
-export function simulateCommandLine(run: Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'faults' | 'bug' | 'cut_mode'>): string {
+export function simulateCommandLine(
+  run: Pick<
+    RunView,
+    'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'faults' | 'bug' | 'cut_mode'
+  >,
+): string {
   const faults = JSON.stringify(run.faults)
   const bug = run.bug === undefined ? '' : ` --bug ${run.bug}`
   // A run's config holds cut_mode only when it is not the default or not its scenario's: then it is said.

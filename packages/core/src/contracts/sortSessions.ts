@@ -1,7 +1,15 @@
 import type { SessionRow } from './views.ts'
 
 /** Sessions-table columns, in display order (the sort keys of `GET /api/runs/:id/sessions?sort=`). */
-export const SESSION_COLUMNS = ['rollout_id', 'attempt', 'environment', 'state', 'revision', 'session_id', 'summary'] as const
+export const SESSION_COLUMNS = [
+  'rollout_id',
+  'attempt',
+  'environment',
+  'state',
+  'revision',
+  'session_id',
+  'summary',
+] as const
 export type SessionColumn = (typeof SESSION_COLUMNS)[number]
 
 /** Sort directions of the Sessions table (`dir=`). */
@@ -20,7 +28,15 @@ const COLLATOR = new Intl.Collator('en', { numeric: true })
 
 /** Whether a row matches the Sessions filter: its trimmed, lower-cased text is in any column or the key (empty matches all). */
 export function sessionMatches(row: SessionRow, needle: string): boolean {
-  return needle === '' || SESSION_COLUMNS.some((c) => String(row[c] ?? '').toLowerCase().includes(needle)) || row.key.toLowerCase().includes(needle)
+  return (
+    needle === '' ||
+    SESSION_COLUMNS.some((c) =>
+      String(row[c] ?? '')
+        .toLowerCase()
+        .includes(needle),
+    ) ||
+    row.key.toLowerCase().includes(needle)
+  )
 }
 
 /** The filter text as `sessionMatches` takes it. */
@@ -32,7 +48,11 @@ export const sessionNeedle = (filter: string): string => filter.trim().toLowerCa
  * implementation of the Sessions table's order: the web sorts a directory's rows with it, a run's
  * worker sorts the windows it serves with it.
  */
-export function sortSessions(rows: readonly SessionRow[], filter: string, sort: SessionSort): SessionRow[] {
+export function sortSessions(
+  rows: readonly SessionRow[],
+  filter: string,
+  sort: SessionSort,
+): SessionRow[] {
   const needle = sessionNeedle(filter)
   const kept = needle ? rows.filter((row) => sessionMatches(row, needle)) : [...rows]
   const sign = sort.direction === 'asc' ? 1 : -1

@@ -1,7 +1,13 @@
 import type { EnvName } from './environments.ts'
 import type { JsonValue } from '../json.ts'
 import type { BugName } from './bugs.ts'
-import type { CutMode, GenerationCutRecord, GenerationCutView, PrefixDelivery, TokenSegmentView } from './generationCuts.ts'
+import type {
+  CutMode,
+  GenerationCutRecord,
+  GenerationCutView,
+  PrefixDelivery,
+  TokenSegmentView,
+} from './generationCuts.ts'
 import type { Fault, InertFault, ScenarioName } from './scenarios.ts'
 import type { ParticipantId, TraceEvent } from './trace.ts'
 
@@ -86,7 +92,15 @@ export interface FleetProcessView {
 /** A participant card at one step. */
 export interface ParticipantView {
   readonly id: ParticipantId
-  readonly kind: 'controller' | 'policy_model' | 'model_worker' | 'agent' | 'resources' | 'generation_worker' | 'token_store' | 'directory'
+  readonly kind:
+    | 'controller'
+    | 'policy_model'
+    | 'model_worker'
+    | 'agent'
+    | 'resources'
+    | 'generation_worker'
+    | 'token_store'
+    | 'directory'
   /** Control-fence phase (PROTOCOL.md §4.1), or `n/a`. */
   readonly phase: string
   /** Admission state: accepting, draining, paused, restore_failed_paused… */
@@ -100,7 +114,8 @@ export interface ParticipantView {
   readonly pid?: number
 }
 
-export type SessionState = 'unbound' | 'bound' | 'exported' | 'retired' | 'terminal' | 'uncertain' | 'restored'
+export type SessionState =
+  'unbound' | 'bound' | 'exported' | 'retired' | 'terminal' | 'uncertain' | 'restored'
 
 /** One row of the Sessions tab. */
 export interface SessionRow {
@@ -171,7 +186,11 @@ export interface SessionsWindow {
   readonly matched: number
   readonly offset: number
   readonly sessions: readonly SessionRow[]
-  readonly selected?: { readonly key: string; readonly exists: boolean; readonly index: number | null }
+  readonly selected?: {
+    readonly key: string
+    readonly exists: boolean
+    readonly index: number | null
+  }
 }
 
 /**
@@ -251,7 +270,11 @@ export interface LineageView {
         /** The ledger's `generation_cut` record of this call of attempt N ("cut at token k"). */
         readonly generation_cut?: GenerationCutRecord
         /** On the call of N+1 that continues a cut call: which call, from which token, how the prefix arrived. */
-        readonly continues_cut?: { readonly model_call_id: string; readonly prefix_token_count: number; readonly prefix_delivery: PrefixDelivery }
+        readonly continues_cut?: {
+          readonly model_call_id: string
+          readonly prefix_token_count: number
+          readonly prefix_delivery: PrefixDelivery
+        }
       }[]
     }[]
   }[]
@@ -273,7 +296,11 @@ export interface CheckpointView {
   readonly path: string
   readonly valid: boolean
   readonly damaged: boolean
-  readonly problems: readonly { readonly code: string; readonly path: string | null; readonly message: string }[]
+  readonly problems: readonly {
+    readonly code: string
+    readonly path: string | null
+    readonly message: string
+  }[]
   readonly files: readonly CheckpointFileView[]
   /** The token-store segments (`token-store/segments/…`) the token-store manifest lists, with digest status. */
   readonly segments?: readonly TokenSegmentView[]

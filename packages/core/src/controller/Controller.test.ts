@@ -59,7 +59,11 @@ function harness(options: HarnessOptions = {}) {
   const envs = defaultEnvFactory(undefined)
   let unacked = [...(options.unacked ?? [])]
   const fleetOf = (world: World): Fleet => {
-    const f = simulatedFleet(world, { isMissingWorker: () => false, later: (d, run) => agenda.push({ at: now + d, seq: seq++, run }), taskExited: () => undefined })
+    const f = simulatedFleet(world, {
+      isMissingWorker: () => false,
+      later: (d, run) => agenda.push({ at: now + d, seq: seq++, run }),
+      taskExited: () => undefined,
+    })
     return options.wrap ? options.wrap(f) : f
   }
   const worlds: World[] = [createWorld(0, nodeDigest, envs, 1)]
@@ -76,14 +80,16 @@ function harness(options: HarnessOptions = {}) {
     adoptFleet: (f) => {
       live = f
     },
-    emit: (_phase, _from, to, type, payload, outcome) => log.push({ type, to, outcome, payload: payload as { [key: string]: unknown } }),
+    emit: (_phase, _from, to, type, payload, outcome) =>
+      log.push({ type, to, outcome, payload: payload as { [key: string]: unknown } }),
     schedule: (delay, run) => agenda.push({ at: now + delay, seq: seq++, run }),
     runTask: (task) => {
       while (task.next().done !== true);
     },
     openDirectory: (cid) => {
       let d = dirs.get(cid)
-      if (d === undefined) dirs.set(cid, (d = new MemoryCheckpointDirectory({ location: `mem://${cid}` })))
+      if (d === undefined)
+        dirs.set(cid, (d = new MemoryCheckpointDirectory({ location: `mem://${cid}` })))
       return direct(d)
     },
     digest: nodeDigest,
@@ -92,15 +98,27 @@ function harness(options: HarnessOptions = {}) {
     afterResume: () => undefined,
     unacknowledged: () => unacked,
     acknowledge: (receipts): Result<unknown, CutoverError> => {
-      log.push({ type: 'agent.acknowledge', to: 'agent', outcome: options.ackFails === true ? 'completed_execution_acknowledgement_error' : 'ok', payload: { receipts } })
-      if (options.ackFails === true) return err(cutoverError('completed_execution_acknowledgement_error', 'refused'))
+      log.push({
+        type: 'agent.acknowledge',
+        to: 'agent',
+        outcome: options.ackFails === true ? 'completed_execution_acknowledgement_error' : 'ok',
+        payload: { receipts },
+      })
+      if (options.ackFails === true)
+        return err(cutoverError('completed_execution_acknowledgement_error', 'refused'))
       unacked = []
       return ok(undefined)
     },
     liveMembership: () => [],
     stagingKeys: () => [],
     tokenSnapshot: () => ({}),
-    log: (_phase, type, payload) => log.push({ type, to: 'controller', outcome: 'ok', payload: payload as { [key: string]: unknown } }),
+    log: (_phase, type, payload) =>
+      log.push({
+        type,
+        to: 'controller',
+        outcome: 'ok',
+        payload: payload as { [key: string]: unknown },
+      }),
   }
   const controller = new Controller(host, options.deadlineMs ?? 100, {}, 1)
   const drain = (): void => {
@@ -115,9 +133,13 @@ function harness(options: HarnessOptions = {}) {
   return { controller, log, dirs, worlds, drain, types: () => log.map((e) => e.type) }
 }
 
-
 /** The fleet with some of the model's control operations replaced. */
-function withModel(f: Fleet, over: Partial<Pick<Fleet['model'], 'pause' | 'status' | 'restore'>> & { admission?: () => Fleet['model']['admission'] }): Fleet {
+function withModel(
+  f: Fleet,
+  over: Partial<Pick<Fleet['model'], 'pause' | 'status' | 'restore'>> & {
+    admission?: () => Fleet['model']['admission']
+  },
+): Fleet {
   const m = f.model
   const model: Fleet['model'] = {
     serverName: m.serverName,
@@ -138,8 +160,10 @@ function withModel(f: Fleet, over: Partial<Pick<Fleet['model'], 'pause' | 'statu
   return { ...f, model }
 }
 
-const abortReason = (log: readonly Logged[]): string => String(log.find((e) => e.type === 'controller.abort')?.payload['reason'] ?? '')
-const abandoned = (log: readonly Logged[]): string => String(log.find((e) => e.type === 'controller.restore_abandoned')?.payload['reason'] ?? '')
+const abortReason = (log: readonly Logged[]): string =>
+  String(log.find((e) => e.type === 'controller.abort')?.payload['reason'] ?? '')
+const abandoned = (log: readonly Logged[]): string =>
+  String(log.find((e) => e.type === 'controller.restore_abandoned')?.payload['reason'] ?? '')
 
 describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
   it('[controller.prepare-order] [controller.commit-order] [controller.resume-order] prepare, commit, restore and resume run in protocol order', () => {
@@ -153,7 +177,13 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
     expect(types.indexOf('model.commit')).toBeLessThan(types.indexOf('resources.commit'))
     // Resume: the policy model and every resources server before the agent.
     const resumes = h.log.filter((e) => e.type.endsWith('.resume')).map((e) => e.to)
-    expect(resumes).toEqual(['policy_model', 'resources_blackjack', 'resources_counter', 'resources_workplace', 'agent'])
+    expect(resumes).toEqual([
+      'policy_model',
+      'resources_blackjack',
+      'resources_counter',
+      'resources_workplace',
+      'agent',
+    ])
     expect(h.controller.stage).toBe('done')
     expect(h.log.filter((e) => e.outcome !== 'ok')).toEqual([])
   })
@@ -171,7 +201,9 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
     h.controller.begin('ck')
     expect(h.types()).not.toContain('agent.prepare')
     expect(h.types()).not.toContain('model.pause')
-    expect(abortReason(h.log)).toMatch(/^prepare_incomplete: streamed agent results remain unacknowledged/)
+    expect(abortReason(h.log)).toMatch(
+      /^prepare_incomplete: streamed agent results remain unacknowledged/,
+    )
     expect(h.controller.stage).toBe('aborted')
   })
 
@@ -187,7 +219,11 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
   it('[controller.prepare-incomplete] a policy model that does not reach paused by the deadline fails the prepare with prepare_incomplete', () => {
     const h = harness({
       // The model's status never reports paused (a worker that never acknowledges).
-      wrap: (f) => withModel(f, { admission: () => 'draining', status: () => err(cutoverError('missing_workers', 'worker 1 did not acknowledge')) }),
+      wrap: (f) =>
+        withModel(f, {
+          admission: () => 'draining',
+          status: () => err(cutoverError('missing_workers', 'worker 1 did not acknowledge')),
+        }),
     })
     h.controller.begin('ck')
     h.drain()
@@ -198,7 +234,13 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
   it('[controller.abort-resumes-lost-response] a lost response to prepare still gets resume: the model that paused is reopened by the abort', () => {
     const h = harness({
       // The model pauses, but its answer never reaches the controller.
-      wrap: (f) => withModel(f, { pause: (cid, d) => (f.model.pause(cid, d), err(cutoverError('internal_error', 'response lost'))) }),
+      wrap: (f) =>
+        withModel(f, {
+          pause: (cid, d) => (
+            f.model.pause(cid, d),
+            err(cutoverError('internal_error', 'response lost'))
+          ),
+        }),
     })
     h.controller.begin('ck')
     const model = h.worlds[0]?.model
@@ -214,7 +256,12 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
       wrap: (f) =>
         f.generation === 0
           ? f
-          : withModel(f, { restore: (cid, d) => (f.model.restore(cid, d), err(cutoverError('internal_error', 'response lost'))) }),
+          : withModel(f, {
+              restore: (cid, d) => (
+                f.model.restore(cid, d),
+                err(cutoverError('internal_error', 'response lost'))
+              ),
+            }),
     })
     h.controller.begin('ck')
     h.drain()
@@ -235,7 +282,14 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
     const h = harness({
       spawn: (w) => ({
         ...w,
-        resources: { ...w.resources, counter: new ResourcesParticipant(createCounterServer() as unknown as EnvironmentServer<unknown>, nodeDigest, { serverName: 'counter2' }) },
+        resources: {
+          ...w.resources,
+          counter: new ResourcesParticipant(
+            createCounterServer() as unknown as EnvironmentServer<unknown>,
+            nodeDigest,
+            { serverName: 'counter2' },
+          ),
+        },
       }),
     })
     h.controller.begin('ck')

@@ -4,7 +4,12 @@
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
-import type { ControlEventType, ControlFields, TracePayloads, TracePhase } from '../contracts/trace.ts'
+import type {
+  ControlEventType,
+  ControlFields,
+  TracePayloads,
+  TracePhase,
+} from '../contracts/trace.ts'
 import type { EnvName } from '../contracts/environments.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
@@ -44,7 +49,16 @@ export interface ControllerTestOptions {
   readonly firstCheckpointCommitRefused?: boolean
 }
 
-type Stage = 'idle' | 'preparing' | 'retiring' | 'committing' | 'restoring' | 'restored' | 'resuming' | 'done' | 'aborted'
+type Stage =
+  | 'idle'
+  | 'preparing'
+  | 'retiring'
+  | 'committing'
+  | 'restoring'
+  | 'restored'
+  | 'resuming'
+  | 'done'
+  | 'aborted'
 
 /**
  * The checkpoint controller (PROTOCOL.md §3.5–3.7): prepare (agents park → model drains →
@@ -73,7 +87,12 @@ export class Controller {
   attempts = 0
   readonly #maxAttempts: number
 
-  constructor(host: ControllerHost, deadlineMs: number, test: ControllerTestOptions = {}, maxAttempts = 2) {
+  constructor(
+    host: ControllerHost,
+    deadlineMs: number,
+    test: ControllerTestOptions = {},
+    maxAttempts = 2,
+  ) {
     this.#host = host
     this.#deadlineMs = deadlineMs
     this.#test = test
@@ -95,12 +114,31 @@ export class Controller {
     return (this.#stage === 'preparing' || this.#stage === 'retiring') && !this.#exporting
   }
 
-  #emitResult<T, E extends ControlEventType>(phase: TracePhase, to: string, type: E, r: Result<T, CutoverError>, ...[payload]: Partial<ControlFields<E>> extends ControlFields<E> ? [ControlFields<E>?] : [ControlFields<E>]): Result<T, CutoverError> {
-    const extra: { [key: string]: JsonValue } = { checkpoint_id: this.#cid, ...(payload as { [key: string]: JsonValue } | undefined) }
+  #emitResult<T, E extends ControlEventType>(
+    phase: TracePhase,
+    to: string,
+    type: E,
+    r: Result<T, CutoverError>,
+    ...[payload]: Partial<ControlFields<E>> extends ControlFields<E>
+      ? [ControlFields<E>?]
+      : [ControlFields<E>]
+  ): Result<T, CutoverError> {
+    const extra: { [key: string]: JsonValue } = {
+      checkpoint_id: this.#cid,
+      ...(payload as { [key: string]: JsonValue } | undefined),
+    }
     if (r.ok) {
-      if (r.value !== undefined && r.value !== null && typeof r.value === 'object') extra['result'] = toJson(r.value)
+      if (r.value !== undefined && r.value !== null && typeof r.value === 'object')
+        extra['result'] = toJson(r.value)
     } else extra['message'] = r.error.message
-    this.#host.emit(phase, 'controller', to, type, extra as TracePayloads[E], r.ok ? 'ok' : r.error.code)
+    this.#host.emit(
+      phase,
+      'controller',
+      to,
+      type,
+      extra as TracePayloads[E],
+      r.ok ? 'ok' : r.error.code,
+    )
     return r
   }
 
@@ -126,28 +164,60 @@ export class Controller {
     this.#host.freezeDispatch()
     // The actor fails fast on a deadline already passed (§3.1); Gym participants would instead
     // treat it as a zero budget, so nothing is sent to them.
-    if (this.#deadline <= now) return yield* this.#abort(`deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`)
+    if (this.#deadline <= now)
+      return yield* this.#abort(
+        `deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`,
+      )
     // SC step 2 (§3.6): completed results are acknowledged with their exact receipts before any
     // participant is asked to prepare; the actor's prepare fails while any remain unreleased (§3.5).
     const acksAfter = this.#test.acksAfterPrepare === true
     if (!acksAfter) {
       this.#flushAcknowledgements()
       const unreleased = this.#host.unacknowledged().length
-      if (unreleased > 0) return yield* this.#abort(`prepare_incomplete: streamed agent results remain unacknowledged (${unreleased})`)
+      if (unreleased > 0)
+        return yield* this.#abort(
+          `prepare_incomplete: streamed agent results remain unacknowledged (${unreleased})`,
+        )
     }
     const w = this.#host.fleet()
-    const agent = this.#emitResult('prepare', 'agent', 'agent.prepare', yield* ask(w.agent.prepare(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    const agent = this.#emitResult(
+      'prepare',
+      'agent',
+      'agent.prepare',
+      yield* ask(w.agent.prepare(cid, this.#deadline)),
+      { deadline_ms: this.#deadline },
+    )
     if (!agent.ok) return yield* this.#abort('prepare failed')
     if (acksAfter) this.#flushAcknowledgements()
-    const pause = this.#emitResult('prepare', 'policy_model', 'model.pause', yield* ask(w.model.pause(cid, this.#deadline)), { deadline_ms: this.#deadline })
+    const pause = this.#emitResult(
+      'prepare',
+      'policy_model',
+      'model.pause',
+      yield* ask(w.model.pause(cid, this.#deadline)),
+      { deadline_ms: this.#deadline },
+    )
     if (!pause.ok) return yield* this.#abort('model pause failed')
     if (w.model.workerCount > 1) {
       for (let k = 0; k < w.model.workerCount; k++) {
-        this.#host.emit('prepare', 'policy_model', `model_worker_${k}`, 'model.worker_close', { checkpoint_id: cid, worker: k }, 'ok')
+        this.#host.emit(
+          'prepare',
+          'policy_model',
+          `model_worker_${k}`,
+          'model.worker_close',
+          { checkpoint_id: cid, worker: k },
+          'ok',
+        )
         const reply = w.model.workerAck(k)
         if (reply === undefined) continue // the worker is gone: no acknowledgement ever comes
         const ack = yield* ask(reply)
-        this.#host.emit('prepare', `model_worker_${k}`, 'policy_model', 'model.worker_ack', { checkpoint_id: cid, worker: k }, ack.ok ? 'ok' : ack.error.code)
+        this.#host.emit(
+          'prepare',
+          `model_worker_${k}`,
+          'policy_model',
+          'model.worker_ack',
+          { checkpoint_id: cid, worker: k },
+          ack.ok ? 'ok' : ack.error.code,
+        )
       }
     }
     this.#host.schedule(this.#deadlineMs, () => this.#runNow(this.#onDeadline(cid)))
@@ -174,7 +244,12 @@ export class Controller {
     if (w.model.admission !== 'paused') return
     const agentReady = yield* ask(w.agent.status(this.#cid))
     if (!agentReady.ok || !agentReady.value.ready_to_commit) return
-    this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(this.#cid, this.#host.now())))
+    this.#emitResult(
+      'prepare',
+      'policy_model',
+      'model.status',
+      yield* ask(w.model.status(this.#cid, this.#host.now())),
+    )
     this.#emitResult('prepare', 'agent', 'agent.status', agentReady)
     this.#exporting = true
     this.#host.runTask(this.#prepareResources())
@@ -183,8 +258,18 @@ export class Controller {
   *#onDeadline(cid: string): Work {
     if (this.#cid !== cid || !this.waiting || this.#stage === 'retiring') return
     const w = this.#host.fleet()
-    const status = this.#emitResult('prepare', 'agent', 'agent.status', yield* ask(w.agent.status(cid)))
-    const model = this.#emitResult('prepare', 'policy_model', 'model.status', yield* ask(w.model.status(cid, this.#host.now())))
+    const status = this.#emitResult(
+      'prepare',
+      'agent',
+      'agent.status',
+      yield* ask(w.agent.status(cid)),
+    )
+    const model = this.#emitResult(
+      'prepare',
+      'policy_model',
+      'model.status',
+      yield* ask(w.model.status(cid, this.#host.now())),
+    )
     // The policy model did not reach `paused` by the deadline (§3.5 prepare: else prepare_incomplete).
     if (!model.ok) return yield* this.#abort(`prepare_incomplete: ${model.error.code}`)
     if (!status.ok) return yield* this.#abort(status.error.code)
@@ -193,7 +278,12 @@ export class Controller {
     const stragglers = [...new Set([...blocking, ...inflight])].sort()
     if (stragglers.length === 0) {
       if (status.value.completed_unacknowledged > 0) {
-        this.#emitResult('prepare', 'agent', 'agent.prepare_deadline', yield* ask(w.agent.prepareDeadline(cid)))
+        this.#emitResult(
+          'prepare',
+          'agent',
+          'agent.prepare_deadline',
+          yield* ask(w.agent.prepareDeadline(cid)),
+        )
         return yield* this.#abort('agent_prepare_incomplete')
       }
       return yield* this.#poke()
@@ -208,11 +298,23 @@ export class Controller {
     for (const key of retire) {
       const id = parseKey(key)
       this.#retired.push(id)
-      this.#emitResult('retire', 'policy_model', 'model.abort_inflight', yield* ask(w.model.abortInflight(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
-      this.#emitResult('retire', 'agent', 'agent.retire', yield* ask(w.agent.retire(cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#emitResult(
+        'retire',
+        'policy_model',
+        'model.abort_inflight',
+        yield* ask(w.model.abortInflight(cid, id)),
+        { rollout_id: id.rollout_id, attempt_index: id.attempt_index },
+      )
+      this.#emitResult('retire', 'agent', 'agent.retire', yield* ask(w.agent.retire(cid, id)), {
+        rollout_id: id.rollout_id,
+        attempt_index: id.attempt_index,
+      })
       // The cancelled request tasks exit a moment later (the fleet reports it); only then can the
       // model commit, which the host's next poke sees.
-      this.#host.log('retire', 'rollout.retired', { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+      this.#host.log('retire', 'rollout.retired', {
+        rollout_id: id.rollout_id,
+        attempt_index: id.attempt_index,
+      })
     }
   }
 
@@ -221,14 +323,25 @@ export class Controller {
     const w = this.#host.fleet()
     try {
       for (const env of ENV_NAMES) {
-        const r = this.#emitResult('prepare', `resources_${env}`, 'resources.prepare', yield* ask(w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now())))
+        const r = this.#emitResult(
+          'prepare',
+          `resources_${env}`,
+          'resources.prepare',
+          yield* ask(w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now())),
+        )
         if (!r.ok) return yield* this.#abort(r.error.code)
         this.#results[`prepare:resources_${env}`] = toJson(r.value)
         yield
       }
       for (const id of this.#retired) {
         const env = this.#envOf(id)
-        const r = this.#emitResult('retire', `resources_${env}`, 'resources.retire', yield* ask(w.resources[env].retire(this.#cid, id)), { rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+        const r = this.#emitResult(
+          'retire',
+          `resources_${env}`,
+          'resources.retire',
+          yield* ask(w.resources[env].retire(this.#cid, id)),
+          { rollout_id: id.rollout_id, attempt_index: id.attempt_index },
+        )
         // A session lock not taken before the deadline: its state cannot leave the cut safely.
         if (!r.ok) return yield* this.#abort(r.error.code)
         yield
@@ -286,7 +399,9 @@ export class Controller {
   /** `r`, unless performing its staged writes failed: then the write failure (a failed commit). */
   #written<T>(dir: SteppedDirectory, r: Result<T, CutoverError>): Result<T, CutoverError> {
     const failure = dir.takeFailure()
-    return failure === undefined ? r : err(cutoverError('internal_error', `directory write failed: ${failure}`))
+    return failure === undefined
+      ? r
+      : err(cutoverError('internal_error', `directory write failed: ${failure}`))
   }
 
   /**
@@ -302,7 +417,13 @@ export class Controller {
     const dir = this.#host.openDirectory(this.#cid, () => writer)
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    function* step<T>(who: string, to: string, type: 'agent.commit' | 'model.commit' | 'resources.commit', run: () => Reply<T>, stepped: () => Generator<void, Result<T, CutoverError>, void> | undefined): Work<Result<T, CutoverError>> {
+    function* step<T>(
+      who: string,
+      to: string,
+      type: 'agent.commit' | 'model.commit' | 'resources.commit',
+      run: () => Reply<T>,
+      stepped: () => Generator<void, Result<T, CutoverError>, void> | undefined,
+    ): Work<Result<T, CutoverError>> {
       let r: Result<T, CutoverError>
       const batches = stepped()
       if (batches !== undefined) {
@@ -337,7 +458,13 @@ export class Controller {
       yield
       return answered
     }
-    const agent = yield* step('agent', 'agent', 'agent.commit', () => w.agent.commit(this.#cid, dir), () => w.agent.commitSteps?.(this.#cid, dir))
+    const agent = yield* step(
+      'agent',
+      'agent',
+      'agent.commit',
+      () => w.agent.commit(this.#cid, dir),
+      () => w.agent.commitSteps?.(this.#cid, dir),
+    )
     if (!agent.ok) return yield* this.#retryCommit(agent.error)
     this.#roots = agent.value.continuation_roots
     const refused = this.#test.firstCheckpointCommitRefused === true && this.attempts === 1
@@ -345,26 +472,43 @@ export class Controller {
       'policy_model',
       'policy_model',
       'model.commit',
-      () => (refused ? err(cutoverError('internal_error', 'test: the policy model refuses this commit')) : w.model.commit(this.#cid, dir, this.#roots)),
+      () =>
+        refused
+          ? err(cutoverError('internal_error', 'test: the policy model refuses this commit'))
+          : w.model.commit(this.#cid, dir, this.#roots),
       () => (refused ? undefined : w.model.commitSteps?.(this.#cid, dir, this.#roots)),
     )
     if (!model.ok) return yield* this.#retryCommit(model.error)
-    this.#results['commit:agent'] = toJson({ records: agent.value.records, manifest_digest: agent.value.manifest_digest })
+    this.#results['commit:agent'] = toJson({
+      records: agent.value.records,
+      manifest_digest: agent.value.manifest_digest,
+    })
     this.#results['commit:policy_model'] = toJson(model.value)
     const fleetSet = fleetParticipants(w)
     const participants: AggregateParticipant[] = fleetSet.filter((p) => p.kind !== 'resources')
     if (this.#test.aggregateBeforeResources === true) {
       // The broken controller writes an aggregate itself, bypassing the directory layer (which
       // would refuse it: the agent's boundaries name resources that have not committed yet).
-      dir.writeFile(AGGREGATE_MANIFEST_PATH, encodeJsonFile({ schema_version: 1, checkpoint_id: this.#cid, premature: true }))
+      dir.writeFile(
+        AGGREGATE_MANIFEST_PATH,
+        encodeJsonFile({ schema_version: 1, checkpoint_id: this.#cid, premature: true }),
+      )
       yield* this.#flush(dir)
       dir.takeFailure()
     }
     for (const env of ENV_NAMES) {
-      const r = yield* step(`resources_${env}`, `resources_${env}`, 'resources.commit', () => w.resources[env].commit(this.#cid, dir), () => w.resources[env].commitSteps?.(this.#cid, dir))
+      const r = yield* step(
+        `resources_${env}`,
+        `resources_${env}`,
+        'resources.commit',
+        () => w.resources[env].commit(this.#cid, dir),
+        () => w.resources[env].commitSteps?.(this.#cid, dir),
+      )
       if (!r.ok) return yield* this.#retryCommit(r.error)
       this.#results[`commit:resources_${env}`] = toJson(r.value)
-      participants.push(fleetSet.find((p) => p.participant_id === `resources_${env}`) as AggregateParticipant)
+      participants.push(
+        fleetSet.find((p) => p.participant_id === `resources_${env}`) as AggregateParticipant,
+      )
     }
     const published = yield* this.#publish(dir, participants, (who) => (writer = who))
     if (!published.ok) return yield* this.#retryCommit(published.error)
@@ -379,9 +523,18 @@ export class Controller {
    * every namespace before sealing it), each its own step. A crashed write is thrown by the port:
    * a failed commit. Staged writes are performed before anything is logged about the call.
    */
-  *#publish(dir: SteppedDirectory, participants: readonly AggregateParticipant[], writes: (who: string) => void): Work<Result<unknown, CutoverError>> {
+  *#publish(
+    dir: SteppedDirectory,
+    participants: readonly AggregateParticipant[],
+    writes: (who: string) => void,
+  ): Work<Result<unknown, CutoverError>> {
     const digest = this.#host.digest
-    const call = function* <T>(self: Controller, who: string, what: string, run: () => VerifySteps<Result<T, CutoverError>>): Work<Result<T, CutoverError>> {
+    const call = function* <T>(
+      self: Controller,
+      who: string,
+      what: string,
+      run: () => VerifySteps<Result<T, CutoverError>>,
+    ): Work<Result<T, CutoverError>> {
       let r: Result<T, CutoverError>
       try {
         writes(who)
@@ -389,28 +542,58 @@ export class Controller {
       } catch (e) {
         writes('controller')
         yield* self.#flush(dir)
-        if (e instanceof Error && e.name === 'DirectoryWriteError') return err(cutoverError('internal_error', e.message))
+        if (e instanceof Error && e.name === 'DirectoryWriteError')
+          return err(cutoverError('internal_error', e.message))
         throw e
       } finally {
         writes('controller')
       }
       yield* self.#flush(dir)
       r = self.#written(dir, r)
-      if (!r.ok) self.#host.log('commit', 'controller.publish_refused', { checkpoint_id: self.#cid, manifest: what, code: r.error.code, message: r.error.message })
+      if (!r.ok)
+        self.#host.log('commit', 'controller.publish_refused', {
+          checkpoint_id: self.#cid,
+          manifest: what,
+          code: r.error.code,
+          message: r.error.message,
+        })
       yield
       return r
     }
-    const aggregate = yield* call(this, 'controller', 'aggregate', () => publishAggregateSteps(dir, digest, { checkpoint_id: this.#cid, participants, participant_results: this.#results, live_membership: this.#host.liveMembership() }))
+    const aggregate = yield* call(this, 'controller', 'aggregate', () =>
+      publishAggregateSteps(dir, digest, {
+        checkpoint_id: this.#cid,
+        participants,
+        participant_results: this.#results,
+        live_membership: this.#host.liveMembership(),
+      }),
+    )
     if (!aggregate.ok) return aggregate
     const keys = this.#host.stagingKeys(this.#roots)
-    this.#host.emit('commit', 'controller', 'token_store', 'token_store.snapshot', { checkpoint_id: this.#cid, staging_keys: keys.length }, 'ok')
+    this.#host.emit(
+      'commit',
+      'controller',
+      'token_store',
+      'token_store.snapshot',
+      { checkpoint_id: this.#cid, staging_keys: keys.length },
+      'ok',
+    )
     yield
     const segments = this.#host.cutSegments?.() ?? []
     const ts = yield* call(this, 'token_store', 'token_store', () =>
-      noSteps(publishTokenStoreManifest(dir, digest, { checkpoint_id: this.#cid, staging_keys: keys, snapshot: this.#host.tokenSnapshot(keys), ...(segments.length === 0 ? {} : { segments }) })),
+      noSteps(
+        publishTokenStoreManifest(dir, digest, {
+          checkpoint_id: this.#cid,
+          staging_keys: keys,
+          snapshot: this.#host.tokenSnapshot(keys),
+          ...(segments.length === 0 ? {} : { segments }),
+        }),
+      ),
     )
     if (!ts.ok) return ts
-    return yield* call(this, 'controller', 'marker', () => noSteps(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid })))
+    return yield* call(this, 'controller', 'marker', () =>
+      noSteps(publishCheckpointMarker(dir, digest, { checkpoint_id: this.#cid })),
+    )
   }
 
   /**
@@ -421,7 +604,14 @@ export class Controller {
     for (;;) {
       const next = steps.next()
       if (next.done === true) return next.value
-      this.#host.emit(phase, reader, 'directory', 'directory.verify', { checkpoint_id: this.#cid, ...next.value }, 'ok')
+      this.#host.emit(
+        phase,
+        reader,
+        'directory',
+        'directory.verify',
+        { checkpoint_id: this.#cid, ...next.value },
+        'ok',
+      )
       yield
     }
   }
@@ -453,32 +643,62 @@ export class Controller {
       self.#stage = 'aborted'
       // Dependency order even here (model, resources, then agent); resume on an untouched idle
       // participant is harmless, and it keeps every resume round ordered.
-      if (touched.length > 0) for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent']) yield* self.#resumeOne('abort', fresh, p)
-      self.#host.log('abort', 'controller.restore_abandoned', { checkpoint_id: self.#cid, reason: why })
+      if (touched.length > 0)
+        for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent'])
+          yield* self.#resumeOne('abort', fresh, p)
+      self.#host.log('abort', 'controller.restore_abandoned', {
+        checkpoint_id: self.#cid,
+        reason: why,
+      })
       yield* self.#resumeAll('abort', old, null)
     }
     // The actor reads checkpoint.json and the aggregate manifest (verified) and compares the
     // committed participant set with the current fleet before any participant restores (§3.5, §5.5).
-    const published = yield* this.#verifying('restore', loadPublishedSteps(dir, this.#host.digest, this.#cid))
+    const published = yield* this.#verifying(
+      'restore',
+      loadPublishedSteps(dir, this.#host.digest, this.#cid),
+    )
     if (!published.ok) return yield* fail(`${published.error.code}: ${published.error.message}`)
-    const mismatch = participantSetMismatch(published.value.manifest.participants, fleetParticipants(fresh))
+    const mismatch = participantSetMismatch(
+      published.value.manifest.participants,
+      fleetParticipants(fresh),
+    )
     if (mismatch !== null) return yield* fail(`fleet_mismatch: ${mismatch}`)
     touched.push('policy_model')
     const m = fresh.model
-    const model = this.#emitResult('restore', 'policy_model', 'model.restore', m.restoreSteps ? yield* this.#verifying('restore', m.restoreSteps(this.#cid, dir), 'policy_model') : yield* ask(m.restore(this.#cid, dir)))
+    const model = this.#emitResult(
+      'restore',
+      'policy_model',
+      'model.restore',
+      m.restoreSteps
+        ? yield* this.#verifying('restore', m.restoreSteps(this.#cid, dir), 'policy_model')
+        : yield* ask(m.restore(this.#cid, dir)),
+    )
     if (!model.ok) return yield* fail(model.error.code)
     yield
     touched.push('agent')
     const a = fresh.agent
-    const agent = this.#emitResult('restore', 'agent', 'agent.restore', a.restoreSteps ? yield* this.#verifying('restore', a.restoreSteps(this.#cid, dir), 'agent') : yield* ask(a.restore(this.#cid, dir)))
+    const agent = this.#emitResult(
+      'restore',
+      'agent',
+      'agent.restore',
+      a.restoreSteps
+        ? yield* this.#verifying('restore', a.restoreSteps(this.#cid, dir), 'agent')
+        : yield* ask(a.restore(this.#cid, dir)),
+    )
     if (!agent.ok) return yield* fail(agent.error.code)
     this.#records = agent.value.records_list
     yield
     for (const env of ENV_NAMES) {
       touched.push(`resources_${env}`)
       const x = fresh.resources[env]
-      const r = x.restoreSteps ? yield* this.#verifying('restore', x.restoreSteps(this.#cid, dir), `resources_${env}`) : yield* ask(x.restore(this.#cid, dir))
-      this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, { expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length, activated: r.ok ? r.value.activated.length : 0 })
+      const r = x.restoreSteps
+        ? yield* this.#verifying('restore', x.restoreSteps(this.#cid, dir), `resources_${env}`)
+        : yield* ask(x.restore(this.#cid, dir))
+      this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, {
+        expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length,
+        activated: r.ok ? r.value.activated.length : 0,
+      })
       if (!r.ok) return yield* fail(r.error.code)
       yield
     }
@@ -493,11 +713,18 @@ export class Controller {
   }
 
   *#resumeOne(phase: TracePhase, w: Fleet, participant: string): Work {
-    if (participant === 'policy_model') this.#emitResult(phase, 'policy_model', 'model.resume', yield* ask(w.model.resume(this.#cid)))
-    else if (participant === 'agent') this.#emitResult(phase, 'agent', 'agent.resume', yield* ask(w.agent.resume(this.#cid)))
+    if (participant === 'policy_model')
+      this.#emitResult(phase, 'policy_model', 'model.resume', yield* ask(w.model.resume(this.#cid)))
+    else if (participant === 'agent')
+      this.#emitResult(phase, 'agent', 'agent.resume', yield* ask(w.agent.resume(this.#cid)))
     else {
       const env = participant.slice('resources_'.length) as EnvName
-      this.#emitResult(phase, participant, 'resources.resume', yield* ask(w.resources[env].resume(this.#cid)))
+      this.#emitResult(
+        phase,
+        participant,
+        'resources.resume',
+        yield* ask(w.resources[env].resume(this.#cid)),
+      )
     }
   }
 

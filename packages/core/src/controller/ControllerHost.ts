@@ -27,7 +27,11 @@ export interface SteppedDirectory extends CheckpointDirectory {
 }
 
 /** The events the controller logs about itself. */
-export type ControllerLogType = 'rollout.retired' | 'controller.abort' | 'controller.publish_refused' | 'controller.restore_abandoned'
+export type ControllerLogType =
+  | 'rollout.retired'
+  | 'controller.abort'
+  | 'controller.publish_refused'
+  | 'controller.restore_abandoned'
 
 /**
  * What a piece of controller work yields: `undefined` ends one bounded step; a promise is a fleet
@@ -47,7 +51,14 @@ export interface ControllerHost {
   spawnFleet(): Fleet
   /** The fresh processes restored: they become the live fleet. */
   adoptFleet(fleet: Fleet): void
-  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void
+  emit<T extends TraceEventType>(
+    phase: TracePhase,
+    from: string,
+    to: string,
+    type: T,
+    payload: TracePayloads[T],
+    outcome: TraceOutcome,
+  ): void
   schedule(delayMs: number, run: () => void): void
   /**
    * Runs `task` one step per agenda item, at the current virtual time and before any other item
@@ -63,11 +74,18 @@ export interface ControllerHost {
   published(checkpointId: string): void
   freezeDispatch(): void
   /** After resume: continue parked / restored executions and dispatch the rest. */
-  afterResume(restored: readonly AgentBoundaryRecord[] | null, retired: readonly ExecutionIdentity[]): void
+  afterResume(
+    restored: readonly AgentBoundaryRecord[] | null,
+    retired: readonly ExecutionIdentity[],
+  ): void
   /** Receipts of completed, unacknowledged results (the framework flushes them before prepare). */
   unacknowledged(): readonly JsonValue[]
   acknowledge(receipts: readonly JsonValue[], label: string): Result<unknown, CutoverError>
-  liveMembership(): readonly { rollout_id: string; attempt_index: number; state: 'running' | 'terminal' }[]
+  liveMembership(): readonly {
+    rollout_id: string
+    attempt_index: number
+    state: 'running' | 'terminal'
+  }[]
   stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
   tokenSnapshot(keys: readonly string[]): JsonValue
   /**

@@ -11,7 +11,9 @@ export type Reply<T> = Result<T, CutoverError> | PromiseLike<Result<T, CutoverEr
 
 /** The methods `K` of participant class `C`, each answering with a `Reply` of its result. */
 type ControlOf<C, K extends keyof C> = {
-  readonly [P in K]: C[P] extends (...args: infer A) => Result<infer T, CutoverError> ? (...args: A) => Reply<T> : never
+  readonly [P in K]: C[P] extends (...args: infer A) => Result<infer T, CutoverError>
+    ? (...args: A) => Reply<T>
+    : never
 }
 
 /**
@@ -21,8 +23,12 @@ type ControlOf<C, K extends keyof C> = {
  * `VerifyProgress` the controller traces), then installs it at once. A remote participant (HTTP)
  * has only `commit` and `restore`: its work is not done on the controller's thread.
  */
-type Stepped<C> = (C extends { commit(...args: infer A): Result<infer T, CutoverError> } ? { readonly commitSteps?: (...args: A) => Generator<void, Result<T, CutoverError>, void> } : never) &
-  (C extends { restore(...args: infer A): Result<infer T, CutoverError> } ? { readonly restoreSteps?: (...args: A) => VerifySteps<Result<T, CutoverError>> } : never)
+type Stepped<C> = (C extends { commit(...args: infer A): Result<infer T, CutoverError> }
+  ? { readonly commitSteps?: (...args: A) => Generator<void, Result<T, CutoverError>, void> }
+  : never) &
+  (C extends { restore(...args: infer A): Result<infer T, CutoverError> }
+    ? { readonly restoreSteps?: (...args: A) => VerifySteps<Result<T, CutoverError>> }
+    : never)
 
 /**
  * The fleet the controller drives: the control operations PROTOCOL.md §3.5 sends to each
@@ -41,13 +47,22 @@ export interface Fleet {
 }
 
 /** Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit, restore, resume. */
-export type AgentControl = ControlOf<AgentParticipant, 'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'> & Stepped<AgentParticipant> & {
-  /** The agent's instance name (the aggregate manifest records it; restore compares it with the committed set). */
-  readonly instanceName: string
-}
+export type AgentControl = ControlOf<
+  AgentParticipant,
+  'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'
+> &
+  Stepped<AgentParticipant> & {
+    /** The agent's instance name (the aggregate manifest records it; restore compares it with the committed set). */
+    readonly instanceName: string
+  }
 
 /** Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its last report gave. */
-export type ModelControl = ControlOf<PolicyModel, 'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'> & Stepped<PolicyModel> & ModelSurface
+export type ModelControl = ControlOf<
+  PolicyModel,
+  'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'
+> &
+  Stepped<PolicyModel> &
+  ModelSurface
 
 /** What the controller reads of the policy model besides its control routes. */
 export interface ModelSurface {
@@ -63,7 +78,11 @@ export interface ModelSurface {
 }
 
 /** Resources control routes (PROTOCOL.md §3.4): prepare, retire, commit, restore, resume. */
-export type ResourcesControl = ControlOf<ResourcesParticipant<unknown>, 'prepare' | 'retire' | 'commit' | 'restore' | 'resume'> & Stepped<ResourcesParticipant<unknown>> & {
-  /** The resources server's name (aggregate participant name). */
-  readonly serverName: string
-}
+export type ResourcesControl = ControlOf<
+  ResourcesParticipant<unknown>,
+  'prepare' | 'retire' | 'commit' | 'restore' | 'resume'
+> &
+  Stepped<ResourcesParticipant<unknown>> & {
+    /** The resources server's name (aggregate participant name). */
+    readonly serverName: string
+  }

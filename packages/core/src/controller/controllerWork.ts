@@ -6,7 +6,8 @@ import type { Reply } from './Fleet.ts'
 /** Controller work that may wait for the fleet. */
 export type Work<T = void> = Generator<ControllerWait, T>
 
-const isPending = <T>(reply: Reply<T>): reply is PromiseLike<Result<T, CutoverError>> => typeof (reply as { then?: unknown }).then === 'function'
+const isPending = <T>(reply: Reply<T>): reply is PromiseLike<Result<T, CutoverError>> =>
+  typeof (reply as { then?: unknown }).then === 'function'
 
 /** A fleet answer: at once when the fleet answers at once, else after waiting for it. */
 export function* ask<T>(reply: Reply<T>): Work<Result<T, CutoverError>> {

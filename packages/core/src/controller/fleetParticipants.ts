@@ -9,17 +9,41 @@ import type { Fleet } from './Fleet.ts'
  */
 export function fleetParticipants(fleet: Fleet): AggregateParticipant[] {
   return [
-    { participant_id: 'agent', name: fleet.agent.instanceName, base_url: `sim://${fleet.agent.instanceName}`, kind: 'agent', capabilities: { checkpoint_mode: 'export_restore' } },
-    { participant_id: 'policy_model', name: fleet.model.serverName, base_url: `sim://${fleet.model.serverName}`, kind: 'policy_model', capabilities: { checkpoint_mode: 'export_restore', workers: fleet.model.workerCount } },
+    {
+      participant_id: 'agent',
+      name: fleet.agent.instanceName,
+      base_url: `sim://${fleet.agent.instanceName}`,
+      kind: 'agent',
+      capabilities: { checkpoint_mode: 'export_restore' },
+    },
+    {
+      participant_id: 'policy_model',
+      name: fleet.model.serverName,
+      base_url: `sim://${fleet.model.serverName}`,
+      kind: 'policy_model',
+      capabilities: { checkpoint_mode: 'export_restore', workers: fleet.model.workerCount },
+    },
     ...ENV_NAMES.map((env): AggregateParticipant => {
       const name = fleet.resources[env].serverName
-      return { participant_id: `resources_${env}`, name, base_url: `sim://${name}`, kind: 'resources', capabilities: { checkpoint_mode: 'export_restore', concurrency_contract: 'serialized_per_session' } }
+      return {
+        participant_id: `resources_${env}`,
+        name,
+        base_url: `sim://${name}`,
+        kind: 'resources',
+        capabilities: {
+          checkpoint_mode: 'export_restore',
+          concurrency_contract: 'serialized_per_session',
+        },
+      }
     }),
   ]
 }
 
 /** The difference between a committed participant set and the current fleet's, or null when equal. */
-export function participantSetMismatch(committed: readonly AggregateParticipant[], current: readonly AggregateParticipant[]): string | null {
+export function participantSetMismatch(
+  committed: readonly AggregateParticipant[],
+  current: readonly AggregateParticipant[],
+): string | null {
   const key = (p: AggregateParticipant): string => `${p.participant_id}:${p.name}:${p.kind}`
   const a = new Set(committed.map(key))
   const b = new Set(current.map(key))

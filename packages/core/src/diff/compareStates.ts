@@ -6,7 +6,11 @@ import { canonicalJson } from '../json.ts'
  * participant id, session rows by session key. Items on one side only are differences too. Sorted
  * by id. Pure.
  */
-export function compareStates<T>(a: readonly T[], b: readonly T[], idOf: (item: T) => string): StateDifference<T>[] {
+export function compareStates<T>(
+  a: readonly T[],
+  b: readonly T[],
+  idOf: (item: T) => string,
+): StateDifference<T>[] {
   const byId = new Map<string, { a: T | null; b: T | null }>()
   for (const item of a) byId.set(idOf(item), { a: item, b: null })
   for (const item of b) {
@@ -15,7 +19,9 @@ export function compareStates<T>(a: readonly T[], b: readonly T[], idOf: (item: 
     else entry.b = item
   }
   return [...byId.entries()]
-    .filter(([, { a: x, b: y }]) => x === null || y === null || canonicalJson(x) !== canonicalJson(y))
+    .filter(
+      ([, { a: x, b: y }]) => x === null || y === null || canonicalJson(x) !== canonicalJson(y),
+    )
     .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
     .map(([id, pair]) => ({ id, ...pair }))
 }

@@ -4,13 +4,27 @@ import type { TraceEvent } from '../contracts/trace.ts'
 import { diffTraces } from './diffTraces.ts'
 
 /** A hand-made event: only its type, time and outcome matter to the diff. */
-const ev = (type: string, time_ms = 0, outcome = 'ok'): TraceEvent => ({ step: 0, time_ms, phase: 'run', from: 'controller', to: 'agent', type, payload: {}, outcome }) as TraceEvent
+const ev = (type: string, time_ms = 0, outcome = 'ok'): TraceEvent =>
+  ({
+    step: 0,
+    time_ms,
+    phase: 'run',
+    from: 'controller',
+    to: 'agent',
+    type,
+    payload: {},
+    outcome,
+  }) as TraceEvent
 /** Numbers steps from 1, as a trace is. */
-const trace = (events: readonly TraceEvent[]): TraceEvent[] => events.map((e, i) => ({ ...e, step: i + 1 }))
+const trace = (events: readonly TraceEvent[]): TraceEvent[] =>
+  events.map((e, i) => ({ ...e, step: i + 1 }))
 const types = (events: readonly TraceEvent[]) => events.map((e) => e.type)
 
 /** Rebuilds B from A and the differences: proves the alignment accounts for every event. */
-function apply(a: readonly TraceEvent[], differences: ReturnType<typeof diffTraces>['differences']): string[] {
+function apply(
+  a: readonly TraceEvent[],
+  differences: ReturnType<typeof diffTraces>['differences'],
+): string[] {
   const out: string[] = []
   let at = 0
   for (const d of differences) {
@@ -59,7 +73,9 @@ describe('diffTraces', () => {
   it('[diff] one run a prefix of the other: the rest is one difference with an empty side', () => {
     const a = trace([ev('p'), ev('q')])
     const b = trace([ev('p'), ev('q'), ev('r'), ev('s')])
-    expect(diffTraces(a, b).differences.map((d) => [d.step_a, d.step_b, types(d.a), types(d.b)])).toEqual([[3, 3, [], ['r', 's']]])
+    expect(
+      diffTraces(a, b).differences.map((d) => [d.step_a, d.step_b, types(d.a), types(d.b)]),
+    ).toEqual([[3, 3, [], ['r', 's']]])
   })
 
   it('[diff] past maxEdits the rest is one difference and truncated is set', () => {
@@ -72,7 +88,12 @@ describe('diffTraces', () => {
   })
 
   describe('properties', () => {
-    const events = fc.array(fc.constantFrom('a', 'b', 'c', 'd').map((t) => ev(t)), { maxLength: 40 }).map(trace)
+    const events = fc
+      .array(
+        fc.constantFrom('a', 'b', 'c', 'd').map((t) => ev(t)),
+        { maxLength: 40 },
+      )
+      .map(trace)
 
     it('[diff] the differences turn A into B, in order, never overlapping', () => {
       fc.assert(
@@ -97,18 +118,28 @@ describe('diffTraces', () => {
           while (first < a.length && first < b.length && a[first]?.type === b[first]?.type) first++
           const diff = diffTraces(a, b)
           if (first === a.length && first === b.length) expect(diff.differences).toEqual([])
-          else expect([diff.differences[0]?.step_a, diff.differences[0]?.step_b]).toEqual([first + 1, first + 1])
+          else
+            expect([diff.differences[0]?.step_a, diff.differences[0]?.step_b]).toEqual([
+              first + 1,
+              first + 1,
+            ])
         }),
       )
     })
 
     it('[diff] a trace against itself is identical; without unique events the alignment is a shortest edit script, the same size both ways', () => {
       // two kinds of event, each repeated: no anchors, so Myers aligns the whole middle
-      const repeated = fc.array(fc.constantFrom('a', 'b').map((t) => ev(t)), { minLength: 2, maxLength: 30 }).map((es) => trace([ev('a'), ev('b'), ...es, ev('a'), ev('b')]))
+      const repeated = fc
+        .array(
+          fc.constantFrom('a', 'b').map((t) => ev(t)),
+          { minLength: 2, maxLength: 30 },
+        )
+        .map((es) => trace([ev('a'), ev('b'), ...es, ev('a'), ev('b')]))
       fc.assert(
         fc.property(repeated, repeated, (a, b) => {
           expect(diffTraces(a, a).identical).toBe(true)
-          const edits = (ds: ReturnType<typeof diffTraces>['differences']) => ds.reduce((n, d) => n + d.a.length + d.b.length, 0)
+          const edits = (ds: ReturnType<typeof diffTraces>['differences']) =>
+            ds.reduce((n, d) => n + d.a.length + d.b.length, 0)
           expect(edits(diffTraces(a, b).differences)).toBe(edits(diffTraces(b, a).differences))
         }),
       )

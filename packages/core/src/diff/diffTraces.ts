@@ -24,7 +24,15 @@ export interface TraceDiff {
 }
 
 /** What aligns two events: everything but the step number and the virtual time. */
-const contentKey = (e: TraceEvent): string => canonicalJson({ phase: e.phase, from: e.from, to: e.to, type: e.type, payload: e.payload, outcome: e.outcome })
+const contentKey = (e: TraceEvent): string =>
+  canonicalJson({
+    phase: e.phase,
+    from: e.from,
+    to: e.to,
+    type: e.type,
+    payload: e.payload,
+    outcome: e.outcome,
+  })
 
 /**
  * Aligns two traces and lists where they differ, first divergence first (PRODUCT.md §5, "diff two
@@ -34,7 +42,11 @@ const contentKey = (e: TraceEvent): string => canonicalJson({ phase: e.phase, fr
  * script, bounded by `maxEdits` per unanchored stretch (past it that stretch is one difference and
  * `truncated` is set). Pure and deterministic.
  */
-export function diffTraces(a: readonly TraceEvent[], b: readonly TraceEvent[], maxEdits = 2000): TraceDiff {
+export function diffTraces(
+  a: readonly TraceEvent[],
+  b: readonly TraceEvent[],
+  maxEdits = 2000,
+): TraceDiff {
   // Keys as small integers: the edit script compares numbers, not strings.
   const ids = new Map<string, number>()
   const intern = (e: TraceEvent) => {
@@ -48,14 +60,30 @@ export function diffTraces(a: readonly TraceEvent[], b: readonly TraceEvent[], m
   let prefix = 0
   while (prefix < ka.length && prefix < kb.length && ka[prefix] === kb[prefix]) prefix++
   let suffix = 0
-  while (suffix < ka.length - prefix && suffix < kb.length - prefix && ka[ka.length - 1 - suffix] === kb[kb.length - 1 - suffix]) suffix++
+  while (
+    suffix < ka.length - prefix &&
+    suffix < kb.length - prefix &&
+    ka[ka.length - 1 - suffix] === kb[kb.length - 1 - suffix]
+  )
+    suffix++
   const midA = ka.slice(prefix, ka.length - suffix)
   const midB = kb.slice(prefix, kb.length - suffix)
 
   if (midA.length === 0 && midB.length === 0) {
     const shifted = a.findIndex((e, i) => e.time_ms !== b[i]?.time_ms)
     if (shifted < 0) return { identical: true, differences: [], truncated: false }
-    return { identical: false, differences: [{ step_a: shifted + 1, step_b: shifted + 1, a: [a[shifted] as TraceEvent], b: [b[shifted] as TraceEvent] }], truncated: false }
+    return {
+      identical: false,
+      differences: [
+        {
+          step_a: shifted + 1,
+          step_b: shifted + 1,
+          a: [a[shifted] as TraceEvent],
+          b: [b[shifted] as TraceEvent],
+        },
+      ],
+      truncated: false,
+    }
   }
 
   const hunk = (fromA: number, toA: number, fromB: number, toB: number): TraceDifference => ({
@@ -130,7 +158,14 @@ function alignStretch(
  * Pairs of positions whose key occurs exactly once in each stretch, kept where they form the
  * longest run increasing on both sides (patience sorting), in order.
  */
-function uniqueAnchors(a: readonly number[], b: readonly number[], aLo: number, aHi: number, bLo: number, bHi: number): [number, number][] {
+function uniqueAnchors(
+  a: readonly number[],
+  b: readonly number[],
+  aLo: number,
+  aHi: number,
+  bLo: number,
+  bHi: number,
+): [number, number][] {
   const count = new Map<number, { a: number; b: number; at: number; bt: number }>()
   for (let i = aLo; i < aHi; i++) {
     const k = a[i] as number
@@ -164,7 +199,8 @@ function uniqueAnchors(a: readonly number[], b: readonly number[], aLo: number, 
     tails[lo] = i
   }
   const run: [number, number][] = []
-  for (let i = tails[tails.length - 1] as number; i >= 0; i = back[i] as number) run.push(candidates[i] as [number, number])
+  for (let i = tails[tails.length - 1] as number; i >= 0; i = back[i] as number)
+    run.push(candidates[i] as [number, number])
   return run.reverse()
 }
 
@@ -172,7 +208,11 @@ function uniqueAnchors(a: readonly number[], b: readonly number[], aLo: number, 
  * Myers' O((N+M)·D) shortest edit script: the matched index pairs of a longest common subsequence,
  * in order, or undefined when more than `maxEdits` insertions and deletions are needed.
  */
-function editScript(a: readonly number[], b: readonly number[], maxEdits: number): (readonly [number, number])[] | undefined {
+function editScript(
+  a: readonly number[],
+  b: readonly number[],
+  maxEdits: number,
+): (readonly [number, number])[] | undefined {
   const n = a.length
   const m = b.length
   const max = Math.min(n + m, maxEdits)
@@ -182,7 +222,10 @@ function editScript(a: readonly number[], b: readonly number[], maxEdits: number
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice())
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number)) ? (v[offset + k + 1] as number) : (v[offset + k - 1] as number) + 1
+      let x =
+        k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number))
+          ? (v[offset + k + 1] as number)
+          : (v[offset + k - 1] as number) + 1
       let y = x - k
       while (x < n && y < m && a[x] === b[y]) {
         x++
@@ -196,14 +239,23 @@ function editScript(a: readonly number[], b: readonly number[], maxEdits: number
 }
 
 /** Recovers the matched pairs from the saved frontier of each edit count. */
-function backtrack(trace: readonly Int32Array[], a: readonly number[], b: readonly number[], dEnd: number, offset: number): (readonly [number, number])[] {
+function backtrack(
+  trace: readonly Int32Array[],
+  a: readonly number[],
+  b: readonly number[],
+  dEnd: number,
+  offset: number,
+): (readonly [number, number])[] {
   const pairs: (readonly [number, number])[] = []
   let x = a.length
   let y = b.length
   for (let d = dEnd; d > 0; d--) {
     const v = trace[d] as Int32Array
     const k = x - y
-    const prevK = k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number)) ? k + 1 : k - 1
+    const prevK =
+      k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number))
+        ? k + 1
+        : k - 1
     const prevX = v[offset + prevK] as number
     const prevY = prevX - prevK
     while (x > prevX && y > prevY) {

@@ -8,11 +8,23 @@ import type { TraceDiff } from './diffTraces.ts'
  * has events the other lacks, the other's event there is the one its trace continues with (null
  * past its end). Pure.
  */
-export function summarizeDiff(diff: TraceDiff, a: readonly TraceEvent[], b: readonly TraceEvent[]): RunDiffSummary {
+export function summarizeDiff(
+  diff: TraceDiff,
+  a: readonly TraceEvent[],
+  b: readonly TraceEvent[],
+): RunDiffSummary {
   const first = diff.differences[0]
   return {
     identical: diff.identical,
-    first_divergence: first === undefined ? null : { step_a: first.step_a, step_b: first.step_b, a: a[first.step_a - 1] ?? null, b: b[first.step_b - 1] ?? null },
+    first_divergence:
+      first === undefined
+        ? null
+        : {
+            step_a: first.step_a,
+            step_b: first.step_b,
+            a: a[first.step_a - 1] ?? null,
+            b: b[first.step_b - 1] ?? null,
+          },
     differences: diff.differences.length,
   }
 }

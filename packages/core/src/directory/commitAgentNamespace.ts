@@ -62,7 +62,11 @@ export function commitAgentNamespace(
 }
 
 /** `commitAgentNamespace` writing one bounded batch of record files per step (`writeNamespaceSteps`). */
-export function* commitAgentSteps(dir: CheckpointDirectory, digest: Digest, input: AgentCommitInput): Generator<void, Result<AgentCommitResult, DirectoryCommitError>, void> {
+export function* commitAgentSteps(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  input: AgentCommitInput,
+): Generator<void, Result<AgentCommitResult, DirectoryCommitError>, void> {
   const code = 'agent_checkpoint_error'
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal(code, idProblem))
@@ -82,7 +86,14 @@ export function* commitAgentSteps(dir: CheckpointDirectory, digest: Digest, inpu
     code,
     checkpoint_id: input.checkpoint_id,
     manifestPath: agentManifestPath(),
-    files: encoded.value.namespace((files) => encodeJsonFile({ schema_version: AGENT_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, instance_name: input.instance_name, files } satisfies AgentManifest)),
+    files: encoded.value.namespace((files) =>
+      encodeJsonFile({
+        schema_version: AGENT_SCHEMA_VERSION,
+        checkpoint_id: input.checkpoint_id,
+        instance_name: input.instance_name,
+        files,
+      } satisfies AgentManifest),
+    ),
     loadExisting: () => loadAgentNamespace(dir, digest),
   })
   if (!written.ok) return written

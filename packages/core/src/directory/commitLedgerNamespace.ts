@@ -10,7 +10,12 @@ import { checkCheckpointId } from './checkCheckpointId.ts'
 import { compareIdentity, continuationRootsDigest } from './continuationRoots.ts'
 import { encodeJsonFile, encodeJsonLines } from './jsonFile.ts'
 import { ID_PATTERN } from '../records/idPattern.ts'
-import { LEDGER_SCHEMA_VERSION, ledgerLineagePath, ledgerManifestPath, lineageFileName } from './layout.ts'
+import {
+  LEDGER_SCHEMA_VERSION,
+  ledgerLineagePath,
+  ledgerManifestPath,
+  lineageFileName,
+} from './layout.ts'
 import { loadLedgerNamespace } from './loadLedgerNamespace.ts'
 import type { GenerationCutEntry, LedgerManifest, StorageReference } from './manifests.ts'
 import { describeZodError } from './manifests.ts'
@@ -50,7 +55,9 @@ export interface LedgerCommitResult {
 }
 
 const sortIdentities = (ids: readonly ExecutionIdentity[]): ExecutionIdentity[] =>
-  ids.map((id) => ({ rollout_id: id.rollout_id, attempt_index: id.attempt_index })).sort(compareIdentity)
+  ids
+    .map((id) => ({ rollout_id: id.rollout_id, attempt_index: id.attempt_index }))
+    .sort(compareIdentity)
 
 /**
  * Commits `model-ledger/<server_name>/` in schema 2 (PROTOCOL.md §3.2 commit, §5.1): one lineage
@@ -70,24 +77,41 @@ export function commitLedgerNamespace(
 }
 
 /** `commitLedgerNamespace` writing one bounded batch of lineage files per step (`writeNamespaceSteps`). */
-export function* commitLedgerSteps(dir: CheckpointDirectory, digest: Digest, input: LedgerCommitInput): Generator<void, Result<LedgerCommitResult, DirectoryCommitError>, void> {
+export function* commitLedgerSteps(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  input: LedgerCommitInput,
+): Generator<void, Result<LedgerCommitResult, DirectoryCommitError>, void> {
   const code = 'ledger_mismatch'
   const fail = (message: string) => err(refusal(code, message))
-  if (!ID_PATTERN.test(input.server_name)) return fail(`invalid server name ${JSON.stringify(input.server_name)}`)
+  if (!ID_PATTERN.test(input.server_name))
+    return fail(`invalid server name ${JSON.stringify(input.server_name)}`)
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return fail(idProblem)
-  for (const id of [...input.tombstones, ...input.source_attempts, ...(input.excluded_inactive ?? [])]) {
-    const checked = executionIdentitySchema.safeParse({ rollout_id: id.rollout_id, attempt_index: id.attempt_index })
+  for (const id of [
+    ...input.tombstones,
+    ...input.source_attempts,
+    ...(input.excluded_inactive ?? []),
+  ]) {
+    const checked = executionIdentitySchema.safeParse({
+      rollout_id: id.rollout_id,
+      attempt_index: id.attempt_index,
+    })
     if (!checked.success) return fail(`invalid identity: ${describeZodError(checked.error)}`)
   }
   const byCallId = new Map<string, LineageRow>()
   for (const [capture, rows] of Object.entries(input.rollouts)) {
-    if (!isSafeFileName(lineageFileName(capture))) return fail(`invalid capture key ${JSON.stringify(capture)}`)
+    if (!isSafeFileName(lineageFileName(capture)))
+      return fail(`invalid capture key ${JSON.stringify(capture)}`)
     for (const row of rows) {
       const checked = lineageRowSchema.safeParse(row)
       if (!checked.success) return fail(`lineage ${capture}: ${describeZodError(checked.error)}`)
-      if (captureKey(row) !== capture) return fail(`lineage row ${row.model_call_id} belongs to ${captureKey(row)}, not ${capture}`)
-      if (byCallId.has(row.model_call_id)) return fail(`model call ${row.model_call_id} appears twice in the lineage`)
+      if (captureKey(row) !== capture)
+        return fail(
+          `lineage row ${row.model_call_id} belongs to ${captureKey(row)}, not ${capture}`,
+        )
+      if (byCallId.has(row.model_call_id))
+        return fail(`model call ${row.model_call_id} appears twice in the lineage`)
       byCallId.set(row.model_call_id, row)
     }
   }
@@ -98,19 +122,28 @@ export function* commitLedgerSteps(dir: CheckpointDirectory, digest: Digest, inp
   for (const root of roots) {
     const checked = continuationRootSchema.safeParse(root)
     if (!checked.success) return fail(`continuation root: ${describeZodError(checked.error)}`)
-    if (root.capture_key !== captureKey(root)) return fail(`root ${executionKey(root)} has capture key ${root.capture_key}`)
-    if (tombstoned.has(executionKey(root))) return fail(`continuation root names tombstoned attempt ${executionKey(root)}`)
+    if (root.capture_key !== captureKey(root))
+      return fail(`root ${executionKey(root)} has capture key ${root.capture_key}`)
+    if (tombstoned.has(executionKey(root)))
+      return fail(`continuation root names tombstoned attempt ${executionKey(root)}`)
     const rows = input.rollouts[root.capture_key]
     if (rows === undefined) return fail(`continuation root ${root.capture_key} has no lineage`)
     named.add(root.capture_key)
-    const matches = rows.filter((r) => r.model_call_id === root.last_committed_model_call_id && r.failure_reason === null)
+    const matches = rows.filter(
+      (r) => r.model_call_id === root.last_committed_model_call_id && r.failure_reason === null,
+    )
     const match = matches[0]
     if (matches.length !== 1 || match === undefined) {
-      return fail(`root ${root.capture_key} matches ${matches.length} committed rows for ${root.last_committed_model_call_id}`)
+      return fail(
+        `root ${root.capture_key} matches ${matches.length} committed rows for ${root.last_committed_model_call_id}`,
+      )
     }
     // The continuation needs the staged tokens of the whole prefix: the root call and its ancestors.
     const seen = new Set<string>()
-    for (let row: LineageRow | undefined = match; row !== undefined && !seen.has(row.model_call_id); ) {
+    for (
+      let row: LineageRow | undefined = match;
+      row !== undefined && !seen.has(row.model_call_id);
+    ) {
       seen.add(row.model_call_id)
       if (!references.has(row.staging_key)) {
         references.set(row.staging_key, {
@@ -124,17 +157,24 @@ export function* commitLedgerSteps(dir: CheckpointDirectory, digest: Digest, inp
     }
   }
   for (const capture of Object.keys(input.rollouts)) {
-    if (!named.has(capture)) return fail(`lineage for ${capture} is not named by any continuation root`)
+    if (!named.has(capture))
+      return fail(`lineage for ${capture} is not named by any continuation root`)
   }
   const captures = Object.keys(input.rollouts).sort()
   const rowsOf = (capture: string) => input.rollouts[capture] as readonly LineageRow[]
   const sizes: number[] = []
   const rowCount = captures.reduce((n, capture) => n + rowsOf(capture).length, 0)
-  const storage_references = [...references.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  const storage_references = [...references.values()].sort((a, b) =>
+    a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+  )
   const manifestOf = (digests: readonly string[]): Uint8Array => {
     const rolloutsEntry: LedgerManifest['rollouts'] = {}
     for (const [i, capture] of captures.entries()) {
-      rolloutsEntry[capture] = { files: { [lineageFileName(capture)]: digests[i] as string }, rows: rowsOf(capture).length, bytes: sizes[i] as number }
+      rolloutsEntry[capture] = {
+        files: { [lineageFileName(capture)]: digests[i] as string },
+        rows: rowsOf(capture).length,
+        bytes: sizes[i] as number,
+      }
     }
     const manifest: LedgerManifest = {
       schema_version: LEDGER_SCHEMA_VERSION,
@@ -147,7 +187,9 @@ export function* commitLedgerSteps(dir: CheckpointDirectory, digest: Digest, inp
       continuation_roots: roots.length,
       continuation_roots_sha256: continuationRootsDigest(digest, roots),
       storage_references,
-      ...(input.generation_cuts === undefined || input.generation_cuts.length === 0 ? {} : { generation_cuts: [...input.generation_cuts] }),
+      ...(input.generation_cuts === undefined || input.generation_cuts.length === 0
+        ? {}
+        : { generation_cuts: [...input.generation_cuts] }),
     }
     return encodeJsonFile(manifest)
   }

@@ -6,7 +6,11 @@ import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { executionFiles } from './executionFiles.ts'
 import { encodeJsonFile } from './jsonFile.ts'
 import { ID_PATTERN } from '../records/idPattern.ts'
-import { RESOURCES_MANIFEST_SCHEMA_VERSION, resourcesManifestPath, resourcesSnapshotPath } from './layout.ts'
+import {
+  RESOURCES_MANIFEST_SCHEMA_VERSION,
+  resourcesManifestPath,
+  resourcesSnapshotPath,
+} from './layout.ts'
 import { loadResourcesNamespace } from './loadResourcesNamespace.ts'
 import type { ResourcesManifest } from './manifests.ts'
 import type { DirectoryCommitError } from './problems.ts'
@@ -42,9 +46,14 @@ export function commitResourcesNamespace(
 }
 
 /** `commitResourcesNamespace` writing one bounded batch of snapshot files per step (`writeNamespaceSteps`). */
-export function* commitResourcesSteps(dir: CheckpointDirectory, digest: Digest, input: ResourcesCommitInput): Generator<void, Result<ResourcesCommitResult, DirectoryCommitError>, void> {
+export function* commitResourcesSteps(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  input: ResourcesCommitInput,
+): Generator<void, Result<ResourcesCommitResult, DirectoryCommitError>, void> {
   const code = 'resources_checkpoint_error'
-  if (!ID_PATTERN.test(input.server_name)) return err(refusal(code, `invalid server name ${JSON.stringify(input.server_name)}`))
+  if (!ID_PATTERN.test(input.server_name))
+    return err(refusal(code, `invalid server name ${JSON.stringify(input.server_name)}`))
   const idProblem = checkCheckpointId(input.checkpoint_id)
   if (idProblem) return err(refusal(code, idProblem))
   const encoded = executionFiles(input.snapshots, {
@@ -59,7 +68,14 @@ export function* commitResourcesSteps(dir: CheckpointDirectory, digest: Digest, 
     code,
     checkpoint_id: input.checkpoint_id,
     manifestPath: resourcesManifestPath(input.server_name),
-    files: encoded.value.namespace((files) => encodeJsonFile({ schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION, checkpoint_id: input.checkpoint_id, server_name: input.server_name, files } satisfies ResourcesManifest)),
+    files: encoded.value.namespace((files) =>
+      encodeJsonFile({
+        schema_version: RESOURCES_MANIFEST_SCHEMA_VERSION,
+        checkpoint_id: input.checkpoint_id,
+        server_name: input.server_name,
+        files,
+      } satisfies ResourcesManifest),
+    ),
     loadExisting: () => loadResourcesNamespace(dir, digest, input.server_name),
   })
   if (!written.ok) return written

@@ -7,7 +7,11 @@ import { captureKey } from '../records/ExecutionIdentity.ts'
 
 /** Orders identities by rollout id, then attempt: the order of every identity list in D. */
 export const compareIdentity = (a: ExecutionIdentity, b: ExecutionIdentity): number =>
-  a.rollout_id < b.rollout_id ? -1 : a.rollout_id > b.rollout_id ? 1 : a.attempt_index - b.attempt_index
+  a.rollout_id < b.rollout_id
+    ? -1
+    : a.rollout_id > b.rollout_id
+      ? 1
+      : a.attempt_index - b.attempt_index
 
 /**
  * The agent's continuation index (PROTOCOL.md §5.2): one root per boundary record that names a
@@ -30,6 +34,9 @@ export function continuationRootsOf(records: readonly AgentBoundaryRecord[]): Co
 }
 
 /** sha256 of the canonical JSON of the sorted roots: binds a ledger manifest to the agent's records. */
-export function continuationRootsDigest(digest: Digest, roots: readonly ContinuationRoot[]): string {
+export function continuationRootsDigest(
+  digest: Digest,
+  roots: readonly ContinuationRoot[],
+): string {
   return digest.sha256Hex(canonicalJson([...roots].sort(compareIdentity)))
 }

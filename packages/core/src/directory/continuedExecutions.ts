@@ -14,7 +14,11 @@ import { parseKey } from '../records/ExecutionIdentity.ts'
  * the directory has no readable agent manifest (a ledger-only directory).
  */
 export function continuedExecutions(dir: CheckpointDirectory, digest: Digest): ExecutionIdentity[] {
-  const read = readManifest(createDirectoryView(dir, digest), agentManifestPath(), agentManifestSchema)
+  const read = readManifest(
+    createDirectoryView(dir, digest),
+    agentManifestPath(),
+    agentManifestSchema,
+  )
   if (!read.ok) return []
   return Object.keys(read.manifest.files)
     .filter((name) => /\.a\d+\.json$/.test(name))

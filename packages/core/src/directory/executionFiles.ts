@@ -32,7 +32,10 @@ export interface ExecutionFiles<T> {
  * manifest. Every item is checked first, so an invalid item or two items of one execution is
  * refused with a one-line message before any file is encoded or written.
  */
-export function executionFiles<T extends ExecutionIdentity>(items: readonly T[], rules: ExecutionFileRules<T>): Result<ExecutionFiles<T>, string> {
+export function executionFiles<T extends ExecutionIdentity>(
+  items: readonly T[],
+  rules: ExecutionFileRules<T>,
+): Result<ExecutionFiles<T>, string> {
   const sorted = [...items].sort(compareIdentity)
   const names: string[] = []
   const seen = new Set<string>()

@@ -7,12 +7,27 @@ import { createSampleCheckpoint } from './sampleCheckpoint.ts'
 const records = createSampleCheckpoint(40).records
 
 /** A record with one field replaced, removed, or a field added. */
-const mutated = fc.tuple(fc.constantFrom(...records), fc.constantFrom(...Object.keys(records[0] ?? {}), 'extra'), fc.oneof(fc.jsonValue(), fc.anything(), fc.constant(undefined), fc.constant(Number.NaN), fc.constant(-1), fc.constant(2 ** 53), fc.constant('bad id!'), fc.constant(''))).map(([record, key, value]) => {
-  const copy: Record<string, unknown> = { ...record }
-  if (value === undefined && key !== 'extra') delete copy[key]
-  else copy[key] = value
-  return copy
-})
+const mutated = fc
+  .tuple(
+    fc.constantFrom(...records),
+    fc.constantFrom(...Object.keys(records[0] ?? {}), 'extra'),
+    fc.oneof(
+      fc.jsonValue(),
+      fc.anything(),
+      fc.constant(undefined),
+      fc.constant(Number.NaN),
+      fc.constant(-1),
+      fc.constant(2 ** 53),
+      fc.constant('bad id!'),
+      fc.constant(''),
+    ),
+  )
+  .map(([record, key, value]) => {
+    const copy: Record<string, unknown> = { ...record }
+    if (value === undefined && key !== 'extra') delete copy[key]
+    else copy[key] = value
+    return copy
+  })
 
 describe('isAgentBoundaryRecord', () => {
   it('[inputs] passes every record the agent builds, as the schema does', () => {
@@ -26,7 +41,8 @@ describe('isAgentBoundaryRecord', () => {
   it('[inputs] never passes what the schema refuses (records with one field changed, removed or added)', () => {
     fc.assert(
       fc.property(mutated, (candidate) => {
-        if (isAgentBoundaryRecord(candidate)) expect(agentBoundaryRecordSchema.safeParse(candidate).success).toBe(true)
+        if (isAgentBoundaryRecord(candidate))
+          expect(agentBoundaryRecordSchema.safeParse(candidate).success).toBe(true)
       }),
       { numRuns: 2000 },
     )
@@ -35,7 +51,8 @@ describe('isAgentBoundaryRecord', () => {
   it('[inputs] never passes arbitrary values the schema refuses', () => {
     fc.assert(
       fc.property(fc.anything(), (candidate) => {
-        if (isAgentBoundaryRecord(candidate)) expect(agentBoundaryRecordSchema.safeParse(candidate).success).toBe(true)
+        if (isAgentBoundaryRecord(candidate))
+          expect(agentBoundaryRecordSchema.safeParse(candidate).success).toBe(true)
       }),
       { numRuns: 1000 },
     )

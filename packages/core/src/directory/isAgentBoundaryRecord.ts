@@ -3,7 +3,19 @@ import { ID_PATTERN } from '../records/idPattern.ts'
 import { isCount, isJsonValue, isPlainObject } from './snapshotEnvelope.ts'
 
 /** The record's fields (`agentBoundaryRecordSchema` is strict: exactly these). */
-const FIELDS = new Set(['rollout_id', 'attempt_index', 'boundary_index', 'turn_index', 'boundary_kind', 'output_items', 'usage', 'last_committed_model_call_id', 'resource_state_revisions', 'agent_state', 'created_at'])
+const FIELDS = new Set([
+  'rollout_id',
+  'attempt_index',
+  'boundary_index',
+  'turn_index',
+  'boundary_kind',
+  'output_items',
+  'usage',
+  'last_committed_model_call_id',
+  'resource_state_revisions',
+  'agent_state',
+  'created_at',
+])
 
 /**
  * A direct check that `value` is a valid AgentBoundaryRecord, without zod: the agent's commit
@@ -34,7 +46,9 @@ export function isAgentBoundaryRecord(value: unknown): value is AgentBoundaryRec
     isJsonValue(r['usage']) &&
     (callId === null || (typeof callId === 'string' && callId.length >= 1)) &&
     isPlainObject(revisions) &&
-    Object.entries(revisions).every(([server, revision]) => ID_PATTERN.test(server) && isCount(revision)) &&
+    Object.entries(revisions).every(
+      ([server, revision]) => ID_PATTERN.test(server) && isCount(revision),
+    ) &&
     isPlainObject(agentState) &&
     isJsonValue(agentState) &&
     typeof createdAt === 'number' &&

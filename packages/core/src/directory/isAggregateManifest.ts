@@ -17,7 +17,8 @@ export function isAggregateManifest(value: unknown): value is AggregateManifest 
   const files = value['files']
   const results = value['participant_results']
   if (!isPlainObject(files) || !isPlainObject(results)) return false
-  for (const sha of Object.values(files)) if (typeof sha !== 'string' || !SHA256_HEX.test(sha)) return false
+  for (const sha of Object.values(files))
+    if (typeof sha !== 'string' || !SHA256_HEX.test(sha)) return false
   for (const result of Object.values(results)) if (!isJsonValue(result)) return false
   return aggregateManifestSchema.safeParse({ ...value, files: {}, participant_results: {} }).success
 }

@@ -12,7 +12,8 @@ import { isJsonValue, isPlainObject } from './snapshotEnvelope.ts'
 export function isTokenStoreManifest(value: unknown): value is TokenStoreManifest {
   if (!isPlainObject(value)) return false
   const keys = value['staging_keys']
-  if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string' && k.length >= 1)) return false
+  if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string' && k.length >= 1))
+    return false
   if (!('snapshot' in value) || !isJsonValue(value['snapshot'])) return false
   return tokenStoreManifestSchema.safeParse({ ...value, staging_keys: [], snapshot: null }).success
 }

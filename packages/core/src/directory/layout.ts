@@ -20,7 +20,8 @@ export const CHECKPOINT_MARKER_PATH = 'checkpoint.json'
 /** Token-store segments of generation-safe cuts (CONTRACTS.md §10), written before the token-store manifest. */
 export const TOKEN_SEGMENTS_DIR = `${TOKEN_STORE_DIR}/segments`
 /** `token-store/segments/<model_call_id>.seg-<n>.json`: a JSON array of token ids. */
-export const tokenSegmentPath = (modelCallId: string, segment: number): string => `${TOKEN_SEGMENTS_DIR}/${modelCallId}.seg-${segment}.json`
+export const tokenSegmentPath = (modelCallId: string, segment: number): string =>
+  `${TOKEN_SEGMENTS_DIR}/${modelCallId}.seg-${segment}.json`
 
 export const LEDGER_SCHEMA_VERSION = 2
 export const AGENT_SCHEMA_VERSION = 1
@@ -37,15 +38,18 @@ export const executionFileName = (id: ExecutionIdentity): string => `${execution
 export const lineageFileName = (capture: string): string => `${capture}.lineage.jsonl`
 
 export const ledgerDir = (server: string): string => `${MODEL_LEDGER_DIR}/${server}`
-export const ledgerManifestPath = (server: string): string => `${ledgerDir(server)}/${MANIFEST_FILE}`
+export const ledgerManifestPath = (server: string): string =>
+  `${ledgerDir(server)}/${MANIFEST_FILE}`
 export const ledgerLineagePath = (server: string, capture: string): string =>
   `${ledgerDir(server)}/${lineageFileName(capture)}`
 
 export const agentDir = (): string => AGENT_DIR
 export const agentManifestPath = (): string => `${AGENT_DIR}/${MANIFEST_FILE}`
-export const agentRecordPath = (id: ExecutionIdentity): string => `${AGENT_DIR}/${executionFileName(id)}`
+export const agentRecordPath = (id: ExecutionIdentity): string =>
+  `${AGENT_DIR}/${executionFileName(id)}`
 
 export const resourcesDir = (server: string): string => `${RESOURCES_DIR}/${server}`
-export const resourcesManifestPath = (server: string): string => `${resourcesDir(server)}/${MANIFEST_FILE}`
+export const resourcesManifestPath = (server: string): string =>
+  `${resourcesDir(server)}/${MANIFEST_FILE}`
 export const resourcesSnapshotPath = (server: string, id: ExecutionIdentity): string =>
   `${resourcesDir(server)}/${executionFileName(id)}`

@@ -6,9 +6,17 @@ import { MANIFEST_FILE } from './layout.ts'
  * The data files of one participant namespace (`resources`, `agent`, `model-ledger`), sorted, without
  * manifests: what the `corrupt_file` fault's `index` counts (CONTRACTS.md §3).
  */
-export function listNamespaceFiles(dir: CheckpointDirectory, namespace: (typeof PARTICIPANT_NAMESPACES)[number]): string[] {
+export function listNamespaceFiles(
+  dir: CheckpointDirectory,
+  namespace: (typeof PARTICIPANT_NAMESPACES)[number],
+): string[] {
   return dir
     .list()
-    .filter((e) => e.kind === 'file' && e.path.startsWith(`${namespace}/`) && !e.path.endsWith(`/${MANIFEST_FILE}`))
+    .filter(
+      (e) =>
+        e.kind === 'file' &&
+        e.path.startsWith(`${namespace}/`) &&
+        !e.path.endsWith(`/${MANIFEST_FILE}`),
+    )
     .map((e) => e.path)
 }

@@ -25,12 +25,18 @@ export interface LoadedAggregateManifest {
  * digest; and no unlisted file under the namespaces. Refusal code `checkpoint_not_found` when it
  * is missing, `invalid_request` when the directory is not a valid checkpoint.
  */
-export function loadAggregateManifest(dir: CheckpointDirectory, digest: Digest): Result<LoadedAggregateManifest, NamespaceLoadError> {
+export function loadAggregateManifest(
+  dir: CheckpointDirectory,
+  digest: Digest,
+): Result<LoadedAggregateManifest, NamespaceLoadError> {
   return runSteps(loadAggregateSteps(dir, digest))
 }
 
 /** `loadAggregateManifest` checking the listed files one bounded batch at a time (`checkAggregateSteps`). */
-export function* loadAggregateSteps(dir: CheckpointDirectory, digest: Digest): VerifySteps<Result<LoadedAggregateManifest, NamespaceLoadError>> {
+export function* loadAggregateSteps(
+  dir: CheckpointDirectory,
+  digest: Digest,
+): VerifySteps<Result<LoadedAggregateManifest, NamespaceLoadError>> {
   const view = createDirectoryView(dir, digest)
   const read = readAggregateManifest(view)
   if (!read.ok) {
@@ -43,7 +49,10 @@ export function* loadAggregateSteps(dir: CheckpointDirectory, digest: Digest): V
 }
 
 /** The aggregate's own checks over a view (shared with `verifyCheckpoint`). */
-export function checkAggregateFiles(view: DirectoryView, manifest: AggregateManifest): CheckpointProblem[] {
+export function checkAggregateFiles(
+  view: DirectoryView,
+  manifest: AggregateManifest,
+): CheckpointProblem[] {
   return runSteps(checkAggregateSteps(view, manifest))
 }
 
@@ -51,21 +60,43 @@ export function checkAggregateFiles(view: DirectoryView, manifest: AggregateMani
  * `checkAggregateFiles` folder by folder, one bounded batch of listed files at a time
  * (`verifySteps`): each file is read and hashed, then its bytes are released.
  */
-export function* checkAggregateSteps(view: DirectoryView, manifest: AggregateManifest): VerifySteps<CheckpointProblem[]> {
+export function* checkAggregateSteps(
+  view: DirectoryView,
+  manifest: AggregateManifest,
+): VerifySteps<CheckpointProblem[]> {
   const problems: CheckpointProblem[] = []
   const integrity = aggregateIntegrity(view.digest, manifest.files)
   if (integrity !== manifest.integrity_sha256) {
-    problems.push(problem('integrity_mismatch', AGGREGATE_MANIFEST_PATH, `files map hashes to ${integrity}, manifest says ${manifest.integrity_sha256}`))
+    problems.push(
+      problem(
+        'integrity_mismatch',
+        AGGREGATE_MANIFEST_PATH,
+        `files map hashes to ${integrity}, manifest says ${manifest.integrity_sha256}`,
+      ),
+    )
   }
-  const inNamespace = (path: string) => PARTICIPANT_NAMESPACES.some((ns) => path.startsWith(`${ns}/`))
+  const inNamespace = (path: string) =>
+    PARTICIPANT_NAMESPACES.some((ns) => path.startsWith(`${ns}/`))
   const check = (path: string): FileCheck => {
     const expected = manifest.files[path] as string
     if (!isSafeRelativePath(path)) {
-      problems.push(problem('path_escape', path, 'aggregate lists a path that is absolute or leaves the directory'))
+      problems.push(
+        problem(
+          'path_escape',
+          path,
+          'aggregate lists a path that is absolute or leaves the directory',
+        ),
+      )
       return { bytes: 0, problem: true }
     }
     if (!inNamespace(path)) {
-      problems.push(problem('schema_error', path, 'aggregate lists a file outside model-ledger/, agent/ and resources/'))
+      problems.push(
+        problem(
+          'schema_error',
+          path,
+          'aggregate lists a file outside model-ledger/, agent/ and resources/',
+        ),
+      )
       return { bytes: 0, problem: true }
     }
     const entry = view.entries.get(path)
@@ -76,18 +107,26 @@ export function* checkAggregateSteps(view: DirectoryView, manifest: AggregateMan
     const actual = entry ? view.sha256(path) : undefined
     view.release(path)
     if (actual === undefined) {
-      problems.push(problem('missing_file', path, `listed in ${AGGREGATE_MANIFEST_PATH} but not present`))
+      problems.push(
+        problem('missing_file', path, `listed in ${AGGREGATE_MANIFEST_PATH} but not present`),
+      )
       return { bytes: 0, problem: true }
     }
     if (actual !== expected) {
-      problems.push(problem('digest_mismatch', path, `sha256 ${actual} differs from ${expected} in ${AGGREGATE_MANIFEST_PATH}`))
+      problems.push(
+        problem(
+          'digest_mismatch',
+          path,
+          `sha256 ${actual} differs from ${expected} in ${AGGREGATE_MANIFEST_PATH}`,
+        ),
+      )
       return { bytes: entry?.bytes ?? 0, problem: true }
     }
     return { bytes: entry?.bytes ?? 0, problem: false }
   }
   // Sorted paths grouped by their folder: one run of batches per namespace folder.
   const paths = Object.keys(manifest.files).sort()
-  for (let i = 0; i < paths.length; ) {
+  for (let i = 0; i < paths.length;) {
     const folder = folderOf(paths[i] as string)
     let j = i + 1
     while (j < paths.length && folderOf(paths[j] as string) === folder) j++
@@ -97,8 +136,12 @@ export function* checkAggregateSteps(view: DirectoryView, manifest: AggregateMan
   for (const ns of PARTICIPANT_NAMESPACES) {
     for (const entry of view.below(ns)) {
       if (manifest.files[entry.path] !== undefined) continue
-      if (entry.kind === 'symlink') problems.push(problem('symlink', entry.path, 'symlink under a participant namespace'))
-      else problems.push(problem('unlisted_file', entry.path, `not listed in ${AGGREGATE_MANIFEST_PATH}`))
+      if (entry.kind === 'symlink')
+        problems.push(problem('symlink', entry.path, 'symlink under a participant namespace'))
+      else
+        problems.push(
+          problem('unlisted_file', entry.path, `not listed in ${AGGREGATE_MANIFEST_PATH}`),
+        )
     }
   }
   return problems

@@ -41,26 +41,44 @@ export function loadLedgerNamespace(
 }
 
 /** `loadLedgerNamespace` over an existing view. */
-export function loadLedgerFromView(view: DirectoryView, server_name: string): Result<LoadedLedgerNamespace, NamespaceLoadError> {
+export function loadLedgerFromView(
+  view: DirectoryView,
+  server_name: string,
+): Result<LoadedLedgerNamespace, NamespaceLoadError> {
   return runSteps(loadLedgerSteps(view, server_name))
 }
 
 /** `loadLedgerFromView` one bounded batch of files at a time (`verifySteps`). */
-export function* loadLedgerSteps(view: DirectoryView, server_name: string): VerifySteps<Result<LoadedLedgerNamespace, NamespaceLoadError>> {
+export function* loadLedgerSteps(
+  view: DirectoryView,
+  server_name: string,
+): VerifySteps<Result<LoadedLedgerNamespace, NamespaceLoadError>> {
   const manifestPath = ledgerManifestPath(server_name)
   const read = readManifest(view, manifestPath, ledgerManifestSchema)
   if (!read.ok) return err(directoryError('ledger_mismatch', read.problems))
   const manifest = read.manifest
   const problems: CheckpointProblem[] = []
   if (manifest.server_name !== server_name) {
-    problems.push(problem('schema_error', manifestPath, `server_name ${manifest.server_name} is not ${server_name}`))
+    problems.push(
+      problem(
+        'schema_error',
+        manifestPath,
+        `server_name ${manifest.server_name} is not ${server_name}`,
+      ),
+    )
   }
   const files: Record<string, string> = {}
   const owner = new Map<string, { capture: string; rows: number; bytes: number }>()
   for (const [capture, entry] of Object.entries(manifest.rollouts)) {
     const names = Object.keys(entry.files)
     if (names.length !== 1 || names[0] !== lineageFileName(capture)) {
-      problems.push(problem('schema_error', manifestPath, `rollout ${capture} must list exactly ${lineageFileName(capture)}`))
+      problems.push(
+        problem(
+          'schema_error',
+          manifestPath,
+          `rollout ${capture} must list exactly ${lineageFileName(capture)}`,
+        ),
+      )
     }
     for (const name of names) {
       files[name] = entry.files[name] as string
@@ -68,27 +86,50 @@ export function* loadLedgerSteps(view: DirectoryView, server_name: string): Veri
     }
   }
   const keys = manifest.storage_references.map((r) => r.key)
-  if (new Set(keys).size !== keys.length) problems.push(problem('schema_error', manifestPath, 'duplicate storage reference keys'))
+  if (new Set(keys).size !== keys.length)
+    problems.push(problem('schema_error', manifestPath, 'duplicate storage reference keys'))
   const rollouts: Record<string, LineageRow[]> = {}
   const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
-  const fileProblems = yield* checkListedFiles(view, ledgerDir(server_name), manifestPath, files, (file) => {
-    file_digests[file.path] = file.sha256
-    const meta = owner.get(file.name)
-    if (!meta) return undefined
-    if (file.bytes.length !== meta.bytes) return problem('schema_error', file.path, `${file.bytes.length} bytes, manifest says ${meta.bytes}`)
-    const lines = parseJsonLines(file.bytes)
-    if (!lines.ok) return problem('schema_error', file.path, lines.error)
-    if (lines.value.length !== meta.rows) return problem('schema_error', file.path, `${lines.value.length} rows, manifest says ${meta.rows}`)
-    const rows: LineageRow[] = []
-    for (const [i, line] of lines.value.entries()) {
-      const row = lineageRowSchema.safeParse(line)
-      if (!row.success) return problem('schema_error', file.path, `row ${i + 1}: ${describeZodError(row.error)}`)
-      if (captureKey(row.data) !== meta.capture) return problem('schema_error', file.path, `row ${i + 1} belongs to ${captureKey(row.data)}`)
-      rows.push(row.data)
-    }
-    rollouts[meta.capture] = rows
-    return undefined
-  })
+  const fileProblems = yield* checkListedFiles(
+    view,
+    ledgerDir(server_name),
+    manifestPath,
+    files,
+    (file) => {
+      file_digests[file.path] = file.sha256
+      const meta = owner.get(file.name)
+      if (!meta) return undefined
+      if (file.bytes.length !== meta.bytes)
+        return problem(
+          'schema_error',
+          file.path,
+          `${file.bytes.length} bytes, manifest says ${meta.bytes}`,
+        )
+      const lines = parseJsonLines(file.bytes)
+      if (!lines.ok) return problem('schema_error', file.path, lines.error)
+      if (lines.value.length !== meta.rows)
+        return problem(
+          'schema_error',
+          file.path,
+          `${lines.value.length} rows, manifest says ${meta.rows}`,
+        )
+      const rows: LineageRow[] = []
+      for (const [i, line] of lines.value.entries()) {
+        const row = lineageRowSchema.safeParse(line)
+        if (!row.success)
+          return problem('schema_error', file.path, `row ${i + 1}: ${describeZodError(row.error)}`)
+        if (captureKey(row.data) !== meta.capture)
+          return problem(
+            'schema_error',
+            file.path,
+            `row ${i + 1} belongs to ${captureKey(row.data)}`,
+          )
+        rows.push(row.data)
+      }
+      rollouts[meta.capture] = rows
+      return undefined
+    },
+  )
   problems.push(...fileProblems)
   if (problems.length > 0) return err(directoryError('ledger_mismatch', problems))
   return ok({ manifest, manifest_digest: read.sha256, rollouts, file_digests })

@@ -13,8 +13,17 @@ const blackjack = sample.snapshots['blackjack'] ?? []
 
 function directory(snapshots = blackjack, withAgent = true) {
   const dir = new MemoryCheckpointDirectory()
-  if (withAgent) commitAgentNamespace(dir, digest, { checkpoint_id: 'ckpt-1', instance_name: 'agent', records: sample.records })
-  commitResourcesNamespace(dir, digest, { server_name: 'blackjack', checkpoint_id: 'ckpt-1', snapshots })
+  if (withAgent)
+    commitAgentNamespace(dir, digest, {
+      checkpoint_id: 'ckpt-1',
+      instance_name: 'agent',
+      records: sample.records,
+    })
+  commitResourcesNamespace(dir, digest, {
+    server_name: 'blackjack',
+    checkpoint_id: 'ckpt-1',
+    snapshots,
+  })
   return dir
 }
 
@@ -30,15 +39,23 @@ describe('loadReplacementSet', () => {
     if (!first) throw new Error('fixture')
     const short = loadReplacementSet(directory(rest), digest, 'blackjack')
     expect(!short.ok && short.error.code).toBe('resource_revision_mismatch')
-    expect(!short.ok && short.error.problems.map((p) => [p.code, p.path])).toEqual([['incomplete_set', agentRecordPath(first)]])
-    const moved = loadReplacementSet(directory([{ ...first, state_revision: 99 }, ...rest]), digest, 'blackjack')
+    expect(!short.ok && short.error.problems.map((p) => [p.code, p.path])).toEqual([
+      ['incomplete_set', agentRecordPath(first)],
+    ])
+    const moved = loadReplacementSet(
+      directory([{ ...first, state_revision: 99 }, ...rest]),
+      digest,
+      'blackjack',
+    )
     expect(!moved.ok && moved.error.problems.map((p) => [p.code, p.path])).toEqual([
       ['revision_mismatch', resourcesSnapshotPath('blackjack', first)],
     ])
   })
 
   it('[restore-all-or-nothing] without D/agent only the namespace itself is verified; a corrupt file refuses', () => {
-    expect(loadReplacementSet(directory(blackjack.slice(1), false), digest, 'blackjack').ok).toBe(true)
+    expect(loadReplacementSet(directory(blackjack.slice(1), false), digest, 'blackjack').ok).toBe(
+      true,
+    )
     const dir = directory()
     const first = blackjack[0]
     if (!first) throw new Error('fixture')

@@ -27,19 +27,31 @@ export interface ReplacementSet {
  * namespace refuses the restore too (`agent_checkpoint_error`). Nothing may be activated unless
  * this returns ok; the caller then installs every snapshot under attempt + 1 in one swap.
  */
-export function loadReplacementSet(dir: CheckpointDirectory, digest: Digest, server_name: string): Result<ReplacementSet, NamespaceLoadError> {
+export function loadReplacementSet(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  server_name: string,
+): Result<ReplacementSet, NamespaceLoadError> {
   return runSteps(loadReplacementSteps(dir, digest, server_name))
 }
 
 /** `loadReplacementSet` one bounded batch of files at a time (`verifySteps`): its namespace, then the agent's. */
-export function* loadReplacementSteps(dir: CheckpointDirectory, digest: Digest, server_name: string): VerifySteps<Result<ReplacementSet, NamespaceLoadError>> {
+export function* loadReplacementSteps(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  server_name: string,
+): VerifySteps<Result<ReplacementSet, NamespaceLoadError>> {
   const view = createDirectoryView(dir, digest)
   const resources = yield* loadResourcesSteps(view, server_name)
   if (!resources.ok) return resources
   if (view.below(AGENT_DIR).length > 0) {
     const agent = yield* loadAgentSteps(view)
     if (!agent.ok) return agent
-    const problems = reconcileReplacementSet(server_name, resources.value.snapshots, agent.value.records)
+    const problems = reconcileReplacementSet(
+      server_name,
+      resources.value.snapshots,
+      agent.value.records,
+    )
     if (problems.length > 0) return err(directoryError('resource_revision_mismatch', problems))
   }
   return ok({

@@ -49,31 +49,54 @@ export function loadResourcesFromView(
 }
 
 /** `loadResourcesFromView` one bounded batch of files at a time (`verifySteps`). */
-export function* loadResourcesSteps(view: DirectoryView, server_name: string): VerifySteps<Result<LoadedResourcesNamespace, NamespaceLoadError>> {
+export function* loadResourcesSteps(
+  view: DirectoryView,
+  server_name: string,
+): VerifySteps<Result<LoadedResourcesNamespace, NamespaceLoadError>> {
   const manifestPath = resourcesManifestPath(server_name)
   const read = readManifest(view, manifestPath, resourcesManifestSchema)
   if (!read.ok) return err(directoryError('resources_checkpoint_error', read.problems))
   const manifest = read.manifest
   const problems: CheckpointProblem[] = []
   if (manifest.server_name !== server_name) {
-    problems.push(problem('schema_error', manifestPath, `server_name ${manifest.server_name} is not ${server_name}`))
+    problems.push(
+      problem(
+        'schema_error',
+        manifestPath,
+        `server_name ${manifest.server_name} is not ${server_name}`,
+      ),
+    )
   }
   const snapshots: ResourceSnapshot[] = []
   const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
-  const fileProblems = yield* checkListedFiles(view, resourcesDir(server_name), manifestPath, manifest.files, (file) => {
-    file_digests[file.path] = file.sha256
-    const parsed = validatedByDigest(parseSnapshotFromFile, file.sha256, () => {
-      const json = parseJsonFile(file.bytes)
-      return json.ok ? parseSnapshotFromFile(json.value) : { ok: false as const, message: json.error }
-    })
-    if (!parsed.ok) return problem('schema_error', file.path, parsed.message)
-    const snapshot = parsed.value
-    if (executionFileName(snapshot) !== file.name) return problem('schema_error', file.path, `holds ${executionFileName(snapshot)}, not the session its name says`)
-    const ids = new Set(snapshot.mutation_receipts.map((r) => r.request_id))
-    if (ids.size !== snapshot.mutation_receipts.length) return problem('schema_error', file.path, 'mutation receipt request ids are not unique')
-    snapshots.push(snapshot)
-    return undefined
-  })
+  const fileProblems = yield* checkListedFiles(
+    view,
+    resourcesDir(server_name),
+    manifestPath,
+    manifest.files,
+    (file) => {
+      file_digests[file.path] = file.sha256
+      const parsed = validatedByDigest(parseSnapshotFromFile, file.sha256, () => {
+        const json = parseJsonFile(file.bytes)
+        return json.ok
+          ? parseSnapshotFromFile(json.value)
+          : { ok: false as const, message: json.error }
+      })
+      if (!parsed.ok) return problem('schema_error', file.path, parsed.message)
+      const snapshot = parsed.value
+      if (executionFileName(snapshot) !== file.name)
+        return problem(
+          'schema_error',
+          file.path,
+          `holds ${executionFileName(snapshot)}, not the session its name says`,
+        )
+      const ids = new Set(snapshot.mutation_receipts.map((r) => r.request_id))
+      if (ids.size !== snapshot.mutation_receipts.length)
+        return problem('schema_error', file.path, 'mutation receipt request ids are not unique')
+      snapshots.push(snapshot)
+      return undefined
+    },
+  )
   problems.push(...fileProblems)
   if (problems.length > 0) return err(directoryError('resources_checkpoint_error', problems))
   return ok({ manifest, manifest_digest: read.sha256, snapshots, file_digests })

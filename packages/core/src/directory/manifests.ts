@@ -1,5 +1,12 @@
 import { z } from 'zod'
-import { AGENT_SCHEMA_VERSION, AGGREGATE_SCHEMA_VERSION, LEDGER_SCHEMA_VERSION, MARKER_SCHEMA_VERSION, RESOURCES_MANIFEST_SCHEMA_VERSION, TOKEN_STORE_SCHEMA_VERSION } from './layout.ts'
+import {
+  AGENT_SCHEMA_VERSION,
+  AGGREGATE_SCHEMA_VERSION,
+  LEDGER_SCHEMA_VERSION,
+  MARKER_SCHEMA_VERSION,
+  RESOURCES_MANIFEST_SCHEMA_VERSION,
+  TOKEN_STORE_SCHEMA_VERSION,
+} from './layout.ts'
 import { ID_PATTERN } from '../records/idPattern.ts'
 import { jsonValueSchema } from '../jsonValueSchema.ts'
 import { executionIdentitySchema } from '../records/ExecutionIdentity.ts'
@@ -30,7 +37,13 @@ export const generationCutEntrySchema = z.strictObject({
   rollout_id: z.string().regex(ID_PATTERN),
   attempt_index: z.number().int().nonnegative(),
   model_call_id: z.string().min(1),
-  disposition: z.enum(['not_started', 'completed_durable', 'durable_prefix', 'durable_failure', 'excluded']),
+  disposition: z.enum([
+    'not_started',
+    'completed_durable',
+    'durable_prefix',
+    'durable_failure',
+    'excluded',
+  ]),
   cut_kind: z.enum(['active_prefix', 'terminal_completion']).optional(),
   staging_keys: z.array(z.string().min(1)).optional(),
   prefix_token_count: z.number().int().nonnegative().optional(),
@@ -114,7 +127,18 @@ export const tokenStoreManifestSchema = z.strictObject({
   staging_keys: z.array(z.string().min(1)),
   snapshot: jsonValueSchema,
   /** Segment files of generation-safe cuts by path (absent when there are none). */
-  segments: z.record(z.string(), z.strictObject({ staging_key: z.string().min(1), model_call_id: z.string().min(1), segment: z.number().int().nonnegative(), tokens: z.number().int().nonnegative(), sha256 })).optional(),
+  segments: z
+    .record(
+      z.string(),
+      z.strictObject({
+        staging_key: z.string().min(1),
+        model_call_id: z.string().min(1),
+        segment: z.number().int().nonnegative(),
+        tokens: z.number().int().nonnegative(),
+        sha256,
+      }),
+    )
+    .optional(),
 })
 export type TokenStoreManifest = z.infer<typeof tokenStoreManifestSchema>
 

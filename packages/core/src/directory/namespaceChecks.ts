@@ -19,12 +19,21 @@ export type ManifestRead<T> =
  * `fast`, when given, returns the schema's output for a value its direct check accepts (undefined
  * otherwise, and the schema decides).
  */
-export function readManifest<T>(view: DirectoryView, path: string, schema: z.ZodType<T>, fast?: (value: unknown) => T | undefined): ManifestRead<T> {
+export function readManifest<T>(
+  view: DirectoryView,
+  path: string,
+  schema: z.ZodType<T>,
+  fast?: (value: unknown) => T | undefined,
+): ManifestRead<T> {
   const entry = view.entries.get(path)
-  if (entry?.kind === 'symlink') return { ok: false, problems: [problem('symlink', path, 'manifest is a symlink')] }
+  if (entry?.kind === 'symlink')
+    return { ok: false, problems: [problem('symlink', path, 'manifest is a symlink')] }
   const bytes = entry ? view.read(path) : undefined
   if (bytes === undefined) {
-    return { ok: false, problems: [problem('missing_manifest', path, 'manifest not found (torn or missing commit)')] }
+    return {
+      ok: false,
+      problems: [problem('missing_manifest', path, 'manifest not found (torn or missing commit)')],
+    }
   }
   const sha256 = view.sha256(path) as string
   return validatedByDigest(schema, sha256, (): ManifestRead<T> => {
@@ -33,7 +42,11 @@ export function readManifest<T>(view: DirectoryView, path: string, schema: z.Zod
     const direct = fast?.(parsed.value)
     if (direct !== undefined) return { ok: true, manifest: direct, sha256 }
     const checked = schema.safeParse(parsed.value)
-    if (!checked.success) return { ok: false, problems: [problem('schema_error', path, describeZodError(checked.error))] }
+    if (!checked.success)
+      return {
+        ok: false,
+        problems: [problem('schema_error', path, describeZodError(checked.error))],
+      }
     return { ok: true, manifest: checked.data, sha256 }
   })
 }
@@ -68,7 +81,9 @@ export function* checkListedFiles(
     const expected = files[name] as string
     const path = `${folder}/${name}`
     if (!isSafeFileName(name)) {
-      problems.push(problem('path_escape', path, `manifest ${manifestPath} names a path outside its folder`))
+      problems.push(
+        problem('path_escape', path, `manifest ${manifestPath} names a path outside its folder`),
+      )
       return { bytes: 0, problem: true }
     }
     listed.add(path)
@@ -85,7 +100,13 @@ export function* checkListedFiles(
     const actual = view.sha256(path) as string
     if (actual !== expected) {
       view.release(path)
-      problems.push(problem('digest_mismatch', path, `sha256 ${actual} differs from ${expected} in ${manifestPath}`))
+      problems.push(
+        problem(
+          'digest_mismatch',
+          path,
+          `sha256 ${actual} differs from ${expected} in ${manifestPath}`,
+        ),
+      )
       return { bytes: bytes.length, problem: true }
     }
     const bad = each({ name, path, sha256: actual, bytes })
@@ -96,7 +117,8 @@ export function* checkListedFiles(
   yield* verifySteps(folder, Object.keys(files).sort(), check)
   for (const entry of view.below(folder)) {
     if (entry.path === manifestPath || listed.has(entry.path)) continue
-    if (entry.kind === 'symlink') problems.push(problem('symlink', entry.path, 'symlink inside a checkpoint namespace'))
+    if (entry.kind === 'symlink')
+      problems.push(problem('symlink', entry.path, 'symlink inside a checkpoint namespace'))
     else problems.push(problem('unlisted_file', entry.path, `not listed in ${manifestPath}`))
   }
   return [...problems, ...found]
@@ -106,12 +128,25 @@ export function* checkListedFiles(
 export function parseRecordFile<T>(
   file: CheckedFile,
   schema: z.ZodType<T>,
-): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: CheckpointProblem } {
-  return validatedByDigest(schema, file.sha256, (): { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: CheckpointProblem } => {
-    const parsed = parseJsonFile(file.bytes)
-    if (!parsed.ok) return { ok: false, problem: problem('schema_error', file.path, parsed.error) }
-    const checked = schema.safeParse(parsed.value)
-    if (!checked.success) return { ok: false, problem: problem('schema_error', file.path, describeZodError(checked.error)) }
-    return { ok: true, value: checked.data }
-  })
+):
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly problem: CheckpointProblem } {
+  return validatedByDigest(
+    schema,
+    file.sha256,
+    ():
+      | { readonly ok: true; readonly value: T }
+      | { readonly ok: false; readonly problem: CheckpointProblem } => {
+      const parsed = parseJsonFile(file.bytes)
+      if (!parsed.ok)
+        return { ok: false, problem: problem('schema_error', file.path, parsed.error) }
+      const checked = schema.safeParse(parsed.value)
+      if (!checked.success)
+        return {
+          ok: false,
+          problem: problem('schema_error', file.path, describeZodError(checked.error)),
+        }
+      return { ok: true, value: checked.data }
+    },
+  )
 }

@@ -78,7 +78,12 @@ export function* loadParticipantNamespaceSteps(
     }
   }
   /** A verified namespace counts its files and must hold this checkpoint; a failed load counts its problems. */
-  const accept = <T extends { readonly file_digests: Readonly<Record<string, string>>; readonly manifest: { readonly checkpoint_id: string } }>(
+  const accept = <
+    T extends {
+      readonly file_digests: Readonly<Record<string, string>>
+      readonly manifest: { readonly checkpoint_id: string }
+    },
+  >(
     loaded: Result<T, NamespaceLoadError>,
     code: ErrorCode,
     manifestPath: string,
@@ -97,19 +102,29 @@ export function* loadParticipantNamespaceSteps(
       case 'agent': {
         agents++
         if (agents > 1) {
-          note('agent_checkpoint_error', [problem('schema_error', agentDir(), 'agent schema 1 holds one agent instance')])
+          note('agent_checkpoint_error', [
+            problem('schema_error', agentDir(), 'agent schema 1 holds one agent instance'),
+          ])
           break
         }
         agent = accept(yield* loadAgentSteps(view), 'agent_checkpoint_error', agentManifestPath())
         break
       }
       case 'policy_model': {
-        const loaded = accept(yield* loadLedgerSteps(view, owner.name), 'ledger_mismatch', ledgerManifestPath(owner.name))
+        const loaded = accept(
+          yield* loadLedgerSteps(view, owner.name),
+          'ledger_mismatch',
+          ledgerManifestPath(owner.name),
+        )
         if (loaded !== undefined) ledgers.set(owner.name, loaded)
         break
       }
       case 'resources': {
-        const loaded = accept(yield* loadResourcesSteps(view, owner.name), 'resources_checkpoint_error', resourcesManifestPath(owner.name))
+        const loaded = accept(
+          yield* loadResourcesSteps(view, owner.name),
+          'resources_checkpoint_error',
+          resourcesManifestPath(owner.name),
+        )
         if (loaded !== undefined) resources.set(owner.name, loaded)
         break
       }
@@ -117,7 +132,10 @@ export function* loadParticipantNamespaceSteps(
   }
   if (agent !== undefined) {
     for (const [name, loaded] of resources) {
-      note('resource_revision_mismatch', reconcileReplacementSet(name, loaded.snapshots, agent.records))
+      note(
+        'resource_revision_mismatch',
+        reconcileReplacementSet(name, loaded.snapshots, agent.records),
+      )
     }
     // A boundary referencing a server whose namespace is absent is an incomplete set too.
     const resourceOwners = new Set(owners.filter((o) => o.kind === 'resources').map((o) => o.name))
@@ -125,7 +143,11 @@ export function* loadParticipantNamespaceSteps(
       for (const server of Object.keys(record.resource_state_revisions).sort()) {
         if (!resourceOwners.has(server)) {
           note('resource_revision_mismatch', [
-            problem('incomplete_set', resourcesManifestPath(server), `agent boundaries reference ${server} but it committed no snapshots`),
+            problem(
+              'incomplete_set',
+              resourcesManifestPath(server),
+              `agent boundaries reference ${server} but it committed no snapshots`,
+            ),
           ])
         }
       }
@@ -134,7 +156,11 @@ export function* loadParticipantNamespaceSteps(
     for (const [name, ledger] of ledgers) {
       if (ledger.manifest.continuation_roots_sha256 !== rootsDigest) {
         note('ledger_mismatch', [
-          problem('incomplete_set', ledgerManifestPath(name), "continuation roots differ from the agent's boundary records"),
+          problem(
+            'incomplete_set',
+            ledgerManifestPath(name),
+            "continuation roots differ from the agent's boundary records",
+          ),
         ])
       }
     }

@@ -39,19 +39,32 @@ export interface DirectoryCommitError extends CutoverError {
 /** A namespace that failed validation on load (same shape as a refused commit). */
 export type NamespaceLoadError = DirectoryCommitError
 
-export const problem = (code: ProblemCode, path: string | null, message: string): CheckpointProblem => ({
+export const problem = (
+  code: ProblemCode,
+  path: string | null,
+  message: string,
+): CheckpointProblem => ({
   code,
   path,
   message,
 })
 
 /** Wraps problems into the participant's error; the message names the first problem. */
-export function directoryError(code: ErrorCode, problems: readonly CheckpointProblem[]): DirectoryCommitError {
+export function directoryError(
+  code: ErrorCode,
+  problems: readonly CheckpointProblem[],
+): DirectoryCommitError {
   const first = problems[0]
-  const head = first ? `${first.code} at ${first.path ?? 'D'}: ${first.message}` : 'invalid checkpoint directory'
+  const head = first
+    ? `${first.code} at ${first.path ?? 'D'}: ${first.message}`
+    : 'invalid checkpoint directory'
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''
   return { code, message: `${head}${more}`, problems }
 }
 
 /** A refusal that is not about a file (changed inputs, wrong checkpoint id). */
-export const refusal = (code: ErrorCode, message: string): DirectoryCommitError => ({ code, message, problems: [] })
+export const refusal = (code: ErrorCode, message: string): DirectoryCommitError => ({
+  code,
+  message,
+  problems: [],
+})

@@ -9,7 +9,11 @@ import { createDirectoryView } from './DirectoryView.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
 import { compareIdentity } from './continuationRoots.ts'
 import { encodeJsonFile, parseJsonFile } from './jsonFile.ts'
-import { AGGREGATE_MANIFEST_PATH, AGGREGATE_SCHEMA_VERSION, PARTICIPANT_NAMESPACES } from './layout.ts'
+import {
+  AGGREGATE_MANIFEST_PATH,
+  AGGREGATE_SCHEMA_VERSION,
+  PARTICIPANT_NAMESPACES,
+} from './layout.ts'
 import type { AggregateManifest, AggregateParticipant, LiveMembershipEntry } from './manifests.ts'
 import { aggregateManifestSchema, describeZodError } from './manifests.ts'
 import { isAggregateManifest } from './isAggregateManifest.ts'
@@ -33,8 +37,10 @@ export interface AggregateResult {
 }
 
 /** `integrity_sha256`: sha256 of the canonical JSON of the files map (PROTOCOL.md §5.5). */
-export const aggregateIntegrity = (digest: Digest, files: Readonly<Record<string, string>>): string =>
-  digest.sha256Hex(canonicalJson(files))
+export const aggregateIntegrity = (
+  digest: Digest,
+  files: Readonly<Record<string, string>>,
+): string => digest.sha256Hex(canonicalJson(files))
 
 /**
  * Publishes `nemo_gym_checkpoint_manifest.json` after every participant commit (PROTOCOL.md §5.5).
@@ -68,14 +74,23 @@ export function* publishAggregateSteps(
   const loaded = yield* loadParticipantNamespaceSteps(view, input.participants, input.checkpoint_id)
   const first = loaded.problems[0]
   if (first !== undefined) {
-    return err(directoryError(first.code, loaded.problems.filter((p) => p.code === first.code).map((p) => p.problem)))
+    return err(
+      directoryError(
+        first.code,
+        loaded.problems.filter((p) => p.code === first.code).map((p) => p.problem),
+      ),
+    )
   }
   const strays: { code: ErrorCode; problem: CheckpointProblem }[] = []
   for (const namespace of PARTICIPANT_NAMESPACES) {
     for (const entry of view.below(namespace)) {
       if (loaded.file_digests[entry.path] !== undefined) continue
       const code: ErrorCode =
-        namespace === 'agent' ? 'agent_checkpoint_error' : namespace === 'resources' ? 'resources_checkpoint_error' : 'ledger_mismatch'
+        namespace === 'agent'
+          ? 'agent_checkpoint_error'
+          : namespace === 'resources'
+            ? 'resources_checkpoint_error'
+            : 'ledger_mismatch'
       strays.push({
         code,
         problem:
@@ -86,14 +101,23 @@ export function* publishAggregateSteps(
     }
   }
   const stray = strays[0]
-  if (stray !== undefined) return err(directoryError(stray.code, strays.map((s) => s.problem)))
+  if (stray !== undefined)
+    return err(
+      directoryError(
+        stray.code,
+        strays.map((s) => s.problem),
+      ),
+    )
 
   const files: Record<string, string> = {}
-  for (const path of Object.keys(loaded.file_digests).sort()) files[path] = loaded.file_digests[path] as string
+  for (const path of Object.keys(loaded.file_digests).sort())
+    files[path] = loaded.file_digests[path] as string
   const manifest: AggregateManifest = {
     schema_version: AGGREGATE_SCHEMA_VERSION,
     checkpoint_id: input.checkpoint_id,
-    participants: [...input.participants].sort((a, b) => (a.participant_id < b.participant_id ? -1 : a.participant_id > b.participant_id ? 1 : 0)),
+    participants: [...input.participants].sort((a, b) =>
+      a.participant_id < b.participant_id ? -1 : a.participant_id > b.participant_id ? 1 : 0,
+    ),
     participant_results: { ...input.participant_results },
     live_membership: [...input.live_membership].sort(compareIdentity),
     files,
@@ -101,7 +125,10 @@ export function* publishAggregateSteps(
   }
   if (!isAggregateManifest(manifest)) {
     const checked = aggregateManifestSchema.safeParse(manifest)
-    if (!checked.success) return err(refusal('invalid_request', `aggregate manifest: ${describeZodError(checked.error)}`))
+    if (!checked.success)
+      return err(
+        refusal('invalid_request', `aggregate manifest: ${describeZodError(checked.error)}`),
+      )
   }
   const bytes = encodeJsonFile(manifest)
   const manifest_digest = digest.sha256Hex(bytes)
@@ -110,10 +137,17 @@ export function* publishAggregateSteps(
     const parsed = parseJsonFile(existing)
     const other = parsed.ok ? aggregateManifestSchema.safeParse(parsed.value) : undefined
     if (other?.success && other.data.checkpoint_id !== input.checkpoint_id) {
-      return err(refusal('checkpoint_conflict', `D already holds the aggregate manifest of checkpoint ${other.data.checkpoint_id}`))
+      return err(
+        refusal(
+          'checkpoint_conflict',
+          `D already holds the aggregate manifest of checkpoint ${other.data.checkpoint_id}`,
+        ),
+      )
     }
     if (digest.sha256Hex(existing) !== manifest_digest) {
-      return err(refusal('checkpoint_conflict', `${AGGREGATE_MANIFEST_PATH} exists with other content`))
+      return err(
+        refusal('checkpoint_conflict', `${AGGREGATE_MANIFEST_PATH} exists with other content`),
+      )
     }
     return ok({ manifest_digest, files: Object.keys(files).length })
   }

@@ -5,7 +5,12 @@ import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
 import { encodeJsonFile } from './jsonFile.ts'
-import { AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MARKER_SCHEMA_VERSION, TOKEN_STORE_MANIFEST_PATH } from './layout.ts'
+import {
+  AGGREGATE_MANIFEST_PATH,
+  CHECKPOINT_MARKER_PATH,
+  MARKER_SCHEMA_VERSION,
+  TOKEN_STORE_MANIFEST_PATH,
+} from './layout.ts'
 import type { CheckpointMarker } from './manifests.ts'
 import { tokenStoreManifestSchema } from './manifests.ts'
 import { readManifest } from './namespaceChecks.ts'
@@ -32,12 +37,17 @@ export function publishCheckpointMarker(
   const tokenStore = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
   if (!tokenStore.ok) return err(directoryError('checkpoint_not_found', tokenStore.problems))
   for (const id of [aggregate.manifest.checkpoint_id, tokenStore.manifest.checkpoint_id]) {
-    if (id !== input.checkpoint_id) return err(refusal('checkpoint_conflict', `D holds manifests of checkpoint ${id}`))
+    if (id !== input.checkpoint_id)
+      return err(refusal('checkpoint_conflict', `D holds manifests of checkpoint ${id}`))
   }
   if (tokenStore.manifest.aggregate_manifest_sha256 !== aggregate.sha256) {
     return err(
       directoryError('checkpoint_conflict', [
-        problem('digest_mismatch', TOKEN_STORE_MANIFEST_PATH, 'token-store manifest is bound to another aggregate manifest'),
+        problem(
+          'digest_mismatch',
+          TOKEN_STORE_MANIFEST_PATH,
+          'token-store manifest is bound to another aggregate manifest',
+        ),
       ]),
     )
   }
@@ -52,7 +62,9 @@ export function publishCheckpointMarker(
   const existing = dir.readFile(CHECKPOINT_MARKER_PATH)
   if (existing !== undefined) {
     if (digest.sha256Hex(existing) !== marker_digest) {
-      return err(refusal('checkpoint_conflict', `${CHECKPOINT_MARKER_PATH} exists with other content`))
+      return err(
+        refusal('checkpoint_conflict', `${CHECKPOINT_MARKER_PATH} exists with other content`),
+      )
     }
     return ok({ marker_digest })
   }

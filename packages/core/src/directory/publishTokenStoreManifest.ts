@@ -6,7 +6,12 @@ import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import { checkCheckpointId } from './checkCheckpointId.ts'
 import { encodeJsonFile } from './jsonFile.ts'
-import { TOKEN_STORE_MANIFEST_PATH, TOKEN_STORE_SCHEMA_VERSION, ledgerManifestPath, tokenSegmentPath } from './layout.ts'
+import {
+  TOKEN_STORE_MANIFEST_PATH,
+  TOKEN_STORE_SCHEMA_VERSION,
+  ledgerManifestPath,
+  tokenSegmentPath,
+} from './layout.ts'
 import { isTokenStoreManifest } from './isTokenStoreManifest.ts'
 import { isSafeRelativePath } from './safePath.ts'
 import type { TokenStoreManifest } from './manifests.ts'
@@ -52,7 +57,12 @@ export function publishTokenStoreManifest(
   const aggregate = readAggregateManifest(view)
   if (!aggregate.ok) return err(directoryError('checkpoint_not_found', aggregate.problems))
   if (aggregate.manifest.checkpoint_id !== input.checkpoint_id) {
-    return err(refusal('checkpoint_conflict', `the aggregate belongs to checkpoint ${aggregate.manifest.checkpoint_id}`))
+    return err(
+      refusal(
+        'checkpoint_conflict',
+        `the aggregate belongs to checkpoint ${aggregate.manifest.checkpoint_id}`,
+      ),
+    )
   }
   const staged = new Set(input.staging_keys)
   for (const participant of aggregate.manifest.participants) {
@@ -63,17 +73,30 @@ export function publishTokenStoreManifest(
     const missing = ledger.manifest.storage_references.filter((r) => !staged.has(r.key))
     if (missing.length > 0) {
       const keys = missing.map((r) => r.key).join(', ')
-      return err(directoryError('ledger_mismatch', [problem('incomplete_set', path, `token store did not save staging keys ${keys}`)]))
+      return err(
+        directoryError('ledger_mismatch', [
+          problem('incomplete_set', path, `token store did not save staging keys ${keys}`),
+        ]),
+      )
     }
   }
   // Segment files first (each listed with its digest), so the manifest never names a file not yet written.
   const segments: NonNullable<TokenStoreManifest['segments']> = {}
   const segmentFiles: { path: string; bytes: Uint8Array }[] = []
-  for (const seg of [...(input.segments ?? [])].sort((a, b) => (a.staging_key < b.staging_key ? -1 : a.staging_key > b.staging_key ? 1 : 0))) {
+  for (const seg of [...(input.segments ?? [])].sort((a, b) =>
+    a.staging_key < b.staging_key ? -1 : a.staging_key > b.staging_key ? 1 : 0,
+  )) {
     const path = tokenSegmentPath(seg.model_call_id, seg.segment)
-    if (!isSafeRelativePath(path)) return err(refusal('invalid_request', `segment path ${path} escapes the directory`))
+    if (!isSafeRelativePath(path))
+      return err(refusal('invalid_request', `segment path ${path} escapes the directory`))
     const bytes = encodeJsonFile(seg.tokens)
-    segments[path] = { staging_key: seg.staging_key, model_call_id: seg.model_call_id, segment: seg.segment, tokens: seg.tokens.length, sha256: digest.sha256Hex(bytes) }
+    segments[path] = {
+      staging_key: seg.staging_key,
+      model_call_id: seg.model_call_id,
+      segment: seg.segment,
+      tokens: seg.tokens.length,
+      sha256: digest.sha256Hex(bytes),
+    }
     segmentFiles.push({ path, bytes })
   }
   const manifest: TokenStoreManifest = {
@@ -84,17 +107,25 @@ export function publishTokenStoreManifest(
     snapshot: input.snapshot,
     ...(segmentFiles.length === 0 ? {} : { segments }),
   }
-  if (!isTokenStoreManifest(manifest) && !tokenStoreManifestSchema.safeParse(manifest).success) return err(refusal('invalid_request', 'token-store snapshot is not JSON'))
+  if (!isTokenStoreManifest(manifest) && !tokenStoreManifestSchema.safeParse(manifest).success)
+    return err(refusal('invalid_request', 'token-store snapshot is not JSON'))
   const bytes = encodeJsonFile(manifest)
   const manifest_digest = digest.sha256Hex(bytes)
   const existing = dir.readFile(TOKEN_STORE_MANIFEST_PATH)
   if (existing !== undefined) {
     if (digest.sha256Hex(existing) !== manifest_digest) {
-      return err(refusal('checkpoint_conflict', `${TOKEN_STORE_MANIFEST_PATH} exists with other content`))
+      return err(
+        refusal('checkpoint_conflict', `${TOKEN_STORE_MANIFEST_PATH} exists with other content`),
+      )
     }
     return ok({ manifest_digest })
   }
-  for (const f of segmentFiles) if (dir.readFile(f.path) === undefined || digest.sha256Hex(dir.readFile(f.path) as Uint8Array) !== segments[f.path]?.sha256) dir.writeFile(f.path, f.bytes)
+  for (const f of segmentFiles)
+    if (
+      dir.readFile(f.path) === undefined ||
+      digest.sha256Hex(dir.readFile(f.path) as Uint8Array) !== segments[f.path]?.sha256
+    )
+      dir.writeFile(f.path, f.bytes)
   if (segmentFiles.length > 0) dir.sync()
   dir.writeFile(TOKEN_STORE_MANIFEST_PATH, bytes)
   dir.sync()

@@ -18,9 +18,20 @@ function aggregates(): Uint8Array[] {
   const sample = new MemoryCheckpointDirectory({ location: 'mem://sample' })
   commitSampleCheckpoint(sample, nodeDigest, createSampleCheckpoint(9))
   out.push(sample.readFile(AGGREGATE_MANIFEST_PATH) as Uint8Array)
-  for (const [scenario, seed] of [['happy-path', '2'], ['generation-safe-cut', '5'], ['two-worker-admission', '1']] as const) {
+  for (const [scenario, seed] of [
+    ['happy-path', '2'],
+    ['generation-safe-cut', '5'],
+    ['two-worker-admission', '1'],
+  ] as const) {
     const dirs: MemoryCheckpointDirectory[] = []
-    runSimulation(resolveRunConfig({ scenario, seed, rollouts: 12 }), { digest: nodeDigest, workplace: loadNodeWorkplaceData(), openDirectory: (id) => (dirs.push(new MemoryCheckpointDirectory({ location: `mem://${id}` })), dirs.at(-1) as MemoryCheckpointDirectory) })
+    runSimulation(resolveRunConfig({ scenario, seed, rollouts: 12 }), {
+      digest: nodeDigest,
+      workplace: loadNodeWorkplaceData(),
+      openDirectory: (id) => (
+        dirs.push(new MemoryCheckpointDirectory({ location: `mem://${id}` })),
+        dirs.at(-1) as MemoryCheckpointDirectory
+      ),
+    })
     for (const d of dirs) {
       const bytes = d.readFile(AGGREGATE_MANIFEST_PATH)
       if (bytes !== undefined) out.push(bytes)
@@ -52,9 +63,15 @@ describe('readAggregateManifest', () => {
     const parsed = parseJsonFile(dir.readFile(AGGREGATE_MANIFEST_PATH) as Uint8Array)
     const manifest = (parsed.ok ? parsed.value : {}) as AggregateManifest
     const first = Object.keys(manifest.files)[0] as string
-    dir.writeFile(AGGREGATE_MANIFEST_PATH, encodeJsonFile({ ...manifest, files: { ...manifest.files, [first]: 'not-a-digest' } }))
+    dir.writeFile(
+      AGGREGATE_MANIFEST_PATH,
+      encodeJsonFile({ ...manifest, files: { ...manifest.files, [first]: 'not-a-digest' } }),
+    )
     const bad = readAggregateManifest(createDirectoryView(dir, nodeDigest))
     expect(bad.ok).toBe(false)
-    if (!bad.ok) expect(bad.problems.map((p) => [p.code, p.path])).toEqual([['schema_error', AGGREGATE_MANIFEST_PATH]])
+    if (!bad.ok)
+      expect(bad.problems.map((p) => [p.code, p.path])).toEqual([
+        ['schema_error', AGGREGATE_MANIFEST_PATH],
+      ])
   })
 })

@@ -16,9 +16,19 @@ export function aggregateInSchemaOrder(m: AggregateManifest): AggregateManifest 
   return {
     schema_version: m.schema_version,
     checkpoint_id: m.checkpoint_id,
-    participants: m.participants.map((p) => ({ participant_id: p.participant_id, name: p.name, base_url: p.base_url, kind: p.kind, capabilities: p.capabilities })),
+    participants: m.participants.map((p) => ({
+      participant_id: p.participant_id,
+      name: p.name,
+      base_url: p.base_url,
+      kind: p.kind,
+      capabilities: p.capabilities,
+    })),
     participant_results: m.participant_results,
-    live_membership: m.live_membership.map((e) => ({ rollout_id: e.rollout_id, attempt_index: e.attempt_index, state: e.state })),
+    live_membership: m.live_membership.map((e) => ({
+      rollout_id: e.rollout_id,
+      attempt_index: e.attempt_index,
+      state: e.state,
+    })),
     files: m.files,
     integrity_sha256: m.integrity_sha256,
   }
@@ -32,5 +42,7 @@ export function aggregateInSchemaOrder(m: AggregateManifest): AggregateManifest 
  * anything else goes to the schema, with its messages.
  */
 export function readAggregateManifest(view: DirectoryView): ManifestRead<AggregateManifest> {
-  return readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema, (value) => (isAggregateManifest(value) ? aggregateInSchemaOrder(value) : undefined))
+  return readManifest(view, AGGREGATE_MANIFEST_PATH, aggregateManifestSchema, (value) =>
+    isAggregateManifest(value) ? aggregateInSchemaOrder(value) : undefined,
+  )
 }

@@ -29,7 +29,13 @@ export function reconcileReplacementSet(
     seen.add(key)
     const want = expected.get(key)
     if (want === undefined) {
-      problems.push(problem('incomplete_set', resourcesSnapshotPath(server_name, snapshot), `no agent boundary references ${server_name} for session ${key}`))
+      problems.push(
+        problem(
+          'incomplete_set',
+          resourcesSnapshotPath(server_name, snapshot),
+          `no agent boundary references ${server_name} for session ${key}`,
+        ),
+      )
     } else if (want.revision !== snapshot.state_revision) {
       problems.push(
         problem(
@@ -42,7 +48,13 @@ export function reconcileReplacementSet(
   }
   for (const [key, { record }] of expected) {
     if (!seen.has(key)) {
-      problems.push(problem('incomplete_set', agentRecordPath(record), `boundary references ${server_name} but session ${key} has no snapshot`))
+      problems.push(
+        problem(
+          'incomplete_set',
+          agentRecordPath(record),
+          `boundary references ${server_name} but session ${key} has no snapshot`,
+        ),
+      )
     }
   }
   return problems

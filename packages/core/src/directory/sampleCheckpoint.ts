@@ -33,11 +33,18 @@ export interface SampleCheckpoint {
 }
 
 /** Builds the content of `rollouts` parked rollouts at attempt `attempt`. */
-export function createSampleCheckpoint(rollouts: number, options: { checkpoint_id?: string; attempt?: number } = {}): SampleCheckpoint {
+export function createSampleCheckpoint(
+  rollouts: number,
+  options: { checkpoint_id?: string; attempt?: number } = {},
+): SampleCheckpoint {
   const attempt = options.attempt ?? 0
   const width = Math.max(1, String(Math.max(0, rollouts - 1)).length)
   const records: AgentBoundaryRecord[] = []
-  const snapshots: Record<string, ResourceSnapshot[]> = { blackjack: [], counter: [], workplace: [] }
+  const snapshots: Record<string, ResourceSnapshot[]> = {
+    blackjack: [],
+    counter: [],
+    workplace: [],
+  }
   const lineage: Record<string, LineageRow[]> = {}
   for (let i = 0; i < rollouts; i++) {
     const rollout_id = `r${String(i).padStart(width, '0')}`
@@ -67,7 +74,9 @@ export function createSampleCheckpoint(rollouts: number, options: { checkpoint_i
       boundary_index: calls - 1,
       turn_index: calls - 1,
       boundary_kind: 'turn_complete',
-      output_items: [{ type: 'message', role: 'assistant', content: `turn ${calls - 1} of ${rollout_id}` }],
+      output_items: [
+        { type: 'message', role: 'assistant', content: `turn ${calls - 1} of ${rollout_id}` },
+      ],
       usage: { input_tokens: 40 * calls, output_tokens: 12 * calls },
       last_committed_model_call_id: `mc-${rollout_id}-${attempt}-${calls - 1}`,
       resource_state_revisions: { [server]: revision },
@@ -79,7 +88,11 @@ export function createSampleCheckpoint(rollouts: number, options: { checkpoint_i
         ? { counter: revision * 3 }
         : server === 'blackjack'
           ? { player: [10, i % 10], dealer: [7], rng_state: [3, [i, i + 1, 624], null] }
-          : { encoding: 'delta', base_sha256: '0'.repeat(64), changes: [{ table: 'emails', row: i }] }
+          : {
+              encoding: 'delta',
+              base_sha256: '0'.repeat(64),
+              changes: [{ table: 'emails', row: i }],
+            }
     snapshots[server]?.push({
       schema_version: RESOURCE_SNAPSHOT_SCHEMA_VERSION,
       rollout_id,
@@ -91,13 +104,35 @@ export function createSampleCheckpoint(rollouts: number, options: { checkpoint_i
     })
   }
   const participants: AggregateParticipant[] = [
-    { participant_id: 'agent', name: 'agent', base_url: 'sim://agent', kind: 'agent', capabilities: {} },
-    { participant_id: 'policy_model', name: POLICY_SERVER_NAME, base_url: 'sim://policy', kind: 'policy_model', capabilities: {} },
-    ...ENV_NAMES.map(
-      (name): AggregateParticipant => ({ participant_id: `resources_${name}`, name, base_url: `sim://${name}`, kind: 'resources', capabilities: {} }),
-    ),
+    {
+      participant_id: 'agent',
+      name: 'agent',
+      base_url: 'sim://agent',
+      kind: 'agent',
+      capabilities: {},
+    },
+    {
+      participant_id: 'policy_model',
+      name: POLICY_SERVER_NAME,
+      base_url: 'sim://policy',
+      kind: 'policy_model',
+      capabilities: {},
+    },
+    ...ENV_NAMES.map((name): AggregateParticipant => ({
+      participant_id: `resources_${name}`,
+      name,
+      base_url: `sim://${name}`,
+      kind: 'resources',
+      capabilities: {},
+    })),
   ]
-  return { checkpoint_id: options.checkpoint_id ?? 'ckpt-1', records, snapshots, lineage, participants }
+  return {
+    checkpoint_id: options.checkpoint_id ?? 'ckpt-1',
+    records,
+    snapshots,
+    lineage,
+    participants,
+  }
 }
 
 /**
@@ -110,14 +145,21 @@ export function commitSampleCheckpoint(
   sample: SampleCheckpoint,
 ): Result<{ readonly marker_digest: string }, DirectoryCommitError> {
   const checkpoint_id = sample.checkpoint_id
-  const agent = commitAgentNamespace(dir, digest, { checkpoint_id, instance_name: 'agent', records: sample.records })
+  const agent = commitAgentNamespace(dir, digest, {
+    checkpoint_id,
+    instance_name: 'agent',
+    records: sample.records,
+  })
   if (!agent.ok) return agent
   const ledger = commitLedgerNamespace(dir, digest, {
     server_name: POLICY_SERVER_NAME,
     checkpoint_id,
     rollouts: sample.lineage,
     tombstones: [],
-    source_attempts: sample.records.map((r) => ({ rollout_id: r.rollout_id, attempt_index: r.attempt_index })),
+    source_attempts: sample.records.map((r) => ({
+      rollout_id: r.rollout_id,
+      attempt_index: r.attempt_index,
+    })),
     continuation_roots: agent.value.continuation_roots,
   })
   if (!ledger.ok) return ledger
@@ -126,7 +168,11 @@ export function commitSampleCheckpoint(
     'commit:policy_model': ledger.value.manifest_digest,
   }
   for (const server of ENV_NAMES) {
-    const committed = commitResourcesNamespace(dir, digest, { server_name: server, checkpoint_id, snapshots: sample.snapshots[server] ?? [] })
+    const committed = commitResourcesNamespace(dir, digest, {
+      server_name: server,
+      checkpoint_id,
+      snapshots: sample.snapshots[server] ?? [],
+    })
     if (!committed.ok) return committed
     results[`commit:resources_${server}`] = committed.value.manifest_digest
   }
@@ -134,7 +180,11 @@ export function commitSampleCheckpoint(
     checkpoint_id,
     participants: sample.participants,
     participant_results: results,
-    live_membership: sample.records.map((r) => ({ rollout_id: r.rollout_id, attempt_index: r.attempt_index, state: 'running' as const })),
+    live_membership: sample.records.map((r) => ({
+      rollout_id: r.rollout_id,
+      attempt_index: r.attempt_index,
+      state: 'running' as const,
+    })),
   })
   if (!aggregate.ok) return aggregate
   const tokenStore = publishTokenStoreManifest(dir, digest, {

@@ -12,7 +12,9 @@ const receipt = fc.record(
     expected_revision: fc.oneof(fc.nat(), fc.constant(-1), fc.constant(1.5)),
     input_digest: fc.oneof(fc.constant('a'.repeat(64)), fc.string()),
     status: fc.oneof(fc.integer({ min: 100, max: 599 }), fc.integer(), fc.double()),
-    headers: fc.array(fc.oneof(fc.tuple(fc.string(), fc.string()), fc.array(fc.string()), fc.anything())),
+    headers: fc.array(
+      fc.oneof(fc.tuple(fc.string(), fc.string()), fc.array(fc.string()), fc.anything()),
+    ),
     body_base64: fc.oneof(fc.string(), fc.anything()),
     resulting_revision: fc.oneof(fc.nat(), fc.constant(-1)),
   },
@@ -21,7 +23,29 @@ const receipt = fc.record(
 
 /** A sample snapshot with receipts, and one field replaced, removed or added. */
 const candidate = fc
-  .tuple(fc.constantFrom(...samples), fc.array(receipt, { maxLength: 3 }), fc.constantFrom('schema_version', 'rollout_id', 'attempt_index', 'state_revision', 'state', 'mutation_receipts', 'created_at', 'extra', 'none'), fc.oneof(fc.jsonValue(), fc.anything(), fc.constant(undefined), fc.constant(2), fc.constant(-1), fc.constant(0.5)))
+  .tuple(
+    fc.constantFrom(...samples),
+    fc.array(receipt, { maxLength: 3 }),
+    fc.constantFrom(
+      'schema_version',
+      'rollout_id',
+      'attempt_index',
+      'state_revision',
+      'state',
+      'mutation_receipts',
+      'created_at',
+      'extra',
+      'none',
+    ),
+    fc.oneof(
+      fc.jsonValue(),
+      fc.anything(),
+      fc.constant(undefined),
+      fc.constant(2),
+      fc.constant(-1),
+      fc.constant(0.5),
+    ),
+  )
   .map(([snapshot, receipts, key, value]) => {
     const copy: Record<string, unknown> = { ...snapshot, mutation_receipts: receipts }
     if (key === 'none') return copy
@@ -43,13 +67,15 @@ describe('snapshot checks without zod', () => {
   it('[inputs] never passes a snapshot the schema refuses (receipts and fields varied)', () => {
     fc.assert(
       fc.property(candidate, (value) => {
-        if (isResourceSnapshot(value)) expect(resourceSnapshotSchema.safeParse(value).success).toBe(true)
+        if (isResourceSnapshot(value))
+          expect(resourceSnapshotSchema.safeParse(value).success).toBe(true)
       }),
       { numRuns: 3000 },
     )
     fc.assert(
       fc.property(fc.anything(), (value) => {
-        if (isResourceSnapshot(value)) expect(resourceSnapshotSchema.safeParse(value).success).toBe(true)
+        if (isResourceSnapshot(value))
+          expect(resourceSnapshotSchema.safeParse(value).success).toBe(true)
       }),
       { numRuns: 1000 },
     )

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
-import { RESOURCE_SNAPSHOT_SCHEMA_VERSION, resourceSnapshotSchema } from '../records/ResourceSnapshot.ts'
+import {
+  RESOURCE_SNAPSHOT_SCHEMA_VERSION,
+  resourceSnapshotSchema,
+} from '../records/ResourceSnapshot.ts'
 import { ID_PATTERN } from '../records/idPattern.ts'
 import type { JsonValue } from '../json.ts'
 import { describeZodError } from './manifests.ts'
@@ -37,7 +40,8 @@ export function isJsonValue(value: unknown, depth = 0): value is JsonValue {
 }
 
 /** zod's `z.number().int().nonnegative()`: a safe integer ≥ 0. */
-export const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+export const isCount = (value: unknown): boolean =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 const optionalCount = (value: unknown): boolean => value === undefined || isCount(value)
 const SHA256_HEX = /^[0-9a-f]{64}$/
 
@@ -69,7 +73,13 @@ export function isResourceSnapshot(value: unknown): boolean {
         receipt['status'] >= 100 &&
         receipt['status'] <= 599 &&
         Array.isArray(receipt['headers']) &&
-        receipt['headers'].every((h: unknown) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string') &&
+        receipt['headers'].every(
+          (h: unknown) =>
+            Array.isArray(h) &&
+            h.length === 2 &&
+            typeof h[0] === 'string' &&
+            typeof h[1] === 'string',
+        ) &&
         typeof receipt['body_base64'] === 'string' &&
         optionalCount(receipt['resulting_revision']),
     ) &&
@@ -83,13 +93,19 @@ export function checkSnapshotForWrite(snapshot: ResourceSnapshot): string | unde
   if (isResourceSnapshot(snapshot)) return undefined
   const checked = envelopeSchema.safeParse(snapshot)
   if (!checked.success) return describeZodError(checked.error)
-  if (!isJsonValue(snapshot.state)) return 'state: not JSON (undefined, a non-finite number or a class instance)'
+  if (!isJsonValue(snapshot.state))
+    return 'state: not JSON (undefined, a non-finite number or a class instance)'
   return undefined
 }
 
 /** Parses a snapshot read back from D (already JSON-parsed). */
-export function parseSnapshotFromFile(value: unknown): { ok: true; value: ResourceSnapshot } | { ok: false; message: string } {
+export function parseSnapshotFromFile(
+  value: unknown,
+): { ok: true; value: ResourceSnapshot } | { ok: false; message: string } {
   const checked = envelopeSchema.safeParse(value)
   if (!checked.success) return { ok: false, message: describeZodError(checked.error) }
-  return { ok: true, value: { ...checked.data, state: checked.data.state as JsonValue } as ResourceSnapshot }
+  return {
+    ok: true,
+    value: { ...checked.data, state: checked.data.state as JsonValue } as ResourceSnapshot,
+  }
 }

@@ -28,38 +28,75 @@ export interface SegmentCheck extends TokenSegmentView {
  * of exactly `tokens` integer ids (`segment_mismatch`); a file under `token-store/segments/` that
  * is not listed is `unlisted_file`.
  */
-export function checkTokenSegments(view: DirectoryView, manifest: TokenStoreManifest): { readonly problems: readonly CheckpointProblem[]; readonly segments: readonly SegmentCheck[] } {
+export function checkTokenSegments(
+  view: DirectoryView,
+  manifest: TokenStoreManifest,
+): { readonly problems: readonly CheckpointProblem[]; readonly segments: readonly SegmentCheck[] } {
   const problems: CheckpointProblem[] = []
   const segments: SegmentCheck[] = []
   const listed = manifest.segments ?? {}
   for (const path of Object.keys(listed).sort()) {
     const entry = listed[path] as NonNullable<TokenStoreManifest['segments']>[string]
-    const base = { path, staging_key: entry.staging_key, model_call_id: entry.model_call_id, segment: entry.segment, token_count: entry.tokens, sha256: entry.sha256 }
+    const base = {
+      path,
+      staging_key: entry.staging_key,
+      model_call_id: entry.model_call_id,
+      segment: entry.segment,
+      token_count: entry.tokens,
+      sha256: entry.sha256,
+    }
     if (path !== tokenSegmentPath(entry.model_call_id, entry.segment)) {
-      problems.push(problem('schema_error', path, `segment of ${entry.model_call_id} must be at ${tokenSegmentPath(entry.model_call_id, entry.segment)}`))
+      problems.push(
+        problem(
+          'schema_error',
+          path,
+          `segment of ${entry.model_call_id} must be at ${tokenSegmentPath(entry.model_call_id, entry.segment)}`,
+        ),
+      )
     }
     const bytes = view.read(path)
     if (bytes === undefined) {
-      problems.push(problem('missing_file', path, `segment ${entry.staging_key} is listed in token-store/manifest.json but missing`))
+      problems.push(
+        problem(
+          'missing_file',
+          path,
+          `segment ${entry.staging_key} is listed in token-store/manifest.json but missing`,
+        ),
+      )
       segments.push({ ...base, status: 'missing', tokens: null })
       continue
     }
     const actual = view.sha256(path)
     if (actual !== entry.sha256) {
-      problems.push(problem('segment_mismatch', path, `segment ${entry.staging_key}: sha256 ${actual ?? '?'} differs from ${entry.sha256} in token-store/manifest.json`))
+      problems.push(
+        problem(
+          'segment_mismatch',
+          path,
+          `segment ${entry.staging_key}: sha256 ${actual ?? '?'} differs from ${entry.sha256} in token-store/manifest.json`,
+        ),
+      )
       segments.push({ ...base, status: 'digest_mismatch', tokens: null })
       continue
     }
     const tokens = parseTokens(bytes)
     if (tokens === null || tokens.length !== entry.tokens) {
-      problems.push(problem('segment_mismatch', path, `segment ${entry.staging_key} does not hold ${entry.tokens} token ids`))
+      problems.push(
+        problem(
+          'segment_mismatch',
+          path,
+          `segment ${entry.staging_key} does not hold ${entry.tokens} token ids`,
+        ),
+      )
       segments.push({ ...base, status: 'digest_mismatch', tokens: null })
       continue
     }
     segments.push({ ...base, status: 'ok', tokens })
   }
   for (const e of view.below(TOKEN_SEGMENTS_DIR)) {
-    if (e.kind === 'file' && listed[e.path] === undefined) problems.push(problem('unlisted_file', e.path, 'segment not listed in token-store/manifest.json'))
+    if (e.kind === 'file' && listed[e.path] === undefined)
+      problems.push(
+        problem('unlisted_file', e.path, 'segment not listed in token-store/manifest.json'),
+      )
   }
   return { problems, segments }
 }
@@ -68,7 +105,9 @@ function parseTokens(bytes: Uint8Array): number[] | null {
   const parsed = parseJsonFile(bytes)
   if (!parsed.ok) return null
   const value = parsed.value
-  return Array.isArray(value) && value.every((t) => Number.isInteger(t) && (t as number) >= 0) ? (value as number[]) : null
+  return Array.isArray(value) && value.every((t) => Number.isInteger(t) && (t as number) >= 0)
+    ? (value as number[])
+    : null
 }
 
 /** The verified prefix of one restored `durable_prefix` cut. */
@@ -83,24 +122,54 @@ export interface RestoredPrefix {
  * listed digest, and its ids matching the record's count and `prefix_digest`
  * (`restored_cut_digest_mismatch`). The message names the segment file.
  */
-export function restoredCutPrefixes(view: DirectoryView, cuts: readonly GenerationCutEntry[]): Result<readonly RestoredPrefix[], CutoverError> {
+export function restoredCutPrefixes(
+  view: DirectoryView,
+  cuts: readonly GenerationCutEntry[],
+): Result<readonly RestoredPrefix[], CutoverError> {
   const durable = cuts.filter((c) => (c.staging_keys ?? []).length > 0)
   if (durable.length === 0) return ok([])
   const ts = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
-  if (!ts.ok) return err(cutoverError('restored_cut_segment_missing', `${TOKEN_STORE_MANIFEST_PATH} is unreadable, so no cut segment can be verified`))
-  const byKey = new Map(checkTokenSegments(view, ts.manifest).segments.map((s) => [s.staging_key, s]))
+  if (!ts.ok)
+    return err(
+      cutoverError(
+        'restored_cut_segment_missing',
+        `${TOKEN_STORE_MANIFEST_PATH} is unreadable, so no cut segment can be verified`,
+      ),
+    )
+  const byKey = new Map(
+    checkTokenSegments(view, ts.manifest).segments.map((s) => [s.staging_key, s]),
+  )
   const out: RestoredPrefix[] = []
   for (const entry of durable) {
     const tokens: number[] = []
     for (const key of entry.staging_keys ?? []) {
       const seg = byKey.get(key)
       if (seg === undefined || seg.status === 'missing')
-        return err(cutoverError('restored_cut_segment_missing', `segment ${key} of ${entry.model_call_id} is missing${seg === undefined ? ' from token-store/manifest.json' : `: ${seg.path}`}`))
-      if (seg.tokens === null) return err(cutoverError('restored_cut_digest_mismatch', `segment ${seg.path} of ${entry.model_call_id} does not match its digest`))
+        return err(
+          cutoverError(
+            'restored_cut_segment_missing',
+            `segment ${key} of ${entry.model_call_id} is missing${seg === undefined ? ' from token-store/manifest.json' : `: ${seg.path}`}`,
+          ),
+        )
+      if (seg.tokens === null)
+        return err(
+          cutoverError(
+            'restored_cut_digest_mismatch',
+            `segment ${seg.path} of ${entry.model_call_id} does not match its digest`,
+          ),
+        )
       tokens.push(...seg.tokens)
     }
-    if (tokens.length !== entry.prefix_token_count || view.digest.sha256Hex(canonicalJson(tokens)) !== entry.prefix_digest)
-      return err(cutoverError('restored_cut_digest_mismatch', `the segments of ${entry.model_call_id} (${(entry.staging_keys ?? []).join(', ')}) do not match its prefix_token_count / prefix_digest`))
+    if (
+      tokens.length !== entry.prefix_token_count ||
+      view.digest.sha256Hex(canonicalJson(tokens)) !== entry.prefix_digest
+    )
+      return err(
+        cutoverError(
+          'restored_cut_digest_mismatch',
+          `the segments of ${entry.model_call_id} (${(entry.staging_keys ?? []).join(', ')}) do not match its prefix_token_count / prefix_digest`,
+        ),
+      )
     out.push({ entry, tokens })
   }
   return ok(out)

@@ -6,7 +6,10 @@ describe('validatedByDigest', () => {
     const parser = {}
     const other = {}
     let calls = 0
-    const parse = (ok: boolean) => () => (calls++, ok ? { ok: true as const, value: { n: calls } } : { ok: false as const })
+    const parse = (ok: boolean) => () => (
+      calls++,
+      ok ? { ok: true as const, value: { n: calls } } : { ok: false as const }
+    )
     const first = validatedByDigest(parser, 'aa', parse(true))
     expect(validatedByDigest(parser, 'aa', parse(true))).toBe(first)
     expect(calls).toBe(1)

@@ -12,7 +12,11 @@ const entries = new Map<string, unknown>()
 /** About two 10,000-rollout checkpoints' files: enough for commit → publish → restore to hit, bounded for a long-lived server. */
 const LIMIT = 50_000
 
-export function validatedByDigest<R extends { readonly ok: boolean }>(parser: object, sha256: string, parse: () => R): R {
+export function validatedByDigest<R extends { readonly ok: boolean }>(
+  parser: object,
+  sha256: string,
+  parse: () => R,
+): R {
   let id = parserIds.get(parser)
   if (id === undefined) {
     id = nextParserId++

@@ -4,7 +4,16 @@ import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { DirectoryWriteError } from './CheckpointDirectory.ts'
 import { encodeJsonFile, parseJsonFile } from './jsonFile.ts'
-import { AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, TOKEN_STORE_MANIFEST_PATH, agentManifestPath, agentRecordPath, ledgerManifestPath, resourcesManifestPath, resourcesSnapshotPath } from './layout.ts'
+import {
+  AGGREGATE_MANIFEST_PATH,
+  CHECKPOINT_MARKER_PATH,
+  TOKEN_STORE_MANIFEST_PATH,
+  agentManifestPath,
+  agentRecordPath,
+  ledgerManifestPath,
+  resourcesManifestPath,
+  resourcesSnapshotPath,
+} from './layout.ts'
 import { listNamespaceFiles } from './listNamespaceFiles.ts'
 import { loadAgentNamespace } from './loadAgentNamespace.ts'
 import { loadAggregateManifest } from './loadAggregateManifest.ts'
@@ -17,17 +26,24 @@ import { verifyCheckpoint } from './verifyCheckpoint.ts'
 
 const digest = nodeDigest
 
-function committed(sample: SampleCheckpoint = createSampleCheckpoint(6)): MemoryCheckpointDirectory {
+function committed(
+  sample: SampleCheckpoint = createSampleCheckpoint(6),
+): MemoryCheckpointDirectory {
   const dir = new MemoryCheckpointDirectory()
   const result = commitSampleCheckpoint(dir, digest, sample)
   expect(result.ok).toBe(true)
   return dir
 }
 
-const codesAt = (dir: MemoryCheckpointDirectory) => verifyCheckpoint(dir, digest).problems.map((p) => [p.code, p.path])
+const codesAt = (dir: MemoryCheckpointDirectory) =>
+  verifyCheckpoint(dir, digest).problems.map((p) => [p.code, p.path])
 
 /** Rewrites a JSON file in place (bypassing the writers), as a hostile or buggy producer would. */
-function rewriteJson(dir: MemoryCheckpointDirectory, path: string, edit: (value: Record<string, unknown>) => void) {
+function rewriteJson(
+  dir: MemoryCheckpointDirectory,
+  path: string,
+  edit: (value: Record<string, unknown>) => void,
+) {
   const parsed = parseJsonFile(dir.readFile(path) as Uint8Array)
   if (!parsed.ok) throw new Error(parsed.error)
   const value = parsed.value as Record<string, unknown>
@@ -63,7 +79,9 @@ describe('verifyCheckpoint', () => {
     if (aggregate.ok) {
       const namespaced = dir.list().filter((e) => /^(agent|model-ledger|resources)\//.test(e.path))
       expect(Object.keys(aggregate.value.manifest.files)).toEqual(namespaced.map((e) => e.path))
-      expect(aggregate.value.manifest.integrity_sha256).toBe(aggregateIntegrity(digest, aggregate.value.manifest.files))
+      expect(aggregate.value.manifest.integrity_sha256).toBe(
+        aggregateIntegrity(digest, aggregate.value.manifest.files),
+      )
     }
   })
 
@@ -89,13 +107,18 @@ describe('verifyCheckpoint', () => {
   it('[layout] the same content gives byte-identical directories', () => {
     const a = committed()
     const b = committed()
-    const bytes = (d: MemoryCheckpointDirectory) => d.list().map((e) => [e.path, digest.sha256Hex(d.readFile(e.path) as Uint8Array)])
+    const bytes = (d: MemoryCheckpointDirectory) =>
+      d.list().map((e) => [e.path, digest.sha256Hex(d.readFile(e.path) as Uint8Array)])
     expect(bytes(a)).toEqual(bytes(b))
-    expect(new TextDecoder().decode(a.readFile(CHECKPOINT_MARKER_PATH))).toMatch(/^\{"aggregate_manifest":.*\}\n$/)
+    expect(new TextDecoder().decode(a.readFile(CHECKPOINT_MARKER_PATH))).toMatch(
+      /^\{"aggregate_manifest":.*\}\n$/,
+    )
   })
 
   it('[integrity] a flipped byte in any file is rejected, naming that file', () => {
-    const paths = committed().list().map((e) => e.path)
+    const paths = committed()
+      .list()
+      .map((e) => e.path)
     expect(paths.length).toBeGreaterThan(10)
     for (const path of paths) {
       for (const index of [0, 1_000_003]) {
@@ -105,13 +128,20 @@ describe('verifyCheckpoint', () => {
         expect(report.valid, path).toBe(false)
         const named = report.problems.filter((p) => p.path === path)
         expect(named.length, `${path}: ${JSON.stringify(report.problems)}`).toBeGreaterThan(0)
-        expect(named.map((p) => p.code).some((c) => c === 'digest_mismatch' || c === 'schema_error'), path).toBe(true)
+        expect(
+          named.map((p) => p.code).some((c) => c === 'digest_mismatch' || c === 'schema_error'),
+          path,
+        ).toBe(true)
       }
     }
   })
 
   it('[manifest-last] a missing aggregate manifest or global marker is a torn commit', () => {
-    for (const path of [AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, TOKEN_STORE_MANIFEST_PATH]) {
+    for (const path of [
+      AGGREGATE_MANIFEST_PATH,
+      CHECKPOINT_MARKER_PATH,
+      TOKEN_STORE_MANIFEST_PATH,
+    ]) {
       const dir = committed()
       dir.remove(path)
       expect(codesAt(dir)).toContainEqual(['missing_manifest', path])
@@ -119,7 +149,11 @@ describe('verifyCheckpoint', () => {
   })
 
   it('[integrity] a missing participant manifest is rejected', () => {
-    for (const path of [agentManifestPath(), ledgerManifestPath('policy'), resourcesManifestPath('counter')]) {
+    for (const path of [
+      agentManifestPath(),
+      ledgerManifestPath('policy'),
+      resourcesManifestPath('counter'),
+    ]) {
       const dir = committed()
       dir.remove(path)
       expect(codesAt(dir)).toContainEqual(['missing_manifest', path])
@@ -178,7 +212,12 @@ describe('verifyCheckpoint', () => {
   })
 
   it('[integrity] an unlisted file is rejected, inside a namespace or beside the manifests', () => {
-    for (const path of ['resources/counter/r9.a0.json', 'agent/notes.txt', 'stray.bin', 'model-ledger/other/x.jsonl']) {
+    for (const path of [
+      'resources/counter/r9.a0.json',
+      'agent/notes.txt',
+      'stray.bin',
+      'model-ledger/other/x.jsonl',
+    ]) {
       const dir = committed()
       dir.putRaw(path, new Uint8Array([1, 2, 3]))
       expect(codesAt(dir), path).toContainEqual(['unlisted_file', path])
@@ -189,7 +228,10 @@ describe('verifyCheckpoint', () => {
     // Commit a fleet whose counter namespace lacks one session the agent references.
     const sample = createSampleCheckpoint(6)
     const counter = sample.snapshots['counter'] ?? []
-    const short: SampleCheckpoint = { ...sample, snapshots: { ...sample.snapshots, counter: counter.slice(1) } }
+    const short: SampleCheckpoint = {
+      ...sample,
+      snapshots: { ...sample.snapshots, counter: counter.slice(1) },
+    }
     const dir = new MemoryCheckpointDirectory()
     const refused = commitSampleCheckpoint(dir, digest, short)
     expect(refused.ok).toBe(false)
@@ -211,9 +253,14 @@ describe('verifyCheckpoint', () => {
 
   it('[restore-all-or-nothing] a snapshot revision that differs from the boundary is revision_mismatch', () => {
     const sample = createSampleCheckpoint(6)
-    const bumped = (sample.snapshots['workplace'] ?? []).map((s, i) => (i === 0 ? { ...s, state_revision: s.state_revision + 1 } : s))
+    const bumped = (sample.snapshots['workplace'] ?? []).map((s, i) =>
+      i === 0 ? { ...s, state_revision: s.state_revision + 1 } : s,
+    )
     const dir = new MemoryCheckpointDirectory()
-    const refused = commitSampleCheckpoint(dir, digest, { ...sample, snapshots: { ...sample.snapshots, workplace: bumped } })
+    const refused = commitSampleCheckpoint(dir, digest, {
+      ...sample,
+      snapshots: { ...sample.snapshots, workplace: bumped },
+    })
     expect(refused.ok).toBe(false)
     if (!refused.ok) expect(refused.error.code).toBe('resource_revision_mismatch')
     // Nothing was published: verify reports the torn directory.
@@ -245,7 +292,9 @@ describe('verifyCheckpoint', () => {
     expect(commitSampleCheckpoint(recorder, digest, sample).ok).toBe(true)
     const totalWrites = probe.writeCount
     expect(totalWrites).toBe(probe.list().length)
-    const reference = probe.list().map((e) => [e.path, digest.sha256Hex(probe.readFile(e.path) as Uint8Array)])
+    const reference = probe
+      .list()
+      .map((e) => [e.path, digest.sha256Hex(probe.readFile(e.path) as Uint8Array)])
     const durableBeforeWrite = (k: number): Set<string> => {
       const durable = new Set<string>()
       let pending: string[] = []
@@ -261,18 +310,25 @@ describe('verifyCheckpoint', () => {
     }
     for (let k = 1; k <= totalWrites; k++) {
       const crashing = new MemoryCheckpointDirectory({ failOnWrite: k })
-      expect(() => commitSampleCheckpoint(crashing, digest, sample), `k=${k}`).toThrow(DirectoryWriteError)
+      expect(() => commitSampleCheckpoint(crashing, digest, sample), `k=${k}`).toThrow(
+        DirectoryWriteError,
+      )
       const durable = durableBeforeWrite(k)
       // Earlier synced writes in place with their final bytes; unsynced ones and the k-th absent.
-      expect(crashing.list().map((e) => [e.path, digest.sha256Hex(crashing.readFile(e.path) as Uint8Array)]), `k=${k}`).toEqual(
-        reference.filter(([path]) => durable.has(path as string)),
-      )
+      expect(
+        crashing
+          .list()
+          .map((e) => [e.path, digest.sha256Hex(crashing.readFile(e.path) as Uint8Array)]),
+        `k=${k}`,
+      ).toEqual(reference.filter(([path]) => durable.has(path as string)))
       expect(verifyCheckpoint(crashing, digest).valid, `k=${k}`).toBe(false)
       const retry = crashing.reopen()
       const result = commitSampleCheckpoint(retry, digest, sample)
       expect(result.ok, `k=${k}: ${JSON.stringify(result)}`).toBe(true)
       expect(verifyCheckpoint(retry, digest), `k=${k}`).toEqual({ valid: true, problems: [] })
-      expect(retry.list().map((e) => [e.path, digest.sha256Hex(retry.readFile(e.path) as Uint8Array)])).toEqual(reference)
+      expect(
+        retry.list().map((e) => [e.path, digest.sha256Hex(retry.readFile(e.path) as Uint8Array)]),
+      ).toEqual(reference)
     }
   })
 
@@ -290,7 +346,9 @@ describe('verifyCheckpoint', () => {
       r['attempt_index'] = 5
     })
     rewriteJson(dir, agentManifestPath(), (m) => {
-      ;(m['files'] as Record<string, string>)['r0.a0.json'] = digest.sha256Hex(dir.readFile(path) as Uint8Array)
+      ;(m['files'] as Record<string, string>)['r0.a0.json'] = digest.sha256Hex(
+        dir.readFile(path) as Uint8Array,
+      )
     })
     resealAggregate(dir, path)
     resealAggregate(dir, agentManifestPath())
@@ -319,10 +377,18 @@ describe('verifyCheckpoint', () => {
 
   it('[immutable] a second checkpoint committed into a published directory is refused and changes nothing', () => {
     const dir = committed(createSampleCheckpoint(3, { checkpoint_id: 'ckpt-A' }))
-    const before = dir.list().map((e) => [e.path, digest.sha256Hex(dir.readFile(e.path) as Uint8Array)])
-    const other = commitSampleCheckpoint(dir, digest, createSampleCheckpoint(3, { checkpoint_id: 'ckpt-B' }))
+    const before = dir
+      .list()
+      .map((e) => [e.path, digest.sha256Hex(dir.readFile(e.path) as Uint8Array)])
+    const other = commitSampleCheckpoint(
+      dir,
+      digest,
+      createSampleCheckpoint(3, { checkpoint_id: 'ckpt-B' }),
+    )
     expect(!other.ok && other.error.code).toBe('agent_checkpoint_error')
-    expect(dir.list().map((e) => [e.path, digest.sha256Hex(dir.readFile(e.path) as Uint8Array)])).toEqual(before)
+    expect(
+      dir.list().map((e) => [e.path, digest.sha256Hex(dir.readFile(e.path) as Uint8Array)]),
+    ).toEqual(before)
     expect(verifyCheckpoint(dir, digest).valid).toBe(true)
   })
 
@@ -359,4 +425,3 @@ describe('verifyCheckpoint', () => {
     expect(codesAt(dir).filter(([, path]) => path === target).length).toBeGreaterThan(0)
   })
 })
-

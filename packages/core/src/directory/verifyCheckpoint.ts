@@ -2,7 +2,17 @@ import type { Digest } from '../ports.ts'
 import type { CheckpointDirectory } from './CheckpointDirectory.ts'
 import { createDirectoryView } from './DirectoryView.ts'
 import type { DirectoryView } from './DirectoryView.ts'
-import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MODEL_LEDGER_DIR, PARTICIPANT_NAMESPACES, RESOURCES_DIR, TOKEN_SEGMENTS_DIR, TOKEN_STORE_MANIFEST_PATH, ledgerManifestPath } from './layout.ts'
+import {
+  AGENT_DIR,
+  AGGREGATE_MANIFEST_PATH,
+  CHECKPOINT_MARKER_PATH,
+  MODEL_LEDGER_DIR,
+  PARTICIPANT_NAMESPACES,
+  RESOURCES_DIR,
+  TOKEN_SEGMENTS_DIR,
+  TOKEN_STORE_MANIFEST_PATH,
+  ledgerManifestPath,
+} from './layout.ts'
 import { checkTokenSegments, restoredCutPrefixes } from './tokenSegments.ts'
 import { checkAggregateFiles } from './loadAggregateManifest.ts'
 import { checkpointMarkerSchema, tokenStoreManifestSchema } from './manifests.ts'
@@ -26,7 +36,8 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   const view = createDirectoryView(dir, digest)
   const problems: CheckpointProblem[] = []
   for (const entry of view.entries.values()) {
-    if (entry.kind === 'symlink') problems.push(problem('symlink', entry.path, 'checkpoint directories hold no symlinks'))
+    if (entry.kind === 'symlink')
+      problems.push(problem('symlink', entry.path, 'checkpoint directories hold no symlinks'))
   }
 
   const marker = readManifest(view, CHECKPOINT_MARKER_PATH, checkpointMarkerSchema)
@@ -38,13 +49,31 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
     ] as const
     for (const [artifact, expectedPath] of named) {
       if (!isSafeRelativePath(artifact.path)) {
-        problems.push(problem('path_escape', artifact.path, `${CHECKPOINT_MARKER_PATH} names a path outside the directory`))
+        problems.push(
+          problem(
+            'path_escape',
+            artifact.path,
+            `${CHECKPOINT_MARKER_PATH} names a path outside the directory`,
+          ),
+        )
       } else if (artifact.path !== expectedPath) {
-        problems.push(problem('schema_error', CHECKPOINT_MARKER_PATH, `names ${artifact.path}, expected ${expectedPath}`))
+        problems.push(
+          problem(
+            'schema_error',
+            CHECKPOINT_MARKER_PATH,
+            `names ${artifact.path}, expected ${expectedPath}`,
+          ),
+        )
       } else {
         const actual = view.sha256(expectedPath)
         if (actual !== undefined && actual !== artifact.sha256) {
-          problems.push(problem('digest_mismatch', expectedPath, `sha256 ${actual} differs from ${artifact.sha256} in ${CHECKPOINT_MARKER_PATH}`))
+          problems.push(
+            problem(
+              'digest_mismatch',
+              expectedPath,
+              `sha256 ${actual} differs from ${artifact.sha256} in ${CHECKPOINT_MARKER_PATH}`,
+            ),
+          )
         }
       }
     }
@@ -61,9 +90,18 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
     owners = discoverOwners(view)
     checkpointId = marker.ok ? marker.manifest.checkpoint_id : undefined
   }
-  const known = new Set([CHECKPOINT_MARKER_PATH, AGGREGATE_MANIFEST_PATH, TOKEN_STORE_MANIFEST_PATH])
+  const known = new Set([
+    CHECKPOINT_MARKER_PATH,
+    AGGREGATE_MANIFEST_PATH,
+    TOKEN_STORE_MANIFEST_PATH,
+  ])
   for (const entry of view.entries.values()) {
-    if (entry.kind === 'symlink' || known.has(entry.path) || entry.path.startsWith(`${TOKEN_SEGMENTS_DIR}/`)) continue
+    if (
+      entry.kind === 'symlink' ||
+      known.has(entry.path) ||
+      entry.path.startsWith(`${TOKEN_SEGMENTS_DIR}/`)
+    )
+      continue
     if (PARTICIPANT_NAMESPACES.some((ns) => entry.path.startsWith(`${ns}/`))) continue
     problems.push(problem('unlisted_file', entry.path, 'not part of the checkpoint layout'))
   }
@@ -78,30 +116,55 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   if (!tokenStore.ok) problems.push(...tokenStore.problems)
   else {
     if (checkpointId !== undefined && tokenStore.manifest.checkpoint_id !== checkpointId) {
-      problems.push(problem('incomplete_set', TOKEN_STORE_MANIFEST_PATH, `holds checkpoint ${tokenStore.manifest.checkpoint_id}, not ${checkpointId}`))
+      problems.push(
+        problem(
+          'incomplete_set',
+          TOKEN_STORE_MANIFEST_PATH,
+          `holds checkpoint ${tokenStore.manifest.checkpoint_id}, not ${checkpointId}`,
+        ),
+      )
     }
     if (aggregate.ok && tokenStore.manifest.aggregate_manifest_sha256 !== aggregate.sha256) {
-      problems.push(problem('digest_mismatch', TOKEN_STORE_MANIFEST_PATH, 'bound to another aggregate manifest'))
+      problems.push(
+        problem(
+          'digest_mismatch',
+          TOKEN_STORE_MANIFEST_PATH,
+          'bound to another aggregate manifest',
+        ),
+      )
     }
     // Generation-safe cut prefixes: every listed segment present, its bytes matching its digest.
     problems.push(...checkTokenSegments(view, tokenStore.manifest).problems)
     const staged = new Set(tokenStore.manifest.staging_keys)
     for (const [name, ledger] of loaded.ledgers) {
       const prefixes = restoredCutPrefixes(view, ledger.manifest.generation_cuts ?? [])
-      if (!prefixes.ok) problems.push(problem('segment_mismatch', ledgerManifestPath(name), prefixes.error.message))
+      if (!prefixes.ok)
+        problems.push(problem('segment_mismatch', ledgerManifestPath(name), prefixes.error.message))
       const missing = ledger.manifest.storage_references.filter((r) => !staged.has(r.key))
       if (missing.length > 0) {
         problems.push(
-          problem('incomplete_set', TOKEN_STORE_MANIFEST_PATH, `does not hold staging keys of ${name}: ${missing.map((r) => r.key).join(', ')}`),
+          problem(
+            'incomplete_set',
+            TOKEN_STORE_MANIFEST_PATH,
+            `does not hold staging keys of ${name}: ${missing.map((r) => r.key).join(', ')}`,
+          ),
         )
       }
     }
   }
   if (marker.ok && checkpointId !== undefined && marker.manifest.checkpoint_id !== checkpointId) {
-    problems.push(problem('incomplete_set', CHECKPOINT_MARKER_PATH, `names checkpoint ${marker.manifest.checkpoint_id}, not ${checkpointId}`))
+    problems.push(
+      problem(
+        'incomplete_set',
+        CHECKPOINT_MARKER_PATH,
+        `names checkpoint ${marker.manifest.checkpoint_id}, not ${checkpointId}`,
+      ),
+    )
   }
 
-  const unique = dedupe(problems).sort((a, b) => compareText(a.path ?? '', b.path ?? '') || compareText(a.code, b.code))
+  const unique = dedupe(problems).sort(
+    (a, b) => compareText(a.path ?? '', b.path ?? '') || compareText(a.code, b.code),
+  )
   return { valid: unique.length === 0, problems: unique }
 }
 
@@ -110,9 +173,11 @@ function discoverOwners(view: DirectoryView): NamespaceOwner[] {
   const owners: NamespaceOwner[] = []
   if (view.below(AGENT_DIR).length > 0) owners.push({ kind: 'agent', name: 'agent' })
   const folders = (root: string) =>
-    [...new Set(view.below(root).map((e) => e.path.slice(root.length + 1).split('/')[0] as string))].filter(
-      (name) => view.entries.get(`${root}/${name}`) === undefined,
-    )
+    [
+      ...new Set(
+        view.below(root).map((e) => e.path.slice(root.length + 1).split('/')[0] as string),
+      ),
+    ].filter((name) => view.entries.get(`${root}/${name}`) === undefined)
   for (const name of folders(MODEL_LEDGER_DIR)) owners.push({ kind: 'policy_model', name })
   for (const name of folders(RESOURCES_DIR)) owners.push({ kind: 'resources', name })
   return owners

@@ -38,7 +38,11 @@ export interface FileCheck {
  * `VERIFY_BATCH_FILES` files or `VERIFY_BATCH_BYTES` bytes at a time, yielding after each batch.
  * Deterministic: the batches depend only on the files' count and sizes.
  */
-export function* verifySteps<T>(path: string, items: readonly T[], check: (item: T) => FileCheck): VerifySteps<void> {
+export function* verifySteps<T>(
+  path: string,
+  items: readonly T[],
+  check: (item: T) => FileCheck,
+): VerifySteps<void> {
   const folder = path.endsWith('/') ? path : `${path}/`
   let files = 0
   let bytes = 0

@@ -14,7 +14,10 @@ export interface PendingFile {
 }
 
 /** An existing namespace as its loader returns it once loaded and verified (only its manifest's checkpoint id matters here). */
-export type ExistingNamespace = Result<{ readonly manifest: { readonly checkpoint_id: string } }, DirectoryCommitError>
+export type ExistingNamespace = Result<
+  { readonly manifest: { readonly checkpoint_id: string } },
+  DirectoryCommitError
+>
 
 /** The data files of a namespace, encoded one at a time in write order, and its manifest once their digests are known. */
 export interface NamespaceFiles {
@@ -53,7 +56,11 @@ export interface WriteNamespaceArgs {
  * written, then it yields (the caller performs and traces those writes before the next batch is
  * encoded), so no step builds a whole namespace. The same writes in the same order as at once.
  */
-export function* writeNamespaceSteps(dir: CheckpointDirectory, digest: Digest, args: WriteNamespaceArgs): Generator<void, Result<{ readonly manifest_digest: string }, DirectoryCommitError>, void> {
+export function* writeNamespaceSteps(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  args: WriteNamespaceArgs,
+): Generator<void, Result<{ readonly manifest_digest: string }, DirectoryCommitError>, void> {
   const { files } = args
   const existingBytes = dir.readFile(args.manifestPath)
   if (existingBytes !== undefined) {
@@ -71,7 +78,9 @@ export function* writeNamespaceSteps(dir: CheckpointDirectory, digest: Digest, a
     for (let i = 0; i < files.count; i++) digests.push(digest.sha256Hex(files.file(i).bytes))
     const manifest_digest = digest.sha256Hex(files.manifest(digests))
     if (digest.sha256Hex(existingBytes) !== manifest_digest) {
-      return err(refusal(args.code, `${args.manifestPath}: commit inputs changed before the commit retry`))
+      return err(
+        refusal(args.code, `${args.manifestPath}: commit inputs changed before the commit retry`),
+      )
     }
     return ok({ manifest_digest })
   }
@@ -84,7 +93,10 @@ export function* writeNamespaceSteps(dir: CheckpointDirectory, digest: Digest, a
     dir.writeFile(file.path, file.bytes)
     batchFiles++
     batchBytes += file.bytes.length
-    if ((batchFiles >= VERIFY_BATCH_FILES || batchBytes >= VERIFY_BATCH_BYTES) && i + 1 < files.count) {
+    if (
+      (batchFiles >= VERIFY_BATCH_FILES || batchBytes >= VERIFY_BATCH_BYTES) &&
+      i + 1 < files.count
+    ) {
       yield
       batchFiles = 0
       batchBytes = 0

@@ -3,7 +3,6 @@ import type { CutoverError } from '../contracts/errors.ts'
 import type { JsonValue } from '../json.ts'
 import type { Result } from '../result.ts'
 
-
 /** A reference server's HTTP answer: status and JSON body, exactly as NeMo Gym would send it. */
 export interface EnvResponse {
   readonly status: number

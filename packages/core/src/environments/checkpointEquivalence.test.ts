@@ -134,20 +134,18 @@ describe('[equivalence] snapshot → restore → continue equals an uninterrupte
         ['/calendar_update_event', { event_id, field: 'event_name', new_value: 'N' }] as Call,
     ),
     eventId.map((event_id) => ['/calendar_delete_event', { event_id }] as Call),
-    fc
-      .constantFrom('bar', 'pie')
-      .map(
-        (plot_type) =>
-          [
-            '/analytics_create_plot',
-            {
-              time_min: '2023-11-01',
-              time_max: '2023-11-30',
-              value_to_plot: 'total_visits',
-              plot_type,
-            },
-          ] as Call,
-      ),
+    fc.constantFrom('bar', 'pie').map(
+      (plot_type) =>
+        [
+          '/analytics_create_plot',
+          {
+            time_min: '2023-11-01',
+            time_max: '2023-11-30',
+            value_to_plot: 'total_visits',
+            plot_type,
+          },
+        ] as Call,
+    ),
     fc.constant(['/analytics_get_average_session_duration', {}] as Call),
     fc.constant(['/analytics_get_visitor_information_by_id', { visitor_id: '0860' }] as Call),
     addr.map(

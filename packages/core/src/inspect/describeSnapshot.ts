@@ -13,7 +13,10 @@ export interface SnapshotDescription {
   readonly summary: string
 }
 
-const unreadable = (message: string): SnapshotDescription => ({ detail: { kind: 'unreadable', message }, summary: `unreadable: ${message}` })
+const unreadable = (message: string): SnapshotDescription => ({
+  detail: { kind: 'unreadable', message },
+  summary: `unreadable: ${message}`,
+})
 
 /**
  * Decodes one resources snapshot with its environment's own checkpoint codec (the code a restore
@@ -21,16 +24,30 @@ const unreadable = (message: string): SnapshotDescription => ({ detail: { kind: 
  * against the base (either state form). `server` is the resources server name; a state the codec
  * refuses is `unreadable` with the codec's message. Pure.
  */
-export function describeSnapshot(server: string, snapshot: ResourceSnapshot, workplace: WorkplaceBase | undefined): SnapshotDescription {
+export function describeSnapshot(
+  server: string,
+  snapshot: ResourceSnapshot,
+  workplace: WorkplaceBase | undefined,
+): SnapshotDescription {
   switch (server) {
     case 'blackjack': {
       const session = blackjackCodec.restoreState(snapshot.state)
       if (!session.ok) return unreadable(session.error.message)
       const { player, dealer } = session.value
-      const state = session.value.rng.getStateJson() as unknown as readonly [number, readonly number[], null]
+      const state = session.value.rng.getStateJson() as unknown as readonly [
+        number,
+        readonly number[],
+        null,
+      ]
       const rng_position = state[1][state[1].length - 1] ?? 0
       return {
-        detail: { kind: 'blackjack', player, dealer, player_value: handValue(player), rng_position },
+        detail: {
+          kind: 'blackjack',
+          player,
+          dealer,
+          player_value: handValue(player),
+          rng_position,
+        },
         summary: `${blackjackCodec.describe(session.value)} · rng ${rng_position}/624 · dealer ${formatHand(dealer)}`,
       }
     }
@@ -38,7 +55,13 @@ export function describeSnapshot(server: string, snapshot: ResourceSnapshot, wor
       const session = counterCodec.restoreState(snapshot.state)
       if (!session.ok) return unreadable(session.error.message)
       const { counter } = session.value
-      return { detail: { kind: 'counter', counter: typeof counter === 'number' ? counter : counter.toString() }, summary: counterCodec.describe(session.value) }
+      return {
+        detail: {
+          kind: 'counter',
+          counter: typeof counter === 'number' ? counter : counter.toString(),
+        },
+        summary: counterCodec.describe(session.value),
+      }
     }
     case 'workplace': {
       if (workplace === undefined) return unreadable('the Workplace base tables are not available')
@@ -47,7 +70,10 @@ export function describeSnapshot(server: string, snapshot: ResourceSnapshot, wor
       const { added, removed, changed } = diffSummary(tables.value)
       const form = (snapshot.state as { form?: unknown } | null)?.form === 'full' ? 'full' : 'delta'
       const n = added + removed + changed
-      return { detail: { kind: 'workplace', form, added, removed, changed }, summary: `${n} row${n === 1 ? '' : 's'} changed (${form} form)` }
+      return {
+        detail: { kind: 'workplace', form, added, removed, changed },
+        summary: `${n} row${n === 1 ? '' : 's'} changed (${form} form)`,
+      }
     }
     default:
       return unreadable(`no environment named ${server}`)

@@ -8,7 +8,9 @@ export function cutRecordOfEntry(entry: GenerationCutEntry): GenerationCutRecord
     disposition: entry.disposition,
     ...(entry.cut_kind === undefined ? {} : { cut_kind: entry.cut_kind }),
     ...(entry.staging_keys === undefined ? {} : { staging_keys: [...entry.staging_keys] }),
-    ...(entry.prefix_token_count === undefined ? {} : { prefix_token_count: entry.prefix_token_count }),
+    ...(entry.prefix_token_count === undefined
+      ? {}
+      : { prefix_token_count: entry.prefix_token_count }),
     ...(entry.prefix_digest === undefined ? {} : { prefix_digest: entry.prefix_digest }),
   }
 }
@@ -18,9 +20,19 @@ export function cutRecordOfEntry(entry: GenerationCutEntry): GenerationCutRecord
  * cut (GENERATION_CUTS.md §4), by rollout then call: the prefix frozen in attempt N with its count,
  * digest and segments. A directory has no trace and no N+1 yet: steps are 0, nothing is continued.
  */
-export function directoryGenerationCuts(entries: readonly GenerationCutEntry[]): GenerationCutView[] {
+export function directoryGenerationCuts(
+  entries: readonly GenerationCutEntry[],
+): GenerationCutView[] {
   return [...entries]
-    .sort((a, b) => (a.rollout_id === b.rollout_id ? (a.model_call_id < b.model_call_id ? -1 : 1) : a.rollout_id < b.rollout_id ? -1 : 1))
+    .sort((a, b) =>
+      a.rollout_id === b.rollout_id
+        ? a.model_call_id < b.model_call_id
+          ? -1
+          : 1
+        : a.rollout_id < b.rollout_id
+          ? -1
+          : 1,
+    )
     .map((e) => ({
       model_call_id: e.model_call_id,
       rollout_id: e.rollout_id,

@@ -42,7 +42,11 @@ export function directoryLineage(input: DirectoryLineageInput): DirectoryLineage
   const continued = new Set(roots.map((r) => r.key))
   // Call ids are unique within an attempt, not across a restore (the restored model numbers anew).
   const attemptsOfCall = new Map<string, Set<number>>()
-  for (const r of input.rows) attemptsOfCall.set(r.model_call_id, (attemptsOfCall.get(r.model_call_id) ?? new Set()).add(r.attempt_index))
+  for (const r of input.rows)
+    attemptsOfCall.set(
+      r.model_call_id,
+      (attemptsOfCall.get(r.model_call_id) ?? new Set()).add(r.attempt_index),
+    )
   const byRollout = new Map<string, Map<number, LineageRow[]>>()
   const touch = (id: ExecutionIdentity) => {
     let attempts = byRollout.get(id.rollout_id)
@@ -53,7 +57,8 @@ export function directoryLineage(input: DirectoryLineageInput): DirectoryLineage
   for (const row of input.rows) touch(row).push(row)
   for (const id of [...input.tombstones, ...input.boundaries, ...(input.cuts ?? [])]) touch(id)
   const cutsOf = new Map<string, GenerationCutEntry[]>()
-  for (const c of input.cuts ?? []) cutsOf.set(executionKey(c), [...(cutsOf.get(executionKey(c)) ?? []), c])
+  for (const c of input.cuts ?? [])
+    cutsOf.set(executionKey(c), [...(cutsOf.get(executionKey(c)) ?? []), c])
   const rollouts = [...byRollout.entries()]
     .sort(([a], [b]) => compareText(a, b))
     .map(([rollout_id, attempts]) => ({
@@ -63,7 +68,13 @@ export function directoryLineage(input: DirectoryLineageInput): DirectoryLineage
         .sort(([a], [b]) => a - b)
         .map(([attempt, rows]): Attempt => {
           const key = executionKey({ rollout_id, attempt_index: attempt })
-          const status: Attempt['status'] = fenced.has(key) ? 'fenced' : continued.has(key) ? 'continued' : input.terminal.has(key) ? 'completed' : 'running'
+          const status: Attempt['status'] = fenced.has(key)
+            ? 'fenced'
+            : continued.has(key)
+              ? 'continued'
+              : input.terminal.has(key)
+                ? 'completed'
+                : 'running'
           const cuts = cutsOf.get(key) ?? []
           const cutOf = (callId: string) => cuts.find((c) => c.model_call_id === callId)
           const calls: Attempt['calls'][number][] = rows.map((r, i) => {
@@ -82,7 +93,13 @@ export function directoryLineage(input: DirectoryLineageInput): DirectoryLineage
           })
           for (const cut of cuts)
             if (!rows.some((r) => r.model_call_id === cut.model_call_id))
-              calls.push({ model_call_id: cut.model_call_id, parent_call_id: rows.at(-1)?.model_call_id ?? null, relay: false, step: 0, generation_cut: cutRecordOfEntry(cut) })
+              calls.push({
+                model_call_id: cut.model_call_id,
+                parent_call_id: rows.at(-1)?.model_call_id ?? null,
+                relay: false,
+                step: 0,
+                generation_cut: cutRecordOfEntry(cut),
+              })
           return { attempt, status, calls }
         }),
     }))

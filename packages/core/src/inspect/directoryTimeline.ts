@@ -1,9 +1,19 @@
 import type { DirectoryTimelineEntry } from '../contracts/directoryRun.ts'
-import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MANIFEST_FILE, MODEL_LEDGER_DIR, RESOURCES_DIR, TOKEN_STORE_MANIFEST_PATH } from '../directory/layout.ts'
+import {
+  AGENT_DIR,
+  AGGREGATE_MANIFEST_PATH,
+  CHECKPOINT_MARKER_PATH,
+  MANIFEST_FILE,
+  MODEL_LEDGER_DIR,
+  RESOURCES_DIR,
+  TOKEN_STORE_MANIFEST_PATH,
+} from '../directory/layout.ts'
 import type { NamespaceOwner } from '../directory/participantNamespaces.ts'
 
 const namespaceFolder = (owner: NamespaceOwner): string =>
-  owner.kind === 'agent' ? AGENT_DIR : `${owner.kind === 'policy_model' ? MODEL_LEDGER_DIR : RESOURCES_DIR}/${owner.name}`
+  owner.kind === 'agent'
+    ? AGENT_DIR
+    : `${owner.kind === 'policy_model' ? MODEL_LEDGER_DIR : RESOURCES_DIR}/${owner.name}`
 
 /**
  * The directory's own timeline (there is no trace for a bare directory): its files in the order
@@ -26,12 +36,21 @@ export function directoryTimeline(
   const push = (path: string, writer: string, note: string) => {
     if (placed.has(path)) return
     placed.add(path)
-    out.push({ order: out.length + 1, path, writer, note: present.has(path) ? note : `${note} — missing` })
+    out.push({
+      order: out.length + 1,
+      path,
+      writer,
+      note: present.has(path) ? note : `${note} — missing`,
+    })
   }
   for (const owner of owners) {
     const folder = namespaceFolder(owner)
     const manifest = `${folder}/${MANIFEST_FILE}`
-    const names = listed.get(folder) ?? paths.filter((p) => p.startsWith(`${folder}/`) && p !== manifest).map((p) => p.slice(folder.length + 1))
+    const names =
+      listed.get(folder) ??
+      paths
+        .filter((p) => p.startsWith(`${folder}/`) && p !== manifest)
+        .map((p) => p.slice(folder.length + 1))
     for (const name of names) push(`${folder}/${name}`, folder, 'data file, before its manifest')
     push(manifest, folder, `${owner.kind} manifest: the namespace is committed once this lands`)
   }
@@ -39,7 +58,8 @@ export function directoryTimeline(
   push(TOKEN_STORE_MANIFEST_PATH, 'token-store', 'token store snapshot, after the aggregate')
   push(CHECKPOINT_MARKER_PATH, 'marker', 'global marker, written last of all')
   for (const path of paths) {
-    if (!placed.has(path)) out.push({ order: null, path, writer: 'unknown', note: 'no manifest places this file' })
+    if (!placed.has(path))
+      out.push({ order: null, path, writer: 'unknown', note: 'no manifest places this file' })
   }
   return out
 }

@@ -15,7 +15,13 @@ const data = loadNodeWorkplaceData()
 const base = parseWorkplaceBase(data, nodeDigest)
 
 /** The first checkpoint directory of a simulated run, in memory. */
-function simulatedCheckpoint(scenario: 'happy-path' | 'straggler-retirement' | 'generation-safe-cut' | 'completed-before-egress' = 'happy-path'): MemoryCheckpointDirectory {
+function simulatedCheckpoint(
+  scenario:
+    | 'happy-path'
+    | 'straggler-retirement'
+    | 'generation-safe-cut'
+    | 'completed-before-egress' = 'happy-path',
+): MemoryCheckpointDirectory {
   const dirs = new Map<string, MemoryCheckpointDirectory>()
   runSimulation(resolveRunConfig({ scenario, seed: 7, rollouts: 18 }), {
     digest: nodeDigest,
@@ -50,7 +56,9 @@ describe('inspectDirectory', () => {
     expect(view.valid).toBe(true)
     expect(view.problems).toEqual([])
     expect(view.checkpoint_id).not.toBeNull()
-    expect(new Set(view.sessions.map((s) => s.row.environment))).toEqual(new Set(['blackjack', 'counter', 'workplace']))
+    expect(new Set(view.sessions.map((s) => s.row.environment))).toEqual(
+      new Set(['blackjack', 'counter', 'workplace']),
+    )
     const bj = view.sessions.find((s) => s.detail.kind === 'blackjack')
     expect(bj?.detail.kind === 'blackjack' && bj.detail.rng_position).toBeGreaterThan(0)
     expect(bj?.row.summary).toMatch(/rng \d+\/624/)
@@ -61,8 +69,12 @@ describe('inspectDirectory', () => {
     // the marker is last; each namespace's manifest after its data files
     const order = view.timeline.map((t) => t.path)
     expect(order.at(-1)).toBe('checkpoint.json')
-    expect(order.indexOf('nemo_gym_checkpoint_manifest.json')).toBeGreaterThan(order.indexOf('agent/manifest.json'))
-    expect(order.indexOf('agent/manifest.json')).toBeGreaterThan(order.findIndex((p) => p.startsWith('agent/r')))
+    expect(order.indexOf('nemo_gym_checkpoint_manifest.json')).toBeGreaterThan(
+      order.indexOf('agent/manifest.json'),
+    )
+    expect(order.indexOf('agent/manifest.json')).toBeGreaterThan(
+      order.findIndex((p) => p.startsWith('agent/r')),
+    )
     expect(view.timeline.every((t) => t.order !== null)).toBe(true)
   })
 
@@ -81,13 +93,18 @@ describe('inspectDirectory', () => {
   it('[inspect] a missing manifest and a stray file: named, placed, never thrown', () => {
     const dir = simulatedCheckpoint()
     const copy = new MemoryCheckpointDirectory({ location: 'memory:partial' })
-    for (const e of dir.list()) if (e.path !== 'checkpoint.json') copy.writeFile(e.path, dir.readFile(e.path) as Uint8Array)
+    for (const e of dir.list())
+      if (e.path !== 'checkpoint.json') copy.writeFile(e.path, dir.readFile(e.path) as Uint8Array)
     copy.writeFile('notes.txt', new TextEncoder().encode('hello'))
     const view = inspectDirectory(copy, nodeDigest, base)
-    expect(view.problems.map((p) => p.code)).toEqual(expect.arrayContaining(['missing_manifest', 'unlisted_file']))
+    expect(view.problems.map((p) => p.code)).toEqual(
+      expect.arrayContaining(['missing_manifest', 'unlisted_file']),
+    )
     expect(view.timeline.find((t) => t.path === 'notes.txt')?.order).toBeNull()
     expect(view.timeline.find((t) => t.path === 'checkpoint.json')?.note).toMatch(/missing/)
-    expect(view.problems.every((p) => (PROBLEM_CODES as readonly string[]).includes(p.code))).toBe(true)
+    expect(view.problems.every((p) => (PROBLEM_CODES as readonly string[]).includes(p.code))).toBe(
+      true,
+    )
   })
 
   it('[inspect] Workplace tables: the delta form and the full pandas "split" form show the same tables', () => {
@@ -108,7 +125,10 @@ describe('inspectDirectory', () => {
     // and inspectDirectory reads the full form from disk
     const copy = new MemoryCheckpointDirectory({ location: 'memory:full' })
     for (const e of dir.list()) {
-      const bytes = e.path === path ? encodeJsonFile({ ...(snapshot.value as object), state: full.value }) : (dir.readFile(e.path) as Uint8Array)
+      const bytes =
+        e.path === path
+          ? encodeJsonFile({ ...(snapshot.value as object), state: full.value })
+          : (dir.readFile(e.path) as Uint8Array)
       copy.writeFile(e.path, bytes)
     }
     const row = inspectDirectory(copy, nodeDigest, base).sessions.find((s) => s.file === path)
@@ -118,7 +138,9 @@ describe('inspectDirectory', () => {
   it('[inspect] straggler-retirement: the ledger tombstones the retired attempt and the lineage marks it fenced', () => {
     const view = inspectDirectory(simulatedCheckpoint('straggler-retirement'), nodeDigest, base)
     expect(view.lineage.tombstones.length).toBeGreaterThan(0)
-    const fenced = view.lineage.rollouts.flatMap((r) => r.attempts.filter((a) => a.status === 'fenced'))
+    const fenced = view.lineage.rollouts.flatMap((r) =>
+      r.attempts.filter((a) => a.status === 'fenced'),
+    )
     expect(fenced.length).toBeGreaterThan(0)
   })
 
@@ -128,11 +150,30 @@ describe('inspectDirectory', () => {
     expect(view.valid).toBe(true)
     // 18 rollouts: ids are r00…r17, the straggler is r00.
     const cut = view.generation_cuts?.find((c) => c.rollout_id === 'r00')
-    expect(cut).toMatchObject({ attempt: 0, disposition: 'durable_prefix', cut_kind: 'active_prefix', continued_by: null })
+    expect(cut).toMatchObject({
+      attempt: 0,
+      disposition: 'durable_prefix',
+      cut_kind: 'active_prefix',
+      continued_by: null,
+    })
     expect(cut?.prefix_token_count).toBeGreaterThan(0)
-    expect(view.segments).toEqual([expect.objectContaining({ model_call_id: cut?.model_call_id, token_count: cut?.prefix_token_count, status: 'ok', staging_key: cut?.staging_keys[0] })])
-    const call = view.lineage.rollouts.find((r) => r.rollout_id === 'r00')?.attempts.find((a) => a.attempt === 0)?.calls.find((c) => c.model_call_id === cut?.model_call_id)
-    expect(call?.generation_cut).toMatchObject({ disposition: 'durable_prefix', prefix_token_count: cut?.prefix_token_count, prefix_digest: cut?.prefix_digest })
+    expect(view.segments).toEqual([
+      expect.objectContaining({
+        model_call_id: cut?.model_call_id,
+        token_count: cut?.prefix_token_count,
+        status: 'ok',
+        staging_key: cut?.staging_keys[0],
+      }),
+    ])
+    const call = view.lineage.rollouts
+      .find((r) => r.rollout_id === 'r00')
+      ?.attempts.find((a) => a.attempt === 0)
+      ?.calls.find((c) => c.model_call_id === cut?.model_call_id)
+    expect(call?.generation_cut).toMatchObject({
+      disposition: 'durable_prefix',
+      prefix_token_count: cut?.prefix_token_count,
+      prefix_digest: cut?.prefix_digest,
+    })
     // A flipped byte in the segment: its status says so, and verify names the file.
     const path = view.segments?.[0]?.path as string
     const damaged = inspectDirectory(flipped(dir, path), nodeDigest, base)
@@ -145,6 +186,10 @@ describe('inspectDirectory', () => {
     const view = inspectDirectory(simulatedCheckpoint(), nodeDigest, base)
     expect('segments' in view).toBe(false)
     expect('generation_cuts' in view).toBe(false)
-    expect(view.lineage.rollouts.flatMap((r) => r.attempts.flatMap((a) => a.calls)).some((c) => 'generation_cut' in c)).toBe(false)
+    expect(
+      view.lineage.rollouts
+        .flatMap((r) => r.attempts.flatMap((a) => a.calls))
+        .some((c) => 'generation_cut' in c),
+    ).toBe(false)
   })
 })

@@ -1,12 +1,25 @@
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { z } from 'zod'
-import type { DirectoryBoundaryView, DirectoryFileView, DirectoryRunView, DirectorySessionView } from '../contracts/directoryRun.ts'
+import type {
+  DirectoryBoundaryView,
+  DirectoryFileView,
+  DirectoryRunView,
+  DirectorySessionView,
+} from '../contracts/directoryRun.ts'
 import type { SessionRow } from '../contracts/views.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { createDirectoryView } from '../directory/DirectoryView.ts'
 import type { DirectoryView } from '../directory/DirectoryView.ts'
 import { parseJsonFile, parseJsonLines } from '../directory/jsonFile.ts'
-import { AGENT_DIR, AGGREGATE_MANIFEST_PATH, CHECKPOINT_MARKER_PATH, MANIFEST_FILE, MODEL_LEDGER_DIR, RESOURCES_DIR, TOKEN_STORE_MANIFEST_PATH } from '../directory/layout.ts'
+import {
+  AGENT_DIR,
+  AGGREGATE_MANIFEST_PATH,
+  CHECKPOINT_MARKER_PATH,
+  MANIFEST_FILE,
+  MODEL_LEDGER_DIR,
+  RESOURCES_DIR,
+  TOKEN_STORE_MANIFEST_PATH,
+} from '../directory/layout.ts'
 import {
   agentManifestSchema,
   aggregateManifestSchema,
@@ -34,7 +47,10 @@ import { directoryLineage } from './directoryLineage.ts'
 import { directoryTimeline } from './directoryTimeline.ts'
 
 /** Everything `inspectDirectory` reads out of D: a directory run without its identity. */
-export type DirectoryInspection = Omit<DirectoryRunView, 'id' | 'kind' | 'path' | 'status' | 'created_at' | 'events'>
+export type DirectoryInspection = Omit<
+  DirectoryRunView,
+  'id' | 'kind' | 'path' | 'status' | 'created_at' | 'events'
+>
 
 type Environment = SessionRow['environment']
 const ENVIRONMENTS: readonly string[] = ENV_NAMES
@@ -63,7 +79,12 @@ function serverFolders(view: DirectoryView, root: string): string[] {
 const dataFiles = (view: DirectoryView, folder: string): string[] =>
   view
     .below(folder)
-    .filter((e) => e.kind === 'file' && e.path !== `${folder}/${MANIFEST_FILE}` && !e.path.slice(folder.length + 1).includes('/'))
+    .filter(
+      (e) =>
+        e.kind === 'file' &&
+        e.path !== `${folder}/${MANIFEST_FILE}` &&
+        !e.path.slice(folder.length + 1).includes('/'),
+    )
     .map((e) => e.path)
 
 /**
@@ -76,7 +97,11 @@ const dataFiles = (view: DirectoryView, folder: string): string[] =>
  * directory: whatever still parses is shown, marked unverified when verification found a problem
  * in its file. Nothing is written. Pure over the directory port.
  */
-export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workplace: WorkplaceBase | undefined): DirectoryInspection {
+export function inspectDirectory(
+  dir: CheckpointDirectory,
+  digest: Digest,
+  workplace: WorkplaceBase | undefined,
+): DirectoryInspection {
   const report = verifyCheckpoint(dir, digest)
   const view = createDirectoryView(dir, digest)
   const problemsAt = new Map<string, string[]>()
@@ -94,7 +119,8 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
     problems: problemsAt.get(e.path) ?? [],
   }))
   for (const [path, codes] of problemsAt) {
-    if (!view.entries.has(path) && codes.includes('missing_file')) files.push({ path, kind: 'missing', bytes: 0, sha256: '', problems: codes })
+    if (!view.entries.has(path) && codes.includes('missing_file'))
+      files.push({ path, kind: 'missing', bytes: 0, sha256: '', problems: codes })
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 
@@ -105,7 +131,10 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
   const agentManifest = readJson(view, `${AGENT_DIR}/${MANIFEST_FILE}`, agentManifestSchema)
   const ledgerServers = serverFolders(view, MODEL_LEDGER_DIR)
   const resourcesServers = serverFolders(view, RESOURCES_DIR)
-  const owners: NamespaceOwner[] = aggregate?.participants.map((p) => ({ kind: p.kind, name: p.name })) ?? [
+  const owners: NamespaceOwner[] = aggregate?.participants.map((p) => ({
+    kind: p.kind,
+    name: p.name,
+  })) ?? [
     ...(view.below(AGENT_DIR).length > 0 ? [{ kind: 'agent' as const, name: 'agent' }] : []),
     ...ledgerServers.map((name) => ({ kind: 'policy_model' as const, name })),
     ...resourcesServers.map((name) => ({ kind: 'resources' as const, name })),
@@ -144,7 +173,12 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
     if (manifest !== undefined) {
       tombstones.push(...manifest.tombstones)
       cuts.push(...(manifest.generation_cuts ?? []))
-      listed.set(folder, Object.values(manifest.rollouts).flatMap((r) => Object.keys(r.files)).sort())
+      listed.set(
+        folder,
+        Object.values(manifest.rollouts)
+          .flatMap((r) => Object.keys(r.files))
+          .sort(),
+      )
     }
     for (const path of dataFiles(view, folder)) {
       const bytes = view.read(path)
@@ -195,15 +229,23 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
   }
   for (const b of boundaryRecords) {
     for (const server of Object.keys(b.resource_state_revisions)) {
-      if (ENVIRONMENTS.includes(server) && !environments.has(b.rollout_id)) environments.set(b.rollout_id, server as Environment)
+      if (ENVIRONMENTS.includes(server) && !environments.has(b.rollout_id))
+        environments.set(b.rollout_id, server as Environment)
     }
   }
 
-  const terminal = new Set((aggregate?.live_membership ?? []).filter((m) => m.state === 'terminal').map(executionKey))
+  const terminal = new Set(
+    (aggregate?.live_membership ?? []).filter((m) => m.state === 'terminal').map(executionKey),
+  )
   // Generation-safe checkpoints only (a whole-request directory's view is unchanged).
   const segments = tokenStore?.segments === undefined ? [] : segmentViewsOf(view)
   return {
-    checkpoint_id: marker?.checkpoint_id ?? aggregate?.checkpoint_id ?? tokenStore?.checkpoint_id ?? agentManifest?.checkpoint_id ?? null,
+    checkpoint_id:
+      marker?.checkpoint_id ??
+      aggregate?.checkpoint_id ??
+      tokenStore?.checkpoint_id ??
+      agentManifest?.checkpoint_id ??
+      null,
     valid: report.valid,
     problems: report.problems,
     files,
@@ -214,7 +256,14 @@ export function inspectDirectory(dir: CheckpointDirectory, digest: Digest, workp
     ),
     sessions,
     boundaries,
-    lineage: directoryLineage({ rows, tombstones, boundaries: boundaryRecords, terminal, environments, ...(cuts.length === 0 ? {} : { cuts }) }),
+    lineage: directoryLineage({
+      rows,
+      tombstones,
+      boundaries: boundaryRecords,
+      terminal,
+      environments,
+      ...(cuts.length === 0 ? {} : { cuts }),
+    }),
     ...(segments.length === 0 ? {} : { segments }),
     ...(cuts.length === 0 ? {} : { generation_cuts: directoryGenerationCuts(cuts) }),
   }

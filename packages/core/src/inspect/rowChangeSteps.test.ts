@@ -3,7 +3,13 @@ import type { TraceMessage } from '../contracts/trace.ts'
 import type { TablesView } from '../contracts/views.ts'
 import { rowChangeSteps, stateRequests } from './rowChangeSteps.ts'
 
-const request = (step: number, rollout: string, attempt: number, before: number, made: number): TraceMessage => ({
+const request = (
+  step: number,
+  rollout: string,
+  attempt: number,
+  before: number,
+  made: number,
+): TraceMessage => ({
   step,
   time_ms: step,
   phase: 'run',
@@ -14,12 +20,27 @@ const request = (step: number, rollout: string, attempt: number, before: number,
   outcome: 'ok',
 })
 
-const view = (rows: readonly [number, string, 'same' | 'added' | 'changed'][], removed: readonly number[] = []): TablesView => ({
+const view = (
+  rows: readonly [number, string, 'same' | 'added' | 'changed'][],
+  removed: readonly number[] = [],
+): TablesView => ({
   step: 0,
   session: 'r1.a1',
   baseline: 'prepare',
   summary: { added: 0, removed: 0, changed: 0 },
-  tables: [{ name: 'emails', columns: ['body'], rows: rows.map(([label, body, status]) => ({ label, cells: [body], status, changed: status === 'changed' ? [0] : [] })), removed: removed.map((label) => ({ label, cells: ['gone'] })) }],
+  tables: [
+    {
+      name: 'emails',
+      columns: ['body'],
+      rows: rows.map(([label, body, status]) => ({
+        label,
+        cells: [body],
+        status,
+        changed: status === 'changed' ? [0] : [],
+      })),
+      removed: removed.map((label) => ({ label, cells: ['gone'] })),
+    },
+  ],
 })
 
 describe('which request changed a table row', () => {
@@ -38,7 +59,9 @@ describe('which request changed a table row', () => {
       { step: 15, session: 'r1.a1', revision: 3 },
     ])
     // restored at revision 1, before its own requests: the retired attempt's revision 2 is not its state
-    expect(stateRequests(events, 'r1.a1', 1, 11)).toEqual([{ step: 3, session: 'r1.a0', revision: 1 }])
+    expect(stateRequests(events, 'r1.a1', 1, 11)).toEqual([
+      { step: 3, session: 'r1.a0', revision: 1 },
+    ])
     expect(stateRequests(events, 'r1.a0', 2, 8)).toEqual([
       { step: 3, session: 'r1.a0', revision: 1 },
       { step: 7, session: 'r1.a0', revision: 2 },
@@ -48,10 +71,40 @@ describe('which request changed a table row', () => {
   })
 
   it('[tables-link] a changed, added or removed row links to the last request that changed it; an untouched one to none', () => {
-    const current = view([[0, 'a', 'same'], [1, 'b2', 'changed'], [2, 'new', 'added'], [3, 'c', 'changed']], [4])
+    const current = view(
+      [
+        [0, 'a', 'same'],
+        [1, 'b2', 'changed'],
+        [2, 'new', 'added'],
+        [3, 'c', 'changed'],
+      ],
+      [4],
+    )
     const requests = [
-      { step: 12, before: view([[0, 'a', 'same'], [1, 'b', 'same'], [4, 'gone', 'same']]), after: view([[0, 'a', 'same'], [1, 'b1', 'changed']]) },
-      { step: 15, before: view([[0, 'a', 'same'], [1, 'b1', 'changed']]), after: view([[0, 'a', 'same'], [1, 'b2', 'changed'], [2, 'new', 'added']]) },
+      {
+        step: 12,
+        before: view([
+          [0, 'a', 'same'],
+          [1, 'b', 'same'],
+          [4, 'gone', 'same'],
+        ]),
+        after: view([
+          [0, 'a', 'same'],
+          [1, 'b1', 'changed'],
+        ]),
+      },
+      {
+        step: 15,
+        before: view([
+          [0, 'a', 'same'],
+          [1, 'b1', 'changed'],
+        ]),
+        after: view([
+          [0, 'a', 'same'],
+          [1, 'b2', 'changed'],
+          [2, 'new', 'added'],
+        ]),
+      },
     ]
     expect(rowChangeSteps(current, requests)).toEqual({ emails: { '1': 15, '2': 15, '4': 12 } })
     expect(rowChangeSteps(view([[0, 'a', 'same']]), requests)).toEqual({})

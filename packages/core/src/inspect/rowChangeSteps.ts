@@ -19,7 +19,12 @@ const SESSION_KEY = /^(.*)\.a(\d+)$/
  * that the restored session never reached is left out; a revision made again after restore is
  * credited to the request that made it again.
  */
-export function stateRequests(events: readonly TraceMessage[], sessionKey: string, revision: number | null, step: number): StateRequest[] {
+export function stateRequests(
+  events: readonly TraceMessage[],
+  sessionKey: string,
+  revision: number | null,
+  step: number,
+): StateRequest[] {
   const key = SESSION_KEY.exec(sessionKey)
   if (key === null || revision === null) return []
   const rollout = key[1] as string
@@ -46,7 +51,10 @@ export interface RequestTables {
   readonly after: TablesView | undefined
 }
 
-const rowsOf = (table: TableView | undefined): Map<number, string> => new Map((table?.rows ?? []).map((r) => [r.label, JSON.stringify(r.cells as readonly JsonValue[])]))
+const rowsOf = (table: TableView | undefined): Map<number, string> =>
+  new Map(
+    (table?.rows ?? []).map((r) => [r.label, JSON.stringify(r.cells as readonly JsonValue[])]),
+  )
 
 /**
  * Links each added, changed or removed row of `current` to the step of the request that last
@@ -54,10 +62,16 @@ const rowsOf = (table: TableView | undefined): Map<number, string> => new Map((t
  * (present on one side only, or with other cells) between just before and just after it. A row
  * no request touched (a change made by a restore) gets no step.
  */
-export function rowChangeSteps(current: TablesView, requests: readonly RequestTables[]): RowChangeSteps {
+export function rowChangeSteps(
+  current: TablesView,
+  requests: readonly RequestTables[],
+): RowChangeSteps {
   const out: { [table: string]: { [label: string]: number } } = {}
   for (const table of current.tables) {
-    const wanted = [...table.rows.filter((r) => r.status !== 'same').map((r) => r.label), ...table.removed.map((r) => r.label)]
+    const wanted = [
+      ...table.rows.filter((r) => r.status !== 'same').map((r) => r.label),
+      ...table.removed.map((r) => r.label),
+    ]
     if (wanted.length === 0) continue
     const found: { [label: string]: number } = {}
     for (let i = requests.length - 1; i >= 0 && Object.keys(found).length < wanted.length; i--) {
@@ -65,7 +79,8 @@ export function rowChangeSteps(current: TablesView, requests: readonly RequestTa
       const before = rowsOf(request.before?.tables.find((t) => t.name === table.name))
       const after = rowsOf(request.after?.tables.find((t) => t.name === table.name))
       for (const label of wanted) {
-        if (found[label] === undefined && before.get(label) !== after.get(label)) found[label] = request.step
+        if (found[label] === undefined && before.get(label) !== after.get(label))
+          found[label] = request.step
       }
     }
     if (Object.keys(found).length > 0) out[table.name] = found

@@ -14,7 +14,10 @@ import { diffTables } from '../environments/workplace/diffTables.ts'
  * tables — show the same tables. A delta against another base, or a damaged state, is the codec's
  * error. Pure.
  */
-export function snapshotTables(base: WorkplaceBase, state: JsonValue): Result<TableView[], CutoverError> {
+export function snapshotTables(
+  base: WorkplaceBase,
+  state: JsonValue,
+): Result<TableView[], CutoverError> {
   const session = createWorkplaceCodec(base).restoreState(state)
   if (!session.ok) return session
   return ok(diffTables(base.tables, sessionTables(base, session.value)))

@@ -61,7 +61,8 @@ export class InvariantChecker {
 
   observe(e: TraceEvent): void {
     const p = e.payload
-    if (e.type === 'directory.write' && e.outcome === 'ok') this.#manifestLast(e, String(p['checkpoint_id']), String(p['path']))
+    if (e.type === 'directory.write' && e.outcome === 'ok')
+      this.#manifestLast(e, String(p['checkpoint_id']), String(p['path']))
     this.#fencedSilent(e)
     this.#revisionMonotonic(e)
     this.#restoreAllOrNothing(e)
@@ -85,15 +86,23 @@ export class InvariantChecker {
       return
     }
     if (e.type === 'agent.prepare') {
-      for (const key of this.#unreleased) this.#unreleasedAtPrepare.set(key, String(p['checkpoint_id']))
+      for (const key of this.#unreleased)
+        this.#unreleasedAtPrepare.set(key, String(p['checkpoint_id']))
       return
     }
     if (e.type !== 'agent.acknowledge') return
     const receipts = p['receipts']
-    const keys = (Array.isArray(receipts) ? receipts : []).map((r) => this.#receiptKey(r)).filter((k) => k !== null)
+    const keys = (Array.isArray(receipts) ? receipts : [])
+      .map((r) => this.#receiptKey(r))
+      .filter((k) => k !== null)
     for (const key of keys) {
       const cid = this.#unreleasedAtPrepare.get(key)
-      if (cid !== undefined) return this.fail('acks-before-prepare', e.step, `result ${key} acknowledged after agent.prepare of ${cid}`)
+      if (cid !== undefined)
+        return this.fail(
+          'acks-before-prepare',
+          e.step,
+          `result ${key} acknowledged after agent.prepare of ${cid}`,
+        )
     }
     if (e.outcome === 'ok') for (const key of keys) this.#unreleased.delete(key)
   }
@@ -103,7 +112,13 @@ export class InvariantChecker {
     if (r === null || r === undefined || typeof r !== 'object' || Array.isArray(r)) return null
     const key = this.#identity(r)
     const { execution_generation: g, result_identity: id, result_digest: digest } = r
-    if (key === null || typeof g !== 'number' || typeof id !== 'string' || typeof digest !== 'string') return null
+    if (
+      key === null ||
+      typeof g !== 'number' ||
+      typeof id !== 'string' ||
+      typeof digest !== 'string'
+    )
+      return null
     return `${key}.g${g}:${id}:${digest}`
   }
 
@@ -114,7 +129,12 @@ export class InvariantChecker {
     const key = this.#identity(e.payload)
     if (typeof id !== 'string' || key === null) return
     const owner = this.#callOwner.get(id)
-    if (owner !== undefined) return this.fail('call-id-unique', e.step, `model call id ${id} issued to ${key} was already issued to ${owner}`)
+    if (owner !== undefined)
+      return this.fail(
+        'call-id-unique',
+        e.step,
+        `model call id ${id} issued to ${key} was already issued to ${owner}`,
+      )
     this.#callOwner.set(id, key)
   }
 
@@ -124,24 +144,50 @@ export class InvariantChecker {
       d = { manifests: new Set(), aggregate: false, tokenStore: false, marker: false }
       this.#dirs.set(cid, d)
     }
-    if (d.marker) return this.fail('manifest-last', e.step, `${path} written after checkpoint.json in ${cid}`)
+    if (d.marker)
+      return this.fail('manifest-last', e.step, `${path} written after checkpoint.json in ${cid}`)
     const ns = NAMESPACE_FILE.exec(path)?.[1]
     if (ns !== undefined) {
-      if (d.aggregate) return this.fail('manifest-last', e.step, `${path} written after the aggregate manifest in ${cid}`)
+      if (d.aggregate)
+        return this.fail(
+          'manifest-last',
+          e.step,
+          `${path} written after the aggregate manifest in ${cid}`,
+        )
       if (NAMESPACE_MANIFEST.test(path)) d.manifests.add(ns)
-      else if (d.manifests.has(ns)) return this.fail('manifest-last', e.step, `${path} written after its namespace manifest in ${cid}`)
+      else if (d.manifests.has(ns))
+        return this.fail(
+          'manifest-last',
+          e.step,
+          `${path} written after its namespace manifest in ${cid}`,
+        )
       return
     }
     if (path === AGGREGATE) {
       const needed = ['agent', 'model-ledger/policy', ...ENV_NAMES.map((env) => `resources/${env}`)]
       const missing = needed.filter((n) => !d.manifests.has(n))
-      if (missing.length > 0) return this.fail('manifest-last', e.step, `aggregate manifest written before ${missing.join(', ')} manifests in ${cid}`)
+      if (missing.length > 0)
+        return this.fail(
+          'manifest-last',
+          e.step,
+          `aggregate manifest written before ${missing.join(', ')} manifests in ${cid}`,
+        )
       d.aggregate = true
     } else if (path === TOKEN_STORE) {
-      if (!d.aggregate) return this.fail('manifest-last', e.step, `token-store manifest written before the aggregate in ${cid}`)
+      if (!d.aggregate)
+        return this.fail(
+          'manifest-last',
+          e.step,
+          `token-store manifest written before the aggregate in ${cid}`,
+        )
       d.tokenStore = true
     } else if (path === MARKER) {
-      if (!d.aggregate || !d.tokenStore) return this.fail('manifest-last', e.step, `checkpoint.json written before the aggregate and token-store manifests in ${cid}`)
+      if (!d.aggregate || !d.tokenStore)
+        return this.fail(
+          'manifest-last',
+          e.step,
+          `checkpoint.json written before the aggregate and token-store manifests in ${cid}`,
+        )
       d.marker = true
     }
   }
@@ -156,13 +202,22 @@ export class InvariantChecker {
     const p = e.payload
     const key = this.#identity(p)
     if (e.outcome === 'ok') {
-      if (e.type === 'model.abort_inflight' || e.type === 'agent.retire' || e.type === 'resources.retire') {
+      if (
+        e.type === 'model.abort_inflight' ||
+        e.type === 'agent.retire' ||
+        e.type === 'resources.retire'
+      ) {
         if (key !== null) this.#fenced.add(key)
         return
       }
       if (e.type === 'agent.restore' || e.type === 'model.restore') {
         const result = p['result']
-        const list = result !== null && typeof result === 'object' && !Array.isArray(result) ? (e.type === 'agent.restore' ? result['continuations'] : result['source_attempts']) : null
+        const list =
+          result !== null && typeof result === 'object' && !Array.isArray(result)
+            ? e.type === 'agent.restore'
+              ? result['continuations']
+              : result['source_attempts']
+            : null
         if (Array.isArray(list))
           for (const k of list) {
             if (typeof k !== 'string') continue
@@ -183,8 +238,17 @@ export class InvariantChecker {
       for (const k of this.#restoreFenced) this.#fenced.add(k)
       this.#restoreFenced.clear()
     }
-    if (key !== null && e.outcome === 'ok' && writesAttemptState(e.type) && (this.#fenced.has(key) || this.#restoreFenced.has(key)))
-      this.fail('fenced-attempt-silent', e.step, `fenced attempt ${key} wrote (${e.type} to ${e.to} accepted)`)
+    if (
+      key !== null &&
+      e.outcome === 'ok' &&
+      writesAttemptState(e.type) &&
+      (this.#fenced.has(key) || this.#restoreFenced.has(key))
+    )
+      this.fail(
+        'fenced-attempt-silent',
+        e.step,
+        `fenced attempt ${key} wrote (${e.type} to ${e.to} accepted)`,
+      )
   }
 
   #revisionMonotonic(e: TraceEvent): void {
@@ -195,11 +259,26 @@ export class InvariantChecker {
     const after = p['revision']
     if (key === null || typeof after !== 'number') return
     const last = this.#revisions.get(key)
-    if (last !== undefined && after < last) return this.fail('revision-monotonic', e.step, `revision of ${key} went from ${last} to ${after}`)
+    if (last !== undefined && after < last)
+      return this.fail(
+        'revision-monotonic',
+        e.step,
+        `revision of ${key} went from ${last} to ${after}`,
+      )
     if (typeof before === 'number' && p['replayed'] !== true) {
       const success = p['success'] === true
-      if (!success && after !== before) return this.fail('revision-monotonic', e.step, `revision of ${key} changed on a failed request`)
-      if (success && e.type !== 'env.start' && after !== before + 1) return this.fail('revision-monotonic', e.step, `revision of ${key} did not rise by one on success`)
+      if (!success && after !== before)
+        return this.fail(
+          'revision-monotonic',
+          e.step,
+          `revision of ${key} changed on a failed request`,
+        )
+      if (success && e.type !== 'env.start' && after !== before + 1)
+        return this.fail(
+          'revision-monotonic',
+          e.step,
+          `revision of ${key} did not rise by one on success`,
+        )
     }
     this.#revisions.set(key, after)
   }
@@ -209,27 +288,39 @@ export class InvariantChecker {
     const expected = e.payload['expected']
     const activated = e.payload['activated']
     if (typeof activated !== 'number') return
-    if (e.outcome !== 'ok' && activated > 0) this.fail('restore-all-or-nothing', e.step, `failed restore of ${e.to} activated ${activated} sessions`)
+    if (e.outcome !== 'ok' && activated > 0)
+      this.fail(
+        'restore-all-or-nothing',
+        e.step,
+        `failed restore of ${e.to} activated ${activated} sessions`,
+      )
     if (e.outcome === 'ok' && typeof expected === 'number' && activated !== expected)
-      this.fail('restore-all-or-nothing', e.step, `restore of ${e.to} activated ${activated} of ${expected} sessions`)
+      this.fail(
+        'restore-all-or-nothing',
+        e.step,
+        `restore of ${e.to} activated ${activated} of ${expected} sessions`,
+      )
   }
 
   #resumeOrder(e: TraceEvent): void {
-    const isResume = e.type === 'model.resume' || e.type === 'resources.resume' || e.type === 'agent.resume'
+    const isResume =
+      e.type === 'model.resume' || e.type === 'resources.resume' || e.type === 'agent.resume'
     if (isResume && !this.#resumeOpen) {
       this.#resumeOpen = true
       this.#resumeDeps = new Set()
       this.#agentResumed = false
     }
     if (!isResume && this.#resumeOpen && e.type === 'run.dispatch' && e.from === 'controller') {
-      if (!this.#agentResumed) this.fail('resume-order', e.step, 'dispatch before the agent resumed')
+      if (!this.#agentResumed)
+        this.fail('resume-order', e.step, 'dispatch before the agent resumed')
       this.#resumeOpen = false
       return
     }
     if (!isResume) return
     if (e.type === 'agent.resume') {
       const missing = RESUME_DEPENDENCIES.filter((d) => !this.#resumeDeps.has(d))
-      if (missing.length > 0) this.fail('resume-order', e.step, `agent resumed before ${missing.join(', ')}`)
+      if (missing.length > 0)
+        this.fail('resume-order', e.step, `agent resumed before ${missing.join(', ')}`)
       this.#agentResumed = true
       this.#resumeOpen = false
     } else this.#resumeDeps.add(e.to)
@@ -239,8 +330,13 @@ export class InvariantChecker {
     const p = e.payload
     if (e.type === 'model.restore' && e.outcome === 'ok') {
       const result = p['result']
-      const relays = result !== null && typeof result === 'object' && !Array.isArray(result) ? result['relays'] : null
-      if (relays !== null && typeof relays === 'object' && !Array.isArray(relays)) for (const [k, v] of Object.entries(relays)) if (typeof v === 'string') this.#relayExpect.set(k, v)
+      const relays =
+        result !== null && typeof result === 'object' && !Array.isArray(result)
+          ? result['relays']
+          : null
+      if (relays !== null && typeof relays === 'object' && !Array.isArray(relays))
+        for (const [k, v] of Object.entries(relays))
+          if (typeof v === 'string') this.#relayExpect.set(k, v)
       return
     }
     if (e.type !== 'model.request' || e.outcome !== 'ok' || e.from !== 'agent') return
@@ -250,15 +346,23 @@ export class InvariantChecker {
     const first = !this.#firstCall.has(key)
     this.#firstCall.add(key)
     if (expected === undefined) {
-      if (p['relay'] === true) this.fail('relay-once', e.step, `${key} relayed without a restored parent`)
+      if (p['relay'] === true)
+        this.fail('relay-once', e.step, `${key} relayed without a restored parent`)
       return
     }
     if (p['relay'] === true) {
       const seen = (this.#relaySeen.get(key) ?? 0) + 1
       this.#relaySeen.set(key, seen)
-      if (seen > 1) return this.fail('relay-once', e.step, `${key} linked to its restored parent ${seen} times`)
+      if (seen > 1)
+        return this.fail('relay-once', e.step, `${key} linked to its restored parent ${seen} times`)
       if (!first) return this.fail('relay-once', e.step, `${key} relayed on a later call`)
-      if (p['parent_call_id'] !== expected) return this.fail('relay-once', e.step, `${key} linked to ${String(p['parent_call_id'])}, not ${expected}`)
-    } else if (first) this.fail('relay-once', e.step, `first call of ${key} did not link to ${expected}`)
+      if (p['parent_call_id'] !== expected)
+        return this.fail(
+          'relay-once',
+          e.step,
+          `${key} linked to ${String(p['parent_call_id'])}, not ${expected}`,
+        )
+    } else if (first)
+      this.fail('relay-once', e.step, `first call of ${key} did not link to ${expected}`)
   }
 }

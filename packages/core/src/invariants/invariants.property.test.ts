@@ -25,7 +25,11 @@ const workplaceFor = (rollouts: number): WorkplaceData | undefined => {
 }
 
 /** One seeded run over in-memory directories (kept, so tests can compare their bytes). */
-function runScenario(scenario: ScenarioName, seed: string, rollouts: number): { result: SimulationResult; dirs: Map<string, MemoryCheckpointDirectory> } {
+function runScenario(
+  scenario: ScenarioName,
+  seed: string,
+  rollouts: number,
+): { result: SimulationResult; dirs: Map<string, MemoryCheckpointDirectory> } {
   const dirs = new Map<string, MemoryCheckpointDirectory>()
   const data = workplaceFor(rollouts)
   const result = runSimulation(resolveRunConfig({ scenario, seed, rollouts }), {
@@ -41,11 +45,20 @@ function runScenario(scenario: ScenarioName, seed: string, rollouts: number): { 
 }
 
 /** The failures of one scenario over every property seed, as `{seed, failures, outcome}` rows (empty when all pass). */
-function propertyViolations(scenario: ScenarioName): { seed: number; failures: SimulationResult['failures']; outcome: SimulationResult['outcome'] }[] {
-  const out: { seed: number; failures: SimulationResult['failures']; outcome: SimulationResult['outcome'] }[] = []
+function propertyViolations(scenario: ScenarioName): {
+  seed: number
+  failures: SimulationResult['failures']
+  outcome: SimulationResult['outcome']
+}[] {
+  const out: {
+    seed: number
+    failures: SimulationResult['failures']
+    outcome: SimulationResult['outcome']
+  }[] = []
   for (const seed of PROPERTY_SEEDS) {
     const { result } = runScenario(scenario, String(seed * 7919), fleetFor(seed))
-    if (result.failures.length > 0 || result.outcome !== 'completed') out.push({ seed, failures: result.failures, outcome: result.outcome })
+    if (result.failures.length > 0 || result.outcome !== 'completed')
+      out.push({ seed, failures: result.failures, outcome: result.outcome })
   }
   return out
 }
@@ -65,12 +78,27 @@ describe(`call-id-unique over ${PROPERTY_SEEDS.length} seeds`, () => {
     let checked = 0
     for (const scenario of SCENARIO_NAMES) {
       for (const seed of [0, 1, 2]) {
-        const config = resolveRunConfig({ scenario, seed: String(seed * 7919), rollouts: 2, bug: 'call-ids-reused' })
-        const result = runSimulation(config, { digest: nodeDigest, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
-        const restoredCalls = result.events.some((e) => e.type === 'model.request' && e.outcome === 'ok' && e.payload['attempt_index'] === 1)
+        const config = resolveRunConfig({
+          scenario,
+          seed: String(seed * 7919),
+          rollouts: 2,
+          bug: 'call-ids-reused',
+        })
+        const result = runSimulation(config, {
+          digest: nodeDigest,
+          openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }),
+        })
+        const restoredCalls = result.events.some(
+          (e) =>
+            e.type === 'model.request' && e.outcome === 'ok' && e.payload['attempt_index'] === 1,
+        )
         if (!restoredCalls) continue
         checked++
-        expect([scenario, seed, result.invariants['call-id-unique']]).toEqual([scenario, seed, 'fail'])
+        expect([scenario, seed, result.invariants['call-id-unique']]).toEqual([
+          scenario,
+          seed,
+          'fail',
+        ])
       }
     }
     expect(checked).toBeGreaterThanOrEqual(SCENARIO_NAMES.length)
@@ -84,13 +112,27 @@ describe(`acks-before-prepare over ${PROPERTY_SEEDS.length} seeds`, () => {
     let checked = 0
     for (const scenario of SCENARIO_NAMES) {
       for (const seed of [0, 1, 2]) {
-        const config = resolveRunConfig({ scenario, seed: String(seed * 7919), rollouts: 2, bug: 'acks-after-prepare' })
-        const result = runSimulation(config, { digest: nodeDigest, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
+        const config = resolveRunConfig({
+          scenario,
+          seed: String(seed * 7919),
+          rollouts: 2,
+          bug: 'acks-after-prepare',
+        })
+        const result = runSimulation(config, {
+          digest: nodeDigest,
+          openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }),
+        })
         const prepare = result.events.findIndex((e) => e.type === 'agent.prepare')
-        const completedBefore = result.events.slice(0, Math.max(prepare, 0)).some((e) => e.type === 'run.complete' && e.outcome === 'ok')
+        const completedBefore = result.events
+          .slice(0, Math.max(prepare, 0))
+          .some((e) => e.type === 'run.complete' && e.outcome === 'ok')
         if (!completedBefore) continue
         checked++
-        expect([scenario, seed, result.invariants['acks-before-prepare']]).toEqual([scenario, seed, 'fail'])
+        expect([scenario, seed, result.invariants['acks-before-prepare']]).toEqual([
+          scenario,
+          seed,
+          'fail',
+        ])
       }
     }
     expect(checked).toBeGreaterThanOrEqual(SCENARIO_NAMES.length)
@@ -107,7 +149,12 @@ describe('determinism', () => {
       for (const [id, dir] of a.dirs) {
         const other = b.dirs.get(id) as MemoryCheckpointDirectory
         expect(other.list()).toEqual(dir.list())
-        for (const e of dir.list()) expect(Buffer.from(other.readFile(e.path) ?? []).equals(Buffer.from(dir.readFile(e.path) ?? []))).toBe(true)
+        for (const e of dir.list())
+          expect(
+            Buffer.from(other.readFile(e.path) ?? []).equals(
+              Buffer.from(dir.readFile(e.path) ?? []),
+            ),
+          ).toBe(true)
       }
     }
   })

@@ -8,7 +8,12 @@ import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 
 const id = (r: string, a = 0): ExecutionIdentity => ({ rollout_id: r, attempt_index: a })
 const code = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code)
-const boundary = (who: ExecutionIdentity, index: number, callId: string | null, rev = index): AgentBoundaryRecord => ({
+const boundary = (
+  who: ExecutionIdentity,
+  index: number,
+  callId: string | null,
+  rev = index,
+): AgentBoundaryRecord => ({
   rollout_id: who.rollout_id,
   attempt_index: who.attempt_index,
   boundary_index: index,
@@ -64,7 +69,9 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     const g = started(a, id('r0'))
     expect(a.commitBoundary(id('r0'), g, boundary(id('r0'), 1, 'c1')).ok).toBe(true)
     expect(a.commitBoundary(id('r0'), g, boundary(id('r0'), 1, 'c1')).ok).toBe(true)
-    expect(code(a.commitBoundary(id('r0'), g, boundary(id('r0'), 1, 'other')))).toBe('agent_checkpoint_error')
+    expect(code(a.commitBoundary(id('r0'), g, boundary(id('r0'), 1, 'other')))).toBe(
+      'agent_checkpoint_error',
+    )
   })
 
   it('[agent.ownership] [agent] a stale generation cannot write a boundary (ownership check)', () => {
@@ -167,7 +174,11 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(r.ok && r.value.completed_unacknowledged).toBe(1)
     expect(r.ok && r.value.ready_to_commit).toBe(false)
     const ret = a.retire('ck', id('r0'))
-    expect(ret.ok && ret.value).toEqual({ retired: false, tombstoned: false, completed_unacknowledged: true })
+    expect(ret.ok && ret.value).toEqual({
+      retired: false,
+      tombstoned: false,
+      completed_unacknowledged: true,
+    })
   })
 
   it('[agent.retire] [agent] retire tombstones the attempt: a later begin is stale_attempt', () => {
@@ -203,10 +214,16 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     const bad = { ...other, result_digest: '0'.repeat(64) }
     expect(code(a.acknowledge([good, bad]))).toBe('completed_execution_acknowledgement_error')
     expect(a.execution(id('r0'))?.state).toBe('completed')
-    expect(code(a.acknowledge([{ ...good, execution_generation: 2 }]))).toBe('completed_execution_acknowledgement_error')
-    expect(code(a.acknowledge([{ ...good, rollout_id: 'nope' }]))).toBe('completed_execution_acknowledgement_error')
+    expect(code(a.acknowledge([{ ...good, execution_generation: 2 }]))).toBe(
+      'completed_execution_acknowledgement_error',
+    )
+    expect(code(a.acknowledge([{ ...good, rollout_id: 'nope' }]))).toBe(
+      'completed_execution_acknowledgement_error',
+    )
     expect(a.acknowledge([good, other]).ok).toBe(true)
-    expect(code(a.acknowledge([{ ...good, result_identity: 'x' }]))).toBe('completed_execution_acknowledgement_error')
+    expect(code(a.acknowledge([{ ...good, result_identity: 'x' }]))).toBe(
+      'completed_execution_acknowledgement_error',
+    )
   })
 
   it('[agent.commit-records] [agent] commit writes one record per parked-with-boundary execution, manifest last, and returns continuation roots', () => {
@@ -217,7 +234,13 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     a.prepare('ck', 100)
     const dir = new MemoryCheckpointDirectory({ location: 'mem://ck' })
     const order: string[] = []
-    const traced = { location: dir.location, writeFile: (p: string, d: Uint8Array) => (order.push(p), dir.writeFile(p, d)), sync: () => dir.sync(), readFile: (p: string) => dir.readFile(p), list: () => dir.list() }
+    const traced = {
+      location: dir.location,
+      writeFile: (p: string, d: Uint8Array) => (order.push(p), dir.writeFile(p, d)),
+      sync: () => dir.sync(),
+      readFile: (p: string) => dir.readFile(p),
+      list: () => dir.list(),
+    }
     const r = a.commit('ck', traced)
     expect(r.ok && r.value.records).toBe(2)
     expect(r.ok && r.value.continuation_roots.map((x) => x.capture_key)).toEqual(['r0'])
@@ -287,9 +310,16 @@ describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
     expect(code(a.completionReceipt(id('r0')))).toBe('completed_execution_acknowledgement_error')
     a.finish(id('r0'), g, 'completed', { id: 'res-1', reward: 1 })
     const receipt = a.completionReceipt(id('r0'))
-    expect(receipt.ok && receipt.value).toMatchObject({ rollout_id: 'r0', attempt_index: 0, execution_generation: 1, result_identity: 'res-1' })
+    expect(receipt.ok && receipt.value).toMatchObject({
+      rollout_id: 'r0',
+      attempt_index: 0,
+      execution_generation: 1,
+      result_identity: 'res-1',
+    })
     if (!receipt.ok) return
-    expect(code(a.acknowledgeOne({ ...receipt.value, execution_generation: 2 }))).toBe('completed_execution_acknowledgement_error')
+    expect(code(a.acknowledgeOne({ ...receipt.value, execution_generation: 2 }))).toBe(
+      'completed_execution_acknowledgement_error',
+    )
     expect(a.execution(id('r0'))?.state).toBe('completed')
     const first = a.acknowledgeOne(receipt.value)
     expect(first.ok && first.value).toEqual({ acknowledged: true, idempotent: false })

@@ -91,7 +91,11 @@ export class AgentParticipant {
   #restoreExpected: boolean
 
   /** `restoreExpected`: a replacement process boots with admission closed and refuses resume until restored. */
-  constructor(digest: Digest, instanceName = 'agent', options: { readonly restoreExpected?: boolean } = {}) {
+  constructor(
+    digest: Digest,
+    instanceName = 'agent',
+    options: { readonly restoreExpected?: boolean } = {},
+  ) {
     this.#digest = digest
     this.instanceName = instanceName
     this.#restoreExpected = options.restoreExpected ?? false
@@ -134,16 +138,29 @@ export class AgentParticipant {
    */
   begin(id: ExecutionIdentity): Result<{ execution: Execution; replayed: boolean }, CutoverError> {
     const key = executionKey(id)
-    if (this.#tombstones.has(key) || this.#acknowledged.has(key)) return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
+    if (this.#tombstones.has(key) || this.#acknowledged.has(key))
+      return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
     const existing = this.#executions.get(key)
     if (existing !== undefined) {
-      if (existing.state === 'completed' && existing.result !== null) return ok({ execution: existing, replayed: true })
-      return err(cutoverError('duplicate_execution', `attempt ${key} already has a live execution (generation ${existing.generation})`))
+      if (existing.state === 'completed' && existing.result !== null)
+        return ok({ execution: existing, replayed: true })
+      return err(
+        cutoverError(
+          'duplicate_execution',
+          `attempt ${key} already has a live execution (generation ${existing.generation})`,
+        ),
+      )
     }
-    if (!this.#accepting) return err(cutoverError('agent_admission_closed', 'agent admission is closed for a checkpoint'))
+    if (!this.#accepting)
+      return err(
+        cutoverError('agent_admission_closed', 'agent admission is closed for a checkpoint'),
+      )
     const continuation = this.#continuations.get(key) ?? null
     if (continuation !== null) {
-      if (this.#claimed.has(key)) return err(cutoverError('duplicate_execution', `restored continuation ${key} is already claimed`))
+      if (this.#claimed.has(key))
+        return err(
+          cutoverError('duplicate_execution', `restored continuation ${key} is already claimed`),
+        )
       this.#claimed.add(key)
     }
     const generation = (this.#generations.get(key) ?? 0) + 1
@@ -168,10 +185,16 @@ export class AgentParticipant {
 
   #owner(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
     const key = executionKey(id)
-    if (this.#tombstones.has(key)) return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
+    if (this.#tombstones.has(key))
+      return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
     const e = this.#executions.get(key)
     if (e === undefined || e.generation !== generation)
-      return err(cutoverError('stale_attempt', `generation ${generation} of ${key} no longer owns the execution`))
+      return err(
+        cutoverError(
+          'stale_attempt',
+          `generation ${generation} of ${key} no longer owns the execution`,
+        ),
+      )
     return ok(e)
   }
 
@@ -180,22 +203,42 @@ export class AgentParticipant {
     const owner = this.#owner(id, generation)
     if (!owner.ok) return owner
     if (owner.value.state === 'parked' || owner.value.state === 'park_requested')
-      return err(cutoverError('checkpoint_parked', `execution ${executionKey(id)} is parked for a checkpoint`))
+      return err(
+        cutoverError(
+          'checkpoint_parked',
+          `execution ${executionKey(id)} is parked for a checkpoint`,
+        ),
+      )
     owner.value.atBoundary = false
     this.#version++
     return owner
   }
 
   /** `commit_boundary`: identity and ownership checked; index strictly increasing; parks if requested. */
-  commitBoundary(id: ExecutionIdentity, generation: number, record: AgentBoundaryRecord): Result<Execution, CutoverError> {
+  commitBoundary(
+    id: ExecutionIdentity,
+    generation: number,
+    record: AgentBoundaryRecord,
+  ): Result<Execution, CutoverError> {
     const owner = this.#owner(id, generation)
     if (!owner.ok) return owner
     const e = owner.value
     if (record.rollout_id !== id.rollout_id || record.attempt_index !== id.attempt_index)
-      return err(cutoverError('agent_checkpoint_error', 'boundary identity does not match the execution'))
-    if (e.boundary !== null && e.boundary.attempt_index === id.attempt_index && record.boundary_index <= e.boundary.boundary_index) {
+      return err(
+        cutoverError('agent_checkpoint_error', 'boundary identity does not match the execution'),
+      )
+    if (
+      e.boundary !== null &&
+      e.boundary.attempt_index === id.attempt_index &&
+      record.boundary_index <= e.boundary.boundary_index
+    ) {
       if (canonicalJson(record) === canonicalJson(e.boundary)) return ok(e)
-      return err(cutoverError('agent_checkpoint_error', `boundary index ${record.boundary_index} does not increase`))
+      return err(
+        cutoverError(
+          'agent_checkpoint_error',
+          `boundary index ${record.boundary_index} does not increase`,
+        ),
+      )
     }
     e.boundary = record
     e.atBoundary = true
@@ -209,11 +252,19 @@ export class AgentParticipant {
    * disposition, so it parks on its last committed boundary; attempt N+1 re-issues the call from
    * there and continues it from the prefix. Only while preparing, and only with a boundary.
    */
-  parkAtCut(checkpointId: string, id: ExecutionIdentity): Result<{ parked: boolean }, CutoverError> {
+  parkAtCut(
+    checkpointId: string,
+    id: ExecutionIdentity,
+  ): Result<{ parked: boolean }, CutoverError> {
     const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared'])
     if (!check.ok) return check
     const e = this.#executions.get(executionKey(id))
-    if (e === undefined || e.boundary === null || !(e.state === 'running' || e.state === 'park_requested')) return ok({ parked: false })
+    if (
+      e === undefined ||
+      e.boundary === null ||
+      !(e.state === 'running' || e.state === 'park_requested')
+    )
+      return ok({ parked: false })
     e.atBoundary = true
     this.#setState(e, 'parked')
     if (this.#status().ready_to_commit) this.fence.markPrepared(checkpointId)
@@ -229,7 +280,12 @@ export class AgentParticipant {
   }
 
   /** `finish(completed)`: the result and its receipt are retained until acknowledged. */
-  finish(id: ExecutionIdentity, generation: number, outcome: 'completed' | 'failed' | 'cancelled', result: JsonValue): Result<CompletionReceipt | null, CutoverError> {
+  finish(
+    id: ExecutionIdentity,
+    generation: number,
+    outcome: 'completed' | 'failed' | 'cancelled',
+    result: JsonValue,
+  ): Result<CompletionReceipt | null, CutoverError> {
     const owner = this.#owner(id, generation)
     if (!owner.ok) return owner
     const e = owner.value
@@ -242,7 +298,10 @@ export class AgentParticipant {
       this.#retireExecution(e)
       return ok(null)
     }
-    const named = result !== null && typeof result === 'object' && !Array.isArray(result) ? result['id'] : undefined
+    const named =
+      result !== null && typeof result === 'object' && !Array.isArray(result)
+        ? result['id']
+        : undefined
     // One canonical encoding and one digest of the result serve its identity (when unnamed) and its receipt.
     const digest = this.#digest.sha256Hex(canonicalJson(result))
     const identity = typeof named === 'string' ? named : digest
@@ -352,12 +411,17 @@ export class AgentParticipant {
     const acked = this.#acknowledged.get(key)
     if (acked !== undefined) return ok(acked)
     const e = this.#executions.get(key)
-    if (e === undefined || e.state !== 'completed' || e.receipt === null) return err(cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`))
+    if (e === undefined || e.state !== 'completed' || e.receipt === null)
+      return err(
+        cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`),
+      )
     return ok(e.receipt)
   }
 
   /** `POST /acknowledge` (auth only): one exact receipt → `{acknowledged, idempotent}`; the batch rules apply to it. */
-  acknowledgeOne(receipt: CompletionReceipt): Result<{ acknowledged: boolean; idempotent: boolean }, CutoverError> {
+  acknowledgeOne(
+    receipt: CompletionReceipt,
+  ): Result<{ acknowledged: boolean; idempotent: boolean }, CutoverError> {
     const r = this.acknowledge([receipt])
     if (!r.ok) return r
     return ok({ acknowledged: true, idempotent: r.value.idempotent === 1 })
@@ -375,7 +439,8 @@ export class AgentParticipant {
       this.fence.markPrepared(checkpointId)
       return ok(report)
     }
-    for (const e of this.#executions.values()) if (e.state === 'park_requested') this.#setState(e, 'running')
+    for (const e of this.#executions.values())
+      if (e.state === 'park_requested') this.#setState(e, 'running')
     // A failed prepare returns the fence to idle (§4.1); admission stays closed until resume/abort (§10.3).
     this.fence.failPrepare(checkpointId)
     return err(
@@ -387,12 +452,19 @@ export class AgentParticipant {
   }
 
   /** `retire` (not fenced; idle/preparing/prepared): tombstone and drop; a completed execution is refused. */
-  retire(checkpointId: string, id: ExecutionIdentity): Result<{ retired: boolean; tombstoned: boolean; completed_unacknowledged?: true }, CutoverError> {
+  retire(
+    checkpointId: string,
+    id: ExecutionIdentity,
+  ): Result<
+    { retired: boolean; tombstoned: boolean; completed_unacknowledged?: true },
+    CutoverError
+  > {
     const check = this.fence.requirePhase(checkpointId, ['idle', 'preparing', 'prepared'])
     if (!check.ok) return check
     const key = executionKey(id)
     const e = this.#executions.get(key)
-    if (e !== undefined && e.state === 'completed') return ok({ retired: false, tombstoned: false, completed_unacknowledged: true })
+    if (e !== undefined && e.state === 'completed')
+      return ok({ retired: false, tombstoned: false, completed_unacknowledged: true })
     if (e !== undefined) this.#retireExecution(e)
     else this.#tombstones.add(key)
     return ok({ retired: true, tombstoned: true })
@@ -402,26 +474,50 @@ export class AgentParticipant {
    * `acknowledge-completed`: validate the whole batch first (all-or-nothing); an identical,
    * already-acknowledged receipt is an idempotent success; any mismatch releases nothing.
    */
-  acknowledge(receipts: readonly CompletionReceipt[]): Result<{ acknowledged: readonly CompletionReceipt[]; idempotent: number }, CutoverError> {
-    if (receipts.length === 0) return err(cutoverError('completed_execution_acknowledgement_error', 'empty acknowledgement batch'))
+  acknowledge(
+    receipts: readonly CompletionReceipt[],
+  ): Result<{ acknowledged: readonly CompletionReceipt[]; idempotent: number }, CutoverError> {
+    if (receipts.length === 0)
+      return err(
+        cutoverError('completed_execution_acknowledgement_error', 'empty acknowledgement batch'),
+      )
     const keys = new Set<string>()
     let idempotent = 0
     for (const r of receipts) {
       const key = executionKey(r)
-      if (keys.has(key)) return err(cutoverError('completed_execution_acknowledgement_error', `duplicate receipt for ${key}`))
+      if (keys.has(key))
+        return err(
+          cutoverError('completed_execution_acknowledgement_error', `duplicate receipt for ${key}`),
+        )
       keys.add(key)
       const acked = this.#acknowledged.get(key)
       if (acked !== undefined) {
-        if (acked !== r && canonicalJson(acked) !== canonicalJson(r)) return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match the acknowledged one`))
+        if (acked !== r && canonicalJson(acked) !== canonicalJson(r))
+          return err(
+            cutoverError(
+              'completed_execution_acknowledgement_error',
+              `receipt for ${key} does not match the acknowledged one`,
+            ),
+          )
         idempotent++
         continue
       }
       const e = this.#executions.get(key)
       if (e === undefined || e.state !== 'completed' || e.receipt === null)
-        return err(cutoverError('completed_execution_acknowledgement_error', `no completed execution ${key}`))
+        return err(
+          cutoverError(
+            'completed_execution_acknowledgement_error',
+            `no completed execution ${key}`,
+          ),
+        )
       // The very receipt object `finish` returned (the in-process case) matches without encoding it twice.
       if (e.receipt !== r && canonicalJson(e.receipt) !== canonicalJson(r))
-        return err(cutoverError('completed_execution_acknowledgement_error', `receipt for ${key} does not match (generation/identity/digest)`))
+        return err(
+          cutoverError(
+            'completed_execution_acknowledgement_error',
+            `receipt for ${key} does not match (generation/identity/digest)`,
+          ),
+        )
     }
     for (const r of receipts) {
       const key = executionKey(r)
@@ -430,7 +526,11 @@ export class AgentParticipant {
       const e = this.#executions.get(key)
       if (e !== undefined) this.#retireExecution(e)
     }
-    if (this.fence.phase === 'preparing' && this.fence.activeCheckpointId !== null && this.#status().ready_to_commit)
+    if (
+      this.fence.phase === 'preparing' &&
+      this.fence.activeCheckpointId !== null &&
+      this.#status().ready_to_commit
+    )
       this.fence.markPrepared(this.fence.activeCheckpointId)
     return ok({ acknowledged: receipts, idempotent })
   }
@@ -444,20 +544,34 @@ export class AgentParticipant {
   }
 
   /** `commit` writing one bounded batch of record files per step (the caller performs each batch's writes in between). */
-  *commitSteps(checkpointId: string, dir: CheckpointDirectory): Generator<void, Result<AgentCommitResult, CutoverError>, void> {
+  *commitSteps(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): Generator<void, Result<AgentCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadAgentNamespace(dir, this.#digest)
       return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
     }
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    return yield* fencedCommitSteps(this.fence, checkpointId, 'agent_checkpoint_error', durable, function* () {
-      const records: AgentBoundaryRecord[] = []
-      for (const e of self.#executions.values()) if (e.state === 'parked' && e.boundary !== null && e.atBoundary) records.push(e.boundary)
-      const committed = yield* commitAgentSteps(dir, self.#digest, { checkpoint_id: checkpointId, instance_name: self.instanceName, records })
-      if (committed.ok) self.#lastCommitDigest = committed.value.manifest_digest
-      return committed
-    })
+    return yield* fencedCommitSteps(
+      this.fence,
+      checkpointId,
+      'agent_checkpoint_error',
+      durable,
+      function* () {
+        const records: AgentBoundaryRecord[] = []
+        for (const e of self.#executions.values())
+          if (e.state === 'parked' && e.boundary !== null && e.atBoundary) records.push(e.boundary)
+        const committed = yield* commitAgentSteps(dir, self.#digest, {
+          checkpoint_id: checkpointId,
+          instance_name: self.instanceName,
+          records,
+        })
+        if (committed.ok) self.#lastCommitDigest = committed.value.manifest_digest
+        return committed
+      },
+    )
   }
 
   /**
@@ -465,7 +579,18 @@ export class AgentParticipant {
    * digest, record schemas); then each record is installed as the continuation of
    * `(rollout, N+1)` and N is tombstoned. Nothing is installed unless everything verified.
    */
-  restore(checkpointId: string, dir: CheckpointDirectory): Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError> {
+  restore(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): Result<
+    {
+      records: number
+      source_checkpoint_id: string
+      continuations: readonly string[]
+      records_list: readonly AgentBoundaryRecord[]
+    },
+    CutoverError
+  > {
     return runSteps(this.restoreSteps(checkpointId, dir))
   }
 
@@ -473,13 +598,38 @@ export class AgentParticipant {
    * `restore` with the namespace read and verified one bounded batch of files at a time first
    * (reads only: the fence still decides, and a refused call changes nothing), then installed at once.
    */
-  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<{ records: number; source_checkpoint_id: string; continuations: readonly string[]; records_list: readonly AgentBoundaryRecord[] }, CutoverError>> {
+  *restoreSteps(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): VerifySteps<
+    Result<
+      {
+        records: number
+        source_checkpoint_id: string
+        continuations: readonly string[]
+        records_list: readonly AgentBoundaryRecord[]
+      },
+      CutoverError
+    >
+  > {
     const loaded = yield* loadAgentSteps(createDirectoryView(dir, this.#digest))
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
-      if (this.#served || this.#executions.size > 0) return err(cutoverError('agent_checkpoint_error', 'restore needs a fresh agent process (live executions)'))
+      if (this.#served || this.#executions.size > 0)
+        return err(
+          cutoverError(
+            'agent_checkpoint_error',
+            'restore needs a fresh agent process (live executions)',
+          ),
+        )
       if (!loaded.ok) return loaded
       const source = loaded.value.manifest.checkpoint_id
-      if (source !== checkpointId) return err(cutoverError('agent_checkpoint_error', `agent/manifest.json holds checkpoint ${source}, not ${checkpointId}`))
+      if (source !== checkpointId)
+        return err(
+          cutoverError(
+            'agent_checkpoint_error',
+            `agent/manifest.json holds checkpoint ${source}, not ${checkpointId}`,
+          ),
+        )
       const records = loaded.value.records
       this.#accepting = false
       this.#version++
@@ -490,7 +640,12 @@ export class AgentParticipant {
         this.#tombstones.add(rec)
         installed.push(executionKey(next))
       }
-      return ok({ records: records.length, source_checkpoint_id: source, continuations: installed, records_list: records })
+      return ok({
+        records: records.length,
+        source_checkpoint_id: source,
+        continuations: installed,
+        records_list: records,
+      })
     })
   }
 
@@ -515,7 +670,10 @@ export class AgentParticipant {
   }
 
   /** Restored-continuation discard (restored_paused only, §6.4): the replacement restarts from its input. */
-  discardContinuation(checkpointId: string, id: ExecutionIdentity): Result<{ discarded: boolean }, CutoverError> {
+  discardContinuation(
+    checkpointId: string,
+    id: ExecutionIdentity,
+  ): Result<{ discarded: boolean }, CutoverError> {
     const check = this.fence.requirePhase(checkpointId, ['restored_paused'])
     if (!check.ok) return check
     return ok({ discarded: this.#continuations.delete(executionKey(id)) })

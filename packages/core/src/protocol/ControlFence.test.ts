@@ -24,7 +24,13 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
   it('[fence.failure-rolls-back] [fence] commit moves prepared → committed_paused; a failed commit returns to prepared', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(1))
-    expect(codeOf(f.run('ck', FENCE_OPS.commit, () => err(cutoverError('resources_checkpoint_error', 'crash'))))).toBe('resources_checkpoint_error')
+    expect(
+      codeOf(
+        f.run('ck', FENCE_OPS.commit, () =>
+          err(cutoverError('resources_checkpoint_error', 'crash')),
+        ),
+      ),
+    ).toBe('resources_checkpoint_error')
     expect(f.phase).toBe('prepared')
     expect(f.run('ck', FENCE_OPS.commit, () => ok('m')).ok).toBe(true)
     expect(f.phase).toBe('committed_paused')
@@ -53,7 +59,12 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     const second = f.begin('ck', FENCE_OPS.prepare, 100)
     expect(first.ok && first.value.kind).toBe('started')
     expect(second.ok && second.value.kind).toBe('coalesced')
-    if (first.ok && second.ok && first.value.kind === 'started' && second.value.kind === 'coalesced') {
+    if (
+      first.ok &&
+      second.ok &&
+      first.value.kind === 'started' &&
+      second.value.kind === 'coalesced'
+    ) {
       expect(second.value.ticket).toBe(first.value.ticket)
       f.finish(first.value.ticket, ok('done'))
     }

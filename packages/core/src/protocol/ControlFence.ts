@@ -92,19 +92,35 @@ export class ControlFence {
 
   /** Stale/conflict/phase checks without running an operation (status and retire routes). */
   requirePhase(checkpointId: string, phases: readonly FencePhase[]): Result<void, CutoverError> {
-    if (this.#retired.has(checkpointId)) return err(cutoverError('stale_checkpoint', `checkpoint ${checkpointId} is already finished`))
+    if (this.#retired.has(checkpointId))
+      return err(cutoverError('stale_checkpoint', `checkpoint ${checkpointId} is already finished`))
     if (this.#activeId !== null && this.#activeId !== checkpointId)
-      return err(cutoverError('checkpoint_conflict', `checkpoint ${this.#activeId} is active, not ${checkpointId}`))
+      return err(
+        cutoverError(
+          'checkpoint_conflict',
+          `checkpoint ${this.#activeId} is active, not ${checkpointId}`,
+        ),
+      )
     if (!phases.includes(this.#phase))
-      return err(cutoverError('invalid_phase', `phase ${this.#phase} does not allow this operation (allowed: ${phases.join(', ')})`))
+      return err(
+        cutoverError(
+          'invalid_phase',
+          `phase ${this.#phase} does not allow this operation (allowed: ${phases.join(', ')})`,
+        ),
+      )
     return ok(undefined)
   }
 
   /** Starts a fenced operation, or replays / coalesces an identical one. */
-  begin<T>(checkpointId: string, op: FenceOperation, deadline?: number): Result<FenceBegin<T>, CutoverError> {
+  begin<T>(
+    checkpointId: string,
+    op: FenceOperation,
+    deadline?: number,
+  ): Result<FenceBegin<T>, CutoverError> {
     const key = `${checkpointId}\u0000${op.operation}`
     const recorded = this.#results.get(key)
-    if (recorded !== undefined) return ok({ kind: 'replayed', result: recorded as Result<T, CutoverError> })
+    if (recorded !== undefined)
+      return ok({ kind: 'replayed', result: recorded as Result<T, CutoverError> })
     const pending = this.#inflight.get(key)
     if (pending !== undefined) return ok({ kind: 'coalesced', ticket: pending })
     const check = this.requirePhase(checkpointId, op.allowed)
@@ -146,20 +162,28 @@ export class ControlFence {
       this.#deadline = null
     } else if (ticket.op.after !== null) {
       // mark_prepared may already have moved the phase on while the operation ran; keep that.
-      if (ticket.op.during === null || this.#phase === ticket.op.during) this.#phase = ticket.op.after
+      if (ticket.op.during === null || this.#phase === ticket.op.during)
+        this.#phase = ticket.op.after
     } else {
-      this.#phase = ticket.entryPhase === 'idle' && ticket.op.during !== null ? ticket.op.during : this.#phase
+      this.#phase =
+        ticket.entryPhase === 'idle' && ticket.op.during !== null ? ticket.op.during : this.#phase
     }
     return result
   }
 
   /** `begin` + run + `finish` for a synchronous operation; a coalesced call cannot occur here. */
-  run<T>(checkpointId: string, op: FenceOperation, body: () => Result<T, CutoverError>, deadline?: number): Result<T, CutoverError> {
+  run<T>(
+    checkpointId: string,
+    op: FenceOperation,
+    body: () => Result<T, CutoverError>,
+    deadline?: number,
+  ): Result<T, CutoverError> {
     const started = this.begin<T>(checkpointId, op, deadline)
     if (!started.ok) return started
     const b = started.value
     if (b.kind === 'replayed') return b.result
-    if (b.kind === 'coalesced') return err(cutoverError('invalid_phase', `operation ${op.operation} is already in flight`))
+    if (b.kind === 'coalesced')
+      return err(cutoverError('invalid_phase', `operation ${op.operation} is already in flight`))
     return this.finish(b.ticket, body())
   }
 
@@ -170,7 +194,11 @@ export class ControlFence {
    * same id may prepare again and another id is no longer a conflict.
    */
   failPrepare(checkpointId: string, operation = 'prepare'): boolean {
-    if (this.#activeId !== checkpointId || (this.#phase !== 'preparing' && this.#phase !== 'prepared')) return false
+    if (
+      this.#activeId !== checkpointId ||
+      (this.#phase !== 'preparing' && this.#phase !== 'prepared')
+    )
+      return false
     this.#results.delete(`${checkpointId}\u0000${operation}`)
     this.#phase = 'idle'
     this.#activeId = null
@@ -207,8 +235,18 @@ export class ControlFence {
 /** The fenced operations shared by the participants (PROTOCOL.md §3.2–3.4 tables). */
 export const FENCE_OPS = {
   prepare: { operation: 'prepare', allowed: ['idle'], during: 'preparing', after: 'preparing' },
-  resourcesPrepare: { operation: 'prepare', allowed: ['idle'], during: 'preparing', after: 'prepared' },
-  commit: { operation: 'commit', allowed: ['prepared'], during: 'committing', after: 'committed_paused' },
+  resourcesPrepare: {
+    operation: 'prepare',
+    allowed: ['idle'],
+    during: 'preparing',
+    after: 'prepared',
+  },
+  commit: {
+    operation: 'commit',
+    allowed: ['prepared'],
+    during: 'committing',
+    after: 'committed_paused',
+  },
   modelRestore: {
     operation: 'restore',
     allowed: ['idle', 'restore_failed_paused'],
@@ -216,10 +254,22 @@ export const FENCE_OPS = {
     after: 'restored_paused',
     onFailure: 'restore_failed_paused',
   },
-  restore: { operation: 'restore', allowed: ['idle'], during: 'restoring', after: 'restored_paused' },
+  restore: {
+    operation: 'restore',
+    allowed: ['idle'],
+    during: 'restoring',
+    after: 'restored_paused',
+  },
   modelResume: {
     operation: 'resume',
-    allowed: ['idle', 'preparing', 'prepared', 'committed_paused', 'restore_failed_paused', 'restored_paused'],
+    allowed: [
+      'idle',
+      'preparing',
+      'prepared',
+      'committed_paused',
+      'restore_failed_paused',
+      'restored_paused',
+    ],
     during: null,
     after: 'idle',
     retire: true,

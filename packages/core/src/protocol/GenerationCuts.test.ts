@@ -16,10 +16,14 @@ function cutOne(options: { stageFails?: boolean } = {}) {
   const worker = new GenerationWorker(store, 0)
   worker.begin('c1', { seed: '1', rollout_id: 'r0', call: 0, total: 100, started_at: 0, from: 0 })
   const cuts = new GenerationCuts(nodeDigest, 'policy')
-  const inventories = cuts.freeze('ck-1', [{ ticket: 't1', id, model_call_id: 'c1', worker: 0, admitted_at: 0, class: 'cut' }])
+  const inventories = cuts.freeze('ck-1', [
+    { ticket: 't1', id, model_call_id: 'c1', worker: 0, admitted_at: 0, class: 'cut' },
+  ])
   const inventory = inventories.get(0)
   if (inventory === undefined) throw new Error('no inventory')
-  const { receipt, steps } = worker.cut(inventory, nodeDigest, 40, () => false, { stageFails: () => options.stageFails === true })
+  const { receipt, steps } = worker.cut(inventory, nodeDigest, 40, () => false, {
+    stageFails: () => options.stageFails === true,
+  })
   return { store, worker, cuts, inventory, receipt, steps }
 }
 
@@ -27,7 +31,13 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
   it('[durable-before-ack] the worker swaps at token k, stages [0, k) and only then acknowledges it', () => {
     const { store, receipt, steps } = cutOne()
     expect(steps.map((s) => s.kind)).toEqual(['swap', 'stage', 'ack'])
-    expect(receipt.prefixes[0]).toMatchObject({ disposition: 'durable_prefix', cut_kind: 'active_prefix', prefix_token_count: 40, staging_keys: ['tq/c1/seg-0'], effective_output_limit: 100 })
+    expect(receipt.prefixes[0]).toMatchObject({
+      disposition: 'durable_prefix',
+      cut_kind: 'active_prefix',
+      prefix_token_count: 40,
+      staging_keys: ['tq/c1/seg-0'],
+      effective_output_limit: 100,
+    })
     expect(store.tokens('tq/c1/seg-0')).toEqual(generationTokenIds('1', 'r0', 0, 0, 40))
   })
 
@@ -40,7 +50,14 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
 
   it('[durable-before-ack] a prefix the store cannot stage is a durable_failure with no evidence; a failed cut never blocks the proof', () => {
     const { cuts, receipt } = cutOne({ stageFails: true })
-    expect(receipt.prefixes[0]).toEqual({ ticket_id: 't1', rollout_id: 'r0', attempt: 0, model_call_id: 'c1', admitted_at: 0, disposition: 'durable_failure' })
+    expect(receipt.prefixes[0]).toEqual({
+      ticket_id: 't1',
+      rollout_id: 'r0',
+      attempt: 0,
+      model_call_id: 'c1',
+      admitted_at: 0,
+      disposition: 'durable_failure',
+    })
     expect(cuts.accept(0, receipt).ok).toBe(true)
     expect(cuts.proof?.workers).toEqual([0])
     expect(cuts.pending).toBe(0)
@@ -49,10 +66,22 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
   it('[durable-before-ack] a receipt that answers another inventory, misses a ticket or changes an identity is refused', () => {
     const { inventory, receipt } = cutOne()
     expect(validateReceipt(receipt, inventory).ok).toBe(true)
-    expect(validateReceipt({ ...receipt, inventory_digest: '0'.repeat(64) }, inventory).ok).toBe(false)
+    expect(validateReceipt({ ...receipt, inventory_digest: '0'.repeat(64) }, inventory).ok).toBe(
+      false,
+    )
     expect(validateReceipt({ ...receipt, prefixes: [] }, inventory).ok).toBe(false)
-    expect(validateReceipt({ ...receipt, prefixes: [...receipt.prefixes, ...receipt.prefixes] }, inventory).ok).toBe(false)
-    expect(validateReceipt({ ...receipt, prefixes: receipt.prefixes.map((p) => ({ ...p, attempt: 1 })) }, inventory).ok).toBe(false)
+    expect(
+      validateReceipt(
+        { ...receipt, prefixes: [...receipt.prefixes, ...receipt.prefixes] },
+        inventory,
+      ).ok,
+    ).toBe(false)
+    expect(
+      validateReceipt(
+        { ...receipt, prefixes: receipt.prefixes.map((p) => ({ ...p, attempt: 1 })) },
+        inventory,
+      ).ok,
+    ).toBe(false)
   })
 
   it('[model.generation-safe-cuts] before commit every prefix is checked against the token store: a changed or missing segment refuses', () => {
@@ -72,7 +101,9 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     if (entry === undefined) throw new Error('no record')
     const restored = new GenerationCuts(nodeDigest, 'policy')
     restored.install([{ entry, tokens: generationTokenIds('1', 'r0', 0, 0, 40) }])
-    expect(restored.restoredFor({ rollout_id: 'r0', attempt_index: 1 })?.entry.model_call_id).toBe('c1')
+    expect(restored.restoredFor({ rollout_id: 'r0', attempt_index: 1 })?.entry.model_call_id).toBe(
+      'c1',
+    )
     expect(restored.claim('c1', 0, 'g1-c3').ok).toBe(true)
     const second = restored.claim('c1', 1, 'g1-c3')
     expect(second.ok ? null : second.error.code).toBe('restored_cut_already_owned')
@@ -89,13 +120,26 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     const worker = new GenerationWorker(store, 0)
     const admitted = model.admit(id)
     if (!admitted.ok) throw new Error(admitted.error.message)
-    worker.begin(admitted.value.model_call_id, { seed: '1', rollout_id: 'r0', call: 0, total: 100, started_at: 0, from: 0 })
+    worker.begin(admitted.value.model_call_id, {
+      seed: '1',
+      rollout_id: 'r0',
+      call: 0,
+      total: 100,
+      started_at: 0,
+      from: 0,
+    })
     expect(model.pause('ck-1', 1000).ok).toBe(true)
-    const begun = model.beginGenerationCut('ck-1', () => 'cut', () => 0)
+    const begun = model.beginGenerationCut(
+      'ck-1',
+      () => 'cut',
+      () => 0,
+    )
     if (!begun.ok) throw new Error(begun.error.message)
     const inventory = begun.value.inventories.get(0)
     if (inventory === undefined) throw new Error('no inventory')
-    expect(model.acceptCutReceipt(0, worker.cut(inventory, nodeDigest, 30, () => false).receipt).ok).toBe(true)
+    expect(
+      model.acceptCutReceipt(0, worker.cut(inventory, nodeDigest, 30, () => false).receipt).ok,
+    ).toBe(true)
     const status = model.status('ck-1', 40)
     expect(status.ok && status.value.state).toBe('paused')
     expect(status.ok && status.value.generation_cut_proof?.workers).toEqual([0])
@@ -113,10 +157,33 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     const held = model.admit(id)
     const active = model.admit({ rollout_id: 'r1', attempt_index: 0 })
     if (!held.ok || !active.ok) throw new Error('not admitted')
-    for (const [a, rollout] of [[held.value, 'r0'], [active.value, 'r1']] as const) worker.begin(a.model_call_id, { seed: '1', rollout_id: rollout, call: 0, total: 100, started_at: 0, from: 0 })
+    for (const [a, rollout] of [
+      [held.value, 'r0'],
+      [active.value, 'r1'],
+    ] as const)
+      worker.begin(a.model_call_id, {
+        seed: '1',
+        rollout_id: rollout,
+        call: 0,
+        total: 100,
+        started_at: 0,
+        from: 0,
+      })
     expect(model.pause('ck-1', 1000).ok).toBe(true)
-    if (!model.beginGenerationCut('ck-1', () => 'cut', () => 0).ok) throw new Error('no cut')
-    const coords = { staging_key: `tq/${held.value.model_call_id}`, prev_len: 0, delta_len: 100, cum_len: 100 }
+    if (
+      !model.beginGenerationCut(
+        'ck-1',
+        () => 'cut',
+        () => 0,
+      ).ok
+    )
+      throw new Error('no cut')
+    const coords = {
+      staging_key: `tq/${held.value.model_call_id}`,
+      prev_len: 0,
+      delta_len: 100,
+      cum_len: 100,
+    }
     // r0 finishes behind the fence: held, not delivered.
     const fenced = model.complete(held.value.ticket, coords, 50)
     expect(fenced.ok ? null : fenced.error.code).toBe('checkpoint_parked')
@@ -140,7 +207,11 @@ describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
     const a = model.admit(id)
     if (!a.ok) throw new Error(a.error.message)
     model.pause('ck-1', 1000)
-    model.beginGenerationCut('ck-1', () => 'not_started', () => 0)
+    model.beginGenerationCut(
+      'ck-1',
+      () => 'not_started',
+      () => 0,
+    )
     expect(model.releaseEgress('committed').map((t) => t.held)).toEqual([false])
     expect(model.isInflight(a.value.ticket)).toBe(false)
   })

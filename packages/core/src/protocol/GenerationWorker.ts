@@ -1,7 +1,11 @@
 import type { CutKind } from '../contracts/generationCuts.ts'
 import type { Digest } from '../ports.ts'
 import type { TokenCoordinates } from './PolicyModel.ts'
-import type { GenerationCutInventory, GenerationCutPrefixAck, GenerationCutReceipt } from './generationCut.ts'
+import type {
+  GenerationCutInventory,
+  GenerationCutPrefixAck,
+  GenerationCutReceipt,
+} from './generationCut.ts'
 import { generationTokenIds, segmentKey, tokenDigest, tokensAt } from './generationTokens.ts'
 import type { TokenStore } from './TokenStore.ts'
 import { tokenize } from './TokenStore.ts'
@@ -23,7 +27,14 @@ export interface ActiveGeneration {
 /** One step of a worker's cut of one ticket, in the order it happened (the simulator traces them). */
 export type CutStep =
   | { readonly kind: 'swap'; readonly ticket_id: string; readonly prefix_token_count: number }
-  | { readonly kind: 'stage'; readonly ticket_id: string; readonly staging_key: string; readonly prefix_token_count: number; readonly prefix_digest: string; readonly durable: boolean }
+  | {
+      readonly kind: 'stage'
+      readonly ticket_id: string
+      readonly staging_key: string
+      readonly prefix_token_count: number
+      readonly prefix_digest: string
+      readonly durable: boolean
+    }
   | { readonly kind: 'ack'; readonly ack: GenerationCutPrefixAck }
 
 /** Faults and teaching bugs that change a worker's cut. */
@@ -62,7 +73,12 @@ export class GenerationWorker {
     const stagingKey = `tq/${modelCallId}`
     this.#store.stage(stagingKey, tokens)
     this.#active.delete(modelCallId)
-    return { staging_key: stagingKey, prev_len: prevLen, delta_len: tokens.length, cum_len: prevLen + tokens.length }
+    return {
+      staging_key: stagingKey,
+      prev_len: prevLen,
+      delta_len: tokens.length,
+      cum_len: prevLen + tokens.length,
+    }
   }
 
   /** A generation starts decoding (or resumes from a restored prefix). */
@@ -87,9 +103,16 @@ export class GenerationWorker {
    * `terminal_completion`), stage the prefix, and acknowledge `durable_prefix` once durable, or
    * `durable_failure` when the store cannot stage it. `steps` is what happened, in order.
    */
-  cut(inventory: GenerationCutInventory, digest: Digest, now: number, finished: (ticketId: string) => boolean, behaviour: CutBehaviour = {}): { readonly receipt: GenerationCutReceipt; readonly steps: readonly CutStep[] } {
+  cut(
+    inventory: GenerationCutInventory,
+    digest: Digest,
+    now: number,
+    finished: (ticketId: string) => boolean,
+    behaviour: CutBehaviour = {},
+  ): { readonly receipt: GenerationCutReceipt; readonly steps: readonly CutStep[] } {
     const again = this.#receipts.get(inventory.checkpoint_id)
-    if (again !== undefined && again.inventory_digest === inventory.inventory_digest) return { receipt: again, steps: [] }
+    if (again !== undefined && again.inventory_digest === inventory.inventory_digest)
+      return { receipt: again, steps: [] }
     const steps: CutStep[] = []
     const acks: GenerationCutPrefixAck[] = []
     for (const entry of inventory.active_prefixes) {
@@ -115,7 +138,14 @@ export class GenerationWorker {
             effective_output_limit: Math.max(1, g.total),
             ...(done ? { terminal_finish_reason: 'stop' as const } : {}),
           }
-      const stage: CutStep = { kind: 'stage', ticket_id: entry.ticket_id, staging_key: key, prefix_token_count: k, prefix_digest: prefixDigest, durable: !fails }
+      const stage: CutStep = {
+        kind: 'stage',
+        ticket_id: entry.ticket_id,
+        staging_key: key,
+        prefix_token_count: k,
+        prefix_digest: prefixDigest,
+        durable: !fails,
+      }
       if (behaviour.ackBeforeDurable === true && !fails) steps.push({ kind: 'ack', ack }, stage)
       else steps.push(stage, { kind: 'ack', ack })
       if (!fails) this.#store.stage(key, prefix)

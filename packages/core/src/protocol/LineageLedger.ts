@@ -48,8 +48,15 @@ export class LineageLedger {
     const last = this.#lastCall.get(key)
     const armed = this.#relay.get(key)
     // The bug: the second call of N+1 is linked to N's boundary again.
-    if (this.relayTwice && armed !== undefined && last !== undefined && last.parent_call_id === armed.parent) return { parent: armed.parent, prevLen: armed.cum_len, relay: true }
-    if (last !== undefined) return { parent: last.model_call_id, prevLen: last.cum_len, relay: false }
+    if (
+      this.relayTwice &&
+      armed !== undefined &&
+      last !== undefined &&
+      last.parent_call_id === armed.parent
+    )
+      return { parent: armed.parent, prevLen: armed.cum_len, relay: true }
+    if (last !== undefined)
+      return { parent: last.model_call_id, prevLen: last.cum_len, relay: false }
     const source = this.#relay.get(key)
     if (source !== undefined && !this.#relayConsumed.has(key)) {
       // The cross-attempt link is consumed exactly once: the first call of N+1 only.
@@ -77,7 +84,10 @@ export class LineageLedger {
     if (first === undefined) return
     this.#rows.set(captureKeyOf, [...rows])
     const boundaryRow = rows.find((r) => r.model_call_id === boundary)
-    const next = executionKey({ rollout_id: first.rollout_id, attempt_index: first.attempt_index + 1 })
+    const next = executionKey({
+      rollout_id: first.rollout_id,
+      attempt_index: first.attempt_index + 1,
+    })
     this.#relay.set(next, { parent: boundary, cum_len: boundaryRow?.cum_len ?? 0 })
   }
 
@@ -89,7 +99,15 @@ export class LineageLedger {
   }
 
   /** Restored-parent relay entries: N+1 key → parent call, and whether it was consumed. */
-  relays(): readonly { readonly key: string; readonly parent: string; readonly consumed: boolean }[] {
-    return [...this.#relay.entries()].map(([key, v]) => ({ key, parent: v.parent, consumed: this.#relayConsumed.has(key) }))
+  relays(): readonly {
+    readonly key: string
+    readonly parent: string
+    readonly consumed: boolean
+  }[] {
+    return [...this.#relay.entries()].map(([key, v]) => ({
+      key,
+      parent: v.parent,
+      consumed: this.#relayConsumed.has(key),
+    }))
   }
 }

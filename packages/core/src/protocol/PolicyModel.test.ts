@@ -15,7 +15,11 @@ const gen = new GenerationWorker(new TokenStore())
 function call(m: PolicyModel, who: ExecutionIdentity, text = 'hello world'): string {
   const a = m.admit(who)
   if (!a.ok) throw new Error(a.error.code)
-  const done = m.complete(a.value.ticket, gen.stage(a.value.model_call_id, a.value.prev_len, text), 0)
+  const done = m.complete(
+    a.value.ticket,
+    gen.stage(a.value.model_call_id, a.value.prev_len, text),
+    0,
+  )
   if (!done.ok) throw new Error(done.error.code)
   return a.value.model_call_id
 }
@@ -115,7 +119,10 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
     const r = m.commit('ck', sink, [root(id('r0'), c0)])
     expect(r.ok && r.value.rollouts).toBe(1)
     expect(r.ok && r.value.excluded_inactive).toBe(1)
-    expect(sink.list().map((e) => e.path)).toEqual(['model-ledger/policy/manifest.json', 'model-ledger/policy/r0.lineage.jsonl'])
+    expect(sink.list().map((e) => e.path)).toEqual([
+      'model-ledger/policy/manifest.json',
+      'model-ledger/policy/r0.lineage.jsonl',
+    ])
   })
 
   it('[model.commit-root-mismatch] [model] a root naming a tombstoned attempt, a missing lineage or no matching row is ledger_mismatch', () => {
@@ -128,7 +135,9 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
     m.status('ck', 1)
     expect(code(m.commit('ck', sinkOf(), [root(id('r1'), 'x')]))).toBe('ledger_mismatch')
     expect(code(m.commit('ck', sinkOf(), [root(id('r9'), 'x')]))).toBe('ledger_mismatch')
-    expect(code(m.commit('ck', sinkOf(), [root(id('r0'), 'policy-call-999999')]))).toBe('ledger_mismatch')
+    expect(code(m.commit('ck', sinkOf(), [root(id('r0'), 'policy-call-999999')]))).toBe(
+      'ledger_mismatch',
+    )
     expect(m.fence.phase).toBe('prepared')
     expect(m.commit('ck', sinkOf(), [root(id('r0'), c0)]).ok).toBe(true)
   })
@@ -169,7 +178,12 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
     expect(a1.ok && a1.value.relay).toBe(true)
     expect(a1.ok && a1.value.parent_call_id).toBe(last)
     expect(a1.ok && a1.value.parent_call_id).not.toBe(first)
-    if (a1.ok) fresh.complete(a1.value.ticket, gen.stage(a1.value.model_call_id, a1.value.prev_len, 'next'), 2)
+    if (a1.ok)
+      fresh.complete(
+        a1.value.ticket,
+        gen.stage(a1.value.model_call_id, a1.value.prev_len, 'next'),
+        2,
+      )
     const a2 = fresh.admit(id('r0', 1))
     expect(a2.ok && a2.value.relay).toBe(false)
     expect(a2.ok && a1.ok && a2.value.parent_call_id).toBe(a1.ok ? a1.value.model_call_id : null)
@@ -297,7 +311,9 @@ describe('multi-worker admission coordinator (PROTOCOL.md §4.6)', () => {
     expect(m.isInflight(a.value.ticket)).toBe(false)
     m.pause('ck', 100)
     m.abortInflight('ck', id('r1'))
-    expect(code(m.complete(b.value.ticket, gen.stage(b.value.model_call_id, 0, 'late'), 6))).toBe('stale_attempt')
+    expect(code(m.complete(b.value.ticket, gen.stage(b.value.model_call_id, 0, 'late'), 6))).toBe(
+      'stale_attempt',
+    )
     expect(m.ledgerRows().map((r) => r.model_call_id)).toEqual([a.value.model_call_id])
   })
 })

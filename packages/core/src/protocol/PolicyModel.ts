@@ -164,7 +164,8 @@ export class PolicyModel {
     this.#hasLedger = options.ledger ?? true
     this.#workers = new WorkerCoordinator(options.workers ?? 1)
     const generation = options.generation ?? 0
-    this.#callPrefix = generation === 0 ? `${this.serverName}-call-` : `${this.serverName}-call-g${generation}-`
+    this.#callPrefix =
+      generation === 0 ? `${this.serverName}-call-` : `${this.serverName}-call-g${generation}-`
     if (options.relayTwice === true) this.#ledger.relayTwice = true
     this.#skipRestoreFences = options.skipRestoreFences === true
     this.#restoreExpected = options.restoreExpected ?? false
@@ -203,7 +204,9 @@ export class PolicyModel {
   }
 
   #roleCheck(): Result<void, CutoverError> {
-    return this.#role === 'policy' ? ok(undefined) : err(cutoverError('not_a_policy_instance', `${this.serverName} is not a policy instance`))
+    return this.#role === 'policy'
+      ? ok(undefined)
+      : err(cutoverError('not_a_policy_instance', `${this.serverName} is not a policy instance`))
   }
 
   /**
@@ -212,9 +215,14 @@ export class PolicyModel {
    */
   admit(id: ExecutionIdentity, worker = 0): Result<ModelAdmission, CutoverError> {
     const key = executionKey(id)
-    if (this.#tombstones.has(key)) return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
-    if (this.#state !== 'accepting') return err(cutoverError('checkpoint_parked', `policy admission is ${this.#state}; retry after resume`))
-    if (this.#workers.managed && !this.#workers.isConnected(worker)) return err(cutoverError('checkpoint_parked', `worker ${worker} is not connected`))
+    if (this.#tombstones.has(key))
+      return err(cutoverError('stale_attempt', `attempt ${key} is fenced`))
+    if (this.#state !== 'accepting')
+      return err(
+        cutoverError('checkpoint_parked', `policy admission is ${this.#state}; retry after resume`),
+      )
+    if (this.#workers.managed && !this.#workers.isConnected(worker))
+      return err(cutoverError('checkpoint_parked', `worker ${worker} is not connected`))
     this.#served = true
     const link = this.#ledger.link(id)
     const admission: ModelAdmission = {
@@ -233,18 +241,33 @@ export class PolicyModel {
    * The response is complete: custody (the lineage row) is recorded before the terminal response
    * event, then the request leaves the in-flight set. A cancelled (aborted) request records nothing.
    */
-  complete(ticket: string, coords: TokenCoordinates, now: number, weightVersion = 0): Result<LineageRow, CutoverError> {
+  complete(
+    ticket: string,
+    coords: TokenCoordinates,
+    now: number,
+    weightVersion = 0,
+  ): Result<LineageRow, CutoverError> {
     const entry = this.#inflight.get(ticket)
     if (entry === undefined) return err(cutoverError('invalid_request', `unknown ticket ${ticket}`))
     if (this.#cuts.isFenced(ticket) && !this.#unfencedEgress) {
       // Egress fence (GENERATION_CUTS.md §3.4): the generation finished, its response is held.
       this.#held.add(ticket)
-      return err(cutoverError('checkpoint_parked', `the response of ${entry.admission.model_call_id} is held by the egress fence until the checkpoint's disposition is known`))
+      return err(
+        cutoverError(
+          'checkpoint_parked',
+          `the response of ${entry.admission.model_call_id} is held by the egress fence until the checkpoint's disposition is known`,
+        ),
+      )
     }
     this.#inflight.delete(ticket)
     this.#afterInflightChange()
     if (entry.cancelled || this.#tombstones.has(executionKey(entry.id)))
-      return err(cutoverError('stale_attempt', `attempt ${executionKey(entry.id)} was aborted; its response is fenced`))
+      return err(
+        cutoverError(
+          'stale_attempt',
+          `attempt ${executionKey(entry.id)} was aborted; its response is fenced`,
+        ),
+      )
     const row: LineageRow = {
       model_call_id: entry.admission.model_call_id,
       parent_call_id: entry.admission.parent_call_id,
@@ -279,7 +302,9 @@ export class PolicyModel {
   /** Tickets in flight for one identity. */
   ticketsOf(id: ExecutionIdentity): readonly string[] {
     const key = executionKey(id)
-    return [...this.#inflight.entries()].filter(([, v]) => executionKey(v.id) === key).map(([t]) => t)
+    return [...this.#inflight.entries()]
+      .filter(([, v]) => executionKey(v.id) === key)
+      .map(([t]) => t)
   }
 
   #afterInflightChange(): void {
@@ -308,7 +333,10 @@ export class PolicyModel {
       state: this.#state,
       workers: { acknowledged: this.#workers.acknowledged, expected: this.#workers.count },
       inflight_total: unsettled.length,
-      inflight: unsettled.map((v) => ({ rollout_id: v.id.rollout_id, attempt_index: v.id.attempt_index })),
+      inflight: unsettled.map((v) => ({
+        rollout_id: v.id.rollout_id,
+        attempt_index: v.id.attempt_index,
+      })),
       ...(this.#cuts.active ? { response_inflight_total: this.#inflight.size } : {}),
       ...(this.#cuts.active && proof !== null ? { generation_cut_proof: proof } : {}),
     }
@@ -321,20 +349,44 @@ export class PolicyModel {
    * egress fenced; `classify` says which the model does not send for cutting (constrained
    * decoding: `excluded`; no token yet: `not_started`). Returns one inventory per worker to send.
    */
-  beginGenerationCut(checkpointId: string, classify: (ticket: string, id: ExecutionIdentity, admission: ModelAdmission) => TicketClass, admittedAt: (ticket: string) => number): Result<{ readonly inventories: ReadonlyMap<number, GenerationCutInventory>; readonly frozen: readonly FrozenTicket[] }, CutoverError> {
+  beginGenerationCut(
+    checkpointId: string,
+    classify: (ticket: string, id: ExecutionIdentity, admission: ModelAdmission) => TicketClass,
+    admittedAt: (ticket: string) => number,
+  ): Result<
+    {
+      readonly inventories: ReadonlyMap<number, GenerationCutInventory>
+      readonly frozen: readonly FrozenTicket[]
+    },
+    CutoverError
+  > {
     const check = this.fence.requirePhase(checkpointId, ['preparing'])
     if (!check.ok) return check
     const tickets = [...this.#inflight.values()]
       .filter((v) => !v.cancelled)
-      .map((v) => ({ ticket: v.admission.ticket, id: v.id, model_call_id: v.admission.model_call_id, worker: v.admission.worker, admitted_at: admittedAt(v.admission.ticket), class: classify(v.admission.ticket, v.id, v.admission) }))
-    const managed = this.#workers.managed ? Array.from({ length: this.#workers.count }, (_, k) => k).filter((k) => this.#workers.isConnected(k)) : []
+      .map((v) => ({
+        ticket: v.admission.ticket,
+        id: v.id,
+        model_call_id: v.admission.model_call_id,
+        worker: v.admission.worker,
+        admitted_at: admittedAt(v.admission.ticket),
+        class: classify(v.admission.ticket, v.id, v.admission),
+      }))
+    const managed = this.#workers.managed
+      ? Array.from({ length: this.#workers.count }, (_, k) => k).filter((k) =>
+          this.#workers.isConnected(k),
+        )
+      : []
     const inventories = this.#cuts.freeze(checkpointId, tickets, managed)
     this.#afterInflightChange()
     return ok({ inventories, frozen: this.#cuts.frozen() })
   }
 
   /** A worker's generation-cut receipt (refused unless it answers its inventory exactly). */
-  acceptCutReceipt(worker: number, receipt: GenerationCutReceipt): Result<WorkerCutAck, CutoverError> {
+  acceptCutReceipt(
+    worker: number,
+    receipt: GenerationCutReceipt,
+  ): Result<WorkerCutAck, CutoverError> {
     const accepted = this.#cuts.accept(worker, receipt)
     if (accepted.ok) this.#afterInflightChange()
     return accepted
@@ -368,7 +420,9 @@ export class PolicyModel {
    *   unfenced; a held response (`held: true`) is released — its caller completes it now, once —
    *   and a call still generating goes on from where it is.
    */
-  releaseEgress(disposition: 'committed' | 'aborted'): readonly (FrozenTicket & { readonly held: boolean })[] {
+  releaseEgress(
+    disposition: 'committed' | 'aborted',
+  ): readonly (FrozenTicket & { readonly held: boolean })[] {
     const released = this.#cuts.release().map((t) => ({ ...t, held: this.#held.has(t.ticket) }))
     for (const t of released) {
       this.#held.delete(t.ticket)
@@ -383,7 +437,11 @@ export class PolicyModel {
     return this.#cuts.restoredFor(id)
   }
   /** `claim` of a restored cut by a worker's call of N+1 (`restored_cut_already_owned` / `restored_cut_consumed`). */
-  claimCut(cutCallId: string, worker: number, modelCallId: string): Result<RestoredCut, CutoverError> {
+  claimCut(
+    cutCallId: string,
+    worker: number,
+    modelCallId: string,
+  ): Result<RestoredCut, CutoverError> {
     return this.#cuts.claim(cutCallId, worker, modelCallId)
   }
   /** The lease holder prefilled the prefix. */
@@ -410,7 +468,12 @@ export class PolicyModel {
   /** A (replacement) worker registers: refused while admission is not accepting. */
   workerRegister(worker: number): Result<void, CutoverError> {
     if (this.#state !== 'accepting')
-      return err(cutoverError('worker_registration_rejected', `worker ${worker} cannot join while admission is ${this.#state}`))
+      return err(
+        cutoverError(
+          'worker_registration_rejected',
+          `worker ${worker} cannot join while admission is ${this.#state}`,
+        ),
+      )
     this.#workers.register(worker)
     return ok(undefined)
   }
@@ -442,12 +505,25 @@ export class PolicyModel {
    * acknowledged when the deadline passed are `missing_workers`.
    */
   status(checkpointId: string, now: number): Result<AdmissionReport, CutoverError> {
-    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restored_paused', 'restore_failed_paused'])
+    const check = this.fence.requirePhase(checkpointId, [
+      'preparing',
+      'prepared',
+      'committing',
+      'committed_paused',
+      'restored_paused',
+      'restore_failed_paused',
+    ])
     if (!check.ok) return check
     if (this.#state === 'paused') this.fence.markPrepared(checkpointId)
     else if (this.#workers.managed && this.fence.remaining(now) === 0) {
       const missing = this.#workers.unacknowledged()
-      if (missing.length > 0) return err(cutoverError('missing_workers', `workers ${missing.join(', ')} did not acknowledge the close`))
+      if (missing.length > 0)
+        return err(
+          cutoverError(
+            'missing_workers',
+            `workers ${missing.join(', ')} did not acknowledge the close`,
+          ),
+        )
     }
     return ok(this.#report())
   }
@@ -457,26 +533,52 @@ export class PolicyModel {
    * for `paused`. The simulator answers at once, so the wait is returned: the caller asks again
    * after `wait_ms` (or sooner, when in-flight calls finish). An expired deadline waits 0.
    */
-  statusLongPoll(checkpointId: string, now: number, timeoutMs: number): Result<AdmissionLongPoll, CutoverError> {
+  statusLongPoll(
+    checkpointId: string,
+    now: number,
+    timeoutMs: number,
+  ): Result<AdmissionLongPoll, CutoverError> {
     const report = this.status(checkpointId, now)
     if (!report.ok) return report
-    const wait = report.value.state === 'paused' ? 0 : Math.max(0, Math.min(timeoutMs, this.fence.remaining(now)))
+    const wait =
+      report.value.state === 'paused'
+        ? 0
+        : Math.max(0, Math.min(timeoutMs, this.fence.remaining(now)))
     return ok({ report: report.value, wait_ms: wait })
   }
 
   /** Deadline escape hatch: tombstone the attempt and cancel its tasks (they stay in flight until they exit). */
-  abortInflight(checkpointId: string, id: ExecutionIdentity): Result<{ state: AdmissionState; aborted_inflight: number; inflight_total: number }, CutoverError> {
+  abortInflight(
+    checkpointId: string,
+    id: ExecutionIdentity,
+  ): Result<
+    { state: AdmissionState; aborted_inflight: number; inflight_total: number },
+    CutoverError
+  > {
     const key = executionKey(id)
-    return this.fence.run(checkpointId, { operation: `abort_inflight:${key}`, allowed: ['preparing', 'prepared'], during: null, after: null }, () => {
-      this.#tombstones.add(key)
-      let aborted = 0
-      for (const entry of this.#inflight.values())
-        if (executionKey(entry.id) === key && !entry.cancelled) {
-          entry.cancelled = true
-          aborted++
-        }
-      return ok({ state: this.#state, aborted_inflight: aborted, inflight_total: this.#inflight.size })
-    })
+    return this.fence.run(
+      checkpointId,
+      {
+        operation: `abort_inflight:${key}`,
+        allowed: ['preparing', 'prepared'],
+        during: null,
+        after: null,
+      },
+      () => {
+        this.#tombstones.add(key)
+        let aborted = 0
+        for (const entry of this.#inflight.values())
+          if (executionKey(entry.id) === key && !entry.cancelled) {
+            entry.cancelled = true
+            aborted++
+          }
+        return ok({
+          state: this.#state,
+          aborted_inflight: aborted,
+          inflight_total: this.#inflight.size,
+        })
+      },
+    )
   }
 
   /**
@@ -485,58 +587,89 @@ export class PolicyModel {
    * name, each root matching exactly one committed row (`ledger_mismatch` otherwise); manifest last.
    * Lineage the roots do not name is recorded as `excluded_inactive`.
    */
-  commit(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Result<ModelCommitResult, CutoverError> {
+  commit(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+    roots: readonly ContinuationRoot[],
+  ): Result<ModelCommitResult, CutoverError> {
     return runSteps(this.commitSteps(checkpointId, dir, roots))
   }
 
   /** `commit` writing one bounded batch of lineage files per step (the caller performs each batch's writes in between). */
-  *commitSteps(checkpointId: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]): Generator<void, Result<ModelCommitResult, CutoverError>, void> {
+  *commitSteps(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+    roots: readonly ContinuationRoot[],
+  ): Generator<void, Result<ModelCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
       return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
     }
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    return yield* fencedCommitSteps(this.fence, checkpointId, 'ledger_mismatch', durable, function* () {
-      if (!self.#hasLedger) return err(cutoverError('ledger_not_checkpointable', `${self.serverName} has no ledger lifecycle; nothing can be committed`))
-      const unsettled = self.#unsettledCount()
-      if (self.#state !== 'paused' || unsettled > 0)
-        return err(cutoverError('ledger_not_quiescent', `admission is ${self.#state} with ${unsettled} in flight`))
-      // Every cut prefix is checked against the token store before anything is written.
-      if (self.#cuts.active && self.#tokenStore !== undefined) {
-        const valid = self.#cuts.validate(self.#tokenStore)
-        if (!valid.ok) return valid
-      }
-      const named = new Set(roots.map((r) => r.capture_key))
-      const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
-      const excluded: ExecutionIdentity[] = []
-      for (const [ck, rows] of self.#ledger.byCapture()) {
-        if (named.has(ck)) rollouts[ck] = rows
-        else if (rows[0] !== undefined) excluded.push({ rollout_id: rows[0].rollout_id, attempt_index: rows[0].attempt_index })
-      }
-      const tombstones = self.tombstones().map(parseKey)
-      const cutRecords = self.#cuts.active ? self.#cuts.records((id) => !self.#tombstones.has(executionKey(id))) : []
-      const committed = yield* commitLedgerSteps(dir, self.#digest, {
-        generation_cuts: cutRecords,
-        server_name: self.serverName,
-        checkpoint_id: checkpointId,
-        rollouts,
-        tombstones,
-        source_attempts: roots.map((r) => ({ rollout_id: r.rollout_id, attempt_index: r.attempt_index })),
-        continuation_roots: roots,
-        excluded_inactive: excluded,
-      })
-      if (!committed.ok) return committed
-      self.#lastCommitDigest = committed.value.manifest_digest
-      return ok({
-        rollouts: committed.value.rollouts,
-        rows: committed.value.rows,
-        excluded_tombstoned: tombstones.length,
-        excluded_inactive: excluded.length,
-        manifest_digest: committed.value.manifest_digest,
-        ...(self.#cuts.active ? { generation_cut_records: cutRecords.length } : {}),
-      })
-    })
+    return yield* fencedCommitSteps(
+      this.fence,
+      checkpointId,
+      'ledger_mismatch',
+      durable,
+      function* () {
+        if (!self.#hasLedger)
+          return err(
+            cutoverError(
+              'ledger_not_checkpointable',
+              `${self.serverName} has no ledger lifecycle; nothing can be committed`,
+            ),
+          )
+        const unsettled = self.#unsettledCount()
+        if (self.#state !== 'paused' || unsettled > 0)
+          return err(
+            cutoverError(
+              'ledger_not_quiescent',
+              `admission is ${self.#state} with ${unsettled} in flight`,
+            ),
+          )
+        // Every cut prefix is checked against the token store before anything is written.
+        if (self.#cuts.active && self.#tokenStore !== undefined) {
+          const valid = self.#cuts.validate(self.#tokenStore)
+          if (!valid.ok) return valid
+        }
+        const named = new Set(roots.map((r) => r.capture_key))
+        const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
+        const excluded: ExecutionIdentity[] = []
+        for (const [ck, rows] of self.#ledger.byCapture()) {
+          if (named.has(ck)) rollouts[ck] = rows
+          else if (rows[0] !== undefined)
+            excluded.push({ rollout_id: rows[0].rollout_id, attempt_index: rows[0].attempt_index })
+        }
+        const tombstones = self.tombstones().map(parseKey)
+        const cutRecords = self.#cuts.active
+          ? self.#cuts.records((id) => !self.#tombstones.has(executionKey(id)))
+          : []
+        const committed = yield* commitLedgerSteps(dir, self.#digest, {
+          generation_cuts: cutRecords,
+          server_name: self.serverName,
+          checkpoint_id: checkpointId,
+          rollouts,
+          tombstones,
+          source_attempts: roots.map((r) => ({
+            rollout_id: r.rollout_id,
+            attempt_index: r.attempt_index,
+          })),
+          continuation_roots: roots,
+          excluded_inactive: excluded,
+        })
+        if (!committed.ok) return committed
+        self.#lastCommitDigest = committed.value.manifest_digest
+        return ok({
+          rollouts: committed.value.rollouts,
+          rows: committed.value.rows,
+          excluded_tombstoned: tombstones.length,
+          excluded_inactive: excluded.length,
+          manifest_digest: committed.value.manifest_digest,
+          ...(self.#cuts.active ? { generation_cut_records: cutRecords.length } : {}),
+        })
+      },
+    )
   }
 
   /**
@@ -546,7 +679,10 @@ export class PolicyModel {
    * namespace continues (one with no committed call has no root) are fenced, and the restored-parent
    * relay of each continued rollout is armed. Failure → `restore_failed_paused`.
    */
-  restore(checkpointId: string, dir: CheckpointDirectory): Result<ModelRestoreResult, CutoverError> {
+  restore(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): Result<ModelRestoreResult, CutoverError> {
     return runSteps(this.restoreSteps(checkpointId, dir))
   }
 
@@ -554,7 +690,10 @@ export class PolicyModel {
    * `restore` with the ledger read and verified one bounded batch of files at a time first (reads
    * only: the fence still decides, and a refused call changes nothing), then installed at once.
    */
-  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<ModelRestoreResult, CutoverError>> {
+  *restoreSteps(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): VerifySteps<Result<ModelRestoreResult, CutoverError>> {
     const role = this.#roleCheck()
     if (!role.ok) return role
     const view = createDirectoryView(dir, this.#digest)
@@ -562,16 +701,27 @@ export class PolicyModel {
     const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
       // Admission closes only once the fence accepted the restore (a refused call changes nothing).
       this.#state = 'paused'
-      if (this.#served || this.#ledger.size > 0) return err(cutoverError('ledger_mismatch', 'restore needs a fresh ledger namespace; this process has served traffic'))
+      if (this.#served || this.#ledger.size > 0)
+        return err(
+          cutoverError(
+            'ledger_mismatch',
+            'restore needs a fresh ledger namespace; this process has served traffic',
+          ),
+        )
       if (!ledger.ok) return ledger
       const { manifest, rollouts } = ledger.value
-      if (manifest.checkpoint_id !== checkpointId) return err(cutoverError('ledger_mismatch', `manifest is for checkpoint ${manifest.checkpoint_id}`))
+      if (manifest.checkpoint_id !== checkpointId)
+        return err(
+          cutoverError('ledger_mismatch', `manifest is for checkpoint ${manifest.checkpoint_id}`),
+        )
       // Every segment a durable_prefix names is verified before any state is activated.
       const cuts = manifest.generation_cuts
       const prefixes = cuts === undefined ? ok([]) : restoredCutPrefixes(view, cuts)
       if (!prefixes.ok) return prefixes
       // Every reference of a capture key names the same boundary: its root's last committed call.
-      const boundaryOf = new Map(manifest.storage_references.map((r) => [r.capture_key, r.boundary_model_call_id]))
+      const boundaryOf = new Map(
+        manifest.storage_references.map((r) => [r.capture_key, r.boundary_model_call_id]),
+      )
       let rowCount = 0
       for (const ck of Object.keys(rollouts).sort()) {
         const rows = rollouts[ck] as readonly LineageRow[]
@@ -580,12 +730,22 @@ export class PolicyModel {
         rowCount += rows.length
       }
       // Cut rollouts continue under N+1 too: their attempt N is fenced like every source attempt.
-      const cutSources = (cuts ?? []).map((c) => ({ rollout_id: c.rollout_id, attempt_index: c.attempt_index }))
+      const cutSources = (cuts ?? []).map((c) => ({
+        rollout_id: c.rollout_id,
+        attempt_index: c.attempt_index,
+      }))
       // So is every other execution the checkpoint continues (PROTOCOL.md §2.3 "model: attempt N
       // fenced"; §8 stale attempt after restore): one whose boundary names no model call has no
       // continuation root, so it is not among source_attempts, yet the agent restores it under N+1.
       const continued = continuedExecutions(dir, this.#digest)
-      if (!this.#skipRestoreFences) for (const id of [...manifest.tombstones, ...manifest.source_attempts, ...cutSources, ...continued]) this.#tombstones.add(id)
+      if (!this.#skipRestoreFences)
+        for (const id of [
+          ...manifest.tombstones,
+          ...manifest.source_attempts,
+          ...cutSources,
+          ...continued,
+        ])
+          this.#tombstones.add(id)
       const sourceKeys = manifest.source_attempts.map(executionKey)
       this.#sourceAttempts.push(...sourceKeys)
       const relays = this.#ledger.relayParents()
@@ -600,7 +760,8 @@ export class PolicyModel {
         ...(cuts === undefined ? {} : { generation_cuts_restored: prefixes.value.length }),
       })
     })
-    if (!result.ok && this.fence.phase === 'restore_failed_paused') this.#state = 'restore_failed_paused'
+    if (!result.ok && this.fence.phase === 'restore_failed_paused')
+      this.#state = 'restore_failed_paused'
     return result
   }
 
@@ -619,7 +780,11 @@ export class PolicyModel {
   }
 
   /** Restored-parent relay entries: N+1 key → parent call, and whether it was consumed. */
-  relays(): readonly { readonly key: string; readonly parent: string; readonly consumed: boolean }[] {
+  relays(): readonly {
+    readonly key: string
+    readonly parent: string
+    readonly consumed: boolean
+  }[] {
     return this.#ledger.relays()
   }
 }

@@ -114,7 +114,15 @@ export class ResourcesParticipant<TSession> {
   #lastCommitDigest: string | null = null
   #restoreExpected: boolean
 
-  constructor(env: EnvironmentServer<TSession>, digest: Digest, options: { serverName?: string; restoreExpected?: boolean; receiptHistory?: ReceiptHistoryLimits } = {}) {
+  constructor(
+    env: EnvironmentServer<TSession>,
+    digest: Digest,
+    options: {
+      serverName?: string
+      restoreExpected?: boolean
+      receiptHistory?: ReceiptHistoryLimits
+    } = {},
+  ) {
     this.#sessions = new SessionTable<TSession>(options.receiptHistory)
     this.env = env
     this.#digest = digest
@@ -156,12 +164,34 @@ export class ResourcesParticipant<TSession> {
   sessions(): readonly ResourcesSessionInfo[] {
     const out: ResourcesSessionInfo[] = []
     for (const m of this.#sessions.boundSessions())
-      out.push({ key: executionKey(m.id), rollout_id: m.id.rollout_id, attempt: m.id.attempt_index, state: m.uncertain ? 'uncertain' : m.restored ? 'restored' : this.#accepting ? 'bound' : 'exported', revision: m.revision, session_id: m.sessionId })
+      out.push({
+        key: executionKey(m.id),
+        rollout_id: m.id.rollout_id,
+        attempt: m.id.attempt_index,
+        state: m.uncertain
+          ? 'uncertain'
+          : m.restored
+            ? 'restored'
+            : this.#accepting
+              ? 'bound'
+              : 'exported',
+        revision: m.revision,
+        session_id: m.sessionId,
+      })
     return out
   }
 
   #refuse(code: ErrorCode, message: string, meta?: SessionMeta): ResourcesResponse {
-    return { status: 409, body: { error: { code, message } }, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: meta?.sessionId ?? null, code, replayed: false, closed: false }
+    return {
+      status: 409,
+      body: { error: { code, message } },
+      revision: meta?.revision ?? null,
+      revisionBefore: meta?.revision ?? null,
+      sessionId: meta?.sessionId ?? null,
+      code,
+      replayed: false,
+      closed: false,
+    }
   }
 
   /**
@@ -176,7 +206,9 @@ export class ResourcesParticipant<TSession> {
     if (req.query !== undefined && req.query !== '') input['query'] = req.query
     input['content_type'] = 'application/json'
     if (req.cookies !== undefined && req.cookies.length > 0)
-      input['cookies'] = [...req.cookies].map(([k, v]) => [k, v]).sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
+      input['cookies'] = [...req.cookies]
+        .map(([k, v]) => [k, v])
+        .sort((a, b) => (a.join('=') < b.join('=') ? -1 : a.join('=') > b.join('=') ? 1 : 0))
     input['body'] = (req.body ?? null) as JsonValue
     return this.#digest.sha256Hex(canonicalJson(input))
   }
@@ -190,33 +222,82 @@ export class ResourcesParticipant<TSession> {
   #handle(req: ResourcesRequest, admitted: boolean): ResourcesResponse {
     const kind = this.env.routeKind(req.path, req.method)
     if (kind === 'untracked') {
-      const r = this.env.handle(req.path, req.body, req.sessionId === undefined ? undefined : this.#sessions.state(req.sessionId))
-      return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: req.sessionId ?? null, code: null, replayed: false, closed: false }
+      const r = this.env.handle(
+        req.path,
+        req.body,
+        req.sessionId === undefined ? undefined : this.#sessions.state(req.sessionId),
+      )
+      return {
+        status: r.response.status,
+        body: r.response.body,
+        revision: null,
+        revisionBefore: null,
+        sessionId: req.sessionId ?? null,
+        code: null,
+        replayed: false,
+        closed: false,
+      }
     }
     if (req.identity !== undefined && this.#tombstones.has(executionKey(req.identity)))
       return this.#refuse('stale_attempt', `attempt ${executionKey(req.identity)} is fenced`)
-    if (!this.#accepting && !admitted) return this.#refuse('checkpoint_parked', 'resources mutation admission is paused for a checkpoint')
+    if (!this.#accepting && !admitted)
+      return this.#refuse(
+        'checkpoint_parked',
+        'resources mutation admission is paused for a checkpoint',
+      )
     if (req.identity === undefined) {
       // Stateful traffic without identity is allowed while accepting but poisons prepare.
       this.#servedUntracked = true
       const sid = req.sessionId ?? `s${this.#nextSession++}`
       const r = this.env.handle(req.path, req.body, this.#sessions.state(sid))
       this.#sessions.setState(sid, r.session)
-      return { status: r.response.status, body: r.response.body, revision: null, revisionBefore: null, sessionId: sid, code: null, replayed: false, closed: r.closed === true }
+      return {
+        status: r.response.status,
+        body: r.response.body,
+        revision: null,
+        revisionBefore: null,
+        sessionId: sid,
+        code: null,
+        replayed: false,
+        closed: r.closed === true,
+      }
     }
     const key = executionKey(req.identity)
     // Its receipts were evicted (or the history saturated): a retry could not be told from a new request.
-    if (this.#sessions.isEvicted(key)) return this.#refuse('resource_receipt_evicted', `receipt history of ${key} was evicted; a replay cannot be answered`)
+    if (this.#sessions.isEvicted(key))
+      return this.#refuse(
+        'resource_receipt_evicted',
+        `receipt history of ${key} was evicted; a replay cannot be answered`,
+      )
     this.#servedStateful = true
     if (kind === 'start') {
       const existing = this.#sessions.bound(key)
       const sid = existing?.sessionId ?? req.sessionId ?? `s${this.#nextSession++}`
       const r = this.env.handle(req.path, req.body, this.#sessions.state(sid))
-      if (r.response.status >= 300 || r.session === undefined) return this.#plain(r.response, existing ?? null, sid)
+      if (r.response.status >= 300 || r.session === undefined)
+        return this.#plain(r.response, existing ?? null, sid)
       // Bind only after a successful start.
-      const meta: SessionMeta = existing ?? { id: req.identity, sessionId: sid, revision: 0, receipts: new Map(), uncertain: false, restored: false, lockedUntil: null }
+      const meta: SessionMeta = existing ?? {
+        id: req.identity,
+        sessionId: sid,
+        revision: 0,
+        receipts: new Map(),
+        uncertain: false,
+        restored: false,
+        lockedUntil: null,
+      }
       this.#sessions.bind(key, meta, r.session)
-      return { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: meta.revision, sessionId: sid, code: null, replayed: false, closed: false, session: r.session }
+      return {
+        status: r.response.status,
+        body: r.response.body,
+        revision: meta.revision,
+        revisionBefore: meta.revision,
+        sessionId: sid,
+        code: null,
+        replayed: false,
+        closed: false,
+        session: r.session,
+      }
     }
     const meta = this.#sessions.bound(key)
     if (meta === undefined) {
@@ -227,15 +308,28 @@ export class ResourcesParticipant<TSession> {
       }
       return this.#refuse('resources_session_unbound', `no session is bound to ${key}`)
     }
-    if (meta.uncertain) return this.#refuse('resource_mutation_uncertain', `session ${key} has an uncertain mutation; retire it`, meta)
+    if (meta.uncertain)
+      return this.#refuse(
+        'resource_mutation_uncertain',
+        `session ${key} has an uncertain mutation; retire it`,
+        meta,
+      )
     if (req.requestId !== undefined) {
       const replay = this.#replay(meta, req)
       if (replay !== null) return replay
     }
     if (req.requestId !== undefined && meta.receipts.size >= RECEIPT_CAPACITY)
-      return this.#refuse('resource_receipt_capacity_exhausted', `session ${key} holds ${RECEIPT_CAPACITY} receipts`, meta)
+      return this.#refuse(
+        'resource_receipt_capacity_exhausted',
+        `session ${key} holds ${RECEIPT_CAPACITY} receipts`,
+        meta,
+      )
     if (req.expectedRevision !== undefined && req.expectedRevision !== meta.revision)
-      return this.#refuse('resource_revision_mismatch', `expected revision ${req.expectedRevision}, actual ${meta.revision}`, meta)
+      return this.#refuse(
+        'resource_revision_mismatch',
+        `expected revision ${req.expectedRevision}, actual ${meta.revision}`,
+        meta,
+      )
     const before = meta.revision
     let r
     try {
@@ -243,7 +337,11 @@ export class ResourcesParticipant<TSession> {
     } catch (e) {
       // A raising handler leaves the session in an unknown state.
       meta.uncertain = true
-      return this.#refuse('resource_mutation_uncertain', `handler failed: ${e instanceof Error ? e.message : String(e)}`, meta)
+      return this.#refuse(
+        'resource_mutation_uncertain',
+        `handler failed: ${e instanceof Error ? e.message : String(e)}`,
+        meta,
+      )
     }
     const success = r.response.status < 400
     if (success) meta.revision = before + 1
@@ -251,10 +349,22 @@ export class ResourcesParticipant<TSession> {
     if (r.session !== undefined) this.#sessions.setState(meta.sessionId, r.session)
     // Built in place, no spread copies: this runs once per environment step, and on this V8 a
     // spread followed by more properties costs microseconds per object. Same keys, same order.
-    const response: Mutable<ResourcesResponse> = { status: r.response.status, body: r.response.body, revision: meta.revision, revisionBefore: before, sessionId: meta.sessionId, code: null, replayed: false, closed, session: r.session }
+    const response: Mutable<ResourcesResponse> = {
+      status: r.response.status,
+      body: r.response.body,
+      revision: meta.revision,
+      revisionBefore: before,
+      sessionId: meta.sessionId,
+      code: null,
+      replayed: false,
+      closed,
+      session: r.session,
+    }
     if (req.requestId !== undefined && success) {
       // The bytes sent now are the bytes recorded: a replay sends exactly these.
-      const bytes = req.encodeAnswer?.(r.response.status, r.response.body) ?? encodeUtf8(JSON.stringify(r.response.body))
+      const bytes =
+        req.encodeAnswer?.(r.response.status, r.response.body) ??
+        encodeUtf8(JSON.stringify(r.response.body))
       response.bytes = bytes
       const request_id = req.requestId
       const input_digest = this.#inputDigest(req)
@@ -266,7 +376,15 @@ export class ResourcesParticipant<TSession> {
         request_id,
         req.expectedRevision === undefined
           ? { request_id, input_digest, status, headers, body_base64, resulting_revision }
-          : { request_id, expected_revision: req.expectedRevision, input_digest, status, headers, body_base64, resulting_revision },
+          : {
+              request_id,
+              expected_revision: req.expectedRevision,
+              input_digest,
+              status,
+              headers,
+              body_base64,
+              resulting_revision,
+            },
       )
     }
     if (closed) {
@@ -280,8 +398,15 @@ export class ResourcesParticipant<TSession> {
   #replay(meta: SessionMeta, req: ResourcesRequest): ResourcesResponse | null {
     const receipt = meta.receipts.get(req.requestId as string)
     if (receipt === undefined) return null
-    if (receipt.input_digest !== this.#inputDigest(req) || receipt.expected_revision !== req.expectedRevision)
-      return this.#refuse('resource_request_receipt_error', `request id ${String(req.requestId)} was used with a different input`, meta)
+    if (
+      receipt.input_digest !== this.#inputDigest(req) ||
+      receipt.expected_revision !== req.expectedRevision
+    )
+      return this.#refuse(
+        'resource_request_receipt_error',
+        `request id ${String(req.requestId)} was used with a different input`,
+        meta,
+      )
     const bytes = base64Decode(receipt.body_base64) ?? new Uint8Array()
     const text = decodeUtf8(bytes)
     let body: JsonValue = null
@@ -290,11 +415,30 @@ export class ResourcesParticipant<TSession> {
     } catch {
       body = null
     }
-    return { status: receipt.status, body, bytes, revision: receipt.resulting_revision ?? null, revisionBefore: receipt.resulting_revision ?? null, sessionId: meta.sessionId, code: null, replayed: true, closed: false }
+    return {
+      status: receipt.status,
+      body,
+      bytes,
+      revision: receipt.resulting_revision ?? null,
+      revisionBefore: receipt.resulting_revision ?? null,
+      sessionId: meta.sessionId,
+      code: null,
+      replayed: true,
+      closed: false,
+    }
   }
 
   #plain(response: EnvResponse, meta: SessionMeta | null, sid: string): ResourcesResponse {
-    return { status: response.status, body: response.body, revision: meta?.revision ?? null, revisionBefore: meta?.revision ?? null, sessionId: sid, code: null, replayed: false, closed: false }
+    return {
+      status: response.status,
+      body: response.body,
+      revision: meta?.revision ?? null,
+      revisionBefore: meta?.revision ?? null,
+      sessionId: sid,
+      code: null,
+      replayed: false,
+      closed: false,
+    }
   }
 
   /**
@@ -320,14 +464,29 @@ export class ResourcesParticipant<TSession> {
 
   /** `resources-checkpoint/status` (any phase but idle; stale/conflict still checked), answered from the participant's own state. */
   status(checkpointId: string): Result<JsonValue, CutoverError> {
-    const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared', 'committing', 'committed_paused', 'restoring', 'restore_failed_paused', 'restored_paused'])
+    const check = this.fence.requirePhase(checkpointId, [
+      'preparing',
+      'prepared',
+      'committing',
+      'committed_paused',
+      'restoring',
+      'restore_failed_paused',
+      'restored_paused',
+    ])
     if (!check.ok) return check
-    const metas = [...this.#sessions.boundSessions()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
+    const metas = [...this.#sessions.boundSessions()].sort((a, b) =>
+      executionKey(a.id) < executionKey(b.id) ? -1 : 1,
+    )
     return ok({
       state: this.#accepting ? 'accepting' : 'paused',
       admission_state: this.#accepting ? 'accepting' : 'paused',
       sessions: metas.length,
-      per_session: metas.map((m) => ({ rollout_id: m.id.rollout_id, attempt_index: m.id.attempt_index, revision: m.revision, locked: m.lockedUntil !== null })),
+      per_session: metas.map((m) => ({
+        rollout_id: m.id.rollout_id,
+        attempt_index: m.id.attempt_index,
+        revision: m.revision,
+        locked: m.lockedUntil !== null,
+      })),
       lock_entries: metas.length,
       locked_sessions: metas.filter((m) => m.lockedUntil !== null).length,
       tombstones: [...this.tombstones()],
@@ -337,7 +496,12 @@ export class ResourcesParticipant<TSession> {
       mutation_receipts: metas.reduce((n, m) => n + m.receipts.size, 0),
       retired_receipt_sessions: this.#sessions.retiredReceiptSessions,
       phase: this.fence.phase,
-      prepared_inventory: this.#prepared.map((p) => ({ rollout_id: p.rollout_id, attempt_index: p.attempt_index, revision: p.state_revision, mutation_receipts: p.mutation_receipts.length })),
+      prepared_inventory: this.#prepared.map((p) => ({
+        rollout_id: p.rollout_id,
+        attempt_index: p.attempt_index,
+        revision: p.state_revision,
+        mutation_receipts: p.mutation_receipts.length,
+      })),
     })
   }
 
@@ -376,10 +540,19 @@ export class ResourcesParticipant<TSession> {
    * finishes by the deadline hands the lock over (its mutation is part of what follows); one that
    * runs past it is a lock timeout, `resources_checkpoint_error`.
    */
-  #acquire(meta: SessionMeta, deadline: number | null, operation: string): Result<void, CutoverError> {
+  #acquire(
+    meta: SessionMeta,
+    deadline: number | null,
+    operation: string,
+  ): Result<void, CutoverError> {
     if (meta.lockedUntil === null) return ok(undefined)
     if (deadline !== null && meta.lockedUntil > deadline)
-      return err(cutoverError('resources_checkpoint_error', `${operation}: lock of ${executionKey(meta.id)} is held until ${meta.lockedUntil}, past the deadline ${deadline}`))
+      return err(
+        cutoverError(
+          'resources_checkpoint_error',
+          `${operation}: lock of ${executionKey(meta.id)} is held until ${meta.lockedUntil}, past the deadline ${deadline}`,
+        ),
+      )
     this.#handOver(meta)
     return ok(undefined)
   }
@@ -396,18 +569,54 @@ export class ResourcesParticipant<TSession> {
    * `prepare` (idle → prepared in one call): close mutation admission; refuse untracked stateful
    * traffic and uncertain sessions; export every bound session in sorted order.
    */
-  prepare(checkpointId: string, deadline: number, now: number): Result<{ sessions: number; state: 'prepared'; inventory: readonly { rollout_id: string; attempt_index: number; revision: number }[] }, CutoverError> {
+  prepare(
+    checkpointId: string,
+    deadline: number,
+    now: number,
+  ): Result<
+    {
+      sessions: number
+      state: 'prepared'
+      inventory: readonly { rollout_id: string; attempt_index: number; revision: number }[]
+    },
+    CutoverError
+  > {
     return this.fence.run(
       checkpointId,
       FENCE_OPS.resourcesPrepare,
       () => {
         this.#accepting = false
-        if (this.#servedUntracked) return this.#reopen(err(cutoverError('resources_checkpoint_error', 'stateful traffic without execution identity was served; refusing to omit live state')))
-        if (!this.env.codec.enabled) return this.#reopen(err(cutoverError('resources_checkpoint_error', `${this.serverName} has not opted in to checkpoint state`)))
-        const metas = [...this.#sessions.boundSessions()].sort((a, b) => (executionKey(a.id) < executionKey(b.id) ? -1 : 1))
+        if (this.#servedUntracked)
+          return this.#reopen(
+            err(
+              cutoverError(
+                'resources_checkpoint_error',
+                'stateful traffic without execution identity was served; refusing to omit live state',
+              ),
+            ),
+          )
+        if (!this.env.codec.enabled)
+          return this.#reopen(
+            err(
+              cutoverError(
+                'resources_checkpoint_error',
+                `${this.serverName} has not opted in to checkpoint state`,
+              ),
+            ),
+          )
+        const metas = [...this.#sessions.boundSessions()].sort((a, b) =>
+          executionKey(a.id) < executionKey(b.id) ? -1 : 1,
+        )
         const uncertain = metas.filter((m) => m.uncertain)
         if (uncertain.length > 0)
-          return this.#reopen(err(cutoverError('resource_mutation_uncertain', `uncertain sessions must be retired first: ${uncertain.map((m) => executionKey(m.id)).join(', ')}`)))
+          return this.#reopen(
+            err(
+              cutoverError(
+                'resource_mutation_uncertain',
+                `uncertain sessions must be retired first: ${uncertain.map((m) => executionKey(m.id)).join(', ')}`,
+              ),
+            ),
+          )
         const snapshots: ResourceSnapshot[] = []
         for (const m of metas) {
           const locked = this.#acquire(m, deadline, 'prepare')
@@ -417,7 +626,15 @@ export class ResourcesParticipant<TSession> {
           const session = this.#sessions.state(m.sessionId)
           if (session === undefined) continue
           const state = this.env.codec.exportState(session)
-          if (!state.ok) return this.#reopen(err(cutoverError('resources_checkpoint_error', `export of ${executionKey(m.id)} failed: ${state.error.message}`)))
+          if (!state.ok)
+            return this.#reopen(
+              err(
+                cutoverError(
+                  'resources_checkpoint_error',
+                  `export of ${executionKey(m.id)} failed: ${state.error.message}`,
+                ),
+              ),
+            )
           snapshots.push({
             schema_version: RESOURCE_SNAPSHOT_SCHEMA_VERSION,
             rollout_id: m.id.rollout_id,
@@ -429,7 +646,15 @@ export class ResourcesParticipant<TSession> {
           })
         }
         this.#prepared = snapshots
-        return ok({ sessions: snapshots.length, state: 'prepared' as const, inventory: snapshots.map((s) => ({ rollout_id: s.rollout_id, attempt_index: s.attempt_index, revision: s.state_revision })) })
+        return ok({
+          sessions: snapshots.length,
+          state: 'prepared' as const,
+          inventory: snapshots.map((s) => ({
+            rollout_id: s.rollout_id,
+            attempt_index: s.attempt_index,
+            revision: s.state_revision,
+          })),
+        })
       },
       deadline,
     )
@@ -445,7 +670,11 @@ export class ResourcesParticipant<TSession> {
    * (the operation's, else the checkpoint's; a timeout is `resources_checkpoint_error` and leaves
    * the session in place), then drop the session, its revision and its snapshot.
    */
-  retire(checkpointId: string, id: ExecutionIdentity, deadline?: number): Result<{ retired: true; dropped_snapshot: boolean }, CutoverError> {
+  retire(
+    checkpointId: string,
+    id: ExecutionIdentity,
+    deadline?: number,
+  ): Result<{ retired: true; dropped_snapshot: boolean }, CutoverError> {
     const check = this.fence.requirePhase(checkpointId, ['preparing', 'prepared'])
     if (!check.ok) return check
     const key = executionKey(id)
@@ -458,33 +687,57 @@ export class ResourcesParticipant<TSession> {
       const session = this.#sessions.state(meta.sessionId)
       if (session !== undefined && this.env.codec.retireState !== undefined) {
         const released = this.env.codec.retireState(session)
-        if (!released.ok) return err(cutoverError('resources_checkpoint_error', `retire of ${key}: adapter refused: ${released.error.message}`))
+        if (!released.ok)
+          return err(
+            cutoverError(
+              'resources_checkpoint_error',
+              `retire of ${key}: adapter refused: ${released.error.message}`,
+            ),
+          )
       }
       this.#sessions.release(key)
     }
     const before = this.#prepared.length
-    this.#prepared = this.#prepared.filter((s) => !(s.rollout_id === id.rollout_id && s.attempt_index === id.attempt_index))
+    this.#prepared = this.#prepared.filter(
+      (s) => !(s.rollout_id === id.rollout_id && s.attempt_index === id.attempt_index),
+    )
     return ok({ retired: true, dropped_snapshot: this.#prepared.length !== before })
   }
 
   /** `commit`: the prepared snapshots go to `D/resources/<server>` through the directory layer, manifest last. */
-  commit(checkpointId: string, dir: CheckpointDirectory): Result<ResourcesCommitResult, CutoverError> {
+  commit(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): Result<ResourcesCommitResult, CutoverError> {
     return runSteps(this.commitSteps(checkpointId, dir))
   }
 
   /** `commit` writing one bounded batch of snapshot files per step (the caller performs each batch's writes in between). */
-  *commitSteps(checkpointId: string, dir: CheckpointDirectory): Generator<void, Result<ResourcesCommitResult, CutoverError>, void> {
+  *commitSteps(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): Generator<void, Result<ResourcesCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadResourcesNamespace(dir, this.#digest, this.serverName)
       return loaded.ok && loaded.value.manifest.checkpoint_id === checkpointId
     }
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
-    return yield* fencedCommitSteps(this.fence, checkpointId, 'resources_checkpoint_error', durable, function* () {
-      const committed = yield* commitResourcesSteps(dir, self.#digest, { server_name: self.serverName, checkpoint_id: checkpointId, snapshots: self.#prepared })
-      if (committed.ok) self.#lastCommitDigest = committed.value.manifest_digest
-      return committed
-    })
+    return yield* fencedCommitSteps(
+      this.fence,
+      checkpointId,
+      'resources_checkpoint_error',
+      durable,
+      function* () {
+        const committed = yield* commitResourcesSteps(dir, self.#digest, {
+          server_name: self.serverName,
+          checkpoint_id: checkpointId,
+          snapshots: self.#prepared,
+        })
+        if (committed.ok) self.#lastCommitDigest = committed.value.manifest_digest
+        return committed
+      },
+    )
   }
 
   /**
@@ -493,7 +746,13 @@ export class ResourcesParticipant<TSession> {
    * the whole set is decoded, then activated under N+1 at once (session ids
    * `checkpoint:<rollout_id>:a<N+1>`) and N is tombstoned. Anything wrong activates nothing.
    */
-  restore(checkpointId: string, dir: CheckpointDirectory): Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError> {
+  restore(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): Result<
+    { sessions: number; source_checkpoint_id: string; activated: readonly string[] },
+    CutoverError
+  > {
     return runSteps(this.restoreSteps(checkpointId, dir))
   }
 
@@ -501,14 +760,29 @@ export class ResourcesParticipant<TSession> {
    * `restore` with the replacement set read and verified one bounded batch of files at a time first
    * (reads only: the fence still decides, and a refused call changes nothing), then activated at once.
    */
-  *restoreSteps(checkpointId: string, dir: CheckpointDirectory): VerifySteps<Result<{ sessions: number; source_checkpoint_id: string; activated: readonly string[] }, CutoverError>> {
+  *restoreSteps(
+    checkpointId: string,
+    dir: CheckpointDirectory,
+  ): VerifySteps<
+    Result<
+      { sessions: number; source_checkpoint_id: string; activated: readonly string[] },
+      CutoverError
+    >
+  > {
     const set = yield* loadReplacementSteps(dir, this.#digest, this.serverName)
     return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
       if (this.#servedStateful || this.#servedUntracked || this.#sessions.boundCount > 0)
-        return err(cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'))
+        return err(
+          cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'),
+        )
       if (!set.ok) return set
       if (set.value.source_checkpoint_id !== checkpointId)
-        return err(cutoverError('resources_checkpoint_error', `resources/${this.serverName} holds checkpoint ${set.value.source_checkpoint_id}, not ${checkpointId}`))
+        return err(
+          cutoverError(
+            'resources_checkpoint_error',
+            `resources/${this.serverName} holds checkpoint ${set.value.source_checkpoint_id}, not ${checkpointId}`,
+          ),
+        )
       const snapshots = set.value.snapshots
       const decoded = restoreCheckpointStates(this.env.codec, snapshots)
       if (!decoded.ok) return decoded
@@ -516,9 +790,20 @@ export class ResourcesParticipant<TSession> {
       const activated: string[] = []
       for (const [i, restored] of decoded.value.entries()) {
         const snap = snapshots[i] as ResourceSnapshot
-        const next: ExecutionIdentity = { rollout_id: restored.rollout_id, attempt_index: restored.attempt_index + 1 }
+        const next: ExecutionIdentity = {
+          rollout_id: restored.rollout_id,
+          attempt_index: restored.attempt_index + 1,
+        }
         const sid = `checkpoint:${next.rollout_id}:a${next.attempt_index}`
-        const meta: SessionMeta = { id: next, sessionId: sid, revision: restored.state_revision, receipts: new Map(snap.mutation_receipts.map((r) => [r.request_id, r])), uncertain: false, restored: true, lockedUntil: null }
+        const meta: SessionMeta = {
+          id: next,
+          sessionId: sid,
+          revision: restored.state_revision,
+          receipts: new Map(snap.mutation_receipts.map((r) => [r.request_id, r])),
+          uncertain: false,
+          restored: true,
+          lockedUntil: null,
+        }
         this.#sessions.bind(executionKey(next), meta, restored.session)
         this.#tombstones.add(snap)
         activated.push(executionKey(next))

@@ -23,7 +23,10 @@ export interface ReceiptHistoryLimits {
   readonly evictionTombstones: number
 }
 
-export const RECEIPT_HISTORY_LIMITS: ReceiptHistoryLimits = { retiredSessions: 1024, evictionTombstones: 4096 }
+export const RECEIPT_HISTORY_LIMITS: ReceiptHistoryLimits = {
+  retiredSessions: 1024,
+  evictionTombstones: 4096,
+}
 
 /**
  * The resources participant's sessions, kept in step in one place: environment state by session

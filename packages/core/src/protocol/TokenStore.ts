@@ -41,7 +41,8 @@ export function tokenize(text: string): readonly number[] {
   const out: number[] = []
   for (let i = 0; i < text.length; i += 4) {
     let id = 0
-    for (let j = i; j < Math.min(text.length, i + 4); j++) id = (id * 131 + text.charCodeAt(j)) % 50_257
+    for (let j = i; j < Math.min(text.length, i + 4); j++)
+      id = (id * 131 + text.charCodeAt(j)) % 50_257
     out.push(id)
   }
   return out

@@ -5,24 +5,33 @@ import { TombstoneSet } from './TombstoneSet.ts'
 describe('TombstoneSet', () => {
   it('[tombstones] sorted() is every fenced key in sort order, whatever the interleaving of adds and reads; an earlier list never changes', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 6 }).map((k) => ({ add: `r${k}.a0` })), fc.constant({ read: true })), { maxLength: 60 }), (ops) => {
-        const set = new TombstoneSet()
-        const keys = new Set<string>()
-        const snapshots: { list: readonly string[]; copy: string[] }[] = []
-        for (const op of ops) {
-          if ('add' in op) {
-            set.add(op.add)
-            keys.add(op.add)
-          } else {
-            const list = set.sorted()
-            expect(list).toEqual([...keys].sort())
-            snapshots.push({ list, copy: [...list] })
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 6 }).map((k) => ({ add: `r${k}.a0` })),
+            fc.constant({ read: true }),
+          ),
+          { maxLength: 60 },
+        ),
+        (ops) => {
+          const set = new TombstoneSet()
+          const keys = new Set<string>()
+          const snapshots: { list: readonly string[]; copy: string[] }[] = []
+          for (const op of ops) {
+            if ('add' in op) {
+              set.add(op.add)
+              keys.add(op.add)
+            } else {
+              const list = set.sorted()
+              expect(list).toEqual([...keys].sort())
+              snapshots.push({ list, copy: [...list] })
+            }
           }
-        }
-        expect(set.sorted()).toEqual([...keys].sort())
-        expect(set.size).toBe(keys.size)
-        for (const s of snapshots) expect(s.list).toEqual(s.copy)
-      }),
+          expect(set.sorted()).toEqual([...keys].sort())
+          expect(set.size).toBe(keys.size)
+          for (const s of snapshots) expect(s.list).toEqual(s.copy)
+        },
+      ),
       { numRuns: 300, seed: 11 },
     )
   })

@@ -47,7 +47,9 @@ export class TombstoneSet implements TombstoneReader {
       let i = 0
       let j = 0
       let k = 0
-      while (i < old.length && j < added.length) out[k++] = (old[i] as string) < (added[j] as string) ? (old[i++] as string) : (added[j++] as string)
+      while (i < old.length && j < added.length)
+        out[k++] =
+          (old[i] as string) < (added[j] as string) ? (old[i++] as string) : (added[j++] as string)
       while (i < old.length) out[k++] = old[i++] as string
       while (j < added.length) out[k++] = added[j++] as string
       this.#sorted = out
@@ -61,7 +63,8 @@ export class TombstoneSet implements TombstoneReader {
     let hit = this.#prefixes.get(count)
     if (hit === undefined) {
       hit = this.#log.slice(0, count).sort()
-      if (this.#prefixes.size >= 16) this.#prefixes.delete(this.#prefixes.keys().next().value as number)
+      if (this.#prefixes.size >= 16)
+        this.#prefixes.delete(this.#prefixes.keys().next().value as number)
       this.#prefixes.set(count, hit)
     }
     return hit

@@ -64,7 +64,9 @@ export class WorkerCoordinator {
   /** A worker acknowledges the closed state (with its in-flight counters folded into the model's). */
   ack(worker: number): Result<void, CutoverError> {
     if (this.#frozen === null || !this.#frozen.includes(worker))
-      return err(cutoverError('worker_registration_rejected', `worker ${worker} is not a frozen member`))
+      return err(
+        cutoverError('worker_registration_rejected', `worker ${worker} is not a frozen member`),
+      )
     this.#acked.add(worker)
     return ok(undefined)
   }

@@ -11,7 +11,11 @@ export function base64Encode(bytes: Uint8Array): string {
     const b = bytes[i + 1]
     const c = bytes[i + 2]
     const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0)
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (b === undefined ? '=' : B64[(n >> 6) & 63]!) + (c === undefined ? '=' : B64[n & 63]!)
+    out +=
+      B64[(n >> 18) & 63]! +
+      B64[(n >> 12) & 63]! +
+      (b === undefined ? '=' : B64[(n >> 6) & 63]!) +
+      (c === undefined ? '=' : B64[n & 63]!)
   }
   return out
 }

@@ -38,12 +38,16 @@ export function* fencedCommitSteps<T>(
   durable: () => boolean,
   body: () => Generator<void, Result<T, CutoverError>, void>,
 ): Generator<void, Result<T, CutoverError>, void> {
-  if (fence.hasRecorded(checkpointId, FENCE_OPS.commit.operation) && !durable()) fence.voidCommit(checkpointId)
+  if (fence.hasRecorded(checkpointId, FENCE_OPS.commit.operation) && !durable())
+    fence.voidCommit(checkpointId)
   const started = fence.begin<T>(checkpointId, FENCE_OPS.commit)
   if (!started.ok) return started
   const b = started.value
   if (b.kind === 'replayed') return b.result
-  if (b.kind === 'coalesced') return err(cutoverError('invalid_phase', `operation ${FENCE_OPS.commit.operation} is already in flight`))
+  if (b.kind === 'coalesced')
+    return err(
+      cutoverError('invalid_phase', `operation ${FENCE_OPS.commit.operation} is already in flight`),
+    )
   let result: Result<T, CutoverError>
   try {
     result = yield* body()

@@ -56,19 +56,35 @@ export interface WorkerCutAck {
   readonly cut_id: string
   readonly inventory_digest: string
   readonly membership_digest: string
-  readonly dispositions: readonly { readonly ticket_id: string; readonly disposition: CutDisposition }[]
+  readonly dispositions: readonly {
+    readonly ticket_id: string
+    readonly disposition: CutDisposition
+  }[]
 }
 
 const byTicket = (a: { ticket_id: string }, b: { ticket_id: string }): number => {
   const x = Number(a.ticket_id.slice(1))
   const y = Number(b.ticket_id.slice(1))
-  return x !== y && Number.isFinite(x) && Number.isFinite(y) ? x - y : a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0
+  return x !== y && Number.isFinite(x) && Number.isFinite(y)
+    ? x - y
+    : a.ticket_id < b.ticket_id
+      ? -1
+      : a.ticket_id > b.ticket_id
+        ? 1
+        : 0
 }
 
 /** Builds an inventory: prefixes sorted by ticket, digest over the canonical JSON of the other three fields. */
-export function buildInventory(digest: Digest, checkpointId: string, serverName: string, prefixes: readonly GenerationCutPrefix[]): GenerationCutInventory {
+export function buildInventory(
+  digest: Digest,
+  checkpointId: string,
+  serverName: string,
+  prefixes: readonly GenerationCutPrefix[],
+): GenerationCutInventory {
   const active_prefixes = [...prefixes].sort(byTicket)
-  const inventory_digest = digest.sha256Hex(canonicalJson({ checkpoint_id: checkpointId, server_name: serverName, active_prefixes }))
+  const inventory_digest = digest.sha256Hex(
+    canonicalJson({ checkpoint_id: checkpointId, server_name: serverName, active_prefixes }),
+  )
   return { checkpoint_id: checkpointId, server_name: serverName, active_prefixes, inventory_digest }
 }
 
@@ -76,27 +92,57 @@ export function buildInventory(digest: Digest, checkpointId: string, serverName:
  * Refuses a receipt that is not an exact, complete answer to `inventory`: another inventory, a
  * ticket missed or repeated, a changed identity, or prefix evidence on a failure (and none on a prefix).
  */
-export function validateReceipt(receipt: GenerationCutReceipt, inventory: GenerationCutInventory): Result<void, CutoverError> {
-  const refuse = (message: string) => err(cutoverError('ledger_mismatch', `generation-cut receipt ${receipt.cut_id}: ${message}`))
-  if (receipt.inventory_digest !== inventory.inventory_digest || canonicalJson(receipt.inventory) !== canonicalJson(inventory)) return refuse('answers a different inventory')
+export function validateReceipt(
+  receipt: GenerationCutReceipt,
+  inventory: GenerationCutInventory,
+): Result<void, CutoverError> {
+  const refuse = (message: string) =>
+    err(cutoverError('ledger_mismatch', `generation-cut receipt ${receipt.cut_id}: ${message}`))
+  if (
+    receipt.inventory_digest !== inventory.inventory_digest ||
+    canonicalJson(receipt.inventory) !== canonicalJson(inventory)
+  )
+    return refuse('answers a different inventory')
   const admitted = new Map(inventory.active_prefixes.map((p) => [p.ticket_id, p]))
   const seen = new Set<string>()
   for (const ack of receipt.prefixes) {
     const call = admitted.get(ack.ticket_id)
-    if (call === undefined || seen.has(ack.ticket_id)) return refuse(`ticket ${ack.ticket_id} is not in the inventory or is answered twice`)
+    if (call === undefined || seen.has(ack.ticket_id))
+      return refuse(`ticket ${ack.ticket_id} is not in the inventory or is answered twice`)
     seen.add(ack.ticket_id)
-    if (ack.rollout_id !== call.rollout_id || ack.attempt !== call.attempt || ack.model_call_id !== call.model_call_id || ack.admitted_at !== call.admitted_at)
+    if (
+      ack.rollout_id !== call.rollout_id ||
+      ack.attempt !== call.attempt ||
+      ack.model_call_id !== call.model_call_id ||
+      ack.admitted_at !== call.admitted_at
+    )
       return refuse(`identity differs for ticket ${ack.ticket_id}`)
-    const evidence = ack.cut_kind !== undefined && ack.frozen_buffer_id !== undefined && ack.prefix_token_count !== undefined && ack.prefix_digest !== undefined && (ack.staging_keys ?? []).length > 0
-    if (ack.disposition === 'durable_prefix' && !evidence) return refuse(`durable_prefix for ${ack.ticket_id} lacks its evidence`)
-    if (ack.disposition === 'durable_failure' && (ack.cut_kind !== undefined || (ack.staging_keys ?? []).length > 0)) return refuse(`durable_failure for ${ack.ticket_id} carries prefix evidence`)
+    const evidence =
+      ack.cut_kind !== undefined &&
+      ack.frozen_buffer_id !== undefined &&
+      ack.prefix_token_count !== undefined &&
+      ack.prefix_digest !== undefined &&
+      (ack.staging_keys ?? []).length > 0
+    if (ack.disposition === 'durable_prefix' && !evidence)
+      return refuse(`durable_prefix for ${ack.ticket_id} lacks its evidence`)
+    if (
+      ack.disposition === 'durable_failure' &&
+      (ack.cut_kind !== undefined || (ack.staging_keys ?? []).length > 0)
+    )
+      return refuse(`durable_failure for ${ack.ticket_id} carries prefix evidence`)
   }
   if (seen.size !== admitted.size) return refuse('does not cover every call of the inventory')
   return ok(undefined)
 }
 
 /** The cut proof: every worker's acknowledgement, sorted by worker, digested as canonical JSON. */
-export function aggregateCutProof(digest: Digest, cutId: string, inventoryDigest: string, membershipDigest: string, acks: readonly WorkerCutAck[]): GenerationCutProof {
+export function aggregateCutProof(
+  digest: Digest,
+  cutId: string,
+  inventoryDigest: string,
+  membershipDigest: string,
+  acks: readonly WorkerCutAck[],
+): GenerationCutProof {
   const sorted = [...acks].sort((a, b) => a.worker - b.worker)
   return {
     cut_id: cutId,

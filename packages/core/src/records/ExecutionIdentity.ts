@@ -9,7 +9,8 @@ export interface ExecutionIdentity {
 }
 
 /** `<rollout_id>.a<attempt>`: the identity as a file stem and URL segment. */
-export const executionKey = (id: ExecutionIdentity): string => `${id.rollout_id}.a${id.attempt_index}`
+export const executionKey = (id: ExecutionIdentity): string =>
+  `${id.rollout_id}.a${id.attempt_index}`
 
 /** `<rollout_id>.a<attempt>` → identity (the inverse of `executionKey`). */
 export function parseKey(key: string): ExecutionIdentity {
@@ -26,7 +27,10 @@ export const rolloutIdSchema = z.string().regex(ID_PATTERN)
 /** An attempt index or a state revision: a non-negative integer. */
 export const countSchema = z.number().int().nonnegative()
 
-export const executionIdentitySchema = z.strictObject({ rollout_id: rolloutIdSchema, attempt_index: countSchema })
+export const executionIdentitySchema = z.strictObject({
+  rollout_id: rolloutIdSchema,
+  attempt_index: countSchema,
+})
 
 const check: Same<z.infer<typeof executionIdentitySchema>, ExecutionIdentity> = true
 void check

@@ -59,7 +59,11 @@ export function diagramParticipant(participant: ParticipantId): DiagramParticipa
 
 /** Orders participants by the contract's fixed order (ties by name, code-unit order). */
 export function compareParticipants(a: DiagramParticipant, b: DiagramParticipant): number {
-  return a.rank[0] - b.rank[0] || a.rank[1] - b.rank[1] || (a.rank[2] < b.rank[2] ? -1 : a.rank[2] > b.rank[2] ? 1 : 0)
+  return (
+    a.rank[0] - b.rank[0] ||
+    a.rank[1] - b.rank[1] ||
+    (a.rank[2] < b.rank[2] ? -1 : a.rank[2] > b.rank[2] ? 1 : 0)
+  )
 }
 
 /** The label of an unknown participant: its id, made safe and short. */

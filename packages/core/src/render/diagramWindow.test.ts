@@ -28,14 +28,19 @@ describe('diagramWindow', () => {
 
   it('[window-property] always covers min(size, total) steps inside 1..total and contains the clamped step', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: -10, max: 110_000 }), fc.integer({ min: 1, max: 5_000 }), (total, step, size) => {
-        const w = diagramWindow(total, step, size)
-        expect(w.from).toBeGreaterThanOrEqual(1)
-        expect(w.to).toBeLessThanOrEqual(total)
-        expect(w.to - w.from + 1).toBe(Math.min(size, total))
-        const at = Math.min(total, Math.max(1, step))
-        expect(at >= w.from && at <= w.to).toBe(true)
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: -10, max: 110_000 }),
+        fc.integer({ min: 1, max: 5_000 }),
+        (total, step, size) => {
+          const w = diagramWindow(total, step, size)
+          expect(w.from).toBeGreaterThanOrEqual(1)
+          expect(w.to).toBeLessThanOrEqual(total)
+          expect(w.to - w.from + 1).toBe(Math.min(size, total))
+          const at = Math.min(total, Math.max(1, step))
+          expect(at >= w.from && at <= w.to).toBe(true)
+        },
+      ),
       { numRuns: 500 },
     )
   })

@@ -16,10 +16,17 @@ export interface StepWindow {
  * end of the trace and never covers a step outside 1..total. Step 0 (before the first event)
  * gives the window at the start of the trace.
  */
-export function diagramWindow(total: number, step: number, size: number = DEFAULT_WINDOW_SIZE): StepWindow {
+export function diagramWindow(
+  total: number,
+  step: number,
+  size: number = DEFAULT_WINDOW_SIZE,
+): StepWindow {
   const steps = Number.isFinite(total) ? Math.max(0, Math.floor(total)) : 0
   if (steps === 0) return { from: 0, to: 0 }
-  const width = Math.min(steps, Number.isFinite(size) ? Math.max(1, Math.floor(size)) : DEFAULT_WINDOW_SIZE)
+  const width = Math.min(
+    steps,
+    Number.isFinite(size) ? Math.max(1, Math.floor(size)) : DEFAULT_WINDOW_SIZE,
+  )
   const at = Number.isFinite(step) ? Math.min(steps, Math.max(1, Math.floor(step))) : steps
   const from = Math.min(steps - width + 1, Math.max(1, at - Math.floor(width / 2)))
   return { from, to: from + width - 1 }

@@ -69,7 +69,8 @@ export function cutNoteText(event: TraceMessage): string {
 function tokenHint(event: TraceMessage): string {
   const p = event.payload
   const k = p['prefix_token_count']
-  if (event.type === 'generation.cut_ack' && typeof k !== 'number') return sanitizeLabel(text(p['disposition']) ?? '', 24)
+  if (event.type === 'generation.cut_ack' && typeof k !== 'number')
+    return sanitizeLabel(text(p['disposition']) ?? '', 24)
   if (typeof k !== 'number') return ''
   switch (event.type) {
     case 'generation.cut':

@@ -54,8 +54,21 @@ interface Rendered {
 
 function diagramOf(rendered: Rendered, window: StepWindow): SequenceDiagram {
   const { lines, highlightLine } = rendered
-  const plainLines = highlightLine < 0 ? lines : [...lines.slice(0, highlightLine - 1), rendered.plainMessage, ...lines.slice(highlightLine + 2)]
-  return { source: lines.join('\n'), window, plain: plainLines.join('\n'), messageSteps: rendered.messageSteps, highlightIndex: rendered.highlightIndex }
+  const plainLines =
+    highlightLine < 0
+      ? lines
+      : [
+          ...lines.slice(0, highlightLine - 1),
+          rendered.plainMessage,
+          ...lines.slice(highlightLine + 2),
+        ]
+  return {
+    source: lines.join('\n'),
+    window,
+    plain: plainLines.join('\n'),
+    messageSteps: rendered.messageSteps,
+    highlightIndex: rendered.highlightIndex,
+  }
 }
 
 /** Upper bound on the events one diagram draws, whatever window is asked for. */
@@ -96,9 +109,19 @@ export const PHASE_COLOURS: { readonly [P in TracePhase]: string } = {
  * of source — by narrowing it around the highlighted step (or its last step); the result says
  * which steps were drawn. Pure: the same events and options give the same text.
  */
-export function renderSequenceDiagram(events: readonly TraceMessage[], options: SequenceDiagramOptions = {}): SequenceDiagram {
+export function renderSequenceDiagram(
+  events: readonly TraceMessage[],
+  options: SequenceDiagramOptions = {},
+): SequenceDiagram {
   const last = events[events.length - 1]?.step ?? 0
-  if (last === 0) return { source: emptyDiagram(), window: { from: 0, to: 0 }, plain: emptyDiagram(), messageSteps: [], highlightIndex: -1 }
+  if (last === 0)
+    return {
+      source: emptyDiagram(),
+      window: { from: 0, to: 0 },
+      plain: emptyDiagram(),
+      messageSteps: [],
+      highlightIndex: -1,
+    }
 
   const asked = options.window
   const requested =
@@ -115,9 +138,13 @@ export function renderSequenceDiagram(events: readonly TraceMessage[], options: 
   }
 
   const highlight = options.highlight
-  const anchorStep = highlight !== undefined && highlight >= from && highlight <= to ? highlight : to
+  const anchorStep =
+    highlight !== undefined && highlight >= from && highlight <= to ? highlight : to
   const anchor = Math.max(lo, Math.min(hi - 1, lowerBound(events, anchorStep)))
-  const maxEvents = options.maxEvents !== undefined && Number.isFinite(options.maxEvents) ? options.maxEvents : MAX_DIAGRAM_EVENTS
+  const maxEvents =
+    options.maxEvents !== undefined && Number.isFinite(options.maxEvents)
+      ? options.maxEvents
+      : MAX_DIAGRAM_EVENTS
   let limit = Math.max(1, Math.floor(Math.min(maxEvents, MAX_DIAGRAM_EVENTS)))
   // Message labels survive a narrowing, so each event's label is built at most once per call.
   const labels = new Map<number, string>()
@@ -136,8 +163,16 @@ export function renderSequenceDiagram(events: readonly TraceMessage[], options: 
       hi = start + limit
     }
     // A single event always fits: every payload part is cut short before it is escaped.
-    const rendered = render(events, lo, hi, options, labelOf, hi - lo > 1 ? MAX_SOURCE_CHARS : Infinity)
-    if (rendered !== undefined) return diagramOf(rendered, { from: stepAt(events, lo), to: stepAt(events, hi - 1) })
+    const rendered = render(
+      events,
+      lo,
+      hi,
+      options,
+      labelOf,
+      hi - lo > 1 ? MAX_SOURCE_CHARS : Infinity,
+    )
+    if (rendered !== undefined)
+      return diagramOf(rendered, { from: stepAt(events, lo), to: stepAt(events, hi - 1) })
     // Halving keeps the work bounded: rendering stops as soon as the text is over the cap.
     limit = Math.max(1, Math.floor((hi - lo) / 2))
   }
@@ -149,7 +184,9 @@ function emptyDiagram(): string {
 
 /** A phase outside the contract (a bad trace) is drawn like `run`; own keys only, never the prototype's. */
 function phaseColour(phase: string): string {
-  return Object.hasOwn(PHASE_COLOURS, phase) ? PHASE_COLOURS[phase as TracePhase] : PHASE_COLOURS.run
+  return Object.hasOwn(PHASE_COLOURS, phase)
+    ? PHASE_COLOURS[phase as TracePhase]
+    : PHASE_COLOURS.run
 }
 
 /** Collects lines and stops taking them once the text would pass `budget` characters. */
@@ -244,13 +281,20 @@ function render(
     i = end
   }
 
-  if (hi < events.length) out.push(`Note over ${span}: … ${count(events.length - hi, 'later message')}`)
+  if (hi < events.length)
+    out.push(`Note over ${span}: … ${count(events.length - hi, 'later message')}`)
   if (out.full) return undefined
   out.lines.push('')
   return { lines: out.lines, messageSteps, highlightLine, plainMessage, highlightIndex }
 }
 
-function summary(span: string, phase: TracePhase, events: readonly TraceMessage[], from: number, to: number): string {
+function summary(
+  span: string,
+  phase: TracePhase,
+  events: readonly TraceMessage[],
+  from: number,
+  to: number,
+): string {
   let errors = 0
   for (let k = from; k < to; k++) if ((events[k] as TraceMessage).outcome !== 'ok') errors++
   const tail = errors > 0 ? `, ${count(errors, 'error')}` : ''
@@ -303,7 +347,12 @@ function traceParticipants(events: readonly TraceMessage[]): Met {
   return met
 }
 
-function participantIds(events: readonly TraceMessage[], lo: number, hi: number, wholeTrace: boolean): ParticipantIds {
+function participantIds(
+  events: readonly TraceMessage[],
+  lo: number,
+  hi: number,
+  wholeTrace: boolean,
+): ParticipantIds {
   let met: Met
   if (wholeTrace) met = traceParticipants(events)
   else {
@@ -323,14 +372,23 @@ function participantIds(events: readonly TraceMessage[], lo: number, hi: number,
   for (const [name, info] of seen) {
     const id = mermaidId.get(name) as string
     if (lifelines.has(id)) continue
-    const label = info.id === '' ? otherParticipantLabel(name) : id === ROLLOUTS_ID ? `rollouts (${rollouts.size})` : id
+    const label =
+      info.id === ''
+        ? otherParticipantLabel(name)
+        : id === ROLLOUTS_ID
+          ? `rollouts (${rollouts.size})`
+          : id
     lifelines.set(id, { info, label })
   }
-  const ordered = [...lifelines.entries()].sort(([, a], [, b]) => compareParticipants(a.info, b.info))
+  const ordered = [...lifelines.entries()].sort(([, a], [, b]) =>
+    compareParticipants(a.info, b.info),
+  )
   if (ordered.length === 0) {
     return { declarations: ['participant controller'], span: 'controller', of: () => 'controller' }
   }
-  const declarations = ordered.map(([id, { label }]) => (label === id ? `participant ${id}` : `participant ${id} as ${label}`))
+  const declarations = ordered.map(([id, { label }]) =>
+    label === id ? `participant ${id}` : `participant ${id} as ${label}`,
+  )
   const first = (ordered[0] as [string, unknown])[0]
   const lastId = (ordered[ordered.length - 1] as [string, unknown])[0]
   return {

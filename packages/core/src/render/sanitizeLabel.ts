@@ -14,7 +14,7 @@ const ENTITIES: { readonly [char: string]: string } = {
   '>': '#62;',
   '%': '#37;',
   '&': '#38;',
-  'ﬂ': '#64258;',
+  ﬂ: '#64258;',
 }
 
 // Control characters, DEL and the Unicode line/paragraph separators would all break a line.
@@ -31,8 +31,14 @@ export const MAX_LABEL_CHARS = 48
  * tail instead of the head (the informative part of a path). Whatever goes in, the result can
  * neither end the statement it sits in nor start a new one.
  */
-export function sanitizeLabel(raw: string, max: number = MAX_LABEL_CHARS, keep: 'start' | 'end' = 'start'): string {
-  const oneLine = NEEDS_FOLDING.test(raw) ? raw.replace(LINE_BREAKING, ' ').replace(/\s+/g, ' ').trim() : raw
+export function sanitizeLabel(
+  raw: string,
+  max: number = MAX_LABEL_CHARS,
+  keep: 'start' | 'end' = 'start',
+): string {
+  const oneLine = NEEDS_FOLDING.test(raw)
+    ? raw.replace(LINE_BREAKING, ' ').replace(/\s+/g, ' ').trim()
+    : raw
   return escapeLabel(truncate(oneLine, max, keep))
 }
 
@@ -50,8 +56,11 @@ function truncate(text: string, max: number, keep: 'start' | 'end'): string {
   // without surrogates units are code points.
   if (text.length <= max) return text
   const room = Math.max(0, max - 1)
-  if (!SURROGATE.test(text)) return keep === 'end' ? `…${text.slice(text.length - room)}` : `${text.slice(0, room)}…`
+  if (!SURROGATE.test(text))
+    return keep === 'end' ? `…${text.slice(text.length - room)}` : `${text.slice(0, room)}…`
   const points = Array.from(text)
   if (points.length <= max) return text
-  return keep === 'end' ? `…${points.slice(points.length - room).join('')}` : `${points.slice(0, room).join('')}…`
+  return keep === 'end'
+    ? `…${points.slice(points.length - room).join('')}`
+    : `${points.slice(0, room).join('')}…`
 }

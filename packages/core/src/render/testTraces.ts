@@ -6,7 +6,10 @@ import type { TraceMessage, TracePhase } from '../contracts/trace.ts'
 // pure, so it may live in the domain folder.
 
 /** An event with defaults for everything a test does not care about. */
-export function traceEvent(step: number, fields: Partial<Omit<TraceMessage, 'step'>> = {}): TraceMessage {
+export function traceEvent(
+  step: number,
+  fields: Partial<Omit<TraceMessage, 'step'>> = {},
+): TraceMessage {
   return {
     step,
     time_ms: step * 10,
@@ -20,7 +23,15 @@ export function traceEvent(step: number, fields: Partial<Omit<TraceMessage, 'ste
   }
 }
 
-const CYCLE: readonly TracePhase[] = ['run', 'prepare', 'retire', 'commit', 'restore', 'resume', 'continue']
+const CYCLE: readonly TracePhase[] = [
+  'run',
+  'prepare',
+  'retire',
+  'commit',
+  'restore',
+  'resume',
+  'continue',
+]
 
 /**
  * A synthetic trace shaped like a 1,000-rollout run: `total` events in long phase runs, every
@@ -33,7 +44,9 @@ export function largeTrace(total: number, rollouts = 1_000): TraceMessage[] {
     const r = (step * 7) % rollouts
     const id = `r${String(r).padStart(3, '0')}`
     const env = ENV_NAMES[r % ENV_NAMES.length] as string
-    const phase = CYCLE[Math.min(CYCLE.length - 1, Math.floor((step - 1) / runLength))] as TracePhase
+    const phase = CYCLE[
+      Math.min(CYCLE.length - 1, Math.floor((step - 1) / runLength))
+    ] as TracePhase
     const payload: { [key: string]: JsonValue } = {
       rollout_id: id,
       attempt_index: 1 + (step % 2),

@@ -24,7 +24,11 @@ describe('teaching-mode bugs', () => {
   // A cut bug shows only where a generation is cut: on the generation-safe scenarios (an unfenced
   // egress only where a frozen call finishes during the cut).
   const scenariosFor = (name: BugName): readonly ScenarioName[] =>
-    name === 'egress-unfenced' ? ['completed-before-egress'] : (CUT_BUG_NAMES as readonly string[]).includes(name) ? ['generation-safe-cut', 'completed-before-egress'] : ['happy-path', 'straggler-retirement']
+    name === 'egress-unfenced'
+      ? ['completed-before-egress']
+      : (CUT_BUG_NAMES as readonly string[]).includes(name)
+        ? ['generation-safe-cut', 'completed-before-egress']
+        : ['happy-path', 'straggler-retirement']
   for (const name of BUG_NAMES)
     for (const scenario of scenariosFor(name))
       it(`[bugs] ${name} fails ${bugInfo(name).invariant} on ${scenario}`, () => {

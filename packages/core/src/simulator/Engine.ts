@@ -44,7 +44,14 @@ export interface Engine {
   /** Runs `task` one step per agenda item, before any other item. */
   runTask(task: ControllerTask): void
   /** Records one trace event (when recording) and refreshes the cards of the participants it touches. */
-  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void
+  emit<T extends TraceEventType>(
+    phase: TracePhase,
+    from: string,
+    to: string,
+    type: T,
+    payload: TracePayloads[T],
+    outcome: TraceOutcome,
+  ): void
   /** Queues the next checkpoint attempt `delayMs` from now. */
   scheduleCheckpoint(delayMs: number): void
 }

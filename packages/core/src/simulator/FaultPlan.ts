@@ -41,7 +41,8 @@ export class FaultPlan {
   #writes = 0
 
   constructor(config: RunConfig, rolloutIds: readonly string[], checkpoint: boolean) {
-    const id = (ref: string | number): string => (typeof ref === 'number' ? (rolloutIds[ref] ?? `r${ref}`) : ref)
+    const id = (ref: string | number): string =>
+      typeof ref === 'number' ? (rolloutIds[ref] ?? `r${ref}`) : ref
     const stale: StaleRequest[] = []
     const corruptions: Corruption[] = []
     const missing: number[] = []
@@ -52,7 +53,11 @@ export class FaultPlan {
           missing.push(f.worker)
           break
         case 'straggler':
-          if (checkpoint) this.#straggling.set(id(f.rollout), (this.#straggling.get(id(f.rollout)) ?? 0) + f.extra_ms)
+          if (checkpoint)
+            this.#straggling.set(
+              id(f.rollout),
+              (this.#straggling.get(id(f.rollout)) ?? 0) + f.extra_ms,
+            )
           break
         case 'unacked_result':
           if (checkpoint) this.#unacked.add(id(f.rollout))
@@ -84,9 +89,14 @@ export class FaultPlan {
       }
     }
     // The bug shows only when a retired or continued attempt speaks again: probe every continued one.
-    if (config.bug === 'tombstones-skipped-on-restore' && checkpoint) for (const rolloutId of rolloutIds) stale.push({ rolloutId, participant: 'policy_model', ifContinued: true })
+    if (config.bug === 'tombstones-skipped-on-restore' && checkpoint)
+      for (const rolloutId of rolloutIds)
+        stale.push({ rolloutId, participant: 'policy_model', ifContinued: true })
     const minWorkers = presetModelWorkers(config.scenario)
-    this.modelWorkers = minWorkers > 1 || missing.length > 0 ? Math.max(2, minWorkers, ...missing.map((w) => w + 1)) : 1
+    this.modelWorkers =
+      minWorkers > 1 || missing.length > 0
+        ? Math.max(2, minWorkers, ...missing.map((w) => w + 1))
+        : 1
     for (const w of missing) this.#missing.add(w)
     this.staleRequests = stale
     this.corruptions = corruptions
@@ -154,7 +164,8 @@ export class FaultPlan {
   /** The write number the next crash fires on (for its message), undefined when none is left. */
   get crashWrite(): number | undefined {
     let next: number | undefined
-    for (const k of this.#crashOnWrites) if (k > this.#writes && (next === undefined || k < next)) next = k
+    for (const k of this.#crashOnWrites)
+      if (k > this.#writes && (next === undefined || k < next)) next = k
     return next
   }
 }

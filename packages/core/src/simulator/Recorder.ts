@@ -135,7 +135,11 @@ export class Recorder {
       steps.push(e.step)
       this.cutSteps.set(e.payload.rollout_id, steps)
       this.cutEvents.push(e)
-    } else if (e.type === 'generation.cut' || (e.type === 'generation.coordinates' && this.#continuedCalls.has(e.payload.model_call_id))) this.cutEvents.push(e)
+    } else if (
+      e.type === 'generation.cut' ||
+      (e.type === 'generation.coordinates' && this.#continuedCalls.has(e.payload.model_call_id))
+    )
+      this.cutEvents.push(e)
   }
 
   /** A lineage call with its `generation_cut` record or its `continues_cut` link, as known at `step`. */
@@ -143,9 +147,17 @@ export class Recorder {
     let out: LineageCallView | undefined
     for (const e of this.cutEvents) {
       if (e.step > step) break
-      if (e.type === 'generation.cut_ack' && e.payload.model_call_id === call.model_call_id) out = { ...(out ?? call), generation_cut: cutRecordOf(e) }
+      if (e.type === 'generation.cut_ack' && e.payload.model_call_id === call.model_call_id)
+        out = { ...(out ?? call), generation_cut: cutRecordOf(e) }
       else if (e.type === 'generation.continue' && e.payload.model_call_id === call.model_call_id)
-        out = { ...(out ?? call), continues_cut: { model_call_id: e.payload.cut_model_call_id, prefix_token_count: e.payload.prefix_token_count, prefix_delivery: e.payload.prefix_delivery } }
+        out = {
+          ...(out ?? call),
+          continues_cut: {
+            model_call_id: e.payload.cut_model_call_id,
+            prefix_token_count: e.payload.prefix_token_count,
+            prefix_delivery: e.payload.prefix_delivery,
+          },
+        }
     }
     return out ?? call
   }
@@ -159,7 +171,8 @@ export class Recorder {
 
   /** Rollout ids with an attempt, sorted. */
   rolloutIds(): readonly string[] {
-    if (this.#rolloutOrder.length !== this.attemptOrder.size) this.#rolloutOrder = [...this.attemptOrder.keys()].sort()
+    if (this.#rolloutOrder.length !== this.attemptOrder.size)
+      this.#rolloutOrder = [...this.attemptOrder.keys()].sort()
     return this.#rolloutOrder
   }
 
@@ -172,9 +185,19 @@ export class Recorder {
       if (status === undefined) continue
       const calls = callsUpTo(this.calls.get(key) ?? NO_CALLS, step)
       // Only a rollout with generation cuts pays for the lookup (whole-request lineage is unchanged).
-      attempts.push({ attempt, status, calls: this.cutSteps.has(rolloutId) ? calls.map((c) => this.#withCut(c, step)) : calls })
+      attempts.push({
+        attempt,
+        status,
+        calls: this.cutSteps.has(rolloutId) ? calls.map((c) => this.#withCut(c, step)) : calls,
+      })
     }
-    return attempts.length === 0 ? undefined : { rollout_id: rolloutId, environment: this.rolloutEnv.get(rolloutId) ?? 'blackjack', attempts }
+    return attempts.length === 0
+      ? undefined
+      : {
+          rollout_id: rolloutId,
+          environment: this.rolloutEnv.get(rolloutId) ?? 'blackjack',
+          attempts,
+        }
   }
 
   #rolloutOrder: string[] = []

@@ -18,4 +18,7 @@ export interface RolloutOutcome {
  * decides), compared by walking the values rather than encoding and hashing them.
  */
 export const sameOutcome = (a: RolloutOutcome, b: RolloutOutcome): boolean =>
-  sameJson(a.reward, b.reward) && sameJson(a.outputs, b.outputs) && sameJson(a.env_outputs, b.env_outputs) && sameJson(a.finalState(), b.finalState())
+  sameJson(a.reward, b.reward) &&
+  sameJson(a.outputs, b.outputs) &&
+  sameJson(a.env_outputs, b.env_outputs) &&
+  sameJson(a.finalState(), b.finalState())

@@ -54,7 +54,10 @@ export interface SimulationResult {
   /** Session rows after event `step`. */
   sessionsAt(step: number): readonly SessionRow[]
   /** Invariant statuses as known after event `step`. */
-  invariantsAt(step: number): { readonly invariants: InvariantMap; readonly failures: readonly InvariantFailure[] }
+  invariantsAt(step: number): {
+    readonly invariants: InvariantMap
+    readonly failures: readonly InvariantFailure[]
+  }
   /** One session (`r004.a1`) at `step` beside its prepare snapshot; undefined if unknown. */
   sessionDetail(key: string, step: number): SessionDetailView | undefined
   /** A Workplace session's tables at `step` with a diff against its prepare snapshot. */

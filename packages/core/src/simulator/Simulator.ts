@@ -1,5 +1,12 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
-import type { TraceEvent, TraceEventOf, TraceEventType, TraceOutcome, TracePayloads, TracePhase } from '../contracts/trace.ts'
+import type {
+  TraceEvent,
+  TraceEventOf,
+  TraceEventType,
+  TraceOutcome,
+  TracePayloads,
+  TracePhase,
+} from '../contracts/trace.ts'
 import type { ParticipantView } from '../contracts/views.ts'
 import type { ControllerTask } from '../controller/ControllerHost.ts'
 import { Controller } from '../controller/Controller.ts'
@@ -71,11 +78,26 @@ export class Simulator implements Engine {
     this.config = config
     this.options = options
     const plans = planRollouts(BigInt(config.seed), config.rollouts)
-    this.faults = new FaultPlan(config, plans.map((p) => p.rollout_id), options.checkpoint)
+    this.faults = new FaultPlan(
+      config,
+      plans.map((p) => p.rollout_id),
+      options.checkpoint,
+    )
     this.#driver = new RolloutDriver(this, plans)
-    this.#world = createWorld(0, options.digest, options.envs, this.faults.modelWorkers, config.bug, this.tokenStore)
+    this.#world = createWorld(
+      0,
+      options.digest,
+      options.envs,
+      this.faults.modelWorkers,
+      config.bug,
+      this.tokenStore,
+    )
     this.#fleet = this.#fleetOf(this.#world)
-    this.#controller = new Controller(simulatorHost(this, this.#driver), config.deadline_ms, options.test ?? controllerBug(config.bug))
+    this.#controller = new Controller(
+      simulatorHost(this, this.#driver),
+      config.deadline_ms,
+      options.test ?? controllerBug(config.bug),
+    )
   }
 
   get now(): number {
@@ -126,7 +148,8 @@ export class Simulator implements Engine {
       const step = task.next()
       if (step.done === true) this.#tasks.shift()
       // The simulated fleet answers every control call at once: nothing is ever awaited here.
-      else if (step.value !== undefined) throw new Error('a simulated controller task waited for a fleet answer')
+      else if (step.value !== undefined)
+        throw new Error('a simulated controller task waited for a fleet answer')
     } else {
       const item = this.#queue.pop()
       if (item === undefined) return false
@@ -155,9 +178,25 @@ export class Simulator implements Engine {
     this.at(delayMs, () => this.#beginCheckpoint())
   }
 
-  emit<T extends TraceEventType>(phase: TracePhase, from: string, to: string, type: T, payload: TracePayloads[T], outcome: TraceOutcome): void {
+  emit<T extends TraceEventType>(
+    phase: TracePhase,
+    from: string,
+    to: string,
+    type: T,
+    payload: TracePayloads[T],
+    outcome: TraceOutcome,
+  ): void {
     if (!this.options.record) return
-    const event = { step: this.recorder.events.length + 1, time_ms: this.#now, phase, from, to, type, payload, outcome } as TraceEventOf<T> as TraceEvent
+    const event = {
+      step: this.recorder.events.length + 1,
+      time_ms: this.#now,
+      phase,
+      from,
+      to,
+      type,
+      payload,
+      outcome,
+    } as TraceEventOf<T> as TraceEvent
     this.recorder.events.push(event)
     this.recorder.cutEvent(event)
     this.pending.push(event)
@@ -167,7 +206,16 @@ export class Simulator implements Engine {
   }
 
   spawnFleet(): Fleet {
-    return this.#fleetOf(createWorld(++this.#worldCount, this.options.digest, this.options.envs, this.faults.modelWorkers, this.config.bug, this.tokenStore))
+    return this.#fleetOf(
+      createWorld(
+        ++this.#worldCount,
+        this.options.digest,
+        this.options.envs,
+        this.faults.modelWorkers,
+        this.config.bug,
+        this.tokenStore,
+      ),
+    )
   }
 
   adoptFleet(fleet: Fleet): void {
@@ -188,7 +236,8 @@ export class Simulator implements Engine {
 
   published(checkpointId: string, damaged: boolean): void {
     const dir = this.#dirs.get(checkpointId)
-    if (dir !== undefined) this.checkpoints.push({ checkpoint_id: checkpointId, location: dir.location, damaged })
+    if (dir !== undefined)
+      this.checkpoints.push({ checkpoint_id: checkpointId, location: dir.location, damaged })
   }
 
   /** One participant's card as of now; null for unknown ids. */
@@ -198,7 +247,13 @@ export class Simulator implements Engine {
   }
 
   #participantCard(id: string): ParticipantCard | null {
-    return participantCard(id, { world: this.#world, controllerStage: this.#controller.stage, checkpointId: this.#controller.checkpointId, dispatchFrozen: this.frozen, isMissingWorker: this.#isMissingWorker })
+    return participantCard(id, {
+      world: this.#world,
+      controllerStage: this.#controller.stage,
+      checkpointId: this.#controller.checkpointId,
+      dispatchFrozen: this.frozen,
+      isMissingWorker: this.#isMissingWorker,
+    })
   }
 
   // One function for every card (up to three per event): a closure per call was a new function
@@ -230,7 +285,14 @@ export class Simulator implements Engine {
       later: (delay, run) => this.at(delay, run),
       taskExited: (id, ticket) => {
         this.phase = 'retire'
-        this.emit('retire', 'generation_worker', 'policy_model', 'model.task_exit', { rollout_id: id.rollout_id, attempt_index: id.attempt_index, ticket }, 'ok')
+        this.emit(
+          'retire',
+          'generation_worker',
+          'policy_model',
+          'model.task_exit',
+          { rollout_id: id.rollout_id, attempt_index: id.attempt_index, ticket },
+          'ok',
+        )
       },
     })
     this.#worlds.set(fleet, world)

@@ -3,8 +3,18 @@ import type { CheckpointDirectory, DirectoryEntry } from '../directory/Checkpoin
 import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
 
 type Staged =
-  | { readonly kind: 'write'; readonly path: string; readonly data: Uint8Array; readonly writer: string }
-  | { readonly kind: 'crash'; readonly path: string; readonly bytes: number; readonly writer: string }
+  | {
+      readonly kind: 'write'
+      readonly path: string
+      readonly data: Uint8Array
+      readonly writer: string
+    }
+  | {
+      readonly kind: 'crash'
+      readonly path: string
+      readonly bytes: number
+      readonly writer: string
+    }
   | { readonly kind: 'sync' }
 
 /** What a staged directory reports and asks as it performs writes. */
@@ -16,7 +26,11 @@ export interface StagedDirectoryHooks {
   /** The write number the crash fires on (for its message). */
   readonly crashWrite: number | undefined
   /** Traces one performed (or crashed) write as `directory.write`. */
-  traceWrite(writer: string, payload: { path: string; bytes: number; crashed: boolean }, outcome: 'ok' | 'internal_error'): void
+  traceWrite(
+    writer: string,
+    payload: { path: string; bytes: number; crashed: boolean },
+    outcome: 'ok' | 'internal_error',
+  ): void
 }
 
 /**
@@ -52,7 +66,12 @@ export class StagedDirectory implements SteppedDirectory {
       this.#head = 0
     }
     if (op.kind === 'sync') this.#dir.sync()
-    else if (op.kind === 'crash') this.#hooks.traceWrite(op.writer, { path: op.path, bytes: op.bytes, crashed: true }, 'internal_error')
+    else if (op.kind === 'crash')
+      this.#hooks.traceWrite(
+        op.writer,
+        { path: op.path, bytes: op.bytes, crashed: true },
+        'internal_error',
+      )
     else {
       if (this.#pending.get(op.path) === op.data) this.#pending.delete(op.path)
       try {
@@ -64,10 +83,18 @@ export class StagedDirectory implements SteppedDirectory {
         this.#staged.length = 0
         this.#head = 0
         this.#pending.clear()
-        this.#hooks.traceWrite(op.writer, { path: op.path, bytes: op.data.length, crashed: true }, 'internal_error')
+        this.#hooks.traceWrite(
+          op.writer,
+          { path: op.path, bytes: op.data.length, crashed: true },
+          'internal_error',
+        )
         return true
       }
-      this.#hooks.traceWrite(op.writer, { path: op.path, bytes: op.data.length, crashed: false }, 'ok')
+      this.#hooks.traceWrite(
+        op.writer,
+        { path: op.path, bytes: op.data.length, crashed: false },
+        'ok',
+      )
     }
     return true
   }
@@ -84,7 +111,10 @@ export class StagedDirectory implements SteppedDirectory {
     if (this.#failure !== undefined) return
     if (this.#hooks.crashesOnWrite()) {
       this.#staged.push({ kind: 'crash', path, bytes: data.length, writer: this.#hooks.writer() })
-      throw new DirectoryWriteError(path, `injected crash on write ${this.#hooks.crashWrite} (${path})`)
+      throw new DirectoryWriteError(
+        path,
+        `injected crash on write ${this.#hooks.crashWrite} (${path})`,
+      )
     }
     // The port's writers may reuse their buffer: stage the bytes as they are now.
     const copy = data.slice()

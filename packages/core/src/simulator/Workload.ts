@@ -50,7 +50,14 @@ export interface DriverState {
   readonly done: boolean
 }
 
-export const INITIAL_DRIVER_STATE: DriverState = { turn: 0, observation: null, outputs: [], env_outputs: [], reward: 0, done: false }
+export const INITIAL_DRIVER_STATE: DriverState = {
+  turn: 0,
+  observation: null,
+  outputs: [],
+  env_outputs: [],
+  reward: 0,
+  done: false,
+}
 
 /** One model decision: an assistant message or a function call, as Responses-API output items. */
 export interface Decision {
@@ -61,7 +68,12 @@ export interface Decision {
 }
 
 /** The counter example rows (ENVIRONMENTS.md §3): add a, add b, read; expected = initial + a + b. */
-export function counterTask(task: number): { readonly a: number; readonly b: number; readonly initial: number; readonly expected: number } {
+export function counterTask(task: number): {
+  readonly a: number
+  readonly b: number
+  readonly initial: number
+  readonly expected: number
+} {
   const a = 3 * task + 1
   const b = 3 * task + 2
   const initial = 3 * task + 3
@@ -70,7 +82,11 @@ export function counterTask(task: number): { readonly a: number; readonly b: num
 
 const BLACKJACK_PARAMS: JsonValue = {
   input: [
-    { role: 'system', content: 'You are playing Blackjack. After seeing your hand, respond with <action>hit</action> or <action>stand</action>. Think briefly, then give your action tag.' },
+    {
+      role: 'system',
+      content:
+        'You are playing Blackjack. After seeing your hand, respond with <action>hit</action> or <action>stand</action>. Think briefly, then give your action tag.',
+    },
     { role: 'user', content: 'Deal me in.' },
   ],
 }
@@ -82,10 +98,16 @@ const counterParams = (task: number): JsonValue => {
 }
 
 /** The start request of a rollout (Gymnasium `/reset` or `/seed_session`). */
-export function startRequest(plan: RolloutPlan): { readonly path: string; readonly body: JsonValue } {
+export function startRequest(plan: RolloutPlan): {
+  readonly path: string
+  readonly body: JsonValue
+} {
   switch (plan.env) {
     case 'blackjack':
-      return { path: '/reset', body: { responses_create_params: BLACKJACK_PARAMS, seed: plan.seed.toString() } }
+      return {
+        path: '/reset',
+        body: { responses_create_params: BLACKJACK_PARAMS, seed: plan.seed.toString() },
+      }
     case 'counter':
       return { path: '/seed_session', body: { initial_count: counterTask(plan.task).initial } }
     case 'workplace':
@@ -93,13 +115,23 @@ export function startRequest(plan: RolloutPlan): { readonly path: string; readon
   }
 }
 
-const functionCall = (turn: number, name: string, args: string): JsonValue => ({ type: 'function_call', call_id: `call_${turn}`, name, arguments: args, status: 'completed' })
+const functionCall = (turn: number, name: string, args: string): JsonValue => ({
+  type: 'function_call',
+  call_id: `call_${turn}`,
+  name,
+  arguments: args,
+  status: 'completed',
+})
 
 /**
  * The scripted policy: Blackjack hits below 17 else stands; the counter adds its two numbers and
  * reads; Workplace issues the ground-truth calls of its example task. `null`: no more model calls.
  */
-export function decide(plan: RolloutPlan, state: DriverState, examples: readonly WorkplaceExample[]): Decision | null {
+export function decide(
+  plan: RolloutPlan,
+  state: DriverState,
+  examples: readonly WorkplaceExample[],
+): Decision | null {
   if (state.done) return null
   switch (plan.env) {
     case 'blackjack': {
@@ -107,32 +139,65 @@ export function decide(plan: RolloutPlan, state: DriverState, examples: readonly
       const m = /= (\d+)/.exec(state.observation ?? '')
       const value = m === null ? 0 : Number(m[1])
       const text = `<action>${value < 17 ? 'hit' : 'stand'}</action>`
-      const item: JsonValue = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }
-      return { item, text, route: '/step', body: { responses_create_params: BLACKJACK_PARAMS, response: { output: [item] } } }
+      const item: JsonValue = {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text }],
+      }
+      return {
+        item,
+        text,
+        route: '/step',
+        body: { responses_create_params: BLACKJACK_PARAMS, response: { output: [item] } },
+      }
     }
     case 'counter': {
       const t = counterTask(plan.task)
       if (state.turn === 0 || state.turn === 1) {
         const args = JSON.stringify({ count: state.turn === 0 ? t.a : t.b })
-        return { item: functionCall(state.turn, 'increment_counter', args), text: `increment_counter${args}`, route: '/increment_counter', body: JSON.parse(args) as JsonValue }
+        return {
+          item: functionCall(state.turn, 'increment_counter', args),
+          text: `increment_counter${args}`,
+          route: '/increment_counter',
+          body: JSON.parse(args) as JsonValue,
+        }
       }
-      if (state.turn === 2) return { item: functionCall(2, 'get_counter_value', '{}'), text: 'get_counter_value{}', route: '/get_counter_value', body: {} }
+      if (state.turn === 2)
+        return {
+          item: functionCall(2, 'get_counter_value', '{}'),
+          text: 'get_counter_value{}',
+          route: '/get_counter_value',
+          body: {},
+        }
       return null
     }
     case 'workplace': {
       const example = examples[plan.task % Math.max(1, examples.length)]
       const calls = Array.isArray(example?.ground_truth) ? example.ground_truth : []
       const call = calls[state.turn]
-      if (call === undefined || call === null || typeof call !== 'object' || Array.isArray(call)) return null
+      if (call === undefined || call === null || typeof call !== 'object' || Array.isArray(call))
+        return null
       const name = String(call['name'])
       const args = String(call['arguments'])
-      return { item: functionCall(state.turn, name, args), text: `${name}${args}`, route: `/${name}`, body: JSON.parse(args) as JsonValue }
+      return {
+        item: functionCall(state.turn, name, args),
+        text: `${name}${args}`,
+        route: `/${name}`,
+        body: JSON.parse(args) as JsonValue,
+      }
     }
   }
 }
 
 /** Folds one environment answer into the driver state. */
-export function applyEnvResponse(plan: RolloutPlan, state: DriverState, decision: Decision, status: number, body: JsonValue, closed: boolean): DriverState {
+export function applyEnvResponse(
+  plan: RolloutPlan,
+  state: DriverState,
+  decision: Decision,
+  status: number,
+  body: JsonValue,
+  closed: boolean,
+): DriverState {
   const outputs = [...state.outputs, decision.item]
   const envOutputs = [...state.env_outputs, body]
   if (plan.env === 'blackjack') {
@@ -140,7 +205,14 @@ export function applyEnvResponse(plan: RolloutPlan, state: DriverState, decision
     const reward = state.reward + (typeof b['reward'] === 'number' ? b['reward'] : 0)
     const terminal = closed || b['terminated'] === true || b['truncated'] === true || status >= 400
     const observation = typeof b['observation'] === 'string' ? b['observation'] : state.observation
-    return { turn: state.turn + 1, observation, outputs, env_outputs: envOutputs, reward, done: terminal || state.turn + 1 >= BLACKJACK_MAX_STEPS }
+    return {
+      turn: state.turn + 1,
+      observation,
+      outputs,
+      env_outputs: envOutputs,
+      reward,
+      done: terminal || state.turn + 1 >= BLACKJACK_MAX_STEPS,
+    }
   }
   return { ...state, turn: state.turn + 1, outputs, env_outputs: envOutputs }
 }
@@ -153,12 +225,23 @@ export function applyStart(plan: RolloutPlan, state: DriverState, body: JsonValu
 }
 
 /** The terminal `/verify` request, when the environment has one. */
-export function verifyRequest(plan: RolloutPlan, state: DriverState, examples: readonly WorkplaceExample[]): { readonly path: string; readonly body: JsonValue } | null {
+export function verifyRequest(
+  plan: RolloutPlan,
+  state: DriverState,
+  examples: readonly WorkplaceExample[],
+): { readonly path: string; readonly body: JsonValue } | null {
   switch (plan.env) {
     case 'blackjack':
       return null
     case 'counter':
-      return { path: '/verify', body: { responses_create_params: counterParams(plan.task), response: { output: [...state.outputs] }, expected_count: counterTask(plan.task).expected } }
+      return {
+        path: '/verify',
+        body: {
+          responses_create_params: counterParams(plan.task),
+          response: { output: [...state.outputs] },
+          expected_count: counterTask(plan.task).expected,
+        },
+      }
     case 'workplace': {
       const ex = examples[plan.task % Math.max(1, examples.length)]
       return {

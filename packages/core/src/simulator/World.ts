@@ -26,25 +26,39 @@ export interface World {
 export type EnvFactory = (name: EnvName) => EnvironmentServer<unknown>
 
 /** The default factory: Blackjack and the counter; Workplace supplied by the caller. */
-export function defaultEnvFactory(workplace: (() => EnvironmentServer<unknown>) | undefined): EnvFactory {
+export function defaultEnvFactory(
+  workplace: (() => EnvironmentServer<unknown>) | undefined,
+): EnvFactory {
   return (name) => {
     switch (name) {
       case 'blackjack':
         // Every simulated reset carries its seed; an unseeded one would be a bug in the workload.
-        return createBlackjackServer({ seedForUnseededReset: () => 0n }) as unknown as EnvironmentServer<unknown>
+        return createBlackjackServer({
+          seedForUnseededReset: () => 0n,
+        }) as unknown as EnvironmentServer<unknown>
       case 'counter':
         return createCounterServer() as unknown as EnvironmentServer<unknown>
       case 'workplace':
         // Without Workplace data no rollout is dealt to it (fewer than 3 rollouts): an empty
         // counter-shaped server keeps the participant set fixed and is never called.
-        return workplace === undefined ? (createCounterServer() as unknown as EnvironmentServer<unknown>) : workplace()
+        return workplace === undefined
+          ? (createCounterServer() as unknown as EnvironmentServer<unknown>)
+          : workplace()
     }
   }
 }
 
 /** Fresh participant instances (a new process each). */
-export function createWorld(generation: number, digest: Digest, envs: EnvFactory, workers: number, bug?: BugName, tokenStore?: TokenReader): World {
-  const mk = (name: EnvName): AnyResources => new ResourcesParticipant(envs(name), digest, { serverName: name })
+export function createWorld(
+  generation: number,
+  digest: Digest,
+  envs: EnvFactory,
+  workers: number,
+  bug?: BugName,
+  tokenStore?: TokenReader,
+): World {
+  const mk = (name: EnvName): AnyResources =>
+    new ResourcesParticipant(envs(name), digest, { serverName: name })
   return {
     generation,
     model: new PolicyModel(digest, {
@@ -57,6 +71,8 @@ export function createWorld(generation: number, digest: Digest, envs: EnvFactory
       ...(tokenStore === undefined ? {} : { tokenStore }),
     }),
     agent: new AgentParticipant(digest, 'agent'),
-    resources: Object.fromEntries(ENV_NAMES.map((name) => [name, mk(name)])) as { [K in EnvName]: AnyResources },
+    resources: Object.fromEntries(ENV_NAMES.map((name) => [name, mk(name)])) as {
+      [K in EnvName]: AnyResources
+    },
   }
 }

@@ -43,7 +43,11 @@ export function changedRows(before: Table, current: Table): number {
   return n + (before.labels.length - matched) // removed: baseline rows never paired
 }
 
-function rowDiffers(row: Table['rows'][number], old: Table['rows'][number], columns: readonly number[]): boolean {
+function rowDiffers(
+  row: Table['rows'][number],
+  old: Table['rows'][number],
+  columns: readonly number[],
+): boolean {
   for (let c = 0; c < columns.length; c++) {
     const oc = columns[c] as number
     if (!sameCell(row[c] ?? null, oc < 0 ? undefined : (old[oc] ?? null))) return true

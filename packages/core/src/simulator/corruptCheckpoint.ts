@@ -7,7 +7,11 @@ import type { Corruption } from './FaultPlan.ts'
  * `index` (sorted, manifests excluded) of the namespace, then syncs so a later reader sees it.
  * Returns the damaged paths; `traced` reports each flip as it happens.
  */
-export function corruptCheckpoint(dir: CheckpointDirectory, corruptions: readonly Corruption[], traced: (path: string, offset: number) => void): readonly string[] {
+export function corruptCheckpoint(
+  dir: CheckpointDirectory,
+  corruptions: readonly Corruption[],
+  traced: (path: string, offset: number) => void,
+): readonly string[] {
   dir.sync()
   const damaged: string[] = []
   for (const f of corruptions) {

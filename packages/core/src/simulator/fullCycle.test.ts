@@ -15,22 +15,27 @@ import { Simulator } from './Simulator.ts'
 import { defaultEnvFactory } from './World.ts'
 
 const base = parseWorkplaceBase(loadNodeWorkplaceData(), nodeDigest)
-const envs = defaultEnvFactory(() => createWorkplaceServer(base) as unknown as EnvironmentServer<unknown>)
+const envs = defaultEnvFactory(
+  () => createWorkplaceServer(base) as unknown as EnvironmentServer<unknown>,
+)
 
 function sim(seed: string, checkpoint: boolean) {
   const dirs = new Map<string, MemoryCheckpointDirectory>()
-  const s = new Simulator(resolveRunConfig({ scenario: 'straggler-retirement', seed, rollouts: 12 }), {
-    digest: nodeDigest,
-    openDirectory: (id) => {
-      const d = new MemoryCheckpointDirectory({ location: id })
-      dirs.set(id, d)
-      return d
+  const s = new Simulator(
+    resolveRunConfig({ scenario: 'straggler-retirement', seed, rollouts: 12 }),
+    {
+      digest: nodeDigest,
+      openDirectory: (id) => {
+        const d = new MemoryCheckpointDirectory({ location: id })
+        dirs.set(id, d)
+        return d
+      },
+      envs,
+      workplaceExamples: base.examples,
+      checkpoint,
+      record: checkpoint,
     },
-    envs,
-    workplaceExamples: base.examples,
-    checkpoint,
-    record: checkpoint,
-  })
+  )
   for (const _ of s.run()) void _
   return { s, dirs }
 }
@@ -51,7 +56,9 @@ describe('full cycle over all three environments (in memory)', () => {
     expect(first('model.restore')).toBeGreaterThan(first('token_store.snapshot'))
     expect(first('model.resume')).toBeLessThan(first('agent.resume'))
     // continued rollouts from every environment
-    const envsContinued = new Set([...s.continued].map((id) => ['blackjack', 'counter', 'workplace'][Number(id.slice(1)) % 3]))
+    const envsContinued = new Set(
+      [...s.continued].map((id) => ['blackjack', 'counter', 'workplace'][Number(id.slice(1)) % 3]),
+    )
     expect([...envsContinued].sort()).toEqual(['blackjack', 'counter', 'workplace'])
     for (const id of s.continued) {
       const a = s.outcomes.get(id)
@@ -81,12 +88,22 @@ describe('full cycle over all three environments (in memory)', () => {
     expect(!m.ok && m.error.code).toBe('stale_attempt')
     const a = w.agent.begin(stale)
     expect(!a.ok && a.error.code).toBe('stale_attempt')
-    const res = w.resources.counter.handleRequest({ path: '/increment_counter', method: 'POST', body: { count: 1 }, identity: stale })
+    const res = w.resources.counter.handleRequest({
+      path: '/increment_counter',
+      method: 'POST',
+      body: { count: 1 },
+      identity: stale,
+    })
     expect(res.code).toBe('stale_attempt')
   })
 })
 
 /** An outcome's canonical JSON: equal texts are the definition of equivalent outcomes. */
 function outcomeText(o: RolloutOutcome): string {
-  return canonicalJson({ reward: o.reward, outputs: o.outputs, env_outputs: o.env_outputs, final_state: o.finalState() })
+  return canonicalJson({
+    reward: o.reward,
+    outputs: o.outputs,
+    env_outputs: o.env_outputs,
+    final_state: o.finalState(),
+  })
 }

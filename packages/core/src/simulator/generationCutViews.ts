@@ -5,10 +5,17 @@ import { tokenDigest } from '../protocol/generationTokens.ts'
 import type { TokenStore } from '../protocol/TokenStore.ts'
 
 /** The trace events a cut view is built from, as the recorder keeps them (in step order). */
-export type CutEvent = TraceEventOf<'generation.cut'> | TraceEventOf<'generation.cut_ack'> | TraceEventOf<'generation.continue'> | TraceEventOf<'generation.coordinates'>
+export type CutEvent =
+  | TraceEventOf<'generation.cut'>
+  | TraceEventOf<'generation.cut_ack'>
+  | TraceEventOf<'generation.continue'>
+  | TraceEventOf<'generation.coordinates'>
 
 /** True for the events `CutEvent` holds (a continued call's `generation.coordinates` is kept by the caller). */
-export const isCutEvent = (e: TraceEvent): e is TraceEventOf<'generation.cut_ack'> | TraceEventOf<'generation.continue'> => e.type === 'generation.cut_ack' || e.type === 'generation.continue'
+export const isCutEvent = (
+  e: TraceEvent,
+): e is TraceEventOf<'generation.cut_ack'> | TraceEventOf<'generation.continue'> =>
+  e.type === 'generation.cut_ack' || e.type === 'generation.continue'
 
 /** The ledger-shaped `generation_cut` record a cut acknowledgement stands for ("cut at token k"). */
 export function cutRecordOf(ack: TraceEventOf<'generation.cut_ack'>): GenerationCutRecord {
@@ -28,7 +35,13 @@ export function cutRecordOf(ack: TraceEventOf<'generation.cut_ack'>): Generation
  * call's prefix (count, digest, segments) and, once continued under N+1, the continuation's count
  * and, once that call finished, its digest (the ids after k of the continued call's output).
  */
-export function generationCutViews(events: readonly CutEvent[], rolloutId: string, step: number, store: TokenStore, digest: Digest): GenerationCutView[] {
+export function generationCutViews(
+  events: readonly CutEvent[],
+  rolloutId: string,
+  step: number,
+  store: TokenStore,
+  digest: Digest,
+): GenerationCutView[] {
   const views = new Map<string, GenerationCutView>()
   const continuing = new Map<string, string>()
   const cutAt = new Map<string, number>()
@@ -61,13 +74,23 @@ export function generationCutViews(events: readonly CutEvent[], rolloutId: strin
       const v = views.get(p.cut_model_call_id)
       if (v === undefined) continue
       continuing.set(p.model_call_id, p.cut_model_call_id)
-      views.set(v.model_call_id, { ...v, continued_by: p.model_call_id, prefix_delivery: p.prefix_delivery, continuation_token_count: p.continuation_token_count, continue_step: e.step })
+      views.set(v.model_call_id, {
+        ...v,
+        continued_by: p.model_call_id,
+        prefix_delivery: p.prefix_delivery,
+        continuation_token_count: p.continuation_token_count,
+        continue_step: e.step,
+      })
     } else {
       const cut = continuing.get(e.payload.model_call_id)
       const v = cut === undefined ? undefined : views.get(cut)
       if (v === undefined) continue
       const output = store.tokens(e.payload.staging_key) ?? []
-      views.set(v.model_call_id, { ...v, total_token_count: output.length, continuation_digest: tokenDigest(digest, output.slice(v.prefix_token_count)) })
+      views.set(v.model_call_id, {
+        ...v,
+        total_token_count: output.length,
+        continuation_digest: tokenDigest(digest, output.slice(v.prefix_token_count)),
+      })
     }
   }
   return [...views.values()]

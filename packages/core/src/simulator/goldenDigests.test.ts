@@ -21,20 +21,46 @@ interface Case {
 }
 
 const cases: Case[] = [
-  ...SCENARIO_NAMES.flatMap((scenario) => ['0', '7'].map((seed) => ({ name: `${scenario}@${seed}`, scenario, seed }))),
+  ...SCENARIO_NAMES.flatMap((scenario) =>
+    ['0', '7'].map((seed) => ({ name: `${scenario}@${seed}`, scenario, seed })),
+  ),
   { name: 'happy-path@3x12', scenario: 'happy-path', seed: '3', rollouts: 12 },
-  { name: 'happy-path@1/resumeAgentsFirst', scenario: 'happy-path', seed: '1', test: { resumeAgentsFirst: true } },
-  { name: 'happy-path@1/aggregateBeforeResources', scenario: 'happy-path', seed: '1', test: { aggregateBeforeResources: true } },
+  {
+    name: 'happy-path@1/resumeAgentsFirst',
+    scenario: 'happy-path',
+    seed: '1',
+    test: { resumeAgentsFirst: true },
+  },
+  {
+    name: 'happy-path@1/aggregateBeforeResources',
+    scenario: 'happy-path',
+    seed: '1',
+    test: { aggregateBeforeResources: true },
+  },
 ]
 
-function digestsOf(c: Case): { trace: string; directories: string; views: string; events: number; checkpoints: string } {
-  const { result, dirs } = runScenarioInMemory(c.scenario, c.seed, c.rollouts, c.test === undefined ? {} : { test: c.test })
+function digestsOf(c: Case): {
+  trace: string
+  directories: string
+  views: string
+  events: number
+  checkpoints: string
+} {
+  const { result, dirs } = runScenarioInMemory(
+    c.scenario,
+    c.seed,
+    c.rollouts,
+    c.test === undefined ? {} : { test: c.test },
+  )
   const trace = createHash('sha256').update(JSON.stringify(result.events)).digest('hex')
   const h = createHash('sha256')
   for (const id of [...dirs.keys()].sort()) {
     const d = dirs.get(id) as MemoryCheckpointDirectory
     h.update(`dir ${id}\n`)
-    for (const path of d.list().map((e) => e.path).sort()) {
+    for (const path of d
+      .list()
+      .map((e) => e.path)
+      .sort()) {
       const bytes = d.readFile(path) ?? new Uint8Array()
       h.update(`file ${path} ${bytes.length}\n`)
       h.update(bytes)
@@ -43,15 +69,36 @@ function digestsOf(c: Case): { trace: string; directories: string; views: string
   // The views the inspector shows at every step (participant cards, sessions, invariants, lineage).
   const v = createHash('sha256')
   for (let step = 0; step <= result.events.length; step++) {
-    v.update(JSON.stringify([result.participantsAt(step), result.sessionsAt(step), result.invariantsAt(step)]))
+    v.update(
+      JSON.stringify([
+        result.participantsAt(step),
+        result.sessionsAt(step),
+        result.invariantsAt(step),
+      ]),
+    )
   }
-  v.update(JSON.stringify([result.lineage(result.events.length), result.invariants, result.failures, result.outcome]))
-  return { trace, directories: h.digest('hex'), views: v.digest('hex'), events: result.events.length, checkpoints: JSON.stringify(result.checkpoints) }
+  v.update(
+    JSON.stringify([
+      result.lineage(result.events.length),
+      result.invariants,
+      result.failures,
+      result.outcome,
+    ]),
+  )
+  return {
+    trace,
+    directories: h.digest('hex'),
+    views: v.digest('hex'),
+    events: result.events.length,
+    checkpoints: JSON.stringify(result.checkpoints),
+  }
 }
 
 describe('golden digests (same seed ⇒ byte-identical trace and directories)', () => {
   const update = process.env['UPDATE_GOLDEN'] === '1'
-  const golden: Record<string, ReturnType<typeof digestsOf>> = update ? {} : (JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, ReturnType<typeof digestsOf>>)
+  const golden: Record<string, ReturnType<typeof digestsOf>> = update
+    ? {}
+    : (JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, ReturnType<typeof digestsOf>>)
   for (const c of cases) {
     it(`[golden] ${c.name}`, () => {
       const got = digestsOf(c)
@@ -59,5 +106,7 @@ describe('golden digests (same seed ⇒ byte-identical trace and directories)', 
       else expect(got).toEqual(golden[c.name])
     })
   }
-  if (update) it('[golden] writes the fixture', () => writeFileSync(FIXTURE, JSON.stringify(golden, null, 2) + '\n'))
+  if (update)
+    it('[golden] writes the fixture', () =>
+      writeFileSync(FIXTURE, JSON.stringify(golden, null, 2) + '\n'))
 })

@@ -37,27 +37,51 @@ function reasonFor(f: Fault, id: string): string {
  * kind leaves a recognisable event when it takes effect (a retirement, a delayed request, a flipped
  * byte, a crashed write, a missing-workers report, an acknowledgement error, a duplicate claim).
  */
-export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): readonly InertFault[] {
+export function inertFaults(
+  config: RunConfig,
+  events: readonly TraceEvent[],
+): readonly InertFault[] {
   const out: InertFault[] = []
   // The numbers of the crashed writes among every directory.write of the run (from 1).
-  const crashedWrites = new Set(events.filter((e) => e.type === 'directory.write').flatMap((e, i) => (e.outcome !== 'ok' ? [i + 1] : [])))
+  const crashedWrites = new Set(
+    events
+      .filter((e) => e.type === 'directory.write')
+      .flatMap((e, i) => (e.outcome !== 'ok' ? [i + 1] : [])),
+  )
   for (const fault of config.faults) {
     const id = 'rollout' in fault ? faultRolloutId(fault.rollout, config.rollouts) : undefined
     if ('rollout' in fault && id === undefined) {
-      out.push({ fault, reason: `this run has no rollout ${JSON.stringify(fault.rollout)} (it has ${config.rollouts} rollouts)` })
+      out.push({
+        fault,
+        reason: `this run has no rollout ${JSON.stringify(fault.rollout)} (it has ${config.rollouts} rollouts)`,
+      })
       continue
     }
     const rid = id ?? ''
     let fired: boolean
     switch (fault.kind) {
       case 'straggler':
-        fired = events.some((e) => (e.type === 'model.abort_inflight' || e.type === 'generation.cut_ack') && e.outcome === 'ok' && rolloutOf(e) === rid)
+        fired = events.some(
+          (e) =>
+            (e.type === 'model.abort_inflight' || e.type === 'generation.cut_ack') &&
+            e.outcome === 'ok' &&
+            rolloutOf(e) === rid,
+        )
         break
       case 'stale_request':
-        fired = events.some((e) => e.from === `rollout_${rid}` && e.payload['delayed'] === true && e.to.startsWith(fault.participant))
+        fired = events.some(
+          (e) =>
+            e.from === `rollout_${rid}` &&
+            e.payload['delayed'] === true &&
+            e.to.startsWith(fault.participant),
+        )
         break
       case 'corrupt_file':
-        fired = events.some((e) => e.type === 'fault.corrupt_file' && String(e.payload['path']).startsWith(`${fault.namespace}/`))
+        fired = events.some(
+          (e) =>
+            e.type === 'fault.corrupt_file' &&
+            String(e.payload['path']).startsWith(`${fault.namespace}/`),
+        )
         break
       case 'crash_after_write':
         fired = crashedWrites.has(fault.k)
@@ -69,19 +93,43 @@ export function inertFaults(config: RunConfig, events: readonly TraceEvent[]): r
         fired = events.some((e) => e.type === 'agent.acknowledge' && e.outcome !== 'ok')
         break
       case 'duplicate_claim':
-        fired = events.some((e) => e.type === 'run.dispatch' && e.outcome === 'duplicate_execution' && rolloutOf(e) === rid)
+        fired = events.some(
+          (e) =>
+            e.type === 'run.dispatch' &&
+            e.outcome === 'duplicate_execution' &&
+            rolloutOf(e) === rid,
+        )
         break
       case 'constrained_decoding':
-        fired = events.some((e) => e.type === 'generation.cut_ack' && e.payload.disposition === 'excluded' && rolloutOf(e) === rid)
+        fired = events.some(
+          (e) =>
+            e.type === 'generation.cut_ack' &&
+            e.payload.disposition === 'excluded' &&
+            rolloutOf(e) === rid,
+        )
         break
       case 'cut_stage_failure':
-        fired = events.some((e) => e.type === 'generation.cut_ack' && e.payload.disposition === 'durable_failure' && rolloutOf(e) === rid)
+        fired = events.some(
+          (e) =>
+            e.type === 'generation.cut_ack' &&
+            e.payload.disposition === 'durable_failure' &&
+            rolloutOf(e) === rid,
+        )
         break
       case 'corrupt_segment':
-        fired = events.some((e) => e.type === 'fault.corrupt_file' && String(e.payload['path']).startsWith('token-store/segments/'))
+        fired = events.some(
+          (e) =>
+            e.type === 'fault.corrupt_file' &&
+            String(e.payload['path']).startsWith('token-store/segments/'),
+        )
         break
       case 'duplicate_cut_claim':
-        fired = events.some((e) => e.type === 'generation.claim_cut' && e.outcome === 'restored_cut_already_owned' && rolloutOf(e) === rid)
+        fired = events.some(
+          (e) =>
+            e.type === 'generation.claim_cut' &&
+            e.outcome === 'restored_cut_already_owned' &&
+            rolloutOf(e) === rid,
+        )
         break
     }
     if (!fired) out.push({ fault, reason: `this fault had no effect: ${reasonFor(fault, rid)}` })

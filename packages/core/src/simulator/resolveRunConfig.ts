@@ -24,7 +24,10 @@ export function resolveRunConfig(input: RunConfigInput): RunConfig {
  * what it always was (and a generation-safe scenario run whole-request says so explicitly).
  */
 function cutModeOf(input: RunConfigInput, preset: CutMode | undefined): { cut_mode?: CutMode } {
-  const bugCuts = input.bug !== undefined && (CUT_BUG_NAMES as readonly string[]).includes(input.bug)
+  const bugCuts =
+    input.bug !== undefined && (CUT_BUG_NAMES as readonly string[]).includes(input.bug)
   const mode = input.cut_mode ?? (bugCuts ? 'generation-safe' : preset) ?? DEFAULT_CUT_MODE
-  return mode === DEFAULT_CUT_MODE && (preset ?? DEFAULT_CUT_MODE) === DEFAULT_CUT_MODE ? {} : { cut_mode: mode }
+  return mode === DEFAULT_CUT_MODE && (preset ?? DEFAULT_CUT_MODE) === DEFAULT_CUT_MODE
+    ? {}
+    : { cut_mode: mode }
 }

@@ -15,9 +15,15 @@ describe('restore fences every continued attempt at the policy model (PROTOCOL.m
     // happy-path seed 2: r7 is parked on its first boundary (no model call yet) when the checkpoint is taken.
     const { dirs } = runScenarioInMemory('happy-path', '2')
     const dir = (dirs.get('ck-1') as MemoryCheckpointDirectory).reopen()
-    const continued = continuedExecutions(dir, nodeDigest).map((id) => `${id.rollout_id}.a${id.attempt_index}`)
+    const continued = continuedExecutions(dir, nodeDigest).map(
+      (id) => `${id.rollout_id}.a${id.attempt_index}`,
+    )
     expect(continued).toContain('r7.a0')
-    const model = new PolicyModel(nodeDigest, { serverName: 'policy', restoreExpected: true, generation: 1 })
+    const model = new PolicyModel(nodeDigest, {
+      serverName: 'policy',
+      restoreExpected: true,
+      generation: 1,
+    })
     const restored = model.restore('ck-1', dir)
     if (!restored.ok) throw new Error(restored.error.message)
     expect(restored.value.source_attempts).not.toContain('r7.a0')
@@ -30,12 +36,31 @@ describe('restore fences every continued attempt at the policy model (PROTOCOL.m
 
   it('[model.restore-fences-continued] over 40 seeds, a delayed attempt-N request of every rollout reaching the restored model is stale_attempt and fenced-attempt-silent holds', () => {
     const bad: string[] = []
-    const faults: Fault[] = Array.from({ length: 9 }, (_, k) => ({ kind: 'stale_request', rollout: k, participant: 'policy_model' }))
+    const faults: Fault[] = Array.from({ length: 9 }, (_, k) => ({
+      kind: 'stale_request',
+      rollout: k,
+      participant: 'policy_model',
+    }))
     for (let seed = 0; seed < 40; seed++) {
-      const result = runSimulation(resolveRunConfig({ scenario: 'happy-path', seed: String(seed), faults }), { digest: nodeDigest, workplace, openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) })
-      const delayed = result.events.filter((e) => e.type === 'model.request' && e.payload['delayed'] === true)
-      const continued = new Set(result.events.filter((e) => e.type === 'run.dispatch' && e.payload['continued'] === true).map((e) => e.payload['rollout_id']))
-      for (const e of delayed) if (continued.has(e.payload['rollout_id']) && e.outcome !== 'stale_attempt') bad.push(`${seed}: ${String(e.payload['rollout_id'])} ${e.outcome}`)
+      const result = runSimulation(
+        resolveRunConfig({ scenario: 'happy-path', seed: String(seed), faults }),
+        {
+          digest: nodeDigest,
+          workplace,
+          openDirectory: (id) => new MemoryCheckpointDirectory({ location: `mem://${id}` }),
+        },
+      )
+      const delayed = result.events.filter(
+        (e) => e.type === 'model.request' && e.payload['delayed'] === true,
+      )
+      const continued = new Set(
+        result.events
+          .filter((e) => e.type === 'run.dispatch' && e.payload['continued'] === true)
+          .map((e) => e.payload['rollout_id']),
+      )
+      for (const e of delayed)
+        if (continued.has(e.payload['rollout_id']) && e.outcome !== 'stale_attempt')
+          bad.push(`${seed}: ${String(e.payload['rollout_id'])} ${e.outcome}`)
       if (result.failures.length > 0) bad.push(`${seed}: ${JSON.stringify(result.failures)}`)
     }
     expect(bad).toEqual([])

@@ -6,9 +6,16 @@ import { resolveRunConfig, runSimulation, simulate } from './simulate.ts'
 import { rolloutIds } from './Workload.ts'
 
 const workplace = loadNodeWorkplaceData()
-const deps = { digest: nodeDigest, workplace, openDirectory: (id: string) => new MemoryCheckpointDirectory({ location: `mem://${id}` }) }
-const result = runSimulation(resolveRunConfig({ scenario: 'happy-path', seed: '3', rollouts: 12 }), deps)
-const stepOf = (type: string) => (result.events.find((e) => e.type === type)?.step ?? 0)
+const deps = {
+  digest: nodeDigest,
+  workplace,
+  openDirectory: (id: string) => new MemoryCheckpointDirectory({ location: `mem://${id}` }),
+}
+const result = runSimulation(
+  resolveRunConfig({ scenario: 'happy-path', seed: '3', rollouts: 12 }),
+  deps,
+)
+const stepOf = (type: string) => result.events.find((e) => e.type === type)?.step ?? 0
 
 describe('resolveRunConfig', () => {
   it('[config] applies scenario defaults: seed "0", 9 rollouts, the preset deadline and faults', () => {
@@ -43,7 +50,10 @@ describe('simulate', () => {
 
   it('[sim] participant ids and phases follow CONTRACTS.md §2', () => {
     const ids = new Set(result.events.flatMap((e) => [e.from, e.to]))
-    for (const id of ids) expect(id).toMatch(/^(controller|policy_model|model_worker_\d+|agent|resources_(blackjack|counter|workplace)|generation_worker|token_store|directory|rollout_.+)$/)
+    for (const id of ids)
+      expect(id).toMatch(
+        /^(controller|policy_model|model_worker_\d+|agent|resources_(blackjack|counter|workplace)|generation_worker|token_store|directory|rollout_.+)$/,
+      )
     const phases = [...new Set(result.events.map((e) => e.phase))]
     expect(phases).toEqual(['run', 'prepare', 'commit', 'restore', 'resume', 'continue'])
     expect(result.outcome).toBe('completed')
@@ -57,9 +67,13 @@ describe('views at any step', () => {
     const model = result.participantsAt(pause).find((p) => p.id === 'policy_model')
     expect(model?.phase === 'preparing' || model?.phase === 'prepared').toBe(true)
     expect(model?.admission === 'draining' || model?.admission === 'paused').toBe(true)
-    expect(result.participantsAt(pause - 1).find((p) => p.id === 'policy_model')?.admission).toBe('accepting')
+    expect(result.participantsAt(pause - 1).find((p) => p.id === 'policy_model')?.admission).toBe(
+      'accepting',
+    )
     const commit = stepOf('model.commit')
-    expect(result.participantsAt(commit).find((p) => p.id === 'policy_model')?.manifest_digest).toMatch(/^[0-9a-f]{64}$/)
+    expect(
+      result.participantsAt(commit).find((p) => p.id === 'policy_model')?.manifest_digest,
+    ).toMatch(/^[0-9a-f]{64}$/)
   })
 
   it('[views] sessions appear when bound, are exported at prepare and restored under N+1', () => {
@@ -89,7 +103,9 @@ describe('views at any step', () => {
 
   it('[views] lineage marks the first N+1 call as the relay to N, exactly once per continued rollout', () => {
     const lineage = result.lineage(result.events.length)
-    const continued = lineage.rollouts.filter((r) => r.attempts.some((a) => a.status === 'continued'))
+    const continued = lineage.rollouts.filter((r) =>
+      r.attempts.some((a) => a.status === 'continued'),
+    )
     expect(continued.length).toBeGreaterThan(0)
     let checked = 0
     for (const r of continued) {
@@ -109,17 +125,31 @@ describe('views at any step', () => {
 
   it('[views] invariants are known per step', () => {
     expect(result.invariantsAt(0).failures).toEqual([])
-    expect(Object.values(result.invariantsAt(result.events.length).invariants).every((v) => v === 'pass')).toBe(true)
+    expect(
+      Object.values(result.invariantsAt(result.events.length).invariants).every(
+        (v) => v === 'pass',
+      ),
+    ).toBe(true)
   })
 })
 
 describe('deadlines at the controller', () => {
   it('[controller.deadline-exceeded] a run whose prepare deadline is already due fails each checkpoint fast with deadline_exceeded and sends no prepare', () => {
-    const r = runSimulation(resolveRunConfig({ scenario: 'happy-path', seed: '1', rollouts: 6, deadline_ms: 0 }), deps)
-    const aborts = r.events.filter((e) => e.type === 'controller.abort').map((e) => String(e.payload['reason']))
+    const r = runSimulation(
+      resolveRunConfig({ scenario: 'happy-path', seed: '1', rollouts: 6, deadline_ms: 0 }),
+      deps,
+    )
+    const aborts = r.events
+      .filter((e) => e.type === 'controller.abort')
+      .map((e) => String(e.payload['reason']))
     expect(aborts.length).toBeGreaterThan(0)
     for (const reason of aborts) expect(reason).toMatch(/^deadline_exceeded/)
-    expect(r.events.filter((e) => e.type === 'agent.prepare' || e.type === 'model.pause' || e.type === 'resources.prepare')).toEqual([])
+    expect(
+      r.events.filter(
+        (e) =>
+          e.type === 'agent.prepare' || e.type === 'model.pause' || e.type === 'resources.prepare',
+      ),
+    ).toEqual([])
     expect(r.checkpoints).toEqual([])
     expect(Object.values(r.invariants).every((v) => v === 'pass')).toBe(true)
   })
@@ -131,7 +161,13 @@ describe('live views of a running simulation', () => {
     let live: ReturnType<typeof runSimulation> | undefined
     const gen = simulate(config, deps, { live: (r) => (live = r) })
     const checked: number[] = []
-    const snapshots: { step: number; participants: string; sessions: string; lineage: string; detail: string }[] = []
+    const snapshots: {
+      step: number
+      participants: string
+      sessions: string
+      lineage: string
+      detail: string
+    }[] = []
     let n = 0
     for (;;) {
       const next = gen.next()
@@ -141,7 +177,13 @@ describe('live views of a running simulation', () => {
       const edge = live.events.length
       expect(edge).toBe(n - 1)
       const key = live.sessionsAt(edge)[0]?.key ?? ''
-      snapshots.push({ step: edge, participants: JSON.stringify(live.participantsAt(edge)), sessions: JSON.stringify(live.sessionsAt(edge)), lineage: JSON.stringify(live.lineage(edge)), detail: JSON.stringify(live.sessionDetail(key, edge) ?? null) })
+      snapshots.push({
+        step: edge,
+        participants: JSON.stringify(live.participantsAt(edge)),
+        sessions: JSON.stringify(live.sessionsAt(edge)),
+        lineage: JSON.stringify(live.lineage(edge)),
+        detail: JSON.stringify(live.sessionDetail(key, edge) ?? null),
+      })
       checked.push(edge)
     }
     expect(checked.length).toBeGreaterThan(3)

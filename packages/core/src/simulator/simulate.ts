@@ -1,10 +1,20 @@
 import type { RunConfig } from '../contracts/scenarios.ts'
 import { generationCutViews } from './generationCutViews.ts'
 import type { TraceEvent } from '../contracts/trace.ts'
-import type { InvariantFailure, InvariantMap, LineageView, SessionDetailView, SessionRow, TablesView } from '../contracts/views.ts'
+import type {
+  InvariantFailure,
+  InvariantMap,
+  LineageView,
+  SessionDetailView,
+  SessionRow,
+  TablesView,
+} from '../contracts/views.ts'
 import type { ControllerTestOptions } from '../controller/Controller.ts'
 import type { EnvironmentServer } from '../environments/EnvironmentServer.ts'
-import type { WorkplaceExample, WorkplaceSession } from '../environments/workplace/WorkplaceSession.ts'
+import type {
+  WorkplaceExample,
+  WorkplaceSession,
+} from '../environments/workplace/WorkplaceSession.ts'
 import { sessionTables } from '../environments/workplace/WorkplaceSession.ts'
 import type { WorkplaceData } from '../environments/workplace/WorkplaceData.ts'
 import { parseWorkplaceBase } from '../environments/workplace/WorkplaceData.ts'
@@ -43,7 +53,12 @@ export { resolveRunConfig } from './resolveRunConfig.ts'
 interface WorkplaceDeps {
   readonly server: () => EnvironmentServer<unknown>
   readonly examples: readonly WorkplaceExample[]
-  readonly tables: (session: unknown, baseline: JsonValue | null, step: number, key: string) => TablesView | undefined
+  readonly tables: (
+    session: unknown,
+    baseline: JsonValue | null,
+    step: number,
+    key: string,
+  ) => TablesView | undefined
   /** The codec's one-line summary (`N rows changed` against the base), counted without building the diff. */
   readonly summary: (session: unknown) => string
 }
@@ -51,9 +66,16 @@ interface WorkplaceDeps {
 // Parsing the base tables is the expensive part; one parse per data object serves every run.
 const workplaceCache = new WeakMap<WorkplaceData, WorkplaceDeps>()
 
-function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts: number): WorkplaceDeps | undefined {
+function workplaceDeps(
+  data: WorkplaceData | undefined,
+  digest: Digest,
+  rollouts: number,
+): WorkplaceDeps | undefined {
   if (data === undefined) {
-    if (rollouts >= 3) throw new Error('SimulationDeps.workplace is required: this run has workplace rollouts (pass loadNodeWorkplaceData())')
+    if (rollouts >= 3)
+      throw new Error(
+        'SimulationDeps.workplace is required: this run has workplace rollouts (pass loadNodeWorkplaceData())',
+      )
     return undefined
   }
   const cached = workplaceCache.get(data)
@@ -87,7 +109,13 @@ function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts
         diff = { tables, summary: diffSummary(tables) }
         perSession.set(against, diff)
       }
-      return { step, session: key, baseline: baseline === null ? 'base' : 'prepare', tables: diff.tables, summary: diff.summary }
+      return {
+        step,
+        session: key,
+        baseline: baseline === null ? 'base' : 'prepare',
+        tables: diff.tables,
+        summary: diff.summary,
+      }
     },
     summary: (session) => {
       const n = counter.count((session as WorkplaceSession).tables)
@@ -102,17 +130,33 @@ function workplaceDeps(data: WorkplaceData | undefined, digest: Digest, rollouts
  * Runs one simulation as a generator so the API can stream events live; the return value answers
  * every view at any step. Same seed + config ⇒ the same trace and directory bytes.
  */
-export function* simulate(config: RunConfig, deps: SimulationDeps, options: SimulateOptions = {}): Generator<TraceEvent, SimulationResult> {
+export function* simulate(
+  config: RunConfig,
+  deps: SimulationDeps,
+  options: SimulateOptions = {},
+): Generator<TraceEvent, SimulationResult> {
   const workplace = workplaceDeps(deps.workplace, deps.digest, config.rollouts)
   const envs = defaultEnvFactory(workplace?.server)
   const examples = workplace?.examples ?? []
-  const sim = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(id), envs, workplaceExamples: examples, checkpoint: true, record: true, ...(options.test === undefined ? {} : { test: options.test }) })
+  const sim = new Simulator(config, {
+    digest: deps.digest,
+    openDirectory: (id) => deps.openDirectory(id),
+    envs,
+    workplaceExamples: examples,
+    checkpoint: true,
+    record: true,
+    ...(options.test === undefined ? {} : { test: options.test }),
+  })
   // Equivalence: each continued rollout ends as the same rollout run without a checkpoint. The
   // baseline runs only the continued rollouts (rollouts are independent), started once a restore
   // has dispatched them and worked a few agenda items per event while the run continues: no single
   // `next()` carries it (the API runs this generator in short slices on its event loop). A later
   // restore that continues more rollouts starts another baseline for just those.
-  const baselines: { readonly sim: Simulator; readonly outcomes: Iterator<RolloutOutcome>; taken: number }[] = []
+  const baselines: {
+    readonly sim: Simulator
+    readonly outcomes: Iterator<RolloutOutcome>
+    taken: number
+  }[] = []
   /** Continued rollouts a baseline was started for. */
   const baselineStarted = new Set<string>()
   /**
@@ -136,7 +180,15 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   const startBaseline = () => {
     const ids = [...sim.continued].filter((id) => !baselineStarted.has(id))
     if (ids.length === 0) return
-    const b = new Simulator(config, { digest: deps.digest, openDirectory: (id) => deps.openDirectory(`baseline-${id}`), envs, workplaceExamples: examples, checkpoint: false, record: false, only: new Set(ids) })
+    const b = new Simulator(config, {
+      digest: deps.digest,
+      openDirectory: (id) => deps.openDirectory(`baseline-${id}`),
+      envs,
+      workplaceExamples: examples,
+      checkpoint: false,
+      record: false,
+      only: new Set(ids),
+    })
     b.start()
     for (const id of ids) baselineStarted.add(id)
     // A Map iterator sees entries added later, as long as it is never read past the end.
@@ -164,7 +216,12 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
   const invariantSteps = new StepHistory<readonly InvariantFailure[]>()
   let seen = 0
   let edge = 0
-  if (options.live !== undefined) options.live(makeResult(config, sim, checker, invariantSteps, workplace, rowOf, () => Math.max(0, edge - 1)))
+  if (options.live !== undefined)
+    options.live(
+      makeResult(config, sim, checker, invariantSteps, workplace, rowOf, () =>
+        Math.max(0, edge - 1),
+      ),
+    )
   for (const event of sim.run()) {
     checker.observe(event)
     if (checker.failures.length !== seen) {
@@ -196,13 +253,22 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
     const a = sim.outcomes.get(rolloutId)
     const b = baselineOutcomes.get(rolloutId)
     if (a === undefined || b === undefined || !judge(a, b)) {
-      checker.fail('equivalence', total, `continued rollout ${rolloutId} ${a === undefined ? 'did not finish' : 'ended differently than without the checkpoint'}`)
+      checker.fail(
+        'equivalence',
+        total,
+        `continued rollout ${rolloutId} ${a === undefined ? 'did not finish' : 'ended differently than without the checkpoint'}`,
+      )
       break
     }
   }
   // Cut calls too: a continued call's tokens are exactly those of the same call never interrupted.
   const differing = sim.cutContinuations.find((c) => !c.equal)
-  if (differing !== undefined) checker.fail('equivalence', total, `continued call ${differing.model_call_id} of ${differing.rollout_id} produced other tokens than ${differing.cut_model_call_id} would have uninterrupted`)
+  if (differing !== undefined)
+    checker.fail(
+      'equivalence',
+      total,
+      `continued call ${differing.model_call_id} of ${differing.rollout_id} produced other tokens than ${differing.cut_model_call_id} would have uninterrupted`,
+    )
   if (checker.failures.length !== seen) invariantSteps.set(total, [...checker.failures])
   return makeResult(config, sim, checker, invariantSteps, workplace, rowOf)
 }
@@ -211,7 +277,11 @@ export function* simulate(config: RunConfig, deps: SimulationDeps, options: Simu
 const BASELINE_ITEMS_PER_EVENT = 4
 
 /** `simulate` run to the end. */
-export function runSimulation(config: RunConfig, deps: SimulationDeps, options: SimulateOptions = {}): SimulationResult {
+export function runSimulation(
+  config: RunConfig,
+  deps: SimulationDeps,
+  options: SimulateOptions = {},
+): SimulationResult {
   const gen = simulate(config, deps, options)
   for (;;) {
     const next = gen.next()
@@ -224,15 +294,30 @@ export function runSimulation(config: RunConfig, deps: SimulationDeps, options: 
  * Live: the steps up to `liveEdge()`, which grows as the generator runs; nothing is cached by step
  * (a step's records are final, but the key lists and the lineage index grow).
  */
-function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker, invariantSteps: StepHistory<readonly InvariantFailure[]>, workplace: WorkplaceDeps | undefined, rowOf: (record: SessionRecord) => SessionRow, liveEdge?: () => number): SimulationResult {
+function makeResult(
+  config: RunConfig,
+  sim: Simulator,
+  checker: InvariantChecker,
+  invariantSteps: StepHistory<readonly InvariantFailure[]>,
+  workplace: WorkplaceDeps | undefined,
+  rowOf: (record: SessionRecord) => SessionRow,
+  liveEdge?: () => number,
+): SimulationResult {
   const rec: Recorder = sim.recorder
   const all = rec.events
   const limit = liveEdge ?? (() => all.length)
   const clamp = (step: number) => Math.max(0, Math.min(limit(), Math.floor(step)))
-  const invariantsAt = (step: number): { invariants: InvariantMap; failures: readonly InvariantFailure[] } => {
+  const invariantsAt = (
+    step: number,
+  ): { invariants: InvariantMap; failures: readonly InvariantFailure[] } => {
     const failures = invariantSteps.at(clamp(step)) ?? []
     const failed = new Set(failures.map((f) => f.id))
-    const map = Object.fromEntries(Object.keys(checker.map()).map((id) => [id, failed.has(id as InvariantFailure['id']) ? 'fail' : 'pass'])) as unknown as InvariantMap
+    const map = Object.fromEntries(
+      Object.keys(checker.map()).map((id) => [
+        id,
+        failed.has(id as InvariantFailure['id']) ? 'fail' : 'pass',
+      ]),
+    ) as unknown as InvariantMap
     return { invariants: map, failures }
   }
   // Sessions in key order, sorted once (again when a live run has new ones): a view is then one
@@ -242,7 +327,9 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
   const histories = (): readonly StepHistory<SessionRecord>[] => {
     if (sessionCount !== rec.sessions.size) {
       sessionCount = rec.sessions.size
-      sessionHistories = [...rec.sessions.keys()].sort().map((key) => rec.sessions.get(key) as StepHistory<SessionRecord>)
+      sessionHistories = [...rec.sessions.keys()]
+        .sort()
+        .map((key) => rec.sessions.get(key) as StepHistory<SessionRecord>)
     }
     return sessionHistories
   }
@@ -252,7 +339,12 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
   // Built on the first lineage view (not in the generator's last slice); a live run rebuilds it as it grows.
   let lineage: LineageIndex | undefined
   let lineageEdge = -1
-  const checkpointsNow = (): SimulatedCheckpoint[] => sim.checkpoints.map((c) => ({ checkpoint_id: c.checkpoint_id, location: c.location, damaged: c.damaged }))
+  const checkpointsNow = (): SimulatedCheckpoint[] =>
+    sim.checkpoints.map((c) => ({
+      checkpoint_id: c.checkpoint_id,
+      location: c.location,
+      damaged: c.damaged,
+    }))
   const sessionsAt = (s: number): readonly SessionRow[] => {
     const out: SessionRow[] = []
     for (const h of histories()) {
@@ -272,7 +364,10 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
   let inert: SimulationResult['inert_faults'] = []
   let inertEdge = -1
   // A live result reads its fields at each request; a finished one is plain data.
-  const liveFields: Pick<SimulationResult, 'config' | 'events' | 'outcome' | 'invariants' | 'failures' | 'checkpoints' | 'inert_faults'> = {
+  const liveFields: Pick<
+    SimulationResult,
+    'config' | 'events' | 'outcome' | 'invariants' | 'failures' | 'checkpoints' | 'inert_faults'
+  > = {
     config,
     get events() {
       if (liveEvents.length !== limit()) liveEvents = all.slice(0, limit())
@@ -319,11 +414,20 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       if (h === undefined) return undefined
       const env = rec.sessionEnv.get(key)
       const codec = env === undefined ? undefined : sim.world.resources[env].env.codec
-      const state = h.session === undefined || codec === undefined ? null : codec.exportState(h.session)
+      const state =
+        h.session === undefined || codec === undefined ? null : codec.exportState(h.session)
       const prep = preparedFor(rec, key, s)
       const rollout = h.row.rollout_id
-      const cuts = rec.cutSteps.has(rollout) ? generationCutViews(rec.cutEvents, rollout, s, sim.tokenStore, sim.options.digest) : []
-      return { step: s, session: rowOf(h), state: state === null ? null : state.ok ? state.value : null, prepare: prep, ...(cuts.length === 0 ? {} : { generation_cuts: cuts }) }
+      const cuts = rec.cutSteps.has(rollout)
+        ? generationCutViews(rec.cutEvents, rollout, s, sim.tokenStore, sim.options.digest)
+        : []
+      return {
+        step: s,
+        session: rowOf(h),
+        state: state === null ? null : state.ok ? state.value : null,
+        prepare: prep,
+        ...(cuts.length === 0 ? {} : { generation_cuts: cuts }),
+      }
     },
     tables: (key, step): TablesView | undefined => {
       const s = clamp(step)
@@ -337,8 +441,21 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
       return live ? lineageAt(s) : lineageCache.get(s, () => lineageAt(s))
     },
   }
-  if (live) return Object.defineProperties(views, Object.getOwnPropertyDescriptors(liveFields)) as SimulationResult
-  return { config, events: all, outcome: sim.controller.stage === 'done' ? 'completed' : 'aborted', invariants: checker.map(), failures: checker.failures, checkpoints: checkpointsNow(), inert_faults: inertFaults(config, all), ...views }
+  if (live)
+    return Object.defineProperties(
+      views,
+      Object.getOwnPropertyDescriptors(liveFields),
+    ) as SimulationResult
+  return {
+    config,
+    events: all,
+    outcome: sim.controller.stage === 'done' ? 'completed' : 'aborted',
+    invariants: checker.map(),
+    failures: checker.failures,
+    checkpoints: checkpointsNow(),
+    inert_faults: inertFaults(config, all),
+    ...views,
+  }
 }
 
 /**
@@ -346,22 +463,43 @@ function makeResult(config: RunConfig, sim: Simulator, checker: InvariantChecker
  * one in the record (one row per record, no cache entry per record), and summaries are cached per
  * (immutable) session object.
  */
-function sessionRows(sim: Simulator, workplace: WorkplaceDeps | undefined): (record: SessionRecord) => SessionRow {
+function sessionRows(
+  sim: Simulator,
+  workplace: WorkplaceDeps | undefined,
+): (record: SessionRecord) => SessionRow {
   const summaries = new WeakMap<object, string>()
   const summaryOf = (row: SessionRow, session: object): string => {
     let text = summaries.get(session)
     if (text === undefined) {
-      text = row.environment === 'workplace' && workplace !== undefined ? workplace.summary(session) : sim.world.resources[row.environment].env.codec.describe(session)
+      text =
+        row.environment === 'workplace' && workplace !== undefined
+          ? workplace.summary(session)
+          : sim.world.resources[row.environment].env.codec.describe(session)
       summaries.set(session, text)
     }
     return text
   }
   return (record) => {
-    if (record.row.summary !== '' || record.session === undefined || record.session === null || typeof record.session !== 'object') return record.row
+    if (
+      record.row.summary !== '' ||
+      record.session === undefined ||
+      record.session === null ||
+      typeof record.session !== 'object'
+    )
+      return record.row
     // Spelled out (a spread plus a property is slow on this V8); the key order is the one
     // RolloutDriver builds rows in.
     const r = record.row
-    const row = { key: r.key, rollout_id: r.rollout_id, attempt: r.attempt, environment: r.environment, state: r.state, revision: r.revision, session_id: r.session_id, summary: summaryOf(r, record.session) }
+    const row = {
+      key: r.key,
+      rollout_id: r.rollout_id,
+      attempt: r.attempt,
+      environment: r.environment,
+      state: r.state,
+      revision: r.revision,
+      session_id: r.session_id,
+      summary: summaryOf(r, record.session),
+    }
     record.row = row
     return row
   }

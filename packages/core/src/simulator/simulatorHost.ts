@@ -33,10 +33,24 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
     for (const k of faults.missingWorkers()) {
       // The dropped worker's replacement tries to join while the checkpoint holds admission closed.
       const early = engine.world.model.workerRegister(k)
-      engine.emit(phase, `model_worker_${k}`, 'policy_model', 'model.worker_register', { worker: k }, early.ok ? 'ok' : early.error.code)
+      engine.emit(
+        phase,
+        `model_worker_${k}`,
+        'policy_model',
+        'model.worker_register',
+        { worker: k },
+        early.ok ? 'ok' : early.error.code,
+      )
       engine.at(10, () => {
         const again = engine.world.model.workerRegister(k)
-        engine.emit('abort', `model_worker_${k}`, 'policy_model', 'model.worker_register', { worker: k }, again.ok ? 'ok' : again.error.code)
+        engine.emit(
+          'abort',
+          `model_worker_${k}`,
+          'policy_model',
+          'model.worker_register',
+          { worker: k },
+          again.ok ? 'ok' : again.error.code,
+        )
         if (again.ok) faults.rejoined(k)
       })
     }
@@ -62,12 +76,32 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
         writer,
         crashesOnWrite: () => engine.faults.crashesOnWrite(),
         crashWrite: engine.faults.crashWrite,
-        traceWrite: (who, w, outcome) => engine.emit('commit', who, 'directory', 'directory.write', { checkpoint_id: cid, path: w.path, bytes: w.bytes, crashed: w.crashed }, outcome),
+        traceWrite: (who, w, outcome) =>
+          engine.emit(
+            'commit',
+            who,
+            'directory',
+            'directory.write',
+            { checkpoint_id: cid, path: w.path, bytes: w.bytes, crashed: w.crashed },
+            outcome,
+          ),
       }),
     digest: engine.options.digest,
     published: (cid) => {
       // corrupt_file damages the first checkpoint only (the retaken one after an abort stays whole).
-      const damaged = engine.controller.attempts > 1 ? [] : corruptCheckpoint(engine.directory(cid), engine.faults.corruptions, (path, offset) => engine.emit('commit', 'directory', 'directory', 'fault.corrupt_file', { checkpoint_id: cid, path, offset }, 'ok'))
+      const damaged =
+        engine.controller.attempts > 1
+          ? []
+          : corruptCheckpoint(engine.directory(cid), engine.faults.corruptions, (path, offset) =>
+              engine.emit(
+                'commit',
+                'directory',
+                'directory',
+                'fault.corrupt_file',
+                { checkpoint_id: cid, path, offset },
+                'ok',
+              ),
+            )
       engine.published(cid, damaged.length > 0)
     },
     freezeDispatch: () => {
@@ -97,12 +131,14 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
       return keys.sort()
     },
     tokenSnapshot: (keys) => engine.tokenStore.snapshot(keys, engine.options.digest),
-    cutGenerations: (cid) => (engine.config.cut_mode === 'generation-safe' ? startGenerationCut(engine, driver, cid) : []),
+    cutGenerations: (cid) =>
+      engine.config.cut_mode === 'generation-safe' ? startGenerationCut(engine, driver, cid) : [],
     cutSegments: () => segments,
     log: (phase, type, payload) => {
       engine.phase = phase
       engine.emit(phase, 'controller', 'controller', type, payload, 'ok')
-      if (type === 'controller.abort') releaseEgress(engine, driver, engine.controller.checkpointId, 'aborted')
+      if (type === 'controller.abort')
+        releaseEgress(engine, driver, engine.controller.checkpointId, 'aborted')
       // missing_worker: the dropped worker's replacement tries to rejoin as soon as the checkpoint aborts.
       if (type === 'controller.abort') rejoin(phase)
       if (type === 'rollout.retired') driver.retired(String(payload['rollout_id']))
@@ -115,10 +151,12 @@ function cutSegmentsOf(engine: Engine): TokenSegmentInput[] {
   const model = engine.world.model
   const out: TokenSegmentInput[] = []
   for (const t of model.generationCutFrozen()) {
-    if (t.ack === null || t.ack.disposition !== 'durable_prefix' || model.isTombstoned(t.id)) continue
+    if (t.ack === null || t.ack.disposition !== 'durable_prefix' || model.isTombstoned(t.id))
+      continue
     for (const [segment, key] of (t.ack.staging_keys ?? []).entries()) {
       const tokens = engine.tokenStore.tokens(key)
-      if (tokens !== undefined) out.push({ staging_key: key, model_call_id: t.model_call_id, segment, tokens })
+      if (tokens !== undefined)
+        out.push({ staging_key: key, model_call_id: t.model_call_id, segment, tokens })
     }
   }
   return out

@@ -40,8 +40,12 @@ describe('MemoryCheckpointDirectory', () => {
     dir.sync()
     dir.flipByte('resources/counter/r0.a0.json', 1)
     dir.putRaw('resources/counter/extra.json', bytes('e'))
-    expect(() => dir.writeFile('resources/counter/manifest.json', bytes('{}'))).toThrow(DirectoryWriteError)
-    expect(dir.readFile('resources/counter/r0.a0.json')).toEqual(new Uint8Array([0x61, 0x62 ^ 0xff, 0x63]))
+    expect(() => dir.writeFile('resources/counter/manifest.json', bytes('{}'))).toThrow(
+      DirectoryWriteError,
+    )
+    expect(dir.readFile('resources/counter/r0.a0.json')).toEqual(
+      new Uint8Array([0x61, 0x62 ^ 0xff, 0x63]),
+    )
     expect(paths(dir)).toEqual(['resources/counter/extra.json', 'resources/counter/r0.a0.json'])
   })
 })

@@ -46,7 +46,9 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
 
   constructor(options: MemoryCheckpointDirectoryOptions = {}) {
     this.location = options.location ?? 'memory:D'
-    this.#files = new Map([...(options.files ?? new Map<string, Uint8Array>())].map(([p, b]) => [p, b.slice()]))
+    this.#files = new Map(
+      [...(options.files ?? new Map<string, Uint8Array>())].map(([p, b]) => [p, b.slice()]),
+    )
     this.#durable = new Map(this.#files)
     this.#symlinks = new Map(options.symlinks ?? [])
     this.#failOnWrite = options.failOnWrite
@@ -69,7 +71,8 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
   }
 
   writeFile(path: string, data: Uint8Array): void {
-    if (!isSafeRelativePath(path)) throw new DirectoryWriteError(path, `refusing unsafe path ${JSON.stringify(path)}`)
+    if (!isSafeRelativePath(path))
+      throw new DirectoryWriteError(path, `refusing unsafe path ${JSON.stringify(path)}`)
     this.#writes++
     if (this.#crashed || this.#writes === this.#failOnWrite) {
       if (!this.#crashed) this.#dieWithPendingWrites()
@@ -77,7 +80,8 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
       throw new DirectoryWriteError(path, `injected crash on write ${this.#writes} (${path})`)
     }
     for (const link of this.#symlinks.keys()) {
-      if (path === link || path.startsWith(`${link}/`)) throw new DirectoryWriteError(path, `refusing to write through symlink ${link}`)
+      if (path === link || path.startsWith(`${link}/`))
+        throw new DirectoryWriteError(path, `refusing to write through symlink ${link}`)
     }
     this.#files.set(path, data.slice())
     this.#pending.add(path)
@@ -114,8 +118,16 @@ export class MemoryCheckpointDirectory implements CheckpointDirectory {
 
   list(): readonly DirectoryEntry[] {
     const entries: DirectoryEntry[] = [
-      ...[...this.#files].map(([path, data]) => ({ path, kind: 'file' as const, bytes: data.length })),
-      ...[...this.#symlinks].map(([path, target]) => ({ path, kind: 'symlink' as const, bytes: target.length })),
+      ...[...this.#files].map(([path, data]) => ({
+        path,
+        kind: 'file' as const,
+        bytes: data.length,
+      })),
+      ...[...this.#symlinks].map(([path, target]) => ({
+        path,
+        kind: 'symlink' as const,
+        bytes: target.length,
+      })),
     ]
     return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   }

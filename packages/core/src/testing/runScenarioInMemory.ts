@@ -9,7 +9,12 @@ import { MemoryCheckpointDirectory } from './MemoryCheckpointDirectory.ts'
 const workplace = loadNodeWorkplaceData()
 
 /** Runs a scenario preset to the end with in-memory checkpoint directories (one per checkpoint id, kept). */
-export function runScenarioInMemory(scenario: ScenarioName, seed = '0', rollouts?: number, options: SimulateOptions = {}): { result: SimulationResult; dirs: Map<string, MemoryCheckpointDirectory> } {
+export function runScenarioInMemory(
+  scenario: ScenarioName,
+  seed = '0',
+  rollouts?: number,
+  options: SimulateOptions = {},
+): { result: SimulationResult; dirs: Map<string, MemoryCheckpointDirectory> } {
   const dirs = new Map<string, MemoryCheckpointDirectory>()
   const deps = {
     digest: nodeDigest,
@@ -23,6 +28,10 @@ export function runScenarioInMemory(scenario: ScenarioName, seed = '0', rollouts
       return d
     },
   }
-  const result = runSimulation(resolveRunConfig({ scenario, seed, ...(rollouts === undefined ? {} : { rollouts }) }), deps, options)
+  const result = runSimulation(
+    resolveRunConfig({ scenario, seed, ...(rollouts === undefined ? {} : { rollouts }) }),
+    deps,
+    options,
+  )
   return { result, dirs }
 }

@@ -1,6 +1,14 @@
 import type { GymRouteModels } from '../gymnasium/GymRouteModel.ts'
 import { RUN_REQUEST_FIELDS, VERIFY_REQUEST_FIELDS } from '../gymnasium/verifyModels.ts'
-import { pyAny, pyBool, pyDict, pyFloatType, pyModel, pyOptional, pyStr } from '../pyjson/pydanticTypes.ts'
+import {
+  pyAny,
+  pyBool,
+  pyDict,
+  pyFloatType,
+  pyModel,
+  pyOptional,
+  pyStr,
+} from '../pyjson/pydanticTypes.ts'
 
 const ROUTES = {
   // Cutover's `seed` is an extra field to the reference model, which ignores it.
@@ -18,4 +26,5 @@ const ROUTES = {
 } as const
 
 /** The Gymnasium Blackjack server's reference request and response models. */
-export const blackjackRouteModels: GymRouteModels = (path) => (Object.hasOwn(ROUTES, path) ? ROUTES[path as keyof typeof ROUTES] : undefined)
+export const blackjackRouteModels: GymRouteModels = (path) =>
+  Object.hasOwn(ROUTES, path) ? ROUTES[path as keyof typeof ROUTES] : undefined

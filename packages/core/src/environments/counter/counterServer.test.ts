@@ -65,17 +65,23 @@ describe('session-state counter (ENVIRONMENTS.md §3)', () => {
     const big = 2n ** 70n + 3n
     const parsed = parsePyJson(`{"count": ${big}}`)
     if (!parsed.ok) throw new Error('fixture is JSON')
-    const incremented = server.handle('/increment_counter', withPlainFloats(parsed.value), { counter: 5 })
+    const incremented = server.handle('/increment_counter', withPlainFloats(parsed.value), {
+      counter: 5,
+    })
     expect(incremented.session).toEqual({ counter: new PyInt(big + 5n) })
     const snapshot = counterCodec.exportState(incremented.session ?? { counter: 0 })
     expect(snapshot).toEqual({ ok: true, value: { counter: (big + 5n).toString() } })
     // The snapshot crosses a file as canonical JSON.
-    const restored = counterCodec.restoreState(JSON.parse(canonicalJson(snapshot.ok ? snapshot.value : null)))
+    const restored = counterCodec.restoreState(
+      JSON.parse(canonicalJson(snapshot.ok ? snapshot.value : null)),
+    )
     if (!restored.ok) throw new Error(restored.error.message)
     const grown = server.handle('/increment_counter', { count: 1 }, restored.value).session
     const answer = server.handle('/get_counter_value', undefined, grown).response.body
     expect(encodePyJson(answer)).toEqual({ ok: true, value: `{"count":${big + 6n}}` })
-    expect(server.handle('/verify', verifyBody((big + 6n).toString()), grown).response.body).toMatchObject({ reward: 1 })
+    expect(
+      server.handle('/verify', verifyBody((big + 6n).toString()), grown).response.body,
+    ).toMatchObject({ reward: 1 })
   })
 
   it('[counter-codec] one encoding per value: safe ints are numbers, only larger ones strings', () => {
@@ -83,6 +89,9 @@ describe('session-state counter (ENVIRONMENTS.md §3)', () => {
     expect(counterCodec.restoreState({ counter: '42' }).ok).toBe(false)
     expect(counterCodec.restoreState({ counter: '1e30' }).ok).toBe(false)
     expect(counterCodec.restoreState({ counter: 2 ** 60 }).ok).toBe(false)
-    expect(counterCodec.restoreState({ counter: '-1180591620717411303427' })).toEqual({ ok: true, value: { counter: new PyInt(-1180591620717411303427n) } })
+    expect(counterCodec.restoreState({ counter: '-1180591620717411303427' })).toEqual({
+      ok: true,
+      value: { counter: new PyInt(-1180591620717411303427n) },
+    })
   })
 })

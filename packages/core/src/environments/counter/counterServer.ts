@@ -23,7 +23,8 @@ export interface CounterSession {
   readonly counter: number | PyInt
 }
 
-const countOf = (session: CounterSession | undefined): bigint => intValue(session?.counter ?? 0) ?? 0n
+const countOf = (session: CounterSession | undefined): bigint =>
+  intValue(session?.counter ?? 0) ?? 0n
 
 /**
  * The counter's codec (PROTOCOL.md §7.2): `{counter: int}`, the int a JSON number inside the
@@ -77,7 +78,10 @@ export function createCounterServer(): EnvironmentServer<CounterSession> {
       if (path === '/get_counter_value') {
         // No body model: FastAPI reads nothing, so any body is accepted.
         const current = session ?? { counter: 0 }
-        return { response: { status: 200, body: { count: asJsonValue(current.counter) } }, session: current }
+        return {
+          response: { status: 200, body: { count: asJsonValue(current.counter) } },
+          session: current,
+        }
       }
       const parsed = objectBody(rawBody)
       if (!parsed.ok) return { response: parsed.response, session }

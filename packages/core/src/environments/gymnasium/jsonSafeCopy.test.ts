@@ -4,10 +4,18 @@ import type { JsonValue } from '../../json.ts'
 import { jsonSafeCopy } from './jsonSafeCopy.ts'
 
 /** The direct form of the rule (a path string per value): what the fast copy must agree with. */
-function reference(value: unknown, path = '$'): { ok: true; value: JsonValue } | { ok: false; message: string } {
-  const fail = (why: string) => ({ ok: false as const, message: `state is not JSON-safe at ${path}: ${why}` })
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return { ok: true, value }
-  if (typeof value === 'number') return Number.isFinite(value) ? { ok: true, value } : fail(`non-finite number ${String(value)}`)
+function reference(
+  value: unknown,
+  path = '$',
+): { ok: true; value: JsonValue } | { ok: false; message: string } {
+  const fail = (why: string) => ({
+    ok: false as const,
+    message: `state is not JSON-safe at ${path}: ${why}`,
+  })
+  if (value === null || typeof value === 'string' || typeof value === 'boolean')
+    return { ok: true, value }
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? { ok: true, value } : fail(`non-finite number ${String(value)}`)
   if (Array.isArray(value)) {
     const out: JsonValue[] = []
     for (let i = 0; i < value.length; i++) {
@@ -19,7 +27,8 @@ function reference(value: unknown, path = '$'): { ok: true; value: JsonValue } |
   }
   if (typeof value === 'object') {
     const proto: unknown = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null) return fail(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
+    if (proto !== Object.prototype && proto !== null)
+      return fail(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
     const out: { [k: string]: JsonValue } = {}
     for (const [k, v] of Object.entries(value)) {
       const r = reference(v, `${path}.${k}`)
@@ -35,7 +44,17 @@ class Live {
   readonly x = 1
 }
 
-const offender = fc.constantFrom<unknown>(Number.NaN, Number.POSITIVE_INFINITY, undefined, () => 1, new Map(), 10n, new Live(), new Date(0), Symbol('s'))
+const offender = fc.constantFrom<unknown>(
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  undefined,
+  () => 1,
+  new Map(),
+  10n,
+  new Live(),
+  new Date(0),
+  Symbol('s'),
+)
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -43,7 +62,10 @@ const { value } = fc.letrec<{ value: unknown }>((tie) => ({
     offender,
     fc.array(tie('value'), { maxLength: 4 }),
     fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 4 }),
-    fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 3, noNullPrototype: false }),
+    fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), {
+      maxKeys: 3,
+      noNullPrototype: false,
+    }),
   ),
 }))
 

@@ -12,7 +12,12 @@ import { err, ok } from '../../result.ts'
 export function jsonSafeCopy(value: unknown, path = '$'): Result<JsonValue, CutoverError> {
   const copied = copy(value)
   if (!(copied instanceof Unsafe)) return ok(copied)
-  return err(cutoverError('resources_checkpoint_error', `state is not JSON-safe at ${path}${copied.segments.reverse().join('')}: ${copied.why}`))
+  return err(
+    cutoverError(
+      'resources_checkpoint_error',
+      `state is not JSON-safe at ${path}${copied.segments.reverse().join('')}: ${copied.why}`,
+    ),
+  )
 }
 
 /**
@@ -27,7 +32,8 @@ class Unsafe {
 
 function copy(value: unknown): JsonValue | Unsafe {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
-  if (typeof value === 'number') return Number.isFinite(value) ? value : new Unsafe(`non-finite number ${String(value)}`)
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? value : new Unsafe(`non-finite number ${String(value)}`)
   if (Array.isArray(value)) {
     const out: JsonValue[] = []
     for (let i = 0; i < value.length; i++) {
@@ -42,7 +48,8 @@ function copy(value: unknown): JsonValue | Unsafe {
   }
   if (typeof value === 'object') {
     const proto: unknown = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null) return new Unsafe(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
+    if (proto !== Object.prototype && proto !== null)
+      return new Unsafe(`live object of class ${(value as object).constructor?.name ?? 'unknown'}`)
     const out: { [k: string]: JsonValue } = {}
     for (const k of Object.keys(value)) {
       const r = copy((value as { readonly [k: string]: unknown })[k])

@@ -46,7 +46,10 @@ function passThroughTypes(tag: string, types: readonly string[]): PyType {
   }
 }
 
-const inputText = pyTypedDict('ResponseInputTextParam', { text: { type: pyStr }, type: { type: pyLiteral('input_text') } })
+const inputText = pyTypedDict('ResponseInputTextParam', {
+  text: { type: pyStr },
+  type: { type: pyLiteral('input_text') },
+})
 const inputImage = pyTypedDict('ResponseInputImageParam', {
   detail: { type: pyLiteral('low', 'high', 'auto') },
   type: { type: pyLiteral('input_image') },
@@ -68,7 +71,10 @@ const outputText = pyModel('NeMoGymResponseOutputText', {
   type: withDefault(pyLiteral('output_text'), 'output_text'),
   logprobs: optionalField(anyList),
 })
-const outputRefusal = pyModel('NeMoGymResponseOutputRefusal', { refusal: { type: pyStr }, type: withDefault(pyLiteral('refusal'), 'refusal') })
+const outputRefusal = pyModel('NeMoGymResponseOutputRefusal', {
+  refusal: { type: pyStr },
+  type: withDefault(pyLiteral('refusal'), 'refusal'),
+})
 
 const easyInputMessage = {
   content: { type: pyUnion(pyStr, inputContentList) },
@@ -105,10 +111,26 @@ const functionCallOutput = {
 }
 const reasoningItem = {
   id: { type: pyStr },
-  summary: { type: pyList(pyModel('NeMoGymSummary', { text: { type: pyStr }, type: { type: pyLiteral('summary_text') } }, { extra: 'allow' })) },
+  summary: {
+    type: pyList(
+      pyModel(
+        'NeMoGymSummary',
+        { text: { type: pyStr }, type: { type: pyLiteral('summary_text') } },
+        { extra: 'allow' },
+      ),
+    ),
+  },
   type: withDefault(pyLiteral('reasoning'), 'reasoning'),
   encrypted_content: optionalField(pyStr),
-  content: optionalField(pyList(pyModel('Content', { text: { type: pyStr }, type: { type: pyLiteral('reasoning_text') } }, { extra: 'allow' }))),
+  content: optionalField(
+    pyList(
+      pyModel(
+        'Content',
+        { text: { type: pyStr }, type: { type: pyLiteral('reasoning_text') } },
+        { extra: 'allow' },
+      ),
+    ),
+  ),
 }
 /** `TokenIDLogProbMixin`: a training variant's token ids come first (the mixin is the last base). */
 const tokenIds = {
@@ -131,13 +153,39 @@ export const RESPONSE_ITEM: PyType = pyUnion(
   pyModel('NeMoGymResponseFunctionToolCallForTraining', { ...tokenIds, ...functionCall }),
   pyModel('NeMoGymResponseReasoningItemForTraining', { ...tokenIds, ...reasoningItem }),
   passThroughTypes('OtherResponseItem', [
-    'mcp_call', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response', 'file_search_call', 'web_search_call', 'computer_call',
-    'computer_call_output', 'image_generation_call', 'code_interpreter_call', 'local_shell_call', 'local_shell_call_output', 'custom_tool_call',
-    'custom_tool_call_output', 'item_reference',
+    'mcp_call',
+    'mcp_list_tools',
+    'mcp_approval_request',
+    'mcp_approval_response',
+    'file_search_call',
+    'web_search_call',
+    'computer_call',
+    'computer_call_output',
+    'image_generation_call',
+    'code_interpreter_call',
+    'local_shell_call',
+    'local_shell_call_output',
+    'custom_tool_call',
+    'custom_tool_call_output',
+    'item_reference',
   ]),
 )
 
-const OTHER_TOOLS = ['file_search', 'computer_use_preview', 'web_search', 'web_search_preview', 'web_search_2025_08_26', 'web_search_preview_2025_03_11', 'mcp', 'code_interpreter', 'image_generation', 'local_shell', 'shell', 'custom', 'apply_patch']
+const OTHER_TOOLS = [
+  'file_search',
+  'computer_use_preview',
+  'web_search',
+  'web_search_preview',
+  'web_search_2025_08_26',
+  'web_search_preview_2025_03_11',
+  'mcp',
+  'code_interpreter',
+  'image_generation',
+  'local_shell',
+  'shell',
+  'custom',
+  'apply_patch',
+]
 
 const functionToolParam = pyTypedDict('FunctionToolParam', {
   name: { type: pyStr },
@@ -179,7 +227,13 @@ export const RESPONSE_CREATE_PARAMS: PyType = pyModel(
     model: optionalField(pyStr),
     parallel_tool_calls: withDefault(pyBool, true),
     previous_response_id: optionalField(pyStr),
-    prompt: optionalField(pyTypedDict('ResponsePromptParam', { id: { type: pyStr }, variables: notRequired(pyOptional(anyDict)), version: notRequired(pyOptional(pyStr)) })),
+    prompt: optionalField(
+      pyTypedDict('ResponsePromptParam', {
+        id: { type: pyStr },
+        variables: notRequired(pyOptional(anyDict)),
+        version: notRequired(pyOptional(pyStr)),
+      }),
+    ),
     reasoning: optionalField(
       pyTypedDict('Reasoning', {
         context: notRequired(pyAny),
@@ -192,9 +246,17 @@ export const RESPONSE_CREATE_PARAMS: PyType = pyModel(
     service_tier: optionalField(pyLiteral('auto', 'default', 'flex', 'scale', 'priority')),
     store: optionalField(pyBool),
     temperature: optionalField(pyFloatType),
-    text: optionalField(pyTypedDict('ResponseTextConfigParam', { format: notRequired(anyDict), verbosity: notRequired(pyOptional(pyLiteral('low', 'medium', 'high'))) })),
+    text: optionalField(
+      pyTypedDict('ResponseTextConfigParam', {
+        format: notRequired(anyDict),
+        verbosity: notRequired(pyOptional(pyLiteral('low', 'medium', 'high'))),
+      }),
+    ),
     tool_choice: withDefault(toolChoice, 'auto'),
-    tools: withDefault(pyList(pyUnion(functionToolParam, passThroughTypes('OtherToolParam', OTHER_TOOLS))), () => []),
+    tools: withDefault(
+      pyList(pyUnion(functionToolParam, passThroughTypes('OtherToolParam', OTHER_TOOLS))),
+      () => [],
+    ),
     top_logprobs: optionalField(pyIntType),
     top_p: optionalField(pyFloatType),
     truncation: optionalField(pyLiteral('auto', 'disabled')),
@@ -204,7 +266,8 @@ export const RESPONSE_CREATE_PARAMS: PyType = pyModel(
   { extra: 'forbid' },
 )
 
-const sdkModel = (name: string, fields: Parameters<typeof pyModel>[1]) => pyModel(name, fields, { extra: 'allow' })
+const sdkModel = (name: string, fields: Parameters<typeof pyModel>[1]) =>
+  pyModel(name, fields, { extra: 'allow' })
 
 const textFormat = pyUnion(
   sdkModel('ResponseFormatText', { type: { type: pyLiteral('text') } }),
@@ -222,8 +285,14 @@ const textFormat = pyUnion(
 export const RESPONSE: PyType = sdkModel('NeMoGymResponse', {
   id: { type: pyStr },
   created_at: { type: pyFloatType },
-  error: optionalField(sdkModel('ResponseError', { code: { type: pyStr }, message: { type: pyStr } })),
-  incomplete_details: optionalField(sdkModel('IncompleteDetails', { reason: optionalField(pyLiteral('max_output_tokens', 'content_filter')) })),
+  error: optionalField(
+    sdkModel('ResponseError', { code: { type: pyStr }, message: { type: pyStr } }),
+  ),
+  incomplete_details: optionalField(
+    sdkModel('IncompleteDetails', {
+      reason: optionalField(pyLiteral('max_output_tokens', 'content_filter')),
+    }),
+  ),
   instructions: optionalField(pyUnion(pyStr, pyList(RESPONSE_ITEM))),
   metadata: optionalField(pyDict(pyStr)),
   model: { type: pyStr },
@@ -241,7 +310,13 @@ export const RESPONSE: PyType = sdkModel('NeMoGymResponse', {
   max_tool_calls: optionalField(pyIntType),
   moderation: optionalField(pyAny),
   previous_response_id: optionalField(pyStr),
-  prompt: optionalField(sdkModel('ResponsePrompt', { id: { type: pyStr }, variables: optionalField(anyDict), version: optionalField(pyStr) })),
+  prompt: optionalField(
+    sdkModel('ResponsePrompt', {
+      id: { type: pyStr },
+      variables: optionalField(anyDict),
+      version: optionalField(pyStr),
+    }),
+  ),
   prompt_cache_key: optionalField(pyStr),
   prompt_cache_options: optionalField(pyAny),
   prompt_cache_retention: optionalField(pyStr),
@@ -257,15 +332,29 @@ export const RESPONSE: PyType = sdkModel('NeMoGymResponse', {
   safety_identifier: optionalField(pyStr),
   service_tier: optionalField(pyStr),
   status: optionalField(pyStr),
-  text: optionalField(sdkModel('ResponseTextConfig', { format: optionalField(textFormat), verbosity: optionalField(pyLiteral('low', 'medium', 'high')) })),
+  text: optionalField(
+    sdkModel('ResponseTextConfig', {
+      format: optionalField(textFormat),
+      verbosity: optionalField(pyLiteral('low', 'medium', 'high')),
+    }),
+  ),
   top_logprobs: optionalField(pyIntType),
   truncation: optionalField(pyLiteral('auto', 'disabled')),
   usage: optionalField(
     sdkModel('NeMoGymResponseUsage', {
       input_tokens: { type: pyIntType },
-      input_tokens_details: { type: sdkModel('NeMoGymResponseInputTokensDetails', { cached_tokens: { type: pyIntType }, cache_write_tokens: optionalField(pyIntType) }) },
+      input_tokens_details: {
+        type: sdkModel('NeMoGymResponseInputTokensDetails', {
+          cached_tokens: { type: pyIntType },
+          cache_write_tokens: optionalField(pyIntType),
+        }),
+      },
       output_tokens: { type: pyIntType },
-      output_tokens_details: { type: sdkModel('NeMoGymResponseOutputTokensDetails', { reasoning_tokens: { type: pyIntType } }) },
+      output_tokens_details: {
+        type: sdkModel('NeMoGymResponseOutputTokensDetails', {
+          reasoning_tokens: { type: pyIntType },
+        }),
+      },
       total_tokens: { type: pyIntType },
     }),
   ),

@@ -4,7 +4,9 @@ import { PyFloat, PyInt, pyFloat, exactInt } from './pyValues.ts'
 
 describe("[pyjson-encode] Starlette's JSONResponse bytes", () => {
   it('keeps a float a float and prints ints as ints', () => {
-    expect(encodePyJson({ reward: pyFloat(1), value: 20, mean: 0.5, big: pyFloat(1e16), tiny: 1e-5 })).toEqual({
+    expect(
+      encodePyJson({ reward: pyFloat(1), value: 20, mean: 0.5, big: pyFloat(1e16), tiny: 1e-5 }),
+    ).toEqual({
       ok: true,
       value: '{"reward":1.0,"value":20,"mean":0.5,"big":1e+16,"tiny":1e-05}',
     })
@@ -18,16 +20,26 @@ describe("[pyjson-encode] Starlette's JSONResponse bytes", () => {
   })
 
   it('writes compact separators, keeps non-ASCII text and escapes what JSON requires', () => {
-    expect(encodePyJson({ a: [1, 2.5, 'xé\u2028\u007f\u001f\\"'], b: null })).toEqual({ ok: true, value: '{"a":[1,2.5,"xé\u2028\u007f\\u001f\\\\\\""],"b":null}' })
+    expect(encodePyJson({ a: [1, 2.5, 'xé\u2028\u007f\u001f\\"'], b: null })).toEqual({
+      ok: true,
+      value: '{"a":[1,2.5,"xé\u2028\u007f\\u001f\\\\\\""],"b":null}',
+    })
   })
 
   it('[NaN policy] NaN or an infinity anywhere is the reference ValueError, never a non-standard literal', () => {
     expect(encodePyJson({ x: [Number.NaN] })).toEqual({ ok: false, error: OUT_OF_RANGE_FLOAT })
-    expect(encodePyJson(new PyFloat(Number.NEGATIVE_INFINITY))).toEqual({ ok: false, error: OUT_OF_RANGE_FLOAT })
-    expect(OUT_OF_RANGE_FLOAT).toBe("ValueError('Out of range float values are not JSON compliant')")
+    expect(encodePyJson(new PyFloat(Number.NEGATIVE_INFINITY))).toEqual({
+      ok: false,
+      error: OUT_OF_RANGE_FLOAT,
+    })
+    expect(OUT_OF_RANGE_FLOAT).toBe(
+      "ValueError('Out of range float values are not JSON compliant')",
+    )
   })
 
   it('plain-JSON paths see numbers through toJSON', () => {
-    expect(JSON.stringify({ a: pyFloat(4), b: exactInt(2n ** 60n) })).toBe('{"a":4,"b":1152921504606847000}')
+    expect(JSON.stringify({ a: pyFloat(4), b: exactInt(2n ** 60n) })).toBe(
+      '{"a":4,"b":1152921504606847000}',
+    )
   })
 })

@@ -21,7 +21,9 @@ export function encodePyJson(value: PyJson): Result<string, string> {
     else if (typeof v === 'string') parts.push(JSON.stringify(v))
     else if (typeof v === 'number') {
       if (!Number.isFinite(v)) return false
-      parts.push(Number.isInteger(v) ? (Object.is(v, -0) ? '0' : BigInt(v).toString()) : pyFloatRepr(v))
+      parts.push(
+        Number.isInteger(v) ? (Object.is(v, -0) ? '0' : BigInt(v).toString()) : pyFloatRepr(v),
+      )
     } else if (v instanceof PyInt) parts.push(v.value.toString())
     else if (v instanceof PyFloat) {
       if (!Number.isFinite(v.value)) return false

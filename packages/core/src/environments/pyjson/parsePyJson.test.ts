@@ -10,11 +10,17 @@ const roundTrip = (text: string) => {
   return encodePyJson(parsed.value)
 }
 
-describe("[pyjson-parse] json.loads as CPython runs it", () => {
+describe('[pyjson-parse] json.loads as CPython runs it', () => {
   it('keeps ints exact at any size and floats as floats', () => {
     const big = '100000000000000000000000000000000000009'
-    expect(parsePyJson(bytes(`[${big}, -7, 1.0, 2.5, 1e3, 1E-5]`))).toEqual({ ok: true, value: [new PyInt(BigInt(big)), -7, new PyFloat(1), 2.5, new PyFloat(1000), 1e-5] })
-    expect(roundTrip(`{"count": ${big}, "reward": 1.0, "t": 1e16, "e": 0.00001}`)).toEqual({ ok: true, value: `{"count":${big},"reward":1.0,"t":1e+16,"e":1e-05}` })
+    expect(parsePyJson(bytes(`[${big}, -7, 1.0, 2.5, 1e3, 1E-5]`))).toEqual({
+      ok: true,
+      value: [new PyInt(BigInt(big)), -7, new PyFloat(1), 2.5, new PyFloat(1000), 1e-5],
+    })
+    expect(roundTrip(`{"count": ${big}, "reward": 1.0, "t": 1e16, "e": 0.00001}`)).toEqual({
+      ok: true,
+      value: `{"count":${big},"reward":1.0,"t":1e+16,"e":1e-05}`,
+    })
   })
 
   it('a repeated key keeps its first position and its last value', () => {
@@ -23,7 +29,11 @@ describe("[pyjson-parse] json.loads as CPython runs it", () => {
 
   it('reads NaN and Infinity as Python does', () => {
     const parsed = parsePyJson('[NaN, Infinity, -Infinity]')
-    expect(parsed.ok && parsed.value).toEqual([new PyFloat(Number.NaN), new PyFloat(Number.POSITIVE_INFINITY), new PyFloat(Number.NEGATIVE_INFINITY)])
+    expect(parsed.ok && parsed.value).toEqual([
+      new PyFloat(Number.NaN),
+      new PyFloat(Number.POSITIVE_INFINITY),
+      new PyFloat(Number.NEGATIVE_INFINITY),
+    ])
   })
 
   // Positions and messages recorded from CPython's json.loads.
@@ -53,11 +63,20 @@ describe("[pyjson-parse] json.loads as CPython runs it", () => {
 
   it('decodes bytes as json.detect_encoding does', () => {
     expect(parsePyJson(new Uint8Array([0xef, 0xbb, 0xbf, 0x31]))).toEqual({ ok: true, value: 1 })
-    expect(parsePyJson(new Uint8Array([0xff, 0xfe, 0x7b, 0x7d]))).toEqual({ ok: false, error: { kind: 'syntax', pos: 0, msg: 'Expecting value' } })
-    expect(parsePyJson(new Uint8Array([0x7b, 0xff, 0x7d]))).toEqual({ ok: false, error: { kind: 'unreadable' } })
+    expect(parsePyJson(new Uint8Array([0xff, 0xfe, 0x7b, 0x7d]))).toEqual({
+      ok: false,
+      error: { kind: 'syntax', pos: 0, msg: 'Expecting value' },
+    })
+    expect(parsePyJson(new Uint8Array([0x7b, 0xff, 0x7d]))).toEqual({
+      ok: false,
+      error: { kind: 'unreadable' },
+    })
   })
 
   it("refuses an int past CPython's 4300-digit limit as unreadable (FastAPI's 400)", () => {
-    expect(parsePyJson(`1${'0'.repeat(4300)}`)).toEqual({ ok: false, error: { kind: 'unreadable' } })
+    expect(parsePyJson(`1${'0'.repeat(4300)}`)).toEqual({
+      ok: false,
+      error: { kind: 'unreadable' },
+    })
   })
 })

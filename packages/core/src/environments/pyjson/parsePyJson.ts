@@ -18,7 +18,16 @@ const INT_MAX_STR_DIGITS = 4300
 
 const WS = new Set([' ', '\t', '\n', '\r'])
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+}
 
 class Syntax {
   readonly msg: string
@@ -50,9 +59,15 @@ function decodeText(bytes: Uint8Array): string | undefined {
   if (encoding === 'utf-8') return decodeUtf8(body)
   if (body.length % 2 !== 0) return undefined
   const units: number[] = []
-  for (let k = 0; k < body.length; k += 2) units.push(encoding === 'utf-16le' ? (body[k] ?? 0) | ((body[k + 1] ?? 0) << 8) : ((body[k] ?? 0) << 8) | (body[k + 1] ?? 0))
+  for (let k = 0; k < body.length; k += 2)
+    units.push(
+      encoding === 'utf-16le'
+        ? (body[k] ?? 0) | ((body[k + 1] ?? 0) << 8)
+        : ((body[k] ?? 0) << 8) | (body[k + 1] ?? 0),
+    )
   let text = ''
-  for (let k = 0; k < units.length; k += 8192) text += String.fromCharCode(...units.slice(k, k + 8192))
+  for (let k = 0; k < units.length; k += 8192)
+    text += String.fromCharCode(...units.slice(k, k + 8192))
   return text
 }
 
@@ -121,7 +136,14 @@ export function parsePyJson(body: Uint8Array | string): Result<PyJson, PyJsonErr
     }
     if (c === '{') return parseObject()
     if (c === '[') return parseArray()
-    for (const [word, value] of [['null', null], ['true', true], ['false', false], ['NaN', new PyFloat(Number.NaN)], ['Infinity', new PyFloat(Number.POSITIVE_INFINITY)], ['-Infinity', new PyFloat(Number.NEGATIVE_INFINITY)]] as const) {
+    for (const [word, value] of [
+      ['null', null],
+      ['true', true],
+      ['false', false],
+      ['NaN', new PyFloat(Number.NaN)],
+      ['Infinity', new PyFloat(Number.POSITIVE_INFINITY)],
+      ['-Infinity', new PyFloat(Number.NEGATIVE_INFINITY)],
+    ] as const) {
       if (s.startsWith(word, i)) {
         i += word.length
         return value
@@ -157,7 +179,13 @@ export function parsePyJson(body: Uint8Array | string): Result<PyJson, PyJsonErr
       skipWs()
       const value = parseValue()
       // Python's dict: a repeated key keeps its first position and takes the last value.
-      if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+      if (key === '__proto__')
+        Object.defineProperty(out, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
       else out[key] = value
       skipWs()
       if (s[i] === '}') {

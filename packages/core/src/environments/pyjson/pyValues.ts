@@ -7,7 +7,8 @@ import type { JsonValue } from '../../json.ts'
  * integer beyond 2^53. Both carry `toJSON`, so a path that only knows plain JSON (traces, digests)
  * still sees a number.
  */
-export type PyJson = null | boolean | string | number | PyInt | PyFloat | PyJson[] | { [key: string]: PyJson }
+export type PyJson =
+  null | boolean | string | number | PyInt | PyFloat | PyJson[] | { [key: string]: PyJson }
 
 /** A Python `float` (printed with `repr`: `1.0`, `1e+16`). */
 export class PyFloat {
@@ -62,7 +63,13 @@ export function numberValue(value: unknown): number | undefined {
 
 /** True for a JSON object (a Python dict). */
 export function isPyDict(value: unknown): value is { [key: string]: PyJson } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof PyFloat) && !(value instanceof PyInt)
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof PyFloat) &&
+    !(value instanceof PyInt)
+  )
 }
 
 /**
@@ -75,7 +82,13 @@ export function withPlainFloats(value: PyJson): PyJson {
   if (isPyDict(value)) {
     const out: { [key: string]: PyJson } = {}
     for (const [key, item] of Object.entries(value)) {
-      if (key === '__proto__') Object.defineProperty(out, key, { value: withPlainFloats(item), enumerable: true, writable: true, configurable: true })
+      if (key === '__proto__')
+        Object.defineProperty(out, key, {
+          value: withPlainFloats(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
       else out[key] = withPlainFloats(item)
     }
     return out

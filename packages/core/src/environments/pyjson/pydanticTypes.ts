@@ -18,7 +18,12 @@ export type Loc = readonly (string | number)[]
  * coerced) and, for union choice, how exact the match was and how many fields the input set.
  */
 export type Validation =
-  | { readonly ok: true; readonly value: PyJson; readonly exact: boolean; readonly fieldsSet?: number }
+  | {
+      readonly ok: true
+      readonly value: PyJson
+      readonly exact: boolean
+      readonly fieldsSet?: number
+    }
   | { readonly ok: false; readonly issues: readonly PyIssue[] }
 
 /** A pydantic type: lax validation from parsed JSON straight to its JSON dump. */
@@ -29,11 +34,23 @@ export interface PyType {
 }
 
 const pass = (value: PyJson, exact = true): Validation => ({ ok: true, value, exact })
-const fail = (type: string, loc: Loc, msg: string, input: PyJson, ctx?: PyIssue['ctx']): Validation => ({ ok: false, issues: [{ type, loc, msg, input, ...(ctx === undefined ? {} : { ctx }) }] })
+const fail = (
+  type: string,
+  loc: Loc,
+  msg: string,
+  input: PyJson,
+  ctx?: PyIssue['ctx'],
+): Validation => ({
+  ok: false,
+  issues: [{ type, loc, msg, input, ...(ctx === undefined ? {} : { ctx }) }],
+})
 
 export const pyStr: PyType = {
   tag: 'str',
-  validate: (input, loc) => (typeof input === 'string' ? pass(input) : fail('string_type', loc, 'Input should be a valid string', input)),
+  validate: (input, loc) =>
+    typeof input === 'string'
+      ? pass(input)
+      : fail('string_type', loc, 'Input should be a valid string', input),
 }
 
 /** Lax `int`: ints, whole floats, booleans and decimal strings (spaces and `_` allowed), exact at any size. */
@@ -43,17 +60,29 @@ export const pyIntType: PyType = {
     if (typeof input === 'boolean') return pass(input ? 1 : 0, false)
     const exact = intValue(input)
     if (exact !== undefined) return pass(exactInt(exact))
-    const float = input instanceof PyFloat ? input.value : typeof input === 'number' ? input : undefined
+    const float =
+      input instanceof PyFloat ? input.value : typeof input === 'number' ? input : undefined
     if (float !== undefined) {
-      if (!Number.isFinite(float)) return fail('finite_number', loc, 'Input should be a finite number', input)
+      if (!Number.isFinite(float))
+        return fail('finite_number', loc, 'Input should be a finite number', input)
       if (Number.isInteger(float)) return pass(exactInt(BigInt(float)), false)
-      return fail('int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', input)
+      return fail(
+        'int_from_float',
+        loc,
+        'Input should be a valid integer, got a number with a fractional part',
+        input,
+      )
     }
     if (typeof input === 'string') {
       const text = input.trim().replace(/_/g, '')
       const m = /^([+-]?\d+)(?:\.0*)?$/.exec(text)
       if (m?.[1] !== undefined) return pass(exactInt(BigInt(m[1])), false)
-      return fail('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', input)
+      return fail(
+        'int_parsing',
+        loc,
+        'Input should be a valid integer, unable to parse string as an integer',
+        input,
+      )
     }
     return fail('int_type', loc, 'Input should be a valid integer', input)
   },
@@ -64,14 +93,28 @@ export const pyFloatType: PyType = {
   tag: 'float',
   validate(input, loc) {
     if (input instanceof PyFloat) return pass(input)
-    if (typeof input === 'number') return pass(Number.isInteger(input) ? pyFloat(input) : input, !Number.isInteger(input))
+    if (typeof input === 'number')
+      return pass(Number.isInteger(input) ? pyFloat(input) : input, !Number.isInteger(input))
     if (input instanceof PyInt) return pass(pyFloat(Number(input.value)), false)
     if (typeof input === 'boolean') return pass(pyFloat(input ? 1 : 0), false)
     if (typeof input === 'string') {
       const text = input.trim().replace(/_/g, '')
-      const value = /^[+-]?(inf(inity)?|nan)$/i.test(text) ? Number(text.replace(/inf(inity)?/i, 'Infinity').replace(/nan/i, 'NaN')) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : undefined
-      if (value === undefined) return fail('float_parsing', loc, 'Input should be a valid number, unable to parse string as a number', input)
-      return pass(Number.isInteger(value) || !Number.isFinite(value) ? pyFloat(value) : value, false)
+      const value = /^[+-]?(inf(inity)?|nan)$/i.test(text)
+        ? Number(text.replace(/inf(inity)?/i, 'Infinity').replace(/nan/i, 'NaN'))
+        : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)
+          ? Number(text)
+          : undefined
+      if (value === undefined)
+        return fail(
+          'float_parsing',
+          loc,
+          'Input should be a valid number, unable to parse string as a number',
+          input,
+        )
+      return pass(
+        Number.isInteger(value) || !Number.isFinite(value) ? pyFloat(value) : value,
+        false,
+      )
     }
     return fail('float_type', loc, 'Input should be a valid number', input)
   },
@@ -85,13 +128,34 @@ export const pyBool: PyType = {
   tag: 'bool',
   validate(input, loc) {
     if (typeof input === 'boolean') return pass(input)
-    const n = intValue(input) ?? (input instanceof PyFloat ? (input.value === 0 ? 0n : input.value === 1 ? 1n : 2n) : undefined)
-    if (n !== undefined) return n === 0n || n === 1n ? pass(n === 1n, false) : fail('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', input)
+    const n =
+      intValue(input) ??
+      (input instanceof PyFloat
+        ? input.value === 0
+          ? 0n
+          : input.value === 1
+            ? 1n
+            : 2n
+        : undefined)
+    if (n !== undefined)
+      return n === 0n || n === 1n
+        ? pass(n === 1n, false)
+        : fail(
+            'bool_parsing',
+            loc,
+            'Input should be a valid boolean, unable to interpret input',
+            input,
+          )
     if (typeof input === 'string') {
       const word = input.trim().toLowerCase()
       if (TRUE_WORDS.includes(word)) return pass(true, false)
       if (FALSE_WORDS.includes(word)) return pass(false, false)
-      return fail('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', input)
+      return fail(
+        'bool_parsing',
+        loc,
+        'Input should be a valid boolean, unable to interpret input',
+        input,
+      )
     }
     return fail('bool_type', loc, 'Input should be a valid boolean', input)
   },
@@ -100,21 +164,39 @@ export const pyBool: PyType = {
 /** `Any` (and `object`): anything, kept as it came. */
 export const pyAny: PyType = { tag: 'any', validate: (input) => pass(input) }
 
-const reprLiteral = (v: string | number | boolean | null): string => (typeof v === 'string' ? `'${v}'` : v === null ? 'None' : typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v))
+const reprLiteral = (v: string | number | boolean | null): string =>
+  typeof v === 'string'
+    ? `'${v}'`
+    : v === null
+      ? 'None'
+      : typeof v === 'boolean'
+        ? v
+          ? 'True'
+          : 'False'
+        : String(v)
 
 /** `Literal[...]`: one of the listed values. */
 export function pyLiteral(...values: readonly (string | number | boolean | null)[]): PyType {
   const reprs = values.map(reprLiteral)
-  const expected = reprs.length <= 1 ? (reprs[0] ?? '') : `${reprs.slice(0, -1).join(', ')} or ${reprs[reprs.length - 1] ?? ''}`
+  const expected =
+    reprs.length <= 1
+      ? (reprs[0] ?? '')
+      : `${reprs.slice(0, -1).join(', ')} or ${reprs[reprs.length - 1] ?? ''}`
   return {
     tag: `literal[${reprs.join(',')}]`,
-    validate: (input, loc) => (values.some((v) => v === input) ? pass(input) : fail('literal_error', loc, `Input should be ${expected}`, input, { expected })),
+    validate: (input, loc) =>
+      values.some((v) => v === input)
+        ? pass(input)
+        : fail('literal_error', loc, `Input should be ${expected}`, input, { expected }),
   }
 }
 
 /** `Optional[X]` (pydantic's `nullable`): None, or X with X's own errors. */
 export function pyOptional(inner: PyType): PyType {
-  return { tag: `nullable[${inner.tag}]`, validate: (input, loc) => (input === null ? pass(null) : inner.validate(input, loc)) }
+  return {
+    tag: `nullable[${inner.tag}]`,
+    validate: (input, loc) => (input === null ? pass(null) : inner.validate(input, loc)),
+  }
 }
 
 /** `List[X]`. */
@@ -122,7 +204,8 @@ export function pyList(item: PyType): PyType {
   return {
     tag: `list[${item.tag}]`,
     validate(input, loc) {
-      if (!Array.isArray(input)) return fail('list_type', loc, 'Input should be a valid list', input)
+      if (!Array.isArray(input))
+        return fail('list_type', loc, 'Input should be a valid list', input)
       const out: PyJson[] = []
       const issues: PyIssue[] = []
       input.forEach((element, i) => {
@@ -140,7 +223,8 @@ export function pyDict(value: PyType): PyType {
   return {
     tag: `dict[str,${value.tag}]`,
     validate(input, loc) {
-      if (!isPyDict(input)) return fail('dict_type', loc, 'Input should be a valid dictionary', input)
+      if (!isPyDict(input))
+        return fail('dict_type', loc, 'Input should be a valid dictionary', input)
       const out: { [key: string]: PyJson } = {}
       const issues: PyIssue[] = []
       for (const [key, element] of Object.entries(input)) {
@@ -163,7 +247,10 @@ export interface PyField {
 }
 
 /** A field with a default. */
-export const withDefault = (type: PyType, value: PyJson | (() => PyJson)): PyField => ({ type, default: value })
+export const withDefault = (type: PyType, value: PyJson | (() => PyJson)): PyField => ({
+  type,
+  default: value,
+})
 /** `Optional[X] = None`. */
 export const optionalField = (type: PyType): PyField => ({ type: pyOptional(type), default: null })
 
@@ -172,11 +259,21 @@ interface ShapeOptions {
   readonly extra?: 'ignore' | 'allow' | 'forbid'
 }
 
-function validateFields(fields: Readonly<Record<string, PyField>>, options: ShapeOptions & { readonly typedDict: boolean }, input: PyJson, loc: Loc): Validation {
+function validateFields(
+  fields: Readonly<Record<string, PyField>>,
+  options: ShapeOptions & { readonly typedDict: boolean },
+  input: PyJson,
+  loc: Loc,
+): Validation {
   if (!isPyDict(input))
     return options.typedDict
       ? fail('dict_type', loc, 'Input should be a valid dictionary', input)
-      : fail('model_attributes_type', loc, 'Input should be a valid dictionary or object to extract fields from', input)
+      : fail(
+          'model_attributes_type',
+          loc,
+          'Input should be a valid dictionary or object to extract fields from',
+          input,
+        )
   const out: { [key: string]: PyJson } = {}
   const issues: PyIssue[] = []
   let fieldsSet = 0
@@ -184,10 +281,12 @@ function validateFields(fields: Readonly<Record<string, PyField>>, options: Shap
     const given = Object.hasOwn(input, key) ? input[key] : undefined
     if (given === undefined) {
       if (field.default === undefined) {
-        if (field.notRequired !== true) issues.push({ type: 'missing', loc: [...loc, key], msg: 'Field required', input })
+        if (field.notRequired !== true)
+          issues.push({ type: 'missing', loc: [...loc, key], msg: 'Field required', input })
         continue
       }
-      if (!options.typedDict) out[key] = typeof field.default === 'function' ? field.default() : field.default
+      if (!options.typedDict)
+        out[key] = typeof field.default === 'function' ? field.default() : field.default
       continue
     }
     fieldsSet++
@@ -198,22 +297,41 @@ function validateFields(fields: Readonly<Record<string, PyField>>, options: Shap
   for (const [key, value] of Object.entries(input)) {
     if (Object.hasOwn(fields, key)) continue
     if (options.extra === 'allow') out[key] = value
-    else if (options.extra === 'forbid') issues.push({ type: 'extra_forbidden', loc: [...loc, key], msg: 'Extra inputs are not permitted', input: value })
+    else if (options.extra === 'forbid')
+      issues.push({
+        type: 'extra_forbidden',
+        loc: [...loc, key],
+        msg: 'Extra inputs are not permitted',
+        input: value,
+      })
   }
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: out, exact: false, fieldsSet }
+  return issues.length > 0
+    ? { ok: false, issues }
+    : { ok: true, value: out, exact: false, fieldsSet }
 }
 
 /** A `TypedDict` key that may be left out (`NotRequired`, or a key of a `total=False` dict without `Required`). */
 export const notRequired = (type: PyType): PyField => ({ type, notRequired: true })
 
 /** A `BaseModel`: every field in declaration order (defaults filled), then the kept extras. */
-export function pyModel(name: string, fields: Readonly<Record<string, PyField>>, options: ShapeOptions = {}): PyType {
-  return { tag: name, validate: (input, loc) => validateFields(fields, { ...options, typedDict: false }, input, loc) }
+export function pyModel(
+  name: string,
+  fields: Readonly<Record<string, PyField>>,
+  options: ShapeOptions = {},
+): PyType {
+  return {
+    tag: name,
+    validate: (input, loc) => validateFields(fields, { ...options, typedDict: false }, input, loc),
+  }
 }
 
 /** A `TypedDict`: only the keys given, in declaration order; undeclared keys dropped. */
 export function pyTypedDict(name: string, fields: Readonly<Record<string, PyField>>): PyType {
-  return { tag: name, validate: (input, loc) => validateFields(fields, { extra: 'ignore', typedDict: true }, input, loc) }
+  return {
+    tag: name,
+    validate: (input, loc) =>
+      validateFields(fields, { extra: 'ignore', typedDict: true }, input, loc),
+  }
 }
 
 /**
@@ -235,7 +353,11 @@ export function pyUnion(...members: readonly PyType[]): PyType {
         }
         if (r.exact && r.fieldsSet === undefined) return r
         if (best === undefined) best = r
-        else if (best.fieldsSet !== undefined && r.fieldsSet !== undefined && best.fieldsSet !== r.fieldsSet) {
+        else if (
+          best.fieldsSet !== undefined &&
+          r.fieldsSet !== undefined &&
+          best.fieldsSet !== r.fieldsSet
+        ) {
           if (r.fieldsSet > best.fieldsSet) best = r
         } else if (r.exact && !best.exact) best = r
       }

@@ -13,7 +13,10 @@ const NO_CHANGE: readonly number[] = []
  * identity is `same` without comparing cells, and rows are shared, not copied (they are immutable).
  * Pure.
  */
-export function diffTables(prepare: { readonly [name: string]: Table }, current: { readonly [name: string]: Table }): TableView[] {
+export function diffTables(
+  prepare: { readonly [name: string]: Table },
+  current: { readonly [name: string]: Table },
+): TableView[] {
   return Object.entries(current).map(([name, table]) => {
     const before = prepare[name] ?? { columns: table.columns, labels: [], rows: [] }
     const columns = table.columns.map((column) => before.columns.indexOf(column))
@@ -28,10 +31,14 @@ export function diffTables(prepare: { readonly [name: string]: Table }, current:
         if (!sameCell(cells[c] ?? null, previous)) changed.push(c)
         was.push(previous === undefined ? null : previous)
       }
-      return changed.length > 0 ? { label, cells, status: 'changed', changed, was } : { label, cells, status: 'same', changed }
+      return changed.length > 0
+        ? { label, cells, status: 'changed', changed, was }
+        : { label, cells, status: 'same', changed }
     }
     if (before.labels === table.labels || sameLabels(before.labels, table.labels)) {
-      const rows = table.rows.map((cells, i) => diffRow(table.labels[i] as number, cells, before.rows[i] ?? []))
+      const rows = table.rows.map((cells, i) =>
+        diffRow(table.labels[i] as number, cells, before.rows[i] ?? []),
+      )
       return { name, columns: table.columns, rows, removed: [] }
     }
     const byLabel = new Map<number, number[]>()
@@ -43,7 +50,8 @@ export function diffTables(prepare: { readonly [name: string]: Table }, current:
     const rows = table.rows.map((cells, i) => {
       const label = table.labels[i] as number
       const match = byLabel.get(label)?.shift()
-      if (match === undefined) return { label, cells, status: 'added' as const, changed: cells.map((_, c) => c) }
+      if (match === undefined)
+        return { label, cells, status: 'added' as const, changed: cells.map((_, c) => c) }
       return diffRow(label, cells, before.rows[match] ?? [])
     })
     const removed = [...byLabel.values()]

@@ -17,7 +17,10 @@ export function paginate<T>(
   const totalPages = floorDiv(total + pageSize - 1, pageSize)
   // `max(1, min(page, total_pages))`: min compares `total_pages < page` before anything else reads page.
   if (typeof pageArg !== 'number' && typeof pageArg !== 'boolean')
-    throw new PyError('TypeError', `'<' not supported between instances of 'int' and '${pyTypeName(pageArg)}'`)
+    throw new PyError(
+      'TypeError',
+      `'<' not supported between instances of 'int' and '${pyTypeName(pageArg)}'`,
+    )
   const page0 = pyIndex(pageArg)
   const page = Math.max(1, Math.min(page0, totalPages))
   const start = (page - 1) * pageSize

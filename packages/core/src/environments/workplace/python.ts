@@ -89,10 +89,7 @@ export function pyIndex(v: JsonValue | undefined): number {
       'TypeError',
       'slice indices must be integers or None or have an __index__ method',
     )
-  throw new PyError(
-    'TypeError',
-    `unsupported operand type(s) for +: 'int' and '${pyTypeName(v)}'`,
-  )
+  throw new PyError('TypeError', `unsupported operand type(s) for +: 'int' and '${pyTypeName(v)}'`)
 }
 
 /** Python `a // b` on ints. */

@@ -16,39 +16,67 @@ function naiveEqual(a: Table, b: Table): boolean {
       columns: t.columns,
       labels: t.labels,
       rows: t.rows.map((r) =>
-        t.columns.map((c, i) => (RAW.has(c) ? (r[i] ?? null) : typeof r[i] === 'string' ? (r[i] as string).toLowerCase() : null)),
+        t.columns.map((c, i) =>
+          RAW.has(c)
+            ? (r[i] ?? null)
+            : typeof r[i] === 'string'
+              ? (r[i] as string).toLowerCase()
+              : null,
+        ),
       ),
     })
   return graded(a) === graded(b)
 }
 
-const cell: fc.Arbitrary<Cell> = fc.oneof(fc.constantFrom('a', 'A', 'b', 'Won', 'won', '1'), fc.constant(null), fc.integer({ min: 0, max: 2 }), fc.boolean(), fc.constant<Cell>([1]))
+const cell: fc.Arbitrary<Cell> = fc.oneof(
+  fc.constantFrom('a', 'A', 'b', 'Won', 'won', '1'),
+  fc.constant(null),
+  fc.integer({ min: 0, max: 2 }),
+  fc.boolean(),
+  fc.constant<Cell>([1]),
+)
 const columns = ['name', 'status', 'email']
 
 /** A base table and two copy-on-write edits of it (shared rows, some replaced, some dropped, some added). */
 const edited = (base: Table) =>
-  fc.record({ drop: fc.array(fc.boolean(), { minLength: base.rows.length, maxLength: base.rows.length }), change: fc.array(fc.option(fc.tuple(fc.nat(2), cell)), { minLength: base.rows.length, maxLength: base.rows.length }), add: fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 2 }), relabel: fc.boolean() }).map(({ drop, change, add, relabel }): Table => {
-    const rows: Row[] = []
-    const labels: number[] = []
-    base.rows.forEach((r, i) => {
-      if (drop[i]) return
-      const c = change[i]
-      rows.push(c ? r.map((v, j) => (j === c[0] ? c[1] : v)) : r)
-      labels.push(base.labels[i] as number)
+  fc
+    .record({
+      drop: fc.array(fc.boolean(), { minLength: base.rows.length, maxLength: base.rows.length }),
+      change: fc.array(fc.option(fc.tuple(fc.nat(2), cell)), {
+        minLength: base.rows.length,
+        maxLength: base.rows.length,
+      }),
+      add: fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 2 }),
+      relabel: fc.boolean(),
     })
-    for (const r of add) {
-      rows.push(r)
-      labels.push(0)
-    }
-    return { columns: base.columns, labels: relabel ? rows.map((_, i) => i) : labels, rows }
-  })
+    .map(({ drop, change, add, relabel }): Table => {
+      const rows: Row[] = []
+      const labels: number[] = []
+      base.rows.forEach((r, i) => {
+        if (drop[i]) return
+        const c = change[i]
+        rows.push(c ? r.map((v, j) => (j === c[0] ? c[1] : v)) : r)
+        labels.push(base.labels[i] as number)
+      })
+      for (const r of add) {
+        rows.push(r)
+        labels.push(0)
+      }
+      return { columns: base.columns, labels: relabel ? rows.map((_, i) => i) : labels, rows }
+    })
 
 describe('gradedTablesEqual', () => {
   it('[wa-verify] identity shortcuts give exactly the lowercased cell-by-cell comparison', () => {
     const scenario = fc
       .array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 5 })
       .map((rows): Table => ({ columns, labels: rows.map((_, i) => i), rows }))
-      .chain((base) => fc.tuple(fc.constant(base), fc.oneof(fc.constant(base), edited(base)), fc.oneof(fc.constant(base), edited(base))))
+      .chain((base) =>
+        fc.tuple(
+          fc.constant(base),
+          fc.oneof(fc.constant(base), edited(base)),
+          fc.oneof(fc.constant(base), edited(base)),
+        ),
+      )
     fc.assert(
       fc.property(scenario, ([, p, g]) => {
         expect(gradedTablesEqual(p, g)).toBe(naiveEqual(p, g))
@@ -61,16 +89,26 @@ describe('gradedTablesEqual', () => {
 
 describe('verifyWorkplace', () => {
   it('[wa-verify] call lists replayed once per JSON text grade every prediction as a fresh replay of both lists does', () => {
-    const base = parseWorkplaceBase(loadNodeWorkplaceData(), { sha256Hex: (d) => createHash('sha256').update(d).digest('hex') })
+    const base = parseWorkplaceBase(loadNodeWorkplaceData(), {
+      sha256Hex: (d) => createHash('sha256').update(d).digest('hex'),
+    })
     const truths = base.examples.map((e) => e.ground_truth as JsonValue)
     // Each prediction is another task's ground truth (mostly wrong) or its own (right), graded twice: the second time from the cache.
     let right = 0
     for (let pass = 0; pass < 2; pass++)
       for (const [i, gt] of truths.entries())
-        for (const predicted of [gt, truths[(i + 1) % truths.length] as JsonValue, truths[(i + 7) % truths.length] as JsonValue]) {
+        for (const predicted of [
+          gt,
+          truths[(i + 1) % truths.length] as JsonValue,
+          truths[(i + 7) % truths.length] as JsonValue,
+        ]) {
           const p = replayActions(base, predicted)
           const g = replayActions(base, gt)
-          const fresh = SESSION_TABLES.every((name) => gradedTablesEqual(p.tables[name], g.tables[name])) ? 1 : 0
+          const fresh = SESSION_TABLES.every((name) =>
+            gradedTablesEqual(p.tables[name], g.tables[name]),
+          )
+            ? 1
+            : 0
           expect(verifyWorkplace(base, predicted, gt)).toBe(fresh)
           right += fresh
         }

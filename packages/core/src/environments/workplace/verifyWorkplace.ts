@@ -48,7 +48,11 @@ function sameGraded(x: Cell, y: Cell): boolean {
 }
 
 /** One row pair under the lowercasing; raw cells that are already identical need no lowercasing. */
-function gradedRowsEqual(columns: readonly string[], x: Row | undefined, y: Row | undefined): boolean {
+function gradedRowsEqual(
+  columns: readonly string[],
+  x: Row | undefined,
+  y: Row | undefined,
+): boolean {
   // Tools never mutate rows and share the untouched ones, so the same row object is the common case.
   if (x === y) return true
   for (let i = 0; i < columns.length; i++) {

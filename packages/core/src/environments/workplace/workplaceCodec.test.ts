@@ -175,7 +175,15 @@ describe('[wa-server] Workplace server routes', () => {
       environment_name: 'workplace_assistant',
     }
     const v = server.handle('/verify', { ...body, undeclared: true }, del.session)
-    expect(Object.keys(v.response.body as object)).toEqual(['responses_create_params', 'response', 'ground_truth', 'id', 'category', 'environment_name', 'reward'])
+    expect(Object.keys(v.response.body as object)).toEqual([
+      'responses_create_params',
+      'response',
+      'ground_truth',
+      'id',
+      'category',
+      'environment_name',
+      'reward',
+    ])
     expect(v.response.body).toMatchObject({ reward: 1, id: 0 })
     expect(v.session).toBe(del.session)
     expect(

@@ -13,4 +13,11 @@ const VERIFY = verifyRoute('WorkbenchVerifyRequest', {
 const TOOL = { request: pyModel('WorkbenchRequest', {}, { extra: 'allow' }) }
 
 /** The Workplace Assistant server's reference request and response models. */
-export const workplaceRouteModels: GymRouteModels = (path) => (path === '/seed_session' ? SEED : path === '/verify' ? VERIFY : /^\/[^/]+$/.test(path) ? TOOL : undefined)
+export const workplaceRouteModels: GymRouteModels = (path) =>
+  path === '/seed_session'
+    ? SEED
+    : path === '/verify'
+      ? VERIFY
+      : /^\/[^/]+$/.test(path)
+        ? TOOL
+        : undefined

@@ -16,7 +16,14 @@ import { createWorkplaceCodec } from './workplaceCodec.ts'
 import type { WorkplaceBase, WorkplaceSession } from './WorkplaceSession.ts'
 import { freshSession } from './WorkplaceSession.ts'
 
-const VERIFY_FIELDS = ['responses_create_params', 'response', 'ground_truth', 'id', 'category', 'environment_name'] as const
+const VERIFY_FIELDS = [
+  'responses_create_params',
+  'response',
+  'ground_truth',
+  'id',
+  'category',
+  'environment_name',
+] as const
 const NOT_SEEDED = {
   status: 400,
   body: { detail: 'Session not initialized. Please call seed_session first.' },

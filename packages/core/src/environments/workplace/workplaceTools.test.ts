@@ -29,7 +29,8 @@ function run(
   return { outputs, session }
 }
 /** One tool's output as plain JSON (Python floats read as numbers). */
-const one = (name: string, args: Record<string, JsonValue> = {}) => JSON.parse(JSON.stringify(run([[name, args]]).outputs[0])) as JsonValue
+const one = (name: string, args: Record<string, JsonValue> = {}) =>
+  JSON.parse(JSON.stringify(run([[name, args]]).outputs[0])) as JsonValue
 
 describe('[wa-tools] the 27 tools', () => {
   it('registers exactly the 27 schema names, in schema order per toolkit', () => {

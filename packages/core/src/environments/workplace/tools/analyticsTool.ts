@@ -72,7 +72,9 @@ export const analyticsTools: readonly ToolDef[] = [
       const duration = env.sessionDurationFloat ? 'session_duration_seconds' : undefined
       return toRecords(table, rows).map((record) => {
         const value = duration === undefined ? undefined : record[duration]
-        return typeof value === 'number' ? { ...record, [duration as string]: asJsonValue(pyFloat(value)) } : record
+        return typeof value === 'number'
+          ? { ...record, [duration as string]: asJsonValue(pyFloat(value)) }
+          : record
       })
     },
   ),
@@ -150,7 +152,9 @@ export const analyticsTools: readonly ToolDef[] = [
       const { table, rows } = inRange(env, a)
       const c = table.columns.indexOf('session_duration_seconds')
       return byDate(table, rows, (g) =>
-        asJsonValue(pyFloat(g.reduce((sum, r) => sum + Number.parseFloat(String(r[c])), 0) / g.length)),
+        asJsonValue(
+          pyFloat(g.reduce((sum, r) => sum + Number.parseFloat(String(r[c])), 0) / g.length),
+        ),
       )
     },
   ),
