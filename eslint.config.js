@@ -124,6 +124,53 @@ export const layerRules = {
   'import-x/no-cycle': ['error', { ignoreExternal: true }],
 }
 
+/**
+ * apps/api's layers, bottom first (docs/architecture.md): process plumbing and HTTP helpers, the
+ * run store, participant processes, the control-route scaffolding, the participant servers, the
+ * HTTP controller, fleets and recordings, runs, the API routes, the app's composition (app.ts,
+ * nodeAppDeps.ts, server.ts) and the CLI on top. repoPaths.ts and webBuild.ts are the foundation.
+ */
+export const API_LAYERS = [
+  ['process', 'http'],
+  ['store'],
+  ['participants'],
+  ['control'],
+  ['gym', 'model'],
+  ['agent'],
+  ['controller'],
+  ['fleet'],
+  ['runs', 'checkpoints', 'directories'],
+  ['routes'],
+  ['app.ts'],
+  ['nodeAppDeps.ts', 'server.ts'],
+  ['cli'],
+]
+const api = (path) => `./apps/api/src/${path}`
+
+/** `import-x/no-restricted-paths` zones for apps/api: each layer imports only the layers below it. */
+function apiLayerZones() {
+  const zones = []
+  API_LAYERS.forEach((layer, i) => {
+    const above = API_LAYERS.slice(i).flat()
+    for (const folder of layer) {
+      const from = above.filter((f) => f !== folder)
+      if (from.length > 0)
+        zones.push({
+          target: api(folder),
+          from: from.map(api),
+          message: `apps/api layers import downward only: ${folder} sits below ${from.join(', ')} (docs/architecture.md)`,
+        })
+    }
+  })
+  for (const target of ['repoPaths.ts', 'webBuild.ts'].map(api))
+    zones.push({
+      target,
+      from: API_LAYERS.flat().map(api),
+      message: 'the foundation (repoPaths.ts, webBuild.ts) imports no apps/api layer',
+    })
+  return zones
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -161,6 +208,20 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: layerRules,
+  },
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/testing/**', 'apps/api/src/**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver()],
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: apiLayerZones() }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
   },
   {
     files: ['apps/web/**/*.{ts,tsx}', 'e2e/**/*.ts'],

@@ -72,3 +72,27 @@ describe('core layer fence', () => {
     for (const r of results) expect(r.messages.map((m) => m.ruleId)).toContain('import-x/no-cycle')
   })
 })
+
+describe('apps/api layer fence', () => {
+  // The import that ran upward before the layers: a participant process reaching into the CLI.
+  const upward = "import type { CliIo } from '../cli/simulateCommand.ts'\nexport type Io = CliIo\n"
+
+  it('[layers] rejects an upward import between apps/api folders (participants/ importing cli/)', async () => {
+    const eslint = new ESLint({ cwd: repo })
+    const [result] = await eslint.lintText(upward, {
+      filePath: `${repo}apps/api/src/participants/upward.ts`,
+    })
+    const restricted = (result?.messages ?? []).find(
+      (m) => m.ruleId === 'import-x/no-restricted-paths',
+    )
+    expect(restricted?.message).toContain('apps/api layers import downward only')
+  })
+
+  it('[layers] allows the same import from the CLI, the top layer', async () => {
+    const eslint = new ESLint({ cwd: repo })
+    const [result] = await eslint.lintText(upward, {
+      filePath: `${repo}apps/api/src/cli/upward.ts`,
+    })
+    expect(result?.messages.map((m) => m.ruleId)).not.toContain('import-x/no-restricted-paths')
+  })
+})

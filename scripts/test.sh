@@ -22,6 +22,7 @@ bash scripts/ensure-chromium.sh || exit 1
 
 step typecheck npx tsc -b
 step lint npx eslint .
+step format npx prettier --check --log-level warn .
 step conformance npm run --silent conformance
 step unit npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
 if step build npx vite build --logLevel warn; then

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { AgentParticipant, CheckpointDirectory, Clock, CompletionReceipt } from '@cutover/core'
 import { errorResponse } from '../http/errorResponse.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
-import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
+import { ROLLOUT_ID_PATTERN } from '../control/executionIdentity.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import {
   controlBase,

@@ -11,7 +11,7 @@ import type {
 import { ENV_NAMES } from '@cutover/core'
 import { cutoverErrorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
-import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
+import { ROLLOUT_ID_PATTERN } from '../control/executionIdentity.ts'
 import { ChangeSignal } from '../model/ChangeSignal.ts'
 import { agentControlRoutes } from './agentControlRoutes.ts'
 import type { ProcessNote } from '../participants/processTrace.ts'

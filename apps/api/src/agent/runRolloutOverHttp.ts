@@ -20,7 +20,7 @@ import {
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
 import { errorCodeOf, fetchJson } from '../control/fetchJson.ts'
-import { ATTEMPT_INDEX_HEADER, ROLLOUT_ID_HEADER } from '../gym/executionIdentity.ts'
+import { ATTEMPT_INDEX_HEADER, ROLLOUT_ID_HEADER } from '../control/executionIdentity.ts'
 import { REVISION_HEADER } from '../gym/createParticipantGymHost.ts'
 import type { ChangeSignal } from '../model/ChangeSignal.ts'
 import { MODEL_CALL_ID_HEADER } from '../model/modelDataRoutes.ts'

@@ -6,9 +6,9 @@ import { resolveDataDir } from '../nodeAppDeps.ts'
 import { processTrace } from '../participants/processTrace.ts'
 import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
-import type { CliIo } from './io.ts'
+import type { CliIo } from '../process/io.ts'
 import { readParticipantArgs } from './readParticipantArgs.ts'
-import { EXIT, UsageError } from './io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption } from './parseArgs.ts'
 
 export const AGENT_HELP = `usage: cutover agent [--port N] --model URL --resources blackjack=URL,counter=URL,workplace=URL [--restore-expected]

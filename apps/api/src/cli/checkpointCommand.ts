@@ -9,8 +9,8 @@ import { resolveDataDir } from '../nodeAppDeps.ts'
 import type { ControlCallRecord } from '../controller/controlCall.ts'
 import { controlCall } from '../controller/controlCall.ts'
 import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
-import type { CliIo } from './io.ts'
-import { EXIT, UsageError } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 const OPERATIONS = ['prepare', 'commit', 'restore', 'resume', 'abort', 'status'] as const

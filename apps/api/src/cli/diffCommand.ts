@@ -4,8 +4,8 @@ import type { TraceEvent } from '@cutover/core/contracts'
 import { NodeCheckpointDirectory } from '@cutover/core/adapters'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
-import type { CliIo } from './io.ts'
-import { EXIT } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT } from '../process/io.ts'
 
 export const DIFF_HELP = `usage: cutover diff RUN_A RUN_B [--json]
 

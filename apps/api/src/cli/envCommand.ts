@@ -11,7 +11,7 @@ import {
 } from '@cutover/core'
 import type { CheckpointCodec, JsonValue, ResourceSnapshot } from '@cutover/core'
 import { loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
-import { EXIT, UsageError } from './io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, wantsHelp } from './parseArgs.ts'
 
 /** What `cutover env` touches: its output streams and files it is asked to read. */

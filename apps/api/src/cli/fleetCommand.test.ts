@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { verifyCheckpoint } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
-import { CUTOVER_BIN } from '../fleet/spawnParticipant.ts'
+import { CUTOVER_BIN } from '../repoPaths.ts'
 import { processAlive } from '../participants/processAlive.ts'
 import { apiHarness } from '../testing/apiHarness.ts'
 

@@ -13,8 +13,8 @@ import { FLEET_SCENARIOS, runFleet } from '../fleet/runFleet.ts'
 import { processAlive } from '../participants/processAlive.ts'
 import { simulatorResultDigests } from '../fleet/simulatorResultDigests.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
-import type { CliIo } from './io.ts'
-import { EXIT, UsageError } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 /** The presets' deadlines are virtual milliseconds; across processes the prepare deadline is at least this much wall-clock time. */

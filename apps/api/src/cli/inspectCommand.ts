@@ -6,10 +6,11 @@ import type { DirectoryRunView, ErrorBody } from '@cutover/core/contracts'
 import { INSPECT_ROOTS_FILE } from '../directories/inspectRoots.ts'
 import { resolveInspectPath } from '../directories/resolveInspectPath.ts'
 import { createNodeAppDeps, resolveDataDir } from '../nodeAppDeps.ts'
-import { closeOnSignals, startServer } from '../server.ts'
+import { closeOnSignals } from '../process/closeOnSignals.ts'
+import { startServer } from '../server.ts'
 import { ensureWebBuild } from '../webBuild.ts'
-import type { CliIo } from './io.ts'
-import { EXIT } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT } from '../process/io.ts'
 
 export const INSPECT_HELP = `usage: cutover inspect DIR [--port N]
 

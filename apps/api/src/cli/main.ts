@@ -1,5 +1,5 @@
-import type { CliIo } from './io.ts'
-import { EXIT } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT } from '../process/io.ts'
 import { readFileSync } from 'node:fs'
 import { runEnvCommand } from './envCommand.ts'
 import { runGymCommand } from './gymCommand.ts'

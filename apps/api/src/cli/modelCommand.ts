@@ -10,9 +10,9 @@ import { resolveDataDir } from '../nodeAppDeps.ts'
 import { processTrace } from '../participants/processTrace.ts'
 import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
-import type { CliIo } from './io.ts'
+import type { CliIo } from '../process/io.ts'
 import { readParticipantArgs } from './readParticipantArgs.ts'
-import { EXIT, UsageError } from './io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption } from './parseArgs.ts'
 
 export const MODEL_HELP = `usage: cutover model [--port N] [--workers N] [--restore-expected]

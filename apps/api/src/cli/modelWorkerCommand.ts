@@ -5,8 +5,8 @@ import type { CoordinatorMessage, WorkerMessage } from '../model/ModelWorkerPool
 import { COORDINATOR_SOCKET_ENV } from '../model/ModelWorkerPool.ts'
 import { policyInputSchema, scriptedPolicy } from '../model/scriptedPolicy.ts'
 import { exitWithParent } from '../participants/exitWithParent.ts'
-import type { CliIo } from './io.ts'
-import { EXIT, UsageError } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 export const MODEL_WORKER_HELP = `usage: cutover model-worker --index K

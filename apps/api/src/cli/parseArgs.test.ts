@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { UsageError } from './io.ts'
+import { UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 const spec = { values: ['--seed', '--out'], switches: ['--json'], positionals: 1 }

@@ -1,5 +1,5 @@
 import { parseArgs as parseUtilArgs } from 'node:util'
-import { UsageError } from './io.ts'
+import { UsageError } from '../process/io.ts'
 import { integerTextProblem } from '@cutover/core/contracts'
 
 /** What a command accepts: options that take a value, and boolean switches (e.g. `--json`). */

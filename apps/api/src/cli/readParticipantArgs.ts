@@ -1,6 +1,6 @@
 import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
-import type { CliIo } from './io.ts'
-import { EXIT, UsageError } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { wantsHelp } from './parseArgs.ts'
 
 /**

@@ -1,9 +1,10 @@
 import { createNodeAppDeps, resolveDataDir } from '../nodeAppDeps.ts'
 import { ensureDemoRun } from '../runs/ensureDemoRun.ts'
-import { closeOnSignals, startServer } from '../server.ts'
+import { closeOnSignals } from '../process/closeOnSignals.ts'
+import { startServer } from '../server.ts'
 import { ensureWebBuild } from '../webBuild.ts'
-import type { CliIo } from './io.ts'
-import { EXIT } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT } from '../process/io.ts'
 import { readServeConfig } from './readServeConfig.ts'
 
 export const SERVE_HELP = `usage: cutover serve [--host ADDRESS]

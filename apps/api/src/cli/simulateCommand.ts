@@ -33,8 +33,8 @@ import { z } from 'zod'
 import { validate } from '../http/jsonBody.ts'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import { resolveDataDir } from '../nodeAppDeps.ts'
-import type { CliIo } from './io.ts'
-import { EXIT, UsageError } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 /** Wraps prose to `width` columns, each line prefixed by `indent`. */

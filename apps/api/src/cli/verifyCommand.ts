@@ -2,8 +2,8 @@ import { realpathSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { verifyCheckpoint } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
-import type { CliIo } from './io.ts'
-import { EXIT, UsageError } from './io.ts'
+import type { CliIo } from '../process/io.ts'
+import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, wantsHelp } from './parseArgs.ts'
 
 export const VERIFY_HELP = `usage: cutover verify DIR [--json]

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ROLLOUT_ID_PATTERN } from '../gym/executionIdentity.ts'
+import { ROLLOUT_ID_PATTERN } from './executionIdentity.ts'
 
 /** The fields every control request body carries (PROTOCOL.md §3.1): strict, extra fields forbidden. */
 export const controlBase = {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import type { Context } from 'hono'
 import type { CheckpointDirectory } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
-import { checkpointDirUnder } from '../gym/checkpointDirUnder.ts'
+import { checkpointDirUnder } from './checkpointDirUnder.ts'
 
 /**
  * Opens a control request's `checkpoint_dir` (inside the data directory; `create` for commit), or

@@ -1,7 +1,7 @@
 import type { ExecutionIdentity, JsonValue, RolloutPlan } from '@cutover/core'
 import { startRequest } from '@cutover/core'
 import { errorCodeOf, fetchJson } from '../control/fetchJson.ts'
-import { ATTEMPT_INDEX_HEADER, ROLLOUT_ID_HEADER } from '../gym/executionIdentity.ts'
+import { ATTEMPT_INDEX_HEADER, ROLLOUT_ID_HEADER } from '../control/executionIdentity.ts'
 import type { WireRecord } from '../participants/processTrace.ts'
 
 /** Where the delayed requests go: the restored fleet's model, agent and the rollout's resources server. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { REPO_ROOT } from '../repoPaths.ts'
+import { CUTOVER_BIN } from '../repoPaths.ts'
 
 /** One participant server running as its own OS process. */
 export interface ParticipantProcess {
@@ -13,8 +13,6 @@ export interface ParticipantProcess {
   /** SIGTERM, then SIGKILL if it has not exited after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>
 }
-
-export const CUTOVER_BIN = `${REPO_ROOT}apps/api/bin/cutover.js`
 
 /**
  * Starts `cutover <args>` as a child process (loopback, `CUTOVER_PARENT_STDIN=1` so it exits when

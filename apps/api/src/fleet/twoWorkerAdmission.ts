@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fetchJson } from '../control/fetchJson.ts'
 import { COORDINATOR_SOCKET_ENV } from '../model/ModelWorkerPool.ts'
-import { CUTOVER_BIN } from './spawnParticipant.ts'
+import { CUTOVER_BIN } from '../repoPaths.ts'
 
 /** A model worker as `GET /` of a coordinator lists it. */
 export interface ModelWorkerInfo {

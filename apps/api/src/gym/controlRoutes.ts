@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
-import { checkpointDirUnder } from './checkpointDirUnder.ts'
+import { checkpointDirUnder } from '../control/checkpointDirUnder.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import {

@@ -8,7 +8,7 @@ import { encodePyJson, isPyDict, validateRequestBody, withPlainFloats } from '@c
 import type { JsonValue } from '@cutover/core/contracts'
 import { errorResponse } from '../http/errorResponse.ts'
 import { GYM_BODY_LIMIT } from '../http/bodyLimits.ts'
-import { ROLLOUT_ID_PATTERN, readExecutionIdentity } from './executionIdentity.ts'
+import { ROLLOUT_ID_PATTERN, readExecutionIdentity } from '../control/executionIdentity.ts'
 import { SESSION_ID_PATTERN, gymCookieName } from './gymCookie.ts'
 import type { GymHost } from './GymHost.ts'
 import { AGGREGATE_METRICS_REQUEST } from './aggregateMetrics.ts'

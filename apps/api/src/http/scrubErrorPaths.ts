@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { hideLocalPaths } from '../store/hideLocalPaths.ts'
+import { hideLocalPaths } from './hideLocalPaths.ts'
 
 /**
  * The last guard against leaked paths: an error answer (4xx/5xx JSON, the envelope or a Gym

@@ -1,8 +1,8 @@
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
-import { closeOnSignals } from '../server.ts'
+import { closeOnSignals } from '../process/closeOnSignals.ts'
 import { exitWithParent } from './exitWithParent.ts'
-import type { CliIo } from '../cli/io.ts'
+import type { CliIo } from '../process/io.ts'
 
 /**
  * Serves a participant app on loopback (`--port`, 0 = a free port) and prints

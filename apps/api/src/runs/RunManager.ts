@@ -13,7 +13,7 @@ import type {
 } from '@cutover/core/contracts'
 import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
 import { fleetTraceResult } from '../fleet/fleetTraceResult.ts'
-import { hideLocalPaths } from '../store/hideLocalPaths.ts'
+import { hideLocalPaths } from '../http/hideLocalPaths.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
 import { firstDifference } from './firstDifference.ts'
