@@ -24,7 +24,9 @@ function testFiles(dir: string, out: string[] = []): string[] {
   return out
 }
 
-/** Titles of the tests a file declares (`it(...)` / `test(...)`, skipped and todo tests left out). */
+/**
+ * Titles of the tests a file declares (`it(...)` / `test(...)`, skipped and todo tests left out).
+ */
 function testTitles(source: string): string[] {
   const titles: string[] = []
   const call =

@@ -72,7 +72,8 @@ test('a 90-rollout straggler run at 1,440 px: at the start of every phase the di
       const svg = box.querySelector<SVGSVGElement>('.diagram-canvas svg')
       if (!svg) throw new Error('no diagram')
       const view = svg.viewBox.baseVal
-      // every text (messages, notes, phase labels, actors) inside the drawing's own box: nothing clipped
+      // every text (messages, notes, phase labels, actors) inside the drawing's own box: nothing
+      // clipped
       const clipped = Array.from(svg.querySelectorAll<SVGTextElement>('text'))
         .filter((t) => (t.textContent ?? '').trim() !== '')
         .filter((t) => {

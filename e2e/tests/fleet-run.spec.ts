@@ -56,7 +56,8 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
   await page.waitForURL(new RegExp(`/runs/${report.run_id}`))
 
   await expect(page.getByTestId('recorded-badge')).toHaveText('recorded from processes')
-  // Its command is cutover fleet's (a simulation would be another run), and it offers no fault to inject.
+  // Its command is cutover fleet's (a simulation would be another run), and it offers no fault to
+  // inject.
   await expect(page.getByRole('button', { name: 'Copy as cutover fleet' })).toHaveAttribute(
     'title',
     `cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9`,
@@ -66,7 +67,8 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
   await page.locator('body').click({ position: { x: 2, y: 2 } })
   await runPage.press('End')
   await runPage.waitForStep(report.events)
-  // The five participant processes carry a PID (the controller is cutover fleet itself: no card PID).
+  // The five participant processes carry a PID (the controller is cutover fleet itself: no card
+  // PID).
   const pidLines = runPage.participantCards.locator('.participant-pid')
   await expect(pidLines).toHaveCount(5)
   for (const line of await pidLines.all()) {

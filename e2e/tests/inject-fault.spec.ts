@@ -28,7 +28,8 @@ test('inject a straggler at a stepped-to event of a happy-path run: the new run 
     label: "straggler: r0's model call still generating at the prepare deadline",
   })
 
-  // a fault the API refuses shows its message (here the request is rewritten to name a rollout the run lacks)
+  // a fault the API refuses shows its message (here the request is rewritten to name a rollout the
+  // run lacks)
   await page.route('**/api/runs', async (route) => {
     const body = JSON.parse(route.request().postData() ?? '{}') as {
       faults: { rollout?: string }[]
@@ -80,7 +81,8 @@ test('inject a straggler at a stepped-to event of a happy-path run: the new run 
       .locator('option', { hasText: 'straggler r0.a0 retired' }),
   ).toHaveCount(1, { timeout: 60_000 })
   await expect(page.locator('.inv-summary')).toHaveClass(/is-pass/)
-  // the screenshot shows the new run at the retirement, its fault chip and the control offering the next fault
+  // the screenshot shows the new run at the retirement, its fault chip and the control offering the
+  // next fault
   const moments = page.getByRole('combobox', { name: 'key moments' })
   await moments.selectOption({
     label:

@@ -173,7 +173,8 @@ async function measureInspector(
     step_to_repaint_rapid_ms_median: Math.round(percentile(rapid, 50)),
     step_to_repaint_rapid_ms_p95: Math.round(percentile(rapid, 95)),
     step_to_repaint_samples: SAMPLES,
-    // each sample, in order: an outlier once (the trace's parse) or every few steps (rows arriving) reads differently
+    // each sample, in order: an outlier once (the trace's parse) or every few steps (rows arriving)
+    // reads differently
     step_to_repaint_read_ms: read.map(Math.round),
     step_to_repaint_rapid_ms: rapid.map(Math.round),
     sessions_rows: scroll.rows,

@@ -41,7 +41,8 @@ test('a Workplace session opened in Tables after restore shows the rows its tool
     ).toBeVisible()
   }
 
-  // a changed row links to the step of the request that changed it: that step's event is a request of this rollout
+  // a changed row links to the step of the request that changed it: that step's event is a request
+  // of this rollout
   const link = view.getByTestId('row-changed-at').first()
   await expect(link).toBeVisible()
   const linked = Number(/step (\d+)/.exec((await link.textContent()) ?? '')?.[1])

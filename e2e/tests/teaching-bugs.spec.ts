@@ -120,7 +120,8 @@ test('key moments jump to the straggler retirement; next/previous event of the s
   await runPage.waitForStep(step)
   await expect(page.getByTestId('current-session')).toHaveText('r0.a0')
 
-  // a finished run opened without a step opens at its first key moment, the retirement; a step in the URL wins
+  // a finished run opened without a step opens at its first key moment, the retirement; a step in
+  // the URL wins
   await page.goto(`/runs/${id}`)
   await runPage.waitForStep(step)
   await expect(page).toHaveURL(new RegExp(`step=${step}`))

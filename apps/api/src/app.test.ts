@@ -76,7 +76,8 @@ describe('runs API', () => {
     expect(body.window.from <= n && n <= body.window.to).toBe(true)
     expect(body.mermaid.startsWith('sequenceDiagram')).toBe(true)
     expect(body.mermaid).toContain('▶')
-    // the same diagram for a client that draws its own highlight: no marker, the step's message index
+    // the same diagram for a client that draws its own highlight: no marker, the step's message
+    // index
     expect(body.diagram.source).not.toContain('▶')
     expect(body.diagram.steps[body.diagram.highlight]).toBe(n)
     expect(body.participants.length).toBeGreaterThan(0)

@@ -54,15 +54,28 @@ export interface AppDeps {
   readonly sliceMs?: number
   /** Finished simulations kept in memory (default 16); others re-simulate on demand. */
   readonly cachedResults?: number
-  /** Simulations at once, queued runs, stored runs, streams per run (default `defaultRunLimits()`). */
+  /**
+   * Simulations at once, queued runs, stored runs, streams per run (default `defaultRunLimits()`).
+   */
   readonly limits?: RunLimits
-  /** When set, fresh runs simulate in worker threads off the server's event loop (RunManagerDeps). */
+  /**
+   * When set, fresh runs simulate in worker threads off the server's event loop (RunManagerDeps).
+   */
   readonly simulationWorkers?: SimulationWorkerFactory
-  /** When set, a finished run's trace.json is read and parsed off the server's event loop (RunManagerDeps). */
+  /**
+   * When set, a finished run's trace.json is read and parsed off the server's event loop
+   * (RunManagerDeps).
+   */
   readonly readTrace?: ReadTrace
-  /** When set, a run's checkpoint folders are verified off the server's event loop (a worker thread). */
+  /**
+   * When set, a run's checkpoint folders are verified off the server's event loop (a worker
+   * thread).
+   */
   readonly verifyCheckpoints?: VerifyCheckpointFolder
-  /** When set, a checkpoint directory opened as a directory run is inspected off the server's event loop (the same worker). */
+  /**
+   * When set, a checkpoint directory opened as a directory run is inspected off the server's event
+   * loop (the same worker).
+   */
   readonly inspectDirectories?: InspectDirectoryFolder
 }
 
@@ -132,7 +145,9 @@ export function createApiApp(deps: AppDeps): ApiApp {
   return { app, runs }
 }
 
-/** Builds the Cutover HTTP app. Ports are injected so tests run it in memory with `app.request()`. */
+/**
+ * Builds the Cutover HTTP app. Ports are injected so tests run it in memory with `app.request()`.
+ */
 export function createApp(deps: AppDeps): Hono {
   return createApiApp(deps).app
 }

@@ -83,7 +83,8 @@ describe('bounded work', () => {
     )
     for (const a of aborts) a.abort()
 
-    // /api/health while the two simulations run, until the first of them has finished and stored its trace.
+    // /api/health while the two simulations run, until the first of them has finished and stored
+    // its trace.
     const loop = monitorEventLoopDelay({ resolution: 10 })
     loop.enable()
     const latencies: number[] = []

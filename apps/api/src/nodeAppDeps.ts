@@ -22,7 +22,10 @@ export function resolveDataDir(
     : join(cwd, '.cutover')
 }
 
-/** The real ports: files under the data directory, node:crypto, the wall clock, the core simulator (fresh runs in worker threads). */
+/**
+ * The real ports: files under the data directory, node:crypto, the wall clock, the core simulator
+ * (fresh runs in worker threads).
+ */
 export function createNodeAppDeps(options: {
   readonly dataDir: string
   readonly controlToken?: string | undefined
@@ -32,7 +35,8 @@ export function createNodeAppDeps(options: {
 }): AppDeps {
   const openDirectory = (path: string, create: boolean) =>
     new NodeCheckpointDirectory(path, { create })
-  // one worker thread verifies run checkpoints and inspects opened directories, off the server's event loop
+  // one worker thread verifies run checkpoints and inspects opened directories, off the server's
+  // event loop
   const checkpointWorker = startCheckpointWorker()
   return {
     store: createFileRunStore(options.dataDir, openDirectory),

@@ -34,7 +34,7 @@ function client(base: string) {
       }
       return {
         status: response.status,
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked structurally
         body: (await response.json()) as any,
         headers: response.headers,
       }

@@ -2,7 +2,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { canonicalJson } from './json.ts'
 
-/** The direct form: every array and object copied with its keys sorted, then stringified and escaped. */
+/**
+ * The direct form: every array and object copied with its keys sorted, then stringified and
+ * escaped.
+ */
 function reference(value: unknown): string {
   const sortKeys = (v: unknown): unknown => {
     if (

@@ -13,7 +13,8 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   // Leaves first: most values in a record are primitives.
   if (value === null || typeof value !== 'object') return value
-  // Like JSON.stringify, a value with `toJSON` (a Python float or big int in an answer) is written as what it returns.
+  // Like JSON.stringify, a value with `toJSON` (a Python float or big int in an answer) is written
+  // as what it returns.
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
     return sortKeys((value as { toJSON: () => unknown }).toJSON())
   if (Array.isArray(value)) {

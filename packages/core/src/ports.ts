@@ -8,7 +8,9 @@ export interface Digest {
   sha256Hex(data: Uint8Array | string): string
 }
 
-/** A source of virtual or real milliseconds. The simulator's is virtual; traces never see wall time. */
+/**
+ * A source of virtual or real milliseconds. The simulator's is virtual; traces never see wall time.
+ */
 export interface Clock {
   now(): number
 }

@@ -40,7 +40,8 @@ function compare(a: unknown, b: unknown): boolean | typeof UNSURE {
   const ka = kind(a)
   const kb = kind(b)
   if (ka === 'other' || kb === 'other') return UNSURE
-  // Distinct plain values of different kinds, or distinct primitives of one kind, write differently.
+  // Distinct plain values of different kinds, or distinct primitives of one kind, write
+  // differently.
   if (ka !== kb || (ka !== 'array' && ka !== 'object')) return false
   if (ka === 'array') {
     const x = a as readonly unknown[]

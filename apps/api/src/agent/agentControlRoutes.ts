@@ -39,7 +39,10 @@ const acknowledgeCompletedBody = z.strictObject({
 const statusQuery = z.strictObject({
   checkpoint_id: controlBase.checkpoint_id,
   wait_ready: z.literal('1').optional(),
-  /** The controller's deadline check: not ready once the deadline passed → 409 agent_prepare_incomplete. */
+  /**
+   * The controller's deadline check: not ready once the deadline passed → 409
+   * agent_prepare_incomplete.
+   */
   at_deadline: z.literal('1').optional(),
   timeout_s: z.coerce.number().nonnegative().max(600).optional(),
 })
@@ -70,8 +73,9 @@ export function agentCapabilities(agent: AgentParticipant): object {
  * The agent's control plane (PROTOCOL.md §3.3) under `/ng-control/v1`: capabilities and
  * `agent-checkpoint/{prepare,status,commit,restore,resume,retire,acknowledge,acknowledge-completed,
  * completion-receipt,discard-restored-continuation}`, behind the bearer token. Status with
- * `wait_ready=1&timeout_s=…` long-polls for `ready_to_commit`; with `at_deadline=1`, once the prepare
- * deadline has passed without readiness it answers 409 `agent_prepare_incomplete` (`prepareDeadline`).
+ * `wait_ready=1&timeout_s=…` long-polls for `ready_to_commit`; with `at_deadline=1`, once the
+ * prepare deadline has passed without readiness it answers 409 `agent_prepare_incomplete`
+ * (`prepareDeadline`).
  */
 export function agentControlRoutes(options: AgentControlOptions): Hono {
   const { agent, signal, clock } = options

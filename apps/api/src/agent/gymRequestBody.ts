@@ -1,6 +1,8 @@
 import type { JsonValue } from '@cutover/core'
 
-/** The Responses-API fields the reference servers require of a `response` (FastAPI validates them). */
+/**
+ * The Responses-API fields the reference servers require of a `response` (FastAPI validates them).
+ */
 const RESPONSE_DEFAULTS = {
   id: 'resp_cutover',
   created_at: 0,

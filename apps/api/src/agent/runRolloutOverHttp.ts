@@ -47,8 +47,8 @@ type Outcome = { ok: true; value: RunAnswer } | { ok: false; error: CutoverError
 
 /**
  * Runs one rollout of `plan` over HTTP as the simulator's `RolloutDriver` does in process: the same
- * scripted turns (`decide`, `applyEnvResponse`), the model and the resources servers called with the
- * identity headers, a request id and the expected revision; a boundary committed to the agent
+ * scripted turns (`decide`, `applyEnvResponse`), the model and the resources servers called with
+ * the identity headers, a request id and the expected revision; a boundary committed to the agent
  * participant after the start and after every turn. Parked (prepare, or a `checkpoint_parked`
  * refusal) it really waits until resume; fenced or retired meanwhile, it ends `stale_attempt`.
  */

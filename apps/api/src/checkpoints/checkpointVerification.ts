@@ -3,7 +3,10 @@ import type { CheckpointDirectory } from '@cutover/core'
 import { tokenSegmentViews, verifyCheckpoint } from '@cutover/core'
 import type { CheckpointFileView, CheckpointView } from '@cutover/core/contracts'
 
-/** What verifying one checkpoint folder gives the checkpoints view: validity, problems, files, and token-store segments (generation-safe cuts; absent when none). */
+/**
+ * What verifying one checkpoint folder gives the checkpoints view: validity, problems, files, and
+ * token-store segments (generation-safe cuts; absent when none).
+ */
 export type CheckpointVerification = Pick<
   CheckpointView,
   'valid' | 'problems' | 'files' | 'segments'
@@ -25,7 +28,10 @@ function fileStatus(
   return 'ok'
 }
 
-/** Verifies a checkpoint directory and lists its files with their digests and statuses (reads and hashes every file). */
+/**
+ * Verifies a checkpoint directory and lists its files with their digests and statuses (reads and
+ * hashes every file).
+ */
 export function checkpointVerification(
   dir: CheckpointDirectory,
   digest: Digest,

@@ -2,7 +2,10 @@ import { Worker } from 'node:worker_threads'
 import type { DirectoryInspection } from '@cutover/core'
 import type { CheckpointVerification } from './checkpointVerification.ts'
 
-/** Main thread → verification worker: verify the checkpoint folder at `folder`, or inspect it as a directory run (`POST /api/directories`). */
+/**
+ * Main thread → verification worker: verify the checkpoint folder at `folder`, or inspect it as a
+ * directory run (`POST /api/directories`).
+ */
 export interface ToVerificationWorker {
   readonly id: number
   readonly folder: string
@@ -31,7 +34,10 @@ export interface FolderVerification {
  */
 export type VerifyCheckpointFolder = (folder: string, known?: string) => Promise<FolderVerification>
 
-/** Inspects a checkpoint directory (`inspectDirectory`: reads, hashes and decodes every file) off the server's thread. */
+/**
+ * Inspects a checkpoint directory (`inspectDirectory`: reads, hashes and decodes every file) off
+ * the server's thread.
+ */
 export type InspectDirectoryFolder = (folder: string) => Promise<DirectoryInspection>
 
 /** The two jobs of the one worker thread. */
@@ -49,8 +55,8 @@ export function startVerificationWorker(bootstrap: URL = BOOTSTRAP): VerifyCheck
 
 /**
  * One worker thread, started on the first request and kept (unref'd: it never keeps the process
- * alive), verifying or inspecting folders in the order asked. A worker that dies rejects what it had
- * pending; the next request starts a fresh one.
+ * alive), verifying or inspecting folders in the order asked. A worker that dies rejects what it
+ * had pending; the next request starts a fresh one.
  */
 export function startCheckpointWorker(bootstrap: URL = BOOTSTRAP): CheckpointWorker {
   let worker: Worker | undefined

@@ -1,8 +1,9 @@
 // The entry of the checkpoint verification worker thread (started by startVerificationWorker
 // through verificationWorkerBootstrap.js): verifies checkpoint folders on request, one at a time,
-// so reading and hashing a 20,000-file folder — or only walking its lstat signature, when the caller
-// already holds the verification of an unchanged folder — never holds the server's event loop; and inspects
-// checkpoint directories opened as directory runs (`POST /api/directories`) the same way.
+// so reading and hashing a 20,000-file folder — or only walking its lstat signature, when the
+// caller already holds the verification of an unchanged folder — never holds the server's event
+// loop; and inspects checkpoint directories opened as directory runs (`POST /api/directories`) the
+// same way.
 import { parentPort } from 'node:worker_threads'
 import type { WorkplaceBase } from '@cutover/core'
 import { inspectDirectory, parseWorkplaceBase } from '@cutover/core'
@@ -29,7 +30,8 @@ port.on('message', (message: ToVerificationWorker) => {
         ),
       }
     } else {
-      // The signature first (taken before reading, so a change during the verification shows next time).
+      // The signature first (taken before reading, so a change during the verification shows next
+      // time).
       const signature = folderSignature(message.folder)
       reply = {
         id: message.id,

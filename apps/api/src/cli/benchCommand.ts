@@ -31,7 +31,10 @@ Options:
 Exit status: 0 measured; 1 a measured run failed an invariant or wrote an invalid directory;
 2 usage error (one line on stderr).`
 
-/** One row of the human table: a figure, how to show it, its PRODUCT.md §6 target and whether it is met. */
+/**
+ * One row of the human table: a figure, how to show it, its PRODUCT.md §6 target and whether it is
+ * met.
+ */
 interface Row {
   readonly label: string
   readonly value: string
@@ -150,7 +153,10 @@ function apiTable(f: ApiBenchFigures): string {
   ].join('\n')
 }
 
-/** `cutover bench [--rollouts N] [--json] [--api]` (CONTRACTS.md §6, §11). `argv` holds the arguments after `bench`. */
+/**
+ * `cutover bench [--rollouts N] [--json] [--api]` (CONTRACTS.md §6, §11). `argv` holds the
+ * arguments after `bench`.
+ */
 export function runBenchCommand(
   argv: readonly string[],
   io: CliIo,

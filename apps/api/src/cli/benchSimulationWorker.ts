@@ -3,7 +3,10 @@ import type { WorkplaceData } from '@cutover/core'
 import type { BenchRunFigures, BenchRunRequest } from './measureSimulationRun.ts'
 import { measureSimulationRun } from './measureSimulationRun.ts'
 
-/** Bench worker → main thread: a run starts, then every run's figures (or the error that stopped them). */
+/**
+ * Bench worker → main thread: a run starts, then every run's figures (or the error that stopped
+ * them).
+ */
 export type FromBenchWorker =
   | { readonly started: number }
   | { readonly figures: readonly BenchRunFigures[] }

@@ -42,7 +42,9 @@ function readTrace(
   }[]
 }
 
-/** Runs `cutover fleet …` as its own process (it spawns the participants) and collects its output. */
+/**
+ * Runs `cutover fleet …` as its own process (it spawns the participants) and collects its output.
+ */
 function cutover(
   args: string[],
   env: NodeJS.ProcessEnv = {},
@@ -109,9 +111,11 @@ describe('cutover fleet', () => {
     expect(roles('replacement')).toEqual(all)
     for (const p of report.processes)
       expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
-    // The control token (48 hex digits, generated per run) is never printed; the invariant token-partition is.
+    // The control token (48 hex digits, generated per run) is never printed; the invariant
+    // token-partition is.
     expect(r.stdout).not.toMatch(/\b[0-9a-f]{48}\b|bearer|control_token/i)
-    // the control token is never printed (the invariant ids, e.g. token-partition, are the only mention of "token")
+    // the control token is never printed (the invariant ids, e.g. token-partition, are the only
+    // mention of "token")
     expect(JSON.stringify({ ...report, invariants: undefined })).not.toMatch(/token/i)
 
     const runs = (await api.json('/api/runs')).body as {
@@ -294,7 +298,8 @@ describe('cutover fleet', () => {
     expect(abandoned[0]?.payload['reason']).toMatch(
       new RegExp(`digest_mismatch at ${String(flipped?.payload['path'])}`),
     )
-    // Refused before any participant restored; every participant was resumed; ck-1 stays damaged on disk, ck-2 verifies clean.
+    // Refused before any participant restored; every participant was resumed; ck-1 stays damaged on
+    // disk, ck-2 verifies clean.
     expect(
       trace.filter((e) => e.type.endsWith('.restore') && e.payload['checkpoint_id'] === 'ck-1'),
     ).toEqual([])

@@ -17,7 +17,10 @@ import type { CliIo } from '../process/io.ts'
 import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
-/** The presets' deadlines are virtual milliseconds; across processes the prepare deadline is at least this much wall-clock time. */
+/**
+ * The presets' deadlines are virtual milliseconds; across processes the prepare deadline is at
+ * least this much wall-clock time.
+ */
 const WALL_DEADLINE_MS = 1500
 /**
  * two-worker-admission: long enough for a replacement worker process to boot and be refused while
@@ -94,7 +97,10 @@ function parseFleetArgs(argv: readonly string[]): FleetArgs {
   }
 }
 
-/** The data directory the run is stored in: `--out` (new or empty) or the data directory the API lists. */
+/**
+ * The data directory the run is stored in: `--out` (new or empty) or the data directory the API
+ * lists.
+ */
 function prepareOut(args: FleetArgs): string {
   const root = args.out !== undefined ? resolve(args.out) : resolveDataDir()
   if (args.out !== undefined && existsSync(root) && readdirSync(root).length > 0)

@@ -35,7 +35,9 @@ Options:
 Exit status: 0 the directory is open (whether or not it verifies); 2 usage error, DIR missing or
 not a checkpoint directory, or the server refused it.`
 
-/** Seams for tests: the environment, and the server this command starts (so a test can close it). */
+/**
+ * Seams for tests: the environment, and the server this command starts (so a test can close it).
+ */
 export interface InspectOptions {
   readonly env?: NodeJS.ProcessEnv
   readonly cwd?: string

@@ -17,13 +17,19 @@ export interface ApiBenchOptions {
 /** The figures of `cutover bench --api` (CONTRACTS.md §11). Wall-clock, never asserted in tests. */
 export interface ApiBenchFigures {
   readonly api_rollouts: number
-  /** The longest event-loop delay of the server process while the run streamed (perf_hooks histogram, 1 ms resolution). */
+  /**
+   * The longest event-loop delay of the server process while the run streamed (perf_hooks
+   * histogram, 1 ms resolution).
+   */
   readonly event_loop_max_stall_ms: number
   /** 95th percentile of the step, sessions and tables views of the running run, over real HTTP. */
   readonly view_ms_p95: number
   readonly view_ms_max: number
   readonly view_requests: number
-  /** The run summary the page polls while a run streams (`GET /api/runs/:id/summary`), and the Events tab's last page (`/events?from=&limit=500`). Both are in `view_ms_p95` too. */
+  /**
+   * The run summary the page polls while a run streams (`GET /api/runs/:id/summary`), and the
+   * Events tab's last page (`/events?from=&limit=500`). Both are in `view_ms_p95` too.
+   */
   readonly summary_ms_p95: number
   /** `view_ms_p95` of each kind of view alone (step, sessions window, session detail, tables). */
   readonly view_ms_p95_by_kind: { readonly [kind: string]: number }
@@ -60,8 +66,8 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
   })
   const loop = monitorEventLoopDelay({ resolution: 1 })
   try {
-    // Timed to the body's last byte. The client shares the server's event loop, so it parses a
-    // body only when it needs what is in it (a browser parses in its own process, not the server's).
+    // Timed to the body's last byte. The client shares the server's event loop, so it parses a body
+    // only when it needs what is in it (a browser parses in its own process, not the server's).
     const timed = async (path: string, parse = false): Promise<{ ms: number; body: unknown }> => {
       const t0 = performance.now()
       const res = await fetch(`${url}/api${path}`)
@@ -101,7 +107,8 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
         (await timed(`/runs/${id}/events?from=${Math.max(0, edge.events - 500)}&limit=500`)).ms,
       )
       view('step', (await timed(`/runs/${id}/steps/${edge.events}`)).ms)
-      // The Sessions tab's window of rows in view (as the web asks since round 4), and the Tables tab's picker.
+      // The Sessions tab's window of rows in view (as the web asks since round 4), and the Tables
+      // tab's picker.
       const sessions = await timed(
         `/runs/${id}/sessions?step=${edge.events}&offset=0&limit=200`,
         session === undefined,

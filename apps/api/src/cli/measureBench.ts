@@ -34,15 +34,27 @@ export interface BenchOptions {
  */
 export interface BenchFigures {
   readonly rollouts: number
-  /** prepare → commit to disk → restore → resume window of a real-FS happy-path run, plus verifying its directory. Null when no checkpoint happened. */
+  /**
+   * prepare → commit to disk → restore → resume window of a real-FS happy-path run, plus verifying
+   * its directory. Null when no checkpoint happened.
+   */
   readonly cycle_ms: number | null
-  /** The same cycle in `cut_mode: "generation-safe"` (the generation-safe-cut scenario: its straggler is cut and continued), same size. */
+  /**
+   * The same cycle in `cut_mode: "generation-safe"` (the generation-safe-cut scenario: its
+   * straggler is cut and continued), same size.
+   */
   readonly cycle_ms_generation_safe: number | null
   /** Wall ms per cycle phase of the generation-safe run (as `cycle_phases_ms`). */
   readonly cycle_phases_ms_generation_safe: { readonly [phase: string]: number }
-  /** Trace events per second of a whole happy-path simulation (in-memory directories, equivalence check included). */
+  /**
+   * Trace events per second of a whole happy-path simulation (in-memory directories, equivalence
+   * check included).
+   */
   readonly events_per_s: number
-  /** Workplace sessions exported + JSON round-tripped + restored per second (delta codec, ground-truth sessions). */
+  /**
+   * Workplace sessions exported + JSON round-tripped + restored per second (delta codec,
+   * ground-truth sessions).
+   */
   readonly workplace_sessions_per_s: number
   /** Median JSON bytes of the delta state over the example tasks' ground-truth sessions. */
   readonly workplace_snapshot_bytes_median: number
@@ -54,15 +66,24 @@ export interface BenchFigures {
   readonly max_step_ms: number
   /** The event that step produced (`<step> <type> <path or rollout>`), to find it in the trace. */
   readonly max_step_event: string
-  /** Peak resident set size of this process over the whole bench (each simulation in its worker, in turn). */
+  /**
+   * Peak resident set size of this process over the whole bench (each simulation in its worker, in
+   * turn).
+   */
   readonly peak_rss_mb: number
-  /** The old-space budget each simulation's worker ran with (`simulationHeapLimitMb`, as the server's). */
+  /**
+   * The old-space budget each simulation's worker ran with (`simulationHeapLimitMb`, as the
+   * server's).
+   */
   readonly heap_limit_mb: number
   /** The largest V8 heap any of the three simulations used (sampled every 5,000 events). */
   readonly heap_used_max_mb: number
   readonly scenario: 'happy-path'
   readonly seed: string
-  /** Wall ms spent in each cycle phase inside the window (events attributed to the phase they carry). */
+  /**
+   * Wall ms spent in each cycle phase inside the window (events attributed to the phase they
+   * carry).
+   */
   readonly cycle_phases_ms: { readonly [phase: string]: number }
   /** The prepare → last resume event window alone. */
   readonly cycle_window_ms: number | null
@@ -79,7 +100,10 @@ export interface BenchFigures {
   readonly events: number
   /** The whole in-memory simulation, equivalence baseline included. */
   readonly simulate_ms: number
-  /** Events per second of trace generation alone (up to the last event, before the equivalence baseline). */
+  /**
+   * Events per second of trace generation alone (up to the last event, before the equivalence
+   * baseline).
+   */
   readonly trace_events_per_s: number
   readonly workplace_snapshot_bytes: readonly number[]
   readonly workplace_full_bytes: readonly number[]
@@ -124,7 +148,8 @@ function codecThroughput(
 /** Snapshot sizes and export + restore throughput of the Workplace codec (delta vs full form). */
 function measureWorkplace(data: WorkplaceData, minMs: number) {
   const base = parseWorkplaceBase(data, nodeDigest)
-  // The session each example task's ground-truth calls leave: what a perfect rollout would snapshot.
+  // The session each example task's ground-truth calls leave: what a perfect rollout would
+  // snapshot.
   const sessions = base.examples.map((e) => replayActions(base, e.ground_truth))
   const delta = createWorkplaceCodec(base)
   const full = createWorkplaceCodec(base, { form: 'full' })

@@ -8,7 +8,10 @@ import type { CutMode, TraceEvent } from '@cutover/core/contracts'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { MemoryCheckpointDirectory } from '@cutover/core/testing'
 
-/** One simulation `cutover bench` times: a checkpoint cycle on the real file system, or a whole run in memory. */
+/**
+ * One simulation `cutover bench` times: a checkpoint cycle on the real file system, or a whole run
+ * in memory.
+ */
 export type BenchRunRequest =
   | {
       readonly kind: 'cycle'
@@ -28,7 +31,9 @@ export interface BenchRunFigures {
   /** Wall ms up to the last trace event (the equivalence baseline runs after it). */
   readonly lastEventMs: number
   readonly phaseMs: { readonly [phase: string]: number }
-  /** From the first non-`run` event to the last `resume` event; null when no checkpoint happened. */
+  /**
+   * From the first non-`run` event to the last `resume` event; null when no checkpoint happened.
+   */
   readonly windowMs: number | null
   readonly files: number
   readonly bytes: number
@@ -44,7 +49,9 @@ export interface BenchRunFigures {
   readonly heapUsedMaxMb: number
 }
 
-/** Runs and times one bench simulation in this thread (`runBenchSimulations` puts it in a worker). */
+/**
+ * Runs and times one bench simulation in this thread (`runBenchSimulations` puts it in a worker).
+ */
 export function measureSimulationRun(
   request: BenchRunRequest,
   workplace: WorkplaceData,
@@ -107,7 +114,9 @@ export function measureSimulationRun(
   }
 }
 
-/** Streams a simulation, timing the work before each event and attributing it to the event's phase. */
+/**
+ * Streams a simulation, timing the work before each event and attributing it to the event's phase.
+ */
 function timedRun(gen: Generator<TraceEvent, SimulationResult>) {
   const phaseMs: { [phase: string]: number } = Object.fromEntries(CYCLE_PHASES.map((p) => [p, 0]))
   let windowStart: number | undefined

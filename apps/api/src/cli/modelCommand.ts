@@ -69,8 +69,9 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
   const read = readParticipantArgs('model', argv, io, MODEL_HELP, parseModelArgs)
   if (typeof read === 'number') return read
   const { args, controlToken } = read
-  // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the simulator's
-  // restored model does, so ids stay unique across the restore (invariant call-id-unique).
+  // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the
+  // simulator's restored model does, so ids stay unique across the restore (invariant
+  // call-id-unique).
   const note = processTrace('policy_model')
   const model = new PolicyModel(nodeDigest, {
     serverName: 'policy',

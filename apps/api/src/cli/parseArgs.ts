@@ -69,8 +69,8 @@ export const wantsHelp = (argv: readonly string[]): boolean =>
   argv.includes('--help') || argv.includes('-h')
 
 /**
- * A non-negative decimal integer option as a safe JS number in `[min, max]`; `UsageError` otherwise.
- * Only plain digits are accepted (no sign, exponent, hex or spaces).
+ * A non-negative decimal integer option as a safe JS number in `[min, max]`; `UsageError`
+ * otherwise. Only plain digits are accepted (no sign, exponent, hex or spaces).
  */
 export function parseIntegerOption(name: string, text: string, min: number, max: number): number {
   const problem = integerTextProblem(text, min, max)

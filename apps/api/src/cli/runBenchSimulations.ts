@@ -10,8 +10,8 @@ const BOOTSTRAP = new URL('./benchSimulationWorkerBootstrap.js', import.meta.url
  * Runs the bench's simulations one after the other in one worker thread with the heap budget the
  * server gives a run of their size (`simulationHeapLimitMb`), so `peak_rss_mb` is what such a run
  * costs the server's process. One thread for all, as the bench ran them in its own thread before:
- * the later runs start with the code the first one compiled. `started(i)` is called as run i starts.
- * Settles once the thread is gone; rejects when a run threw or outgrew its heap.
+ * the later runs start with the code the first one compiled. `started(i)` is called as run i
+ * starts. Settles once the thread is gone; rejects when a run threw or outgrew its heap.
  */
 export function runBenchSimulations(
   requests: readonly BenchRunRequest[],

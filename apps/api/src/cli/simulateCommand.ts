@@ -184,7 +184,9 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   return { config, out, json: switches.has('--json') }
 }
 
-/** `--faults JSON` or `--faults @FILE`: a JSON list of faults, checked like the API's run config. */
+/**
+ * `--faults JSON` or `--faults @FILE`: a JSON list of faults, checked like the API's run config.
+ */
 function parseFaults(text: string): Fault[] {
   let source = text
   if (text.startsWith('@')) {
@@ -247,7 +249,10 @@ interface InvalidCheckpoint {
   readonly message: string
 }
 
-/** The JSON `cutover simulate --json` prints (CONTRACTS.md §6, plus deadline_ms, out, failures, invalid). */
+/**
+ * The JSON `cutover simulate --json` prints (CONTRACTS.md §6, plus deadline_ms, out, failures,
+ * invalid).
+ */
 export interface SimulateReport {
   readonly scenario: ScenarioName
   readonly seed: string
@@ -332,7 +337,9 @@ function humanSummary(r: SimulateReport): string {
   return lines.join('\n')
 }
 
-/** Seams for tests: the data directory, the Workplace data loader, deliberately broken participants. */
+/**
+ * Seams for tests: the data directory, the Workplace data loader, deliberately broken participants.
+ */
 export interface SimulateCommandOptions {
   readonly dataDir?: string
   readonly loadWorkplace?: () => WorkplaceData

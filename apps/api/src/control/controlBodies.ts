@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { ROLLOUT_ID_PATTERN } from './executionIdentity.ts'
 
-/** The fields every control request body carries (PROTOCOL.md §3.1): strict, extra fields forbidden. */
+/**
+ * The fields every control request body carries (PROTOCOL.md §3.1): strict, extra fields forbidden.
+ */
 export const controlBase = {
   schema_version: z.literal(1),
   checkpoint_id: z

@@ -3,7 +3,9 @@ import { cutoverError } from '@cutover/core/contracts'
 import type { ExecutionIdentity, Result } from '@cutover/core'
 import { captureKey, err, ok } from '@cutover/core'
 
-/** Rollout ids and capture keys (PROTOCOL.md §2.1); also a filename component, so no leading dot. */
+/**
+ * Rollout ids and capture keys (PROTOCOL.md §2.1); also a filename component, so no leading dot.
+ */
 export const ROLLOUT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
 export const ROLLOUT_ID_HEADER = 'x-nemo-gym-rollout-id'

@@ -1,7 +1,9 @@
 /** PROTOCOL.md §3.5 transport limit: an answer larger than this is `response_too_large`. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024
 
-/** One HTTP exchange's outcome: the status, headers and parsed JSON body, or a transport failure. */
+/**
+ * One HTTP exchange's outcome: the status, headers and parsed JSON body, or a transport failure.
+ */
 export type FetchOutcome =
   | {
       readonly ok: true

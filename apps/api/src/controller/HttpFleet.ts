@@ -17,13 +17,18 @@ import { controlCall } from './controlCall.ts'
 
 /** Where a fleet's participants listen, and the names their capabilities gave (`discoverFleet`). */
 export interface FleetEndpoints {
-  /** `workers`: the model's worker processes behind its coordinator (capabilities `multi_process.num_workers`). */
+  /**
+   * `workers`: the model's worker processes behind its coordinator (capabilities
+   * `multi_process.num_workers`).
+   */
   readonly model: { readonly url: string; readonly name: string; readonly workers?: number }
   readonly agent: { readonly url: string; readonly name: string }
   readonly resources: { readonly [K in EnvName]: { readonly url: string; readonly name: string } }
 }
 
-/** The token-store snapshot of the last model commit (the controller seals it after the aggregate). */
+/**
+ * The token-store snapshot of the last model commit (the controller seals it after the aggregate).
+ */
 interface TokenCache {
   keys: readonly string[]
   snapshot: JsonValue
@@ -92,7 +97,8 @@ export class HttpFleet implements Fleet {
         return post(agentAt, 'agent-checkpoint/prepare', base(cid))
       },
       status: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}`),
-      // Past the deadline the status route itself answers agent_prepare_incomplete (the participant's prepareDeadline).
+      // Past the deadline the status route itself answers agent_prepare_incomplete (the
+      // participant's prepareDeadline).
       prepareDeadline: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}&at_deadline=1`),
       retire: (cid, id) =>
         post(agentAt, 'agent-checkpoint/retire', { ...base(cid), ...identity(id) }),

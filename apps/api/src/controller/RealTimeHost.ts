@@ -16,7 +16,10 @@ import { ok } from '@cutover/core'
 import type { CutoverError, TraceOutcome, TracePhase } from '@cutover/core/contracts'
 import type { HttpFleet } from './HttpFleet.ts'
 
-/** One controller-side trace entry: what the controller sent and how it was answered, with wall-clock time. */
+/**
+ * One controller-side trace entry: what the controller sent and how it was answered, with
+ * wall-clock time.
+ */
 export interface ControllerTraceEntry {
   readonly phase: TracePhase
   readonly from: string
@@ -27,7 +30,10 @@ export interface ControllerTraceEntry {
   readonly wall_ms: number
 }
 
-/** A directory whose writes go straight to disk: nothing is ever staged (participants write their own namespaces). */
+/**
+ * A directory whose writes go straight to disk: nothing is ever staged (participants write their
+ * own namespaces).
+ */
 class DirectDirectory implements SteppedDirectory {
   readonly #dir: CheckpointDirectory
   readonly location: string
@@ -61,7 +67,9 @@ export interface RealTimeHostOptions {
   readonly digest: Digest
   readonly fleet: HttpFleet
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
-  /** The checkpoint was published; resolves with the replacement fleet once its processes listen. */
+  /**
+   * The checkpoint was published; resolves with the replacement fleet once its processes listen.
+   */
   readonly published: (cid: string) => Promise<HttpFleet>
   readonly freezeDispatch: () => void
   readonly afterResume: (
@@ -122,7 +130,10 @@ export class RealTimeHost implements ControllerHost {
   fleet(): Fleet {
     return this.#live
   }
-  /** The fleet a restore asked on its own restores into (`cutover checkpoint restore`: the listed participants). */
+  /**
+   * The fleet a restore asked on its own restores into (`cutover checkpoint restore`: the listed
+   * participants).
+   */
   restoreInto(fleet: HttpFleet): void {
     this.#fresh = fleet
   }

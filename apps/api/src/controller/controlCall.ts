@@ -11,7 +11,10 @@ export interface ParticipantEndpoint {
   readonly url: string
 }
 
-/** Every control call's answer, in the order sent (the `cutover checkpoint` output and fleet traces read it). */
+/**
+ * Every control call's answer, in the order sent (the `cutover checkpoint` output and fleet traces
+ * read it).
+ */
 export interface ControlCallRecord {
   readonly participant: string
   readonly url: string

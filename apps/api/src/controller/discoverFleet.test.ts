@@ -24,7 +24,10 @@ async function serve(
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-/** What a participant of `component` answers on GET /ng-control/v1/capabilities (as the real servers do). */
+/**
+ * What a participant of `component` answers on GET /ng-control/v1/capabilities (as the real servers
+ * do).
+ */
 function capabilities(component: string, name: string): Record<string, unknown> {
   const model = component === 'responses_api_models'
   return {
@@ -39,7 +42,10 @@ function capabilities(component: string, name: string): Record<string, unknown> 
   }
 }
 
-/** A fake participant: its capabilities (with `override` merged in) behind the bearer token; the Authorization headers it saw. */
+/**
+ * A fake participant: its capabilities (with `override` merged in) behind the bearer token; the
+ * Authorization headers it saw.
+ */
 async function participant(
   component: string,
   name: string,
@@ -293,7 +299,8 @@ describe('HTTP controller: transport limits', () => {
         ) as unknown,
       })
     expect(refused.record).toMatchObject({ status: 409, code: 'invalid_phase' })
-    // A code outside the protocol's is no code the controller can act on: invalid_response, the code it sent kept in the message.
+    // A code outside the protocol's is no code the controller can act on: invalid_response, the
+    // code it sent kept in the message.
     const foreign = await callWith(500, JSON.stringify({ error: { code: 'kaboom' } }))
     expect(foreign.result.ok).toBe(false)
     if (!foreign.result.ok)

@@ -30,7 +30,10 @@ export interface DirectoryRunsDeps {
   readonly clock: Clock
   /** Opens an existing directory read-only (never creates or writes). */
   readonly openReadOnly: (path: string) => CheckpointDirectory
-  /** The pristine Workplace tables, to decode Workplace snapshots (default: the vendored data, parsed on first use). */
+  /**
+   * The pristine Workplace tables, to decode Workplace snapshots (default: the vendored data,
+   * parsed on first use).
+   */
   readonly workplace?: () => WorkplaceBase
   readonly env?: NodeJS.ProcessEnv
   /**
@@ -49,7 +52,9 @@ interface DirectoryRecord {
 
 /** Checkpoint directories opened read-only as runs of kind `directory` (CONTRACTS.md §8). */
 export interface DirectoryRuns {
-  /** Opens (or re-opens, re-reading it) the directory at `path`; the same directory keeps its id. */
+  /**
+   * Opens (or re-opens, re-reading it) the directory at `path`; the same directory keeps its id.
+   */
   open(path: string): Promise<Result<DirectoryRunView, CutoverError>>
   /** The directory run with this id (read again from disk when not cached), or undefined. */
   get(id: string): Promise<DirectoryRunView | undefined>
@@ -57,13 +62,19 @@ export interface DirectoryRuns {
   list(): readonly { readonly id: string; readonly path: string; readonly created_at: string }[]
   /** A Workplace session's tables against the base, or why not. */
   tables(id: string, key: string): Promise<Result<TablesView, CutoverError>>
-  /** One file of the directory as it is on disk now: only a regular file the inspection lists (never through a symlink). */
+  /**
+   * One file of the directory as it is on disk now: only a regular file the inspection lists (never
+   * through a symlink).
+   */
   file(id: string, relative: string): Promise<Result<Uint8Array, CutoverError>>
 }
 
 const ID_PREFIX = 'dir'
 
-/** Whether a run id names a directory run (they never collide with simulated run ids: 11 base-36 chars). */
+/**
+ * Whether a run id names a directory run (they never collide with simulated run ids: 11 base-36
+ * chars).
+ */
 export const isDirectoryRunId = (id: string): boolean =>
   id.startsWith(ID_PREFIX) && id.length === ID_PREFIX.length + 16
 

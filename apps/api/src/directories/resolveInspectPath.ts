@@ -36,8 +36,8 @@ const within = (path: string, root: string): boolean =>
 
 /**
  * Resolves a directory path a user named (relative paths against `cwd`) to the real directory the
- * server may open read-only: `path_not_allowed` when it resolves — symlinks followed, `..` applied —
- * outside every allowed root; `not_a_checkpoint_directory` when nothing is there, it is not a
+ * server may open read-only: `path_not_allowed` when it resolves — symlinks followed, `..` applied
+ * — outside every allowed root; `not_a_checkpoint_directory` when nothing is there, it is not a
  * directory, or it holds none of a checkpoint directory's top-level entries. As in `cutover
  * verify`, the directory itself may be reached through a symlink; what lies below it is the
  * verifier's business (symlinks there are reported, never followed). Reads, never writes.

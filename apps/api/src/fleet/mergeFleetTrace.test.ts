@@ -28,7 +28,10 @@ const rec = (
 })
 const id = { rollout_id: 'r0', attempt_index: 0 }
 
-/** A tiny cycle as three processes recorded it: dispatcher + controller (pid 1), agent (pid 2, then 4 after replacement), model (pid 3). */
+/**
+ * A tiny cycle as three processes recorded it: dispatcher + controller (pid 1), agent (pid 2, then
+ * 4 after replacement), model (pid 3).
+ */
 function sources() {
   const controller = [
     rec(
@@ -239,7 +242,8 @@ describe('fleetTraceResult', () => {
     expect(result.lineage(10).rollouts[0]?.attempts[0]?.calls.map((c) => c.model_call_id)).toEqual([
       'c1',
     ])
-    // The tiny cycle resumes only the agent: the same resume-order failure the checker finds in a simulated trace.
+    // The tiny cycle resumes only the agent: the same resume-order failure the checker finds in a
+    // simulated trace.
     expect(result.invariantsAt(trace.length).failures.map((f) => f.id)).toEqual(['resume-order'])
     expect(result.invariantsAt(7).failures).toEqual([])
     expect(result.sessionDetail('r0.a1', 10)?.session.state).toBe('terminal')

@@ -4,7 +4,9 @@ import type { TraceEvent, TracePhase } from '@cutover/core/contracts'
 import { TRACE_PHASES } from '@cutover/core/contracts'
 import type { WireRecord } from '../participants/processTrace.ts'
 
-/** A fleet trace event: the CONTRACTS.md §2 event plus the wall-clock time and the sending process. */
+/**
+ * A fleet trace event: the CONTRACTS.md §2 event plus the wall-clock time and the sending process.
+ */
 export type FleetTraceEvent = TraceEvent & { readonly wall_ms: number; readonly pid: number }
 
 /** One source of records: the controller (with its phases) or one participant process's file. */
@@ -14,7 +16,10 @@ export interface TraceSource {
   readonly records: readonly (WireRecord & { readonly phase?: TracePhase })[]
 }
 
-/** Reads a participant process's wire records (one JSON line each; a torn last line from a killed process is skipped). */
+/**
+ * Reads a participant process's wire records (one JSON line each; a torn last line from a killed
+ * process is skipped).
+ */
 export function readWireFile(file: string): WireRecord[] {
   if (!existsSync(file)) return []
   const out: WireRecord[] = []
@@ -31,10 +36,10 @@ export function readWireFile(file: string): WireRecord[] {
 
 /**
  * Merges the records of every process into one trace: ordered by wall-clock time (all processes
- * share the machine's clock), ties by source rank then each source's own order, so the same
- * records always give the same trace. Steps count from 1, `time_ms` from the first record. The
- * controller's records carry their phase; every other record takes the phase of the controller
- * record before it (`run` before the first, `continue` once the agent resumed, `run` again after an abort).
+ * share the machine's clock), ties by source rank then each source's own order, so the same records
+ * always give the same trace. Steps count from 1, `time_ms` from the first record. The controller's
+ * records carry their phase; every other record takes the phase of the controller record before it
+ * (`run` before the first, `continue` once the agent resumed, `run` again after an abort).
  */
 export function mergeFleetTrace(sources: readonly TraceSource[]): FleetTraceEvent[] {
   const all = sources.flatMap((s) => s.records.map((r) => ({ r, rank: s.rank })))

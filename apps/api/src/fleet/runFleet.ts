@@ -72,7 +72,9 @@ export interface FleetRunOptions {
   readonly rollouts: number
   /** The participants' data directory (the checkpoint is written to `<dataDir>/<checkpointId>`). */
   readonly dataDir: string
-  /** Where every participant process appends the messages it sends (`<participant>-<role>.jsonl`). */
+  /**
+   * Where every participant process appends the messages it sends (`<participant>-<role>.jsonl`).
+   */
   readonly traceDir: string
   readonly deadlineMs: number
   readonly checkpointId: string
@@ -94,7 +96,9 @@ export interface FleetRunResult {
   readonly control_calls: readonly ControlCallRecord[]
   /** Every process's messages merged into one trace. */
   readonly trace: readonly FleetTraceEvent[]
-  /** What the scenario did besides the cycle (a worker stopped, a registration refused…), in order. */
+  /**
+   * What the scenario did besides the cycle (a worker stopped, a registration refused…), in order.
+   */
   readonly notes: readonly string[]
   /** Empty when the scenario's story happened as told. */
   readonly scenario_problems: readonly string[]
@@ -103,7 +107,10 @@ export interface FleetRunResult {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Slow generations: every call a little (so the checkpoint finds rollouts mid-flight), the straggler's far past the deadline. */
+/**
+ * Slow generations: every call a little (so the checkpoint finds rollouts mid-flight), the
+ * straggler's far past the deadline.
+ */
 const MODEL_DELAY_MS = 40
 const STRAGGLER_DELAY_MS = 60_000
 const CHECKPOINT_AFTER_MS = 300
@@ -169,7 +176,8 @@ export async function runFleet(
     const extra = role === 'replacement' ? ['--restore-expected'] : []
     const set = role === 'replacement' ? ++replacementStarts : 1
     const start = async (participant: string, args: string[]): Promise<ParticipantProcess> => {
-      // One file per process: a scenario that starts replacements twice (corrupt-snapshot) numbers the second set.
+      // One file per process: a scenario that starts replacements twice (corrupt-snapshot) numbers
+      // the second set.
       const traceFile = join(
         options.traceDir,
         `${participant}-${role}${set > 1 ? `-${set}` : ''}.jsonl`,
@@ -248,7 +256,9 @@ export async function runFleet(
   const retiredSet = new Set<string>()
   const refused: { plan: RolloutPlan; attempt: number }[] = []
 
-  /** One `/run` on the current agent; completed results are acknowledged at once (exact receipt). */
+  /**
+   * One `/run` on the current agent; completed results are acknowledged at once (exact receipt).
+   */
   async function dispatch(
     plan: RolloutPlan,
     attempt: number,
@@ -267,7 +277,8 @@ export async function runFleet(
     const sent = Date.now()
     const r = await fetchJson(`${agentUrl}/run`, { method: 'POST', body, timeoutMs: 300_000 })
     const refusal = r.ok ? errorCodeOf(r.body) : r.code
-    // A /run still open when its process was killed ends in a transport error: it was parked, not refused.
+    // A /run still open when its process was killed ends in a transport error: it was parked, not
+    // refused.
     noteDispatch(
       'run.dispatch',
       {
@@ -281,11 +292,13 @@ export async function runFleet(
       sent,
     )
     if (r.ok && errorCodeOf(r.body) === 'agent_admission_closed') {
-      // Refused before it began (admission closed for the checkpoint): dispatched again after resume.
+      // Refused before it began (admission closed for the checkpoint): dispatched again after
+      // resume.
       refused.push({ plan, attempt })
       return
     }
-    if (!r.ok || r.status !== 200) return // parked then killed with its process, or retired: the checkpoint decides what continues
+    // parked then killed with its process, or retired: the checkpoint decides what continues
+    if (!r.ok || r.status !== 200) return
     const answer = r.body as { reward: number; receipt: { result_digest: string } | null }
     if (answer.receipt === null) return
     const ackSent = Date.now()
@@ -364,13 +377,15 @@ export async function runFleet(
         )
       }
       // The checkpoint is durable: the original processes go (corrupt-snapshot keeps them until a
-      // restore succeeded: an abandoned restore resumes them), replacements boot expecting a restore.
+      // restore succeeded: an abandoned restore resumes them), replacements boot expecting a
+      // restore.
       if (!keepOriginals) await stopOriginals()
       const replacements = await startFleet('replacement')
       replacementSets.push(replacements.procs)
       return discover(replacements.urls, 1)
     },
-    // Every rollout is dispatched at the start; the agent refuses the late ones (agent_admission_closed).
+    // Every rollout is dispatched at the start; the agent refuses the late ones
+    // (agent_admission_closed).
     freezeDispatch: () => undefined,
     afterResume: (restored, retired) => resumed({ restored, retired }),
     liveMembership: () =>
@@ -385,13 +400,15 @@ export async function runFleet(
   // two-worker-admission retakes the checkpoint once the first is aborted (missing_workers).
   const controller = new Controller(host, options.deadlineMs, {}, retakes ? 2 : 1)
 
-  // two-worker-admission holds half the rollouts back for the retaken checkpoint to find mid-flight.
+  // two-worker-admission holds half the rollouts back for the retaken checkpoint to find
+  // mid-flight.
   const held = retakes ? plans.slice(Math.ceil(plans.length / 2)) : []
   const firstRuns = plans.filter((p) => !held.includes(p)).map((p) => dispatch(p, 0, delayOf(p)))
   // Late enough that every rollout is inside a model call (the straggler's never ends on its own).
   await sleep(CHECKPOINT_AFTER_MS)
   if (target !== undefined) {
-    // Not on a clock alone: a loaded machine can take longer than that to commit the target's first boundary after a call.
+    // Not on a clock alone: a loaded machine can take longer than that to commit the target's first
+    // boundary after a call.
     const agentTrace = join(options.traceDir, 'agent-original.jsonl')
     const named = (): boolean =>
       readWireFile(agentTrace).some(
@@ -407,7 +424,8 @@ export async function runFleet(
     const cid = n === 1 ? options.checkpointId : `ck-${n}`
     let stopped: number | undefined
     if (twoWorkers && n === 1) {
-      // Worker 1 hangs (SIGSTOP): still connected, so the close freezes it as a member, but it never acknowledges.
+      // Worker 1 hangs (SIGSTOP): still connected, so the close freezes it as a member, but it
+      // never acknowledges.
       stopped =
         (await modelWorkers(originals.urls.model)).find((w) => w.worker === 1)?.pid ?? undefined
       if (stopped !== undefined) process.kill(stopped, 'SIGSTOP')
@@ -446,14 +464,16 @@ export async function runFleet(
       () => (done = true),
     )
     if (!(retakes && controller.canRetry)) break
-    // Rollouts retired by the aborted checkpoint start over under their next attempt, on the resumed originals.
+    // Rollouts retired by the aborted checkpoint start over under their next attempt, on the
+    // resumed originals.
     for (const id of outcome.retired) {
       retiredSet.add(id.rollout_id)
       const plan = plans.find((p) => p.rollout_id === id.rollout_id)
       if (plan !== undefined) firstRuns.push(dispatch(plan, id.attempt_index + 1))
     }
     if (twoWorkers) {
-      // The hung worker is gone for good; its replacement joins now that admission is accepting again.
+      // The hung worker is gone for good; its replacement joins now that admission is accepting
+      // again.
       if (stopped !== undefined) process.kill(stopped, 'SIGKILL')
       await waitForWorker(originals.urls.model, 1, false)
       const joined = startModelWorker(1, join(socketDir, 'original.sock'))
@@ -483,7 +503,8 @@ export async function runFleet(
       )
     }
     afterResume = new Promise<Resumed>((resolve) => (resumed = resolve))
-    // The rollouts the agent refused during the aborted checkpoint start now, so the retaken one finds them mid-flight.
+    // The rollouts the agent refused during the aborted checkpoint start now, so the retaken one
+    // finds them mid-flight.
     firstRuns.push(
       ...refused.splice(0).map((x) => dispatch(x.plan, x.attempt)),
       ...held.splice(0).map((p) => dispatch(p, 0)),
@@ -496,8 +517,9 @@ export async function runFleet(
   const byId = new Map(plans.map((p) => [p.rollout_id, p]))
   const second: Promise<void>[] = []
   if (restored !== null && options.scenario === 'stale-attempt-fenced') {
-    // Delayed requests of attempt N of a continued rollout (the slow target when it continued) reach the new processes.
-    // A rollout whose committed lineage names a model call, so restore fenced its attempt N in the model too.
+    // Delayed requests of attempt N of a continued rollout (the slow target when it continued)
+    // reach the new processes. A rollout whose committed lineage names a model call, so restore
+    // fenced its attempt N in the model too.
     const stale =
       restored.find((r) => r.rollout_id === target && r.last_committed_model_call_id !== null) ??
       restored.find((r) => r.last_committed_model_call_id !== null)
@@ -538,7 +560,8 @@ export async function runFleet(
   // The originals' /run requests end when their process does (or complete, on an abort); then
   // the rollouts refused while admission was closed start (on the replacements after a restore).
   await Promise.all(firstRuns)
-  // Rollouts held back for a retaken checkpoint that was not needed (the first one completed) start now.
+  // Rollouts held back for a retaken checkpoint that was not needed (the first one completed) start
+  // now.
   second.push(
     ...refused.splice(0).map((x) => dispatch(x.plan, x.attempt)),
     ...held.splice(0).map((p) => dispatch(p, 0)),

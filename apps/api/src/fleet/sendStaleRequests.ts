@@ -4,7 +4,10 @@ import { errorCodeOf, fetchJson } from '../control/fetchJson.ts'
 import { ATTEMPT_INDEX_HEADER, ROLLOUT_ID_HEADER } from '../control/executionIdentity.ts'
 import type { WireRecord } from '../participants/processTrace.ts'
 
-/** Where the delayed requests go: the restored fleet's model, agent and the rollout's resources server. */
+/**
+ * Where the delayed requests go: the restored fleet's model, agent and the rollout's resources
+ * server.
+ */
 export interface StaleTargets {
   readonly model: string
   readonly agent: string
@@ -14,8 +17,9 @@ export interface StaleTargets {
 /**
  * `stale-attempt-fenced` across processes: delayed requests of attempt N of a continued rollout
  * reach the restored policy model (`/v1/responses`), agent (`/run`) and resources server, sent as
- * `rollout_<id>`; each must refuse with `stale_attempt` before touching any state (restore installed
- * N as a tombstone in all three). Returns the trace records (`delayed: true`) with each answer's code.
+ * `rollout_<id>`; each must refuse with `stale_attempt` before touching any state (restore
+ * installed N as a tombstone in all three). Returns the trace records (`delayed: true`) with each
+ * answer's code.
  */
 export async function sendStaleRequests(
   stale: ExecutionIdentity,
@@ -89,7 +93,8 @@ export async function sendStaleRequests(
     ),
   )
   at = Date.now()
-  // The rollout's own first request (its session start), delayed: a valid body, so only the fence can refuse it.
+  // The rollout's own first request (its session start), delayed: a valid body, so only the fence
+  // can refuse it.
   const start = startRequest(plan)
   const path = start.path
   const requestId = `${stale.rollout_id}.a${stale.attempt_index}.stale`

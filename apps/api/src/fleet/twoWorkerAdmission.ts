@@ -17,7 +17,10 @@ export async function modelWorkers(url: string): Promise<readonly ModelWorkerInf
   return Array.isArray(workers) ? (workers as ModelWorkerInfo[]) : []
 }
 
-/** A `cutover model-worker --index K` started against a coordinator's socket: its pid and how it ended. */
+/**
+ * A `cutover model-worker --index K` started against a coordinator's socket: its pid and how it
+ * ended.
+ */
 export interface StartedWorker {
   readonly pid: number
   /** Resolves with the exit code once the process ended (1: its registration was refused). */
@@ -26,7 +29,9 @@ export interface StartedWorker {
   stop(): void
 }
 
-/** Starts a (replacement) model worker for slot `index` of the coordinator listening on `socket`. */
+/**
+ * Starts a (replacement) model worker for slot `index` of the coordinator listening on `socket`.
+ */
 export function startModelWorker(index: number, socket: string): StartedWorker {
   const child = spawn(process.execPath, [CUTOVER_BIN, 'model-worker', '--index', String(index)], {
     env: { ...process.env, [COORDINATOR_SOCKET_ENV]: socket, CUTOVER_PARENT_STDIN: '1' },

@@ -14,7 +14,9 @@ export interface GymRequest {
   readonly requestId: string | undefined
   /** `x-nemo-gym-expected-resource-state-revision`. */
   readonly expectedRevision: number | undefined
-  /** The raw query string (without `?`) and every request cookie: part of a mutation's input digest. */
+  /**
+   * The raw query string (without `?`) and every request cookie: part of a mutation's input digest.
+   */
   readonly query?: string
   readonly cookies?: readonly (readonly [string, string])[]
   /** The bytes the edge sends for a successful answer: what a mutation receipt records (§8). */
@@ -30,7 +32,9 @@ export type GymReply =
       readonly headers: readonly (readonly [string, string])[]
     }
   | {
-      /** A mutation with a receipt, first answer or replay: the recorded bytes, sent as they were. */
+      /**
+       * A mutation with a receipt, first answer or replay: the recorded bytes, sent as they were.
+       */
       readonly kind: 'raw'
       readonly status: number
       readonly bytes: Uint8Array

@@ -22,7 +22,10 @@ export const AGGREGATE_METRICS_REQUEST: PyType = pyModel('AggregateMetricsReques
 
 type Row = { readonly [key: string]: PyJson }
 
-/** A numeric cell as pandas sees it: ints and floats as they are, booleans as 0/1; anything else is no value. */
+/**
+ * A numeric cell as pandas sees it: ints and floats as they are, booleans as 0/1; anything else is
+ * no value.
+ */
 function numeric(value: PyJson | undefined): number | PyInt | undefined {
   if (typeof value === 'boolean') return value ? 1 : 0
   if (value instanceof PyInt) return value
@@ -50,7 +53,10 @@ function pairwiseSum(values: readonly number[], start = 0, n = values.length): n
   return pairwiseSum(values, start, half) + pairwiseSum(values, start + half, n - half)
 }
 
-/** The numeric fields pandas aggregates for one verify row: its own and its `response.usage`'s (booleans as 0/1). */
+/**
+ * The numeric fields pandas aggregates for one verify row: its own and its `response.usage`'s
+ * (booleans as 0/1).
+ */
 function numericFields(row: Row): [string, number | PyInt][] {
   const response = row['response']
   const usage = isPyDict(response) && isPyDict(response['usage']) ? response['usage'] : {}
@@ -138,7 +144,9 @@ const pyTypeOf = (v: PyJson): string =>
             ? 'float'
             : (PY_TYPE[typeof v] ?? 'dict')
 
-/** A rollout's compact record: ids, its reward as given, then its usage and other numeric fields. */
+/**
+ * A rollout's compact record: ids, its reward as given, then its usage and other numeric fields.
+ */
 function rolloutInfo(task: PyJson, rollout: PyJson, row: Row): PyJson {
   const info: { [key: string]: PyJson } = {
     rollout_id: `${pyStrOf(task)}:${pyStrOf(rollout)}`,

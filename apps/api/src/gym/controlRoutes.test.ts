@@ -34,7 +34,7 @@ function server(dataDir: string, controlToken: string | undefined) {
     const text = await response.text()
     return {
       status: response.status,
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked structurally
       body: text === '' ? null : (JSON.parse(text) as any),
       text,
       headers: response.headers,
@@ -146,7 +146,8 @@ describe('control routes of the resources participant', () => {
       prepared_inventory: [{ rollout_id: 'r1', attempt_index: 0, revision: 1 }],
     })
 
-    // checkpoint_dir outside the data directory, or through a symlink, is path_escape and writes nothing.
+    // checkpoint_dir outside the data directory, or through a symlink, is path_escape and writes
+    // nothing.
     mkdirSync(join(dir, 'elsewhere'), { recursive: true })
     symlinkSync(join(dir, 'elsewhere'), join(dir, 'link'))
     for (const outside of ['/tmp/cutover-escape', '../escape', '.', join(dir, 'link', 'cp1')]) {

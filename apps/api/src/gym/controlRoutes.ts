@@ -44,7 +44,8 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
     )
   })
 
-  // GET, like every status route of the protocol (§3.2, §3.3): `?checkpoint_id=…`; answered by the participant itself.
+  // GET, like every status route of the protocol (§3.2, §3.3): `?checkpoint_id=…`; answered by the
+  // participant itself.
   app.get('/resources-checkpoint/status', (c) => {
     const query = statusQuery.safeParse({ checkpoint_id: c.req.query('checkpoint_id') })
     if (!query.success)

@@ -402,10 +402,12 @@ describe('Gym-compatible environment routes', () => {
       [2, 2, 0, 100],
       [1, 1, 0, 100],
     ])
-    // A one-rollout task has no sample std anywhere: the reference's profiler reports 0 for its complete columns.
+    // A one-rollout task has no sample std anywhere: the reference's profiler reports 0 for its
+    // complete columns.
     expect(groups[1]?.['std/reward']).toBe(0)
     expect((await post('/aggregate_metrics', {})).status).toBe(422)
-    // The reference's materialisation refuses a repeated (task, rollout) key and a row without a task.
+    // The reference's materialisation refuses a repeated (task, rollout) key and a row without a
+    // task.
     const duplicate = await post('/aggregate_metrics', { verify_responses: [rows[0], rows[0]] })
     expect(duplicate).toMatchObject({
       status: 500,

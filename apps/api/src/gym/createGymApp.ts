@@ -133,7 +133,8 @@ export function createGymApp(options: GymAppOptions): Hono {
     if (typeof protocolHeaders === 'string')
       return errorResponse(c, 'invalid_request', protocolHeaders)
     const model = routes.models(path)
-    // FastAPI validates the body model before the handler runs; a route without one never reads its body.
+    // FastAPI validates the body model before the handler runs; a route without one never reads its
+    // body.
     let validated: PyJson | undefined
     let envBody: PyJson | undefined
     if (model?.request !== undefined) {

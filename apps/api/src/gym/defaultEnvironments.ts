@@ -10,7 +10,9 @@ import {
 } from '@cutover/core'
 import { loadNodeWorkplaceData } from '@cutover/core/adapters'
 
-/** A fresh 128-bit seed from crypto: the reference's unseeded `random.Random()` draws from urandom. */
+/**
+ * A fresh 128-bit seed from crypto: the reference's unseeded `random.Random()` draws from urandom.
+ */
 export const cryptoSeed = (): bigint => BigInt(`0x${randomBytes(16).toString('hex')}`)
 
 /** Builds one environment server; Workplace parses its base tables from the vendored data. */
@@ -43,7 +45,9 @@ export function createEnvironmentServers(
   }
 }
 
-/** One resources participant per environment (or just `only`), as a fresh server process holds them. */
+/**
+ * One resources participant per environment (or just `only`), as a fresh server process holds them.
+ */
 export function createParticipants(
   digest: Digest,
   options: {

@@ -7,7 +7,10 @@ import { aggregateMetrics } from './aggregateMetrics.ts'
 export interface GymRouteTable {
   /** True for a POST data-plane route the reference registers. */
   isRoute(path: string): boolean
-  /** `GET /reverify_mode` (SimpleResourcesServer); Gymnasium servers replace the parent routes and have none. */
+  /**
+   * `GET /reverify_mode` (SimpleResourcesServer); Gymnasium servers replace the parent routes and
+   * have none.
+   */
   readonly reverifyMode: JsonValue | undefined
   /** The request and response models FastAPI applies around each route's handler. */
   readonly models: GymRouteModels

@@ -25,7 +25,10 @@ export interface GymMountOptions {
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
 }
 
-/** One environment's Gym sub-app: data-plane routes through its participant, control routes with a token. */
+/**
+ * One environment's Gym sub-app: data-plane routes through its participant, control routes with a
+ * token.
+ */
 export function createGymSubApp(options: GymMountOptions): Hono {
   const { env, participant, mountPath, newSessionId, controlToken } = options
   const control =

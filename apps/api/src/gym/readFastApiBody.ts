@@ -1,13 +1,18 @@
 import type { PyJson } from '@cutover/core'
 import { parsePyJson } from '@cutover/core'
 
-/** FastAPI's answer when the body cannot be read: the 422 or 400 it sends before any handler runs. */
+/**
+ * FastAPI's answer when the body cannot be read: the 422 or 400 it sends before any handler runs.
+ */
 export interface BodyRefusal {
   readonly status: 400 | 422
   readonly body: PyJson
 }
 
-/** True when FastAPI parses a body of this content type as JSON (`application/json`, `application/*+json`, or none). */
+/**
+ * True when FastAPI parses a body of this content type as JSON (`application/json`,
+ * `application/*+json`, or none).
+ */
 function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return true
   const mime = (contentType.split(';')[0] ?? '').trim().toLowerCase()

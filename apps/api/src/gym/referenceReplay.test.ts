@@ -29,7 +29,10 @@ const PAIRS = JSON.parse(
   readFileSync(new URL('./fixtures/gym_http_reference_pairs.json', import.meta.url), 'utf8'),
 ) as ReferencePair[]
 
-/** The differences README.md's compatibility notes accept; each pair of such a kind is skipped with its reason. */
+/**
+ * The differences README.md's compatibility notes accept; each pair of such a kind is skipped with
+ * its reason.
+ */
 export function acceptedDifference(pair: ReferencePair): string | undefined {
   if (pair.method === 'GET' && /\/(openapi\.json|docs)$/.test(pair.path))
     return "FastAPI's own /openapi.json and /docs"
@@ -44,7 +47,9 @@ export function acceptedDifference(pair: ReferencePair): string | undefined {
   return undefined
 }
 
-/** email_search_emails results among equal timestamps come in numpy's unstable, CPU-dependent order. */
+/**
+ * email_search_emails results among equal timestamps come in numpy's unstable, CPU-dependent order.
+ */
 function normalizeEmailTies(body: string): string {
   try {
     const parsed = JSON.parse(body) as {

@@ -3,10 +3,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { CutoverError, ErrorBody, ErrorCode } from '@cutover/core/contracts'
 import { ERROR_STATUS } from './errorStatus.ts'
 
-/** Admission refusals: the call changed nothing and may be re-issued after resume (PROTOCOL.md §3.1, §8). */
+/**
+ * Admission refusals: the call changed nothing and may be re-issued after resume (PROTOCOL.md §3.1,
+ * §8).
+ */
 const RETRY_AFTER_ONE: readonly ErrorCode[] = ['checkpoint_parked']
 
-/** Replies with the contract error envelope and the status the code maps to (admission refusals add `retry-after: 1`). */
+/**
+ * Replies with the contract error envelope and the status the code maps to (admission refusals add
+ * `retry-after: 1`).
+ */
 export function errorResponse(c: Context, code: ErrorCode, message: string): Response {
   const body: ErrorBody = { error: { code, message } }
   if (RETRY_AFTER_ONE.includes(code)) c.header('retry-after', '1')

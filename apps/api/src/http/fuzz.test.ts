@@ -123,7 +123,8 @@ describe('fuzzed API input', () => {
           body,
         })
         expect([200, 400, 404, 409, 422]).toContain(r.status)
-        // Reference shapes: a JSON body, and FastAPI's `detail` on every refusal but the identity 409.
+        // Reference shapes: a JSON body, and FastAPI's `detail` on every refusal but the identity
+        // 409.
         const parsed = (await r.json()) as { detail?: unknown } | null
         if (r.status === 422 || r.status === 404) expect(parsed?.detail).toBeDefined()
       }),

@@ -24,7 +24,10 @@ export async function readJson(c: Context): Promise<Result<unknown, CutoverError
   }
 }
 
-/** One line naming every zod issue by its path, e.g. `rollouts: Too big: expected number to be <=10000`. */
+/**
+ * One line naming every zod issue by its path, e.g. `rollouts: Too big: expected number to be
+ * <=10000`.
+ */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 10)

@@ -8,8 +8,9 @@ export class ChangeSignal {
   notify(): void {
     const waiters = this.#waiters
     this.#waiters = []
-    // Each wake removes itself from `waiters`: iterate a copy, or every other waiter is skipped and,
-    // no longer in the current list, sleeps until its timeout (a straggler's abort went unseen for 60 s).
+    // Each wake removes itself from `waiters`: iterate a copy, or every other waiter is skipped
+    // and, no longer in the current list, sleeps until its timeout (a straggler's abort went unseen
+    // for 60 s).
     for (const wake of [...waiters]) wake()
   }
 

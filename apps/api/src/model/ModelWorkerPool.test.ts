@@ -71,7 +71,8 @@ describe('cutover model --workers 2: worker OS processes behind the admission co
       code(await control(model.url, 'model-admission/status?checkpoint_id=ck-1', 'ck-1')),
     ).toBe('invalid_phase')
 
-    // While accepting, a replacement worker joins; the close then pauses only once both acknowledged.
+    // While accepting, a replacement worker joins; the close then pauses only once both
+    // acknowledged.
     const joined = startModelWorker(1, socket)
     seen.add(joined.pid)
     expect((await waitForWorker(model.url, 1, true))?.pid).toBe(joined.pid)

@@ -38,7 +38,10 @@ export interface WorkerSlot {
   socket: Socket | null
   /** The closed-state sequence this worker acknowledged last. */
   acked: number
-  /** Ever registered (the first registration is the boot handshake of a slot the model counts as connected). */
+  /**
+   * Ever registered (the first registration is the boot handshake of a slot the model counts as
+   * connected).
+   */
   joined: boolean
 }
 
@@ -145,7 +148,9 @@ export class ModelWorkerPool {
     }))
   }
 
-  /** Per worker: connected, and whether it acknowledged the current closed state (status answers). */
+  /**
+   * Per worker: connected, and whether it acknowledged the current closed state (status answers).
+   */
   perWorker(): {
     [worker: string]: { connected: boolean; acknowledged: boolean; pid: number | null }
   } {
@@ -207,7 +212,10 @@ export class ModelWorkerPool {
     }
   }
 
-  /** Admission closed (pause succeeded): every connected worker is sent the closed state to acknowledge. */
+  /**
+   * Admission closed (pause succeeded): every connected worker is sent the closed state to
+   * acknowledge.
+   */
   closed(): void {
     if (this.#state === 'closed') return
     this.#seq += 1

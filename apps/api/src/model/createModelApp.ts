@@ -19,7 +19,10 @@ export interface ModelAppOptions {
   readonly digest: Digest
   /** Records the messages this process sends (the fleet's trace); default: none. */
   readonly note?: ProcessNote
-  /** The worker processes behind the coordinator (`--workers N ≥ 2`), sharing this app's change signal. */
+  /**
+   * The worker processes behind the coordinator (`--workers N ≥ 2`), sharing this app's change
+   * signal.
+   */
   readonly pool?: ModelWorkerPool
   readonly signal?: ChangeSignal
 }

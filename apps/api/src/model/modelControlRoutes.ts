@@ -79,7 +79,9 @@ export function modelCapabilities(model: PolicyModel, pool?: ModelWorkerPool): o
 export function modelControlRoutes(options: ModelControlOptions): Hono {
   const { model, signal, clock, pool } = options
   const app = createControlApp(options.token)
-  /** With worker processes, an admission answer names each worker (connected, acknowledged, pid). */
+  /**
+   * With worker processes, an admission answer names each worker (connected, acknowledged, pid).
+   */
   const reply = (
     c: Context,
     result: { ok: true; value: unknown } | { ok: false; error: CutoverError },

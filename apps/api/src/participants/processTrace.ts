@@ -3,8 +3,8 @@ import type { JsonValue } from '@cutover/core'
 
 /**
  * One message a participant process sent, as it recorded it: the CONTRACTS.md §2 fields except
- * `step`, `time_ms` and `phase` (the merge numbers and phases them), with the wall-clock time and the
- * process id in fields of their own.
+ * `step`, `time_ms` and `phase` (the merge numbers and phases them), with the wall-clock time and
+ * the process id in fields of their own.
  */
 export interface WireRecord {
   readonly from: string
@@ -35,9 +35,9 @@ export type ProcessNote = (
 export const TRACE_FILE_ENV = 'CUTOVER_TRACE_FILE'
 
 /**
- * The recorder of one participant process: with `CUTOVER_TRACE_FILE` set (by `cutover fleet`), every
- * message the process sends is appended to that file as one JSON line, synchronously, so a process
- * killed after the checkpoint leaves every record it made; otherwise it records nothing.
+ * The recorder of one participant process: with `CUTOVER_TRACE_FILE` set (by `cutover fleet`),
+ * every message the process sends is appended to that file as one JSON line, synchronously, so a
+ * process killed after the checkpoint leaves every record it made; otherwise it records nothing.
  */
 export function processTrace(
   participant: string,

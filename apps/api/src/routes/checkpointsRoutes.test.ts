@@ -18,7 +18,8 @@ describe('checkpoint listing', () => {
     const { dir, cleanup } = tempDataDir()
     try {
       const worker = startVerificationWorker()
-      // Folders the worker read and hashed (it answers "unchanged" to a caller holding the current signature).
+      // Folders the worker read and hashed (it answers "unchanged" to a caller holding the current
+      // signature).
       const asked: string[] = []
       let walks = 0
       const api = apiHarness(dir, {

@@ -86,7 +86,8 @@ export function checkpointsRoutes(
         damaged: run.view.damaged.includes(path),
         problems: checked.problems,
         files: checked.files,
-        // Generation-safe cuts: the token-store segments with their digest status (absent when none).
+        // Generation-safe cuts: the token-store segments with their digest status (absent when
+        // none).
         ...(checked.segments === undefined ? {} : { segments: checked.segments }),
       })
     }
@@ -104,7 +105,8 @@ export function checkpointsRoutes(
         'checkpoint_not_found',
         `run ${run.id} has no checkpoint ${cid.value}`,
       )
-    // The raw path after `/files/`, each segment decoded once: `%2e%2e` and `%2f` cannot sneak past the check.
+    // The raw path after `/files/`, each segment decoded once: `%2e%2e` and `%2f` cannot sneak past
+    // the check.
     const rest = /\/checkpoints\/[^/]+\/files\/(.*)$/.exec(new URL(c.req.url).pathname)?.[1] ?? ''
     let relative: string
     try {

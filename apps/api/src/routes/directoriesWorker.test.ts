@@ -28,7 +28,8 @@ describe('POST /api/directories off the server thread', () => {
       expect(opened.status).toBe(201)
       expect(asked).toHaveLength(1)
       const inThread = await post(apiHarness(dir))
-      // the same view (the in-thread server read the record the first one wrote, so the id and date agree)
+      // the same view (the in-thread server read the record the first one wrote, so the id and date
+      // agree)
       expect(opened.body as DirectoryRunView).toEqual(inThread.body)
       // a directory that is not one: the worker's failure is the same coded 4xx
       const bad = await offThread.json('/api/directories', {

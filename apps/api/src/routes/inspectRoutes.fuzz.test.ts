@@ -16,7 +16,9 @@ const isEnvelope = (body: unknown): boolean => {
   )
 }
 
-/** Paths a hostile or careless caller might send: traversal, NUL bytes, the data directory itself. */
+/**
+ * Paths a hostile or careless caller might send: traversal, NUL bytes, the data directory itself.
+ */
 const paths = fc.oneof(
   fc.string(),
   fc.constantFrom(

@@ -76,11 +76,11 @@ export const eventsRangeQuery = z.strictObject({
 export const MAX_SESSIONS_LIMIT = 100_000
 
 /**
- * Query of `GET /api/runs/:id/sessions`: the step (default: the run's edge) and, for a window of the
- * rows, the matched rows from `offset` (default 0), at most `limit` of them (default 1,000; 0 gives
- * only the counts), sorted by `sort` (a Sessions column, default rollout_id) in `dir` (asc|desc),
- * filtered by `q` (the Sessions filter) and to one `environment`, and where `session` is among them. Without any but `step`
- * the route answers the whole list (SessionsView).
+ * Query of `GET /api/runs/:id/sessions`: the step (default: the run's edge) and, for a window of
+ * the rows, the matched rows from `offset` (default 0), at most `limit` of them (default 1,000; 0
+ * gives only the counts), sorted by `sort` (a Sessions column, default rollout_id) in `dir`
+ * (asc|desc), filtered by `q` (the Sessions filter) and to one `environment`, and where `session`
+ * is among them. Without any but `step` the route answers the whole list (SessionsView).
  */
 export const sessionsQuery = z.strictObject({
   step: stepText.optional(),

@@ -9,7 +9,10 @@ import type { RunViews } from '../runs/RunViews.ts'
 import { sessionKeyParam, sessionsQuery, stepOnlyQuery, stepQuery, stepText } from './params.ts'
 import { requireRun } from './runsRoutes.ts'
 
-/** The simulation of `:id` (a running one up to its current edge, without waiting for its end), or the error response. */
+/**
+ * The simulation of `:id` (a running one up to its current edge, without waiting for its end), or
+ * the error response.
+ */
 async function requireResult(c: Context, runs: RunManager): Promise<RunViews | Response> {
   const run = requireRun(c, runs)
   if (run instanceof Response) return run
@@ -17,7 +20,10 @@ async function requireResult(c: Context, runs: RunManager): Promise<RunViews | R
   return views.ok ? views.value : cutoverErrorResponse(c, views.error)
 }
 
-/** A view's JSON text (StepView, SessionsView, SessionDetailView of core contracts) as the response body. */
+/**
+ * A view's JSON text (StepView, SessionsView, SessionDetailView of core contracts) as the response
+ * body.
+ */
 const jsonText = (c: Context, text: string | undefined): Response =>
   c.body(text ?? 'null', 200, { 'content-type': 'application/json' })
 
@@ -36,7 +42,10 @@ function parseStep(c: Context, raw: string | undefined, total: number): number |
   return step
 }
 
-/** A session route's `:id`, `:session` and `?step=` resolved (in that order of checks), or the error response. */
+/**
+ * A session route's `:id`, `:session` and `?step=` resolved (in that order of checks), or the error
+ * response.
+ */
 async function requireSessionAt(
   c: Context,
   runs: RunManager,
@@ -72,7 +81,8 @@ export function runViewRoutes(runs: RunManager): Hono {
       .split(',')
       .filter((p) => p !== '') as TracePhase[]
     const size = query.value.window === undefined ? undefined : Number(query.value.window)
-    // Built and encoded where the simulation lives (a run's worker thread): this thread only sends the text.
+    // Built and encoded where the simulation lives (a run's worker thread): this thread only sends
+    // the text.
     return jsonText(c, await result.json('stepView', { step, total, collapsed, size }))
   })
 

@@ -14,7 +14,10 @@ import { eventsRange } from '../runs/eventsRange.ts'
 import { runSummaryOf } from '../runs/runSummaryOf.ts'
 import { eventsRangeQuery, noQuery, runIdParam } from './params.ts'
 
-/** Trace events per SSE write when a stream catches up on a backlog (one write per turn of the event loop). */
+/**
+ * Trace events per SSE write when a stream catches up on a backlog (one write per turn of the event
+ * loop).
+ */
 const SSE_BATCH = 2000
 
 /** Events a range answers when `limit` is not given. */
@@ -110,7 +113,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     // a reloaded run's trace.json is parsed off this thread, once
     await runs.loadEvents(run.id)
     const accept = c.req.header('accept') ?? ''
-    // A range (any query parameter): a page of the events (the Events tab, a rollout's events), not the whole list.
+    // A range (any query parameter): a page of the events (the Events tab, a rollout's events), not
+    // the whole list.
     const range = query.value
     if (Object.keys(range).length > 0 && !accept.includes('text/event-stream')) {
       const events = runs.events(run.id) ?? []
@@ -123,7 +127,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
         })) satisfies EventsRange,
       )
     }
-    // Streamed a few thousand events per turn of the event loop: a 10,000-rollout run's events are ~100 MB of JSON.
+    // Streamed a few thousand events per turn of the event loop: a 10,000-rollout run's events are
+    // ~100 MB of JSON.
     if (!accept.includes('text/event-stream')) {
       const events = runs.events(run.id) ?? []
       // A running run's events as they were when asked (its array grows while the body streams).
@@ -131,7 +136,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
         'content-type': 'application/json',
       })
     }
-    // `?from=` starts a stream after that step as `Last-Event-ID` does (the header, a reconnect, wins)
+    // `?from=` starts a stream after that step as `Last-Event-ID` does (the header, a reconnect,
+    // wins)
     const resumed = lastEventId(c)
     if (resumed instanceof Response) return resumed
     const after =
@@ -161,7 +167,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
           const events = runs.events(run.id)
           if (events === undefined) return // deleted while streaming
           while (sent < events.length && !aborted) {
-            // One write per batch (a backlog in batches, yielding between): the messages are `writeSSE`'s format (JSON data is a single line).
+            // One write per batch (a backlog in batches, yielding between): the messages are
+            // `writeSSE`'s format (JSON data is a single line).
             if (sent > after) await yieldToEventLoop()
             const batch = events.slice(sent, Math.min(events.length, sent + SSE_BATCH))
             let chunk = ''

@@ -37,7 +37,8 @@ describe('a window of the sessions view (GET /api/runs/:id/sessions?offset=&limi
       offset: 2,
       sessions: whole.sessions.slice(2, 7),
     })
-    // defaults: offset 0, limit 1,000, rollout_id ascending (the API's order); limit 0 gives the counts alone
+    // defaults: offset 0, limit 1,000, rollout_id ascending (the API's order); limit 0 gives the
+    // counts alone
     expect(
       (
         (await api.json(`/api/runs/${run.id}/sessions?step=${n}&sort=rollout_id`))

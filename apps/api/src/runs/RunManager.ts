@@ -1,7 +1,7 @@
-// Over the ~400-line guide: a run's lifecycle (slot, fresh simulation in its worker, streamed events,
-// persistence, reload, re-simulation with divergence check, views, delete) shares one run table and
-// its cache; the pieces with their own concept live beside it (RunSlots, RunViews, runLimits,
-// startWorkerSimulation, replayInWorker, traceJson).
+// Over the ~400-line guide: a run's lifecycle (slot, fresh simulation in its worker, streamed
+// events, persistence, reload, re-simulation with divergence check, views, delete) shares one run
+// table and its cache; the pieces with their own concept live beside it (RunSlots, RunViews,
+// runLimits, startWorkerSimulation, replayInWorker, traceJson).
 import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } from '@cutover/core'
 import { err, ok } from '@cutover/core'
 import type {
@@ -39,7 +39,9 @@ export interface RunManagerDeps {
   /** Wall-clock milliseconds: only for `created_at` and run ids, never inside a trace. */
   readonly clock: Clock
   readonly simulator: SimulatorPort
-  /** A fresh in-memory directory: reloading a finished run re-simulates into these, never onto disk. */
+  /**
+   * A fresh in-memory directory: reloading a finished run re-simulates into these, never onto disk.
+   */
   readonly memoryDirectory: (checkpointId: string) => CheckpointDirectory
   readonly log?: (line: string) => void
   /** Simulation time per batch before yielding to the event loop. */
@@ -91,7 +93,8 @@ export interface RunManager {
   /**
    * Creates a run and starts simulating it in the background (or queues it for a simulation slot);
    * returns its `running` view. Refused, creating nothing, with `data_dir_full` when the data
-   * directory holds its limit of runs and `too_many_runs` when every slot is busy and the queue full.
+   * directory holds its limit of runs and `too_many_runs` when every slot is busy and the queue
+   * full.
    */
   create(config: RunConfig): Result<RunView, CutoverError>
   /** Stops (if running) and deletes a run and its folder; false when unknown. */
@@ -103,14 +106,20 @@ export interface RunManager {
    * thread): read off the thread when the deps can, in this thread otherwise.
    */
   loadEvents(id: string): Promise<void>
-  /** The views of a run still simulating, up to its current edge; undefined once it finished (or before it started). */
+  /**
+   * The views of a run still simulating, up to its current edge; undefined once it finished (or
+   * before it started).
+   */
   live(id: string): SimulationResult | undefined
   /**
    * The views of a run: a running one up to its current edge (without waiting for its end), a
    * finished one from its simulation (waiting for a queued run; re-simulating an evicted one).
    */
   views(id: string): Promise<Result<RunViews, CutoverError>>
-  /** The views of a run once it finished (waits for a running one; re-simulates an evicted or reloaded one). */
+  /**
+   * The views of a run once it finished (waits for a running one; re-simulates an evicted or
+   * reloaded one).
+   */
   settledViews(id: string): Promise<Result<RunViews, CutoverError>>
   /** The simulation result (waits for a running run; re-simulates a reloaded one). */
   result(id: string): Promise<Result<SimulationResult, CutoverError>>
@@ -143,7 +152,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   /** Complete runs whose result is held, least recently used first. */
   const cached: string[] = []
 
-  /** Marks a complete run's result as used; drops the oldest beyond the limit (they re-simulate later). */
+  /**
+   * Marks a complete run's result as used; drops the oldest beyond the limit (they re-simulate
+   * later).
+   */
   const touch = (id: string): void => {
     const at = cached.indexOf(id)
     if (at >= 0) cached.splice(at, 1)
@@ -250,9 +262,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
 
   /**
    * A fresh run in a worker thread: events stream into `entry.events`; at the end the worker writes
-   * trace.json and this thread run.json, as for an in-thread run, and the worker stays alive holding the finished
-   * views until the run is evicted from the result cache. The SimulationResult itself (`result()`)
-   * is re-simulated here on demand, checked event by event against the trace.
+   * trace.json and this thread run.json, as for an in-thread run, and the worker stays alive
+   * holding the finished views until the run is evicted from the result cache. The SimulationResult
+   * itself (`result()`) is re-simulated here on demand, checked event by event against the trace.
    */
   async function simulateInWorker(
     entry: RunEntry,
@@ -294,7 +306,9 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     }
   }
 
-  /** Re-runs a finished run's config into memory; same seed ⇒ same trace, checked event by event. */
+  /**
+   * Re-runs a finished run's config into memory; same seed ⇒ same trace, checked event by event.
+   */
   async function resimulate(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const stored = readEvents(entry)
     if (stored === undefined)
@@ -336,7 +350,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     }
   }
 
-  /** A run recorded from processes (`cutover fleet`) is never re-simulated: its views come from its trace. */
+  /**
+   * A run recorded from processes (`cutover fleet`) is never re-simulated: its views come from its
+   * trace.
+   */
   async function recorded(entry: RunEntry): Promise<Result<SimulationResult, CutoverError>> {
     const events = readEvents(entry)
     if (events === undefined)
@@ -346,7 +363,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
 
   /**
    * Runs another process stored since `load()` (`cutover fleet` writes complete fleet runs into the
-   * same data directory): adopted at most once a second, when the list is read or an unknown id asked for.
+   * same data directory): adopted at most once a second, when the list is read or an unknown id
+   * asked for.
    */
   let scannedAt = Number.NEGATIVE_INFINITY
   const adoptStored = (): void => {
@@ -389,7 +407,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     }
   }
 
-  /** `loadEvents` of one entry: a finished run's trace.json read off this thread once (a failure falls back to `readEvents`). */
+  /**
+   * `loadEvents` of one entry: a finished run's trace.json read off this thread once (a failure
+   * falls back to `readEvents`).
+   */
   async function loadEventsOf(entry: RunEntry): Promise<void> {
     const read = deps.readTrace
     if (entry.events !== undefined || entry.view.status !== 'complete' || read === undefined) return
@@ -576,7 +597,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
       if (entry.view.status === 'running' && entry.live !== undefined)
         return ok(resultViews(entry.live))
-      // A fleet run (recorded from processes) is never re-simulated: its views come from its trace, in this thread.
+      // A fleet run (recorded from processes) is never re-simulated: its views come from its trace,
+      // in this thread.
       if (
         entry.worker === undefined &&
         entry.result === undefined &&
@@ -605,7 +627,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
           json?: boolean,
         ): Promise<unknown> =>
           worker.query(method, args, json).catch(async (error: unknown) => {
-            // The worker left the result cache (or died) during this request: answer from an in-thread re-simulation.
+            // The worker left the result cache (or died) during this request: answer from an
+            // in-thread re-simulation.
             if (entry.view.status !== 'complete') throw error
             const result = await resultOf(id)
             if (!result.ok) throw error

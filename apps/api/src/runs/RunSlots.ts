@@ -34,7 +34,10 @@ interface Waiter {
   state: 'queued' | 'running' | 'released'
 }
 
-/** A counting semaphore with a FIFO queue; `limit` and `queueLimit` are positive/non-negative integers. */
+/**
+ * A counting semaphore with a FIFO queue; `limit` and `queueLimit` are positive/non-negative
+ * integers.
+ */
 export function createRunSlots(limit: number, queueLimit: number): RunSlots {
   if (!Number.isInteger(limit) || limit < 1)
     throw new Error(`simulation slots must be a positive integer, got ${limit}`)

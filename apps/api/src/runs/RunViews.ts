@@ -6,7 +6,10 @@ import { sessionsWindow } from './sessionsWindow.ts'
 import { stepView } from './stepView.ts'
 import { tablesView } from './tablesView.ts'
 
-/** The per-step views of SimulationResult a view query can name, plus the composed step, sessions (whole, or a window) and tables views. */
+/**
+ * The per-step views of SimulationResult a view query can name, plus the composed step, sessions
+ * (whole, or a window) and tables views.
+ */
 type ResultMethod = Exclude<
   ViewMethod,
   'stepView' | 'sessionsView' | 'sessionsWindow' | 'tablesView'
@@ -35,7 +38,10 @@ type ViewSignatures = { readonly [K in ResultMethod]: SimulationResult[K] } & {
   readonly tablesView: Composed<typeof tablesView>
 }
 
-/** Asks for one view by name; `json` asks for its JSON text instead of the value (built where the simulation lives). */
+/**
+ * Asks for one view by name; `json` asks for its JSON text instead of the value (built where the
+ * simulation lives).
+ */
 export type AskView = (
   method: ViewMethod,
   args: readonly unknown[],

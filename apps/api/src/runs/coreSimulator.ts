@@ -6,7 +6,8 @@ import type { SimulatorPort } from './SimulatorPort.ts'
 export function createCoreSimulator(workplace: WorkplaceData): SimulatorPort {
   return {
     scenarios: SCENARIOS,
-    // Faults the caller wrote are checked against the run (a preset's never fired ones are reported as inert).
+    // Faults the caller wrote are checked against the run (a preset's never fired ones are reported
+    // as inert).
     resolve: (input) => checkFaults(resolveRunConfig(input), input.faults ?? []),
     simulate: (config, deps, options) => simulate(config, { ...deps, workplace }, options),
   }

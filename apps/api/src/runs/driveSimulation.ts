@@ -4,7 +4,9 @@ import type { TraceEvent } from '@cutover/core/contracts'
 /** Milliseconds of simulation per batch before yielding to the event loop. */
 export const DEFAULT_SLICE_MS = 8
 
-/** Resolves on the next turn of the event loop, after pending I/O (so requests and streams move). */
+/**
+ * Resolves on the next turn of the event loop, after pending I/O (so requests and streams move).
+ */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /** What the driver reports as it goes. */
@@ -15,7 +17,8 @@ export interface DriveHooks {
   cancelled(): boolean
   /**
    * Called every few events inside a slice, between two simulator steps (the views are consistent
-   * there): a worker answers the view queries waiting on its port without waiting for the slice's end.
+   * there): a worker answers the view queries waiting on its port without waiting for the slice's
+   * end.
    */
   between?(): void
 }

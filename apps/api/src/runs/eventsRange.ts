@@ -2,7 +2,10 @@ import type { EventsRange, TraceEvent } from '@cutover/core/contracts'
 import { eventMatches, filterWords } from '@cutover/core/contracts'
 import { yieldToEventLoop } from './driveSimulation.ts'
 
-/** What a range of a run's events asks for (`GET /api/runs/:id/events?from=&limit=&rollout=&type=&q=`). */
+/**
+ * What a range of a run's events asks for (`GET
+ * /api/runs/:id/events?from=&limit=&rollout=&type=&q=`).
+ */
 export interface EventsRangeQuery {
   /** The step after which the range starts (0: from the first event). */
   readonly from: number
@@ -13,7 +16,9 @@ export interface EventsRangeQuery {
   readonly q?: string | undefined
 }
 
-/** Events a filtered range looks at per turn of the event loop (a rare word scans the whole trace). */
+/**
+ * Events a filtered range looks at per turn of the event loop (a rare word scans the whole trace).
+ */
 const SCAN_CHUNK = 10_000
 
 /**

@@ -15,7 +15,10 @@ export type FromTraceReader =
   | { readonly type: 'done'; readonly found: boolean }
   | { readonly type: 'failed'; readonly message: string }
 
-/** Reads a finished run's trace.json off the server's thread: its events, or undefined when it has none. */
+/**
+ * Reads a finished run's trace.json off the server's thread: its events, or undefined when it has
+ * none.
+ */
 export type ReadTrace = (runId: string) => Promise<TraceEvent[] | undefined>
 
 const BOOTSTRAP = new URL('./traceReaderBootstrap.js', import.meta.url)

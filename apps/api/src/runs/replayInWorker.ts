@@ -19,7 +19,10 @@ export function storedRunConfig(view: RunView): RunConfig {
   }
 }
 
-/** A finished run replayed in a worker: the worker holding its views, and its events (the stored trace's). */
+/**
+ * A finished run replayed in a worker: the worker holding its views, and its events (the stored
+ * trace's).
+ */
 export interface Replayed {
   readonly worker: WorkerSimulation
   readonly events: TraceEvent[]

@@ -6,11 +6,20 @@ import { err, ok } from '@cutover/core'
 export interface RunLimits {
   /** Simulations running at once (`CUTOVER_MAX_SIMULATIONS`, default: the number of CPU cores). */
   readonly simulations: number
-  /** Runs waiting for a simulation slot before `POST /api/runs` is 429 `too_many_runs` (`CUTOVER_MAX_QUEUED_RUNS`). */
+  /**
+   * Runs waiting for a simulation slot before `POST /api/runs` is 429 `too_many_runs`
+   * (`CUTOVER_MAX_QUEUED_RUNS`).
+   */
   readonly queued: number
-  /** Runs the data directory holds before `POST /api/runs` is 507 `data_dir_full` (`CUTOVER_MAX_RUNS`). */
+  /**
+   * Runs the data directory holds before `POST /api/runs` is 507 `data_dir_full`
+   * (`CUTOVER_MAX_RUNS`).
+   */
   readonly runs: number
-  /** Live event streams per run before another is 429 `too_many_streams` (`CUTOVER_MAX_STREAMS_PER_RUN`). */
+  /**
+   * Live event streams per run before another is 429 `too_many_streams`
+   * (`CUTOVER_MAX_STREAMS_PER_RUN`).
+   */
   readonly streamsPerRun: number
 }
 
@@ -30,7 +39,10 @@ const VARIABLES: readonly (readonly [keyof RunLimits, string, number])[] = [
   ['streamsPerRun', 'CUTOVER_MAX_STREAMS_PER_RUN', 1],
 ]
 
-/** The limits from the environment over the defaults; a value that is not a whole number in range is an error naming it. */
+/**
+ * The limits from the environment over the defaults; a value that is not a whole number in range is
+ * an error naming it.
+ */
 export function readRunLimits(
   env: NodeJS.ProcessEnv,
   defaults: RunLimits = defaultRunLimits(),

@@ -30,6 +30,7 @@ export async function runSummaryOf(events: readonly TraceEvent[]): Promise<RunSu
     builder.addFrom(events.slice(builder.count, end), builder.count)
     if (builder.count < total) await yieldToEventLoop()
   }
-  // Two requests may catch up at once: the later one may see events past `total`, which is fine (an edge is a snapshot).
+  // Two requests may catch up at once: the later one may see events past `total`, which is fine (an
+  // edge is a snapshot).
   return builder.summary()
 }

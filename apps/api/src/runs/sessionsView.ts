@@ -1,7 +1,10 @@
 import type { SimulationResult } from '@cutover/core'
 import type { SessionsView } from '@cutover/core/contracts'
 
-/** What `GET /api/runs/:id/sessions?step=n` asks for: a step of a run whose first `total` events are known. */
+/**
+ * What `GET /api/runs/:id/sessions?step=n` asks for: a step of a run whose first `total` events are
+ * known.
+ */
 export interface SessionsViewQuery {
   readonly step: number
   /** The events the request saw (a running run's edge when it arrived). */

@@ -21,7 +21,10 @@ export interface SessionsWindowQuery {
 
 type Source = Pick<SimulationResult, 'sessionsAt'>
 
-/** The last sorted list of each run (a scroll asks window after window of the same step, order and filter). */
+/**
+ * The last sorted list of each run (a scroll asks window after window of the same step, order and
+ * filter).
+ */
 const lastSorted = new WeakMap<
   Source,
   {
@@ -31,7 +34,10 @@ const lastSorted = new WeakMap<
   }
 >()
 
-/** The rows at `step`, and those the filter keeps in the asked order (kept for the next window of the same). */
+/**
+ * The rows at `step`, and those the filter keeps in the asked order (kept for the next window of
+ * the same).
+ */
 function sortedAt(
   result: Source,
   query: SessionsWindowQuery,

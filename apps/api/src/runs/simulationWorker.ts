@@ -1,8 +1,9 @@
 // The entry of a simulation worker thread (started by startWorkerSimulation through
 // simulationWorkerBootstrap.js): runs one fresh simulation into the run's real checkpoint
 // directories (or, replaying a finished run for its views, into memory, checked against its
-// trace.json), writes its trace.json, streams its events in batches, answers view queries at its current edge, and stays
-// alive after the end answering queries on the finished result until the main thread terminates it.
+// trace.json), writes its trace.json, streams its events in batches, answers view queries at its
+// current edge, and stays alive after the end answering queries on the finished result until the
+// main thread terminates it.
 import { setPriority } from 'node:os'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type { SimulationResult } from '@cutover/core'
@@ -27,8 +28,8 @@ if (port === null) throw new Error('simulationWorker.ts runs only as a worker th
 /**
  * A simulation is background work: on Linux the nice value is per thread, so this thread alone
  * yields the CPU to the server's event loop (the API answers first on a busy 2-core machine) and
- * simulates at full speed when the CPU is otherwise free. Elsewhere setpriority would nice the whole
- * server process, so it is left alone.
+ * simulates at full speed when the CPU is otherwise free. Elsewhere setpriority would nice the
+ * whole server process, so it is left alone.
  */
 const SIMULATION_NICE = 5
 if (process.platform === 'linux') {
@@ -42,7 +43,9 @@ const data = workerData as SimulationWorkerData
 const post = (message: FromSimulationWorker): void => port.postMessage(message)
 
 let current: SimulationResult | undefined
-/** Queries that arrived before the simulation's first views existed; answered as soon as they do. */
+/**
+ * Queries that arrived before the simulation's first views existed; answered as soon as they do.
+ */
 let early: ToSimulationWorker[] = []
 const answer = (message: ToSimulationWorker): void => {
   if (current === undefined) {
@@ -97,11 +100,11 @@ try {
     (event) => batch.push(event),
     {
       // A replay streams its events too: the main thread takes them a batch per message instead of
-      // parsing the whole trace.json at once (≈ 100 MB at 10,000 rollouts).
-      // The last event stays behind until the next batch: the live views answer through the step
-      // before the last one yielded (that step's records are final only once the next one starts), so
-      // the main thread must never see an edge the worker's views cannot answer yet — a request for
-      // the streamed edge would otherwise get the rows of the step before it.
+      // parsing the whole trace.json at once (≈ 100 MB at 10,000 rollouts). The last event stays
+      // behind until the next batch: the live views answer through the step before the last one
+      // yielded (that step's records are final only once the next one starts), so the main thread
+      // must never see an edge the worker's views cannot answer yet — a request for the streamed
+      // edge would otherwise get the rows of the step before it.
       onBatch: () => {
         if (batch.length < 2) return
         post({ type: 'events', events: batch.slice(0, -1) })
@@ -127,7 +130,8 @@ try {
     const diverged = firstDifference(stored, result.events)
     post({ type: 'done', summary, ...(diverged === undefined ? {} : { diverged_at: diverged }) })
   } else {
-    // The trace lands before the main thread writes run.json as complete (a complete run always has its trace).
+    // The trace lands before the main thread writes run.json as complete (a complete run always has
+    // its trace).
     store.writeTrace(data.runId, await traceJson(result.events))
     post({ type: 'done', summary })
   }

@@ -4,7 +4,10 @@ import type { RunConfig, TraceEvent } from '@cutover/core/contracts'
 /** What a simulation worker is started with (`workerData`). */
 export interface SimulationWorkerData {
   readonly config: RunConfig
-  /** The data directory of the run store, and the run whose checkpoint directories the worker writes. */
+  /**
+   * The data directory of the run store, and the run whose checkpoint directories the worker
+   * writes.
+   */
   readonly dataDir: string
   readonly runId: string
   /** Simulation time per batch before the worker yields to its own event loop (answers queries). */
@@ -17,7 +20,10 @@ export interface SimulationWorkerData {
   readonly replay?: boolean
 }
 
-/** The views a running run answers through its worker (the sync methods of SimulationResult, and the composed step and sessions views). */
+/**
+ * The views a running run answers through its worker (the sync methods of SimulationResult, and the
+ * composed step and sessions views).
+ */
 export type ViewMethod =
   | 'participantsAt'
   | 'sessionsAt'
@@ -36,7 +42,10 @@ export type ToSimulationWorker = {
   readonly id: number
   readonly method: ViewMethod
   readonly args: readonly unknown[]
-  /** Answer the view's JSON text (encoded in the worker: one flat string crosses the thread boundary). */
+  /**
+   * Answer the view's JSON text (encoded in the worker: one flat string crosses the thread
+   * boundary).
+   */
   readonly json?: boolean
 }
 

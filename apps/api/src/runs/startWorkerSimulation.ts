@@ -9,7 +9,10 @@ import type {
   ViewMethod,
 } from './simulationWorkerProtocol.ts'
 
-/** How a simulation in a worker ended: its summary, and for a replay the first step that differs from the stored trace. */
+/**
+ * How a simulation in a worker ended: its summary, and for a replay the first step that differs
+ * from the stored trace.
+ */
 export interface WorkerOutcome {
   readonly summary: SimulationSummary
   readonly diverged_at?: number | undefined
@@ -19,7 +22,10 @@ export interface WorkerOutcome {
 export interface WorkerSimulation {
   /** The summary once the simulation ended; rejects when it failed or the worker died. */
   readonly done: Promise<WorkerOutcome>
-  /** Asks the worker for a view of the run at its current edge (or of the finished run); `json`: its JSON text. */
+  /**
+   * Asks the worker for a view of the run at its current edge (or of the finished run); `json`: its
+   * JSON text.
+   */
   query(method: ViewMethod, args: readonly unknown[], json?: boolean): Promise<unknown>
   /**
    * Ends the worker (cancellation, or dropping a finished run's views); safe to call more than
@@ -28,7 +34,10 @@ export interface WorkerSimulation {
   terminate(): Promise<void>
 }
 
-/** Starts simulations in worker threads: `start(config, runId, onEvents)`; `replay`: a finished run's views, re-simulated in memory. */
+/**
+ * Starts simulations in worker threads: `start(config, runId, onEvents)`; `replay`: a finished
+ * run's views, re-simulated in memory.
+ */
 export type SimulationWorkerFactory = (
   config: RunConfig,
   runId: string,
@@ -38,7 +47,10 @@ export type SimulationWorkerFactory = (
 
 const BOOTSTRAP = new URL('./simulationWorkerBootstrap.js', import.meta.url)
 
-/** The factory over the file run store at `dataDir` (the worker writes the run's checkpoint directories there). */
+/**
+ * The factory over the file run store at `dataDir` (the worker writes the run's checkpoint
+ * directories there).
+ */
 export function simulationWorkerFactory(
   dataDir: string,
   sliceMs?: number,
@@ -105,7 +117,8 @@ export function startWorkerSimulation(
         return
       }
       case 'done':
-        // A finished worker only holds views: it must not keep the process alive (CLI commands exit).
+        // A finished worker only holds views: it must not keep the process alive (CLI commands
+        // exit).
         worker.unref()
         settle?.resolve({ summary: message.summary, diverged_at: message.diverged_at })
         settle = undefined

@@ -7,7 +7,9 @@ import type {
   TracePhase,
 } from '@cutover/core/contracts'
 
-/** What `GET /api/runs/:id/steps/:n` asks for: a step of a run whose first `total` events are known. */
+/**
+ * What `GET /api/runs/:id/steps/:n` asks for: a step of a run whose first `total` events are known.
+ */
 export interface StepViewQuery {
   readonly step: number
   /** The events the request saw (a running run's edge when it arrived); the view is of these. */
@@ -17,7 +19,9 @@ export interface StepViewQuery {
   readonly size?: number | undefined
 }
 
-/** The tombstones a participant card of the step view carries (the card shows three and the count). */
+/**
+ * The tombstones a participant card of the step view carries (the card shows three and the count).
+ */
 export const CARD_TOMBSTONES = 20
 
 /** A card with its first CARD_TOMBSTONES tombstones and their count. */
@@ -33,8 +37,9 @@ type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'partic
  * The step view of PRODUCT.md §3: the event, participants and invariants at `step`, with the
  * diagram window around it. The session rows are a view of their own (`sessionsView`): at 10,000
  * rollouts they were 3.3 MB of every step view, and only the Sessions and Tables tabs show them;
- * each card carries its first tombstones and their count, not all of them. `result` may have run past `total` (a worker ahead of the request):
- * the view is the same, because the window and every per-step view stop at `step` ≤ `total`.
+ * each card carries its first tombstones and their count, not all of them. `result` may have run
+ * past `total` (a worker ahead of the request): the view is the same, because the window and every
+ * per-step view stop at `step` ≤ `total`.
  */
 export function stepView(result: StepViewSource, query: StepViewQuery): StepView {
   const { step, total } = query

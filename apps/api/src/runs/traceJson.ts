@@ -20,7 +20,10 @@ export function* eventsJsonPieces(events: readonly TraceEvent[]): Generator<stri
   }
 }
 
-/** The bytes of `trace.json` (`JSON.stringify(events)` and a newline, byte for byte), a piece per turn of the event loop. */
+/**
+ * The bytes of `trace.json` (`JSON.stringify(events)` and a newline, byte for byte), a piece per
+ * turn of the event loop.
+ */
 export async function traceJson(events: readonly TraceEvent[]): Promise<string> {
   const parts: string[] = []
   for (const piece of eventsJsonPieces(events)) {

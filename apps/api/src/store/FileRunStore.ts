@@ -9,7 +9,10 @@ import { describeIssues } from '../http/jsonBody.ts'
 import type { RunStore, UnreadableRun } from './RunStore.ts'
 import { storedRunViewSchema } from './runViewSchema.ts'
 
-/** Opens a real checkpoint directory at an absolute path (NodeCheckpointDirectory); `create` for writers. */
+/**
+ * Opens a real checkpoint directory at an absolute path (NodeCheckpointDirectory); `create` for
+ * writers.
+ */
 export type OpenDirectory = (path: string, create: boolean) => CheckpointDirectory
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/

@@ -2,7 +2,9 @@ import type { CheckpointDirectory } from '@cutover/core'
 import type { Result } from '@cutover/core'
 import type { CutoverError, RunView, TraceEvent } from '@cutover/core/contracts'
 
-/** A run folder that could not be read back, with why (logged and skipped, never served half-read). */
+/**
+ * A run folder that could not be read back, with why (logged and skipped, never served half-read).
+ */
 export interface UnreadableRun {
   readonly folder: string
   readonly reason: string
@@ -19,7 +21,9 @@ export interface RunStore {
   listRuns(): { readonly runs: readonly RunView[]; readonly unreadable: readonly UnreadableRun[] }
   /** Writes `run.json` atomically. */
   writeRun(view: RunView): void
-  /** Writes `trace.json` atomically (once the run is complete): `json` is its text (`traceJson`). */
+  /**
+   * Writes `trace.json` atomically (once the run is complete): `json` is its text (`traceJson`).
+   */
   writeTrace(runId: string, json: string): void
   /** True when `trace.json` exists (cheap: startup checks every run without parsing traces). */
   hasTrace(runId: string): boolean

@@ -9,8 +9,9 @@ import {
 } from '@cutover/core/contracts'
 import type { RunView } from '@cutover/core/contracts'
 
-// A run stored by an older build lacks the invariants added since (call-id-unique, acks-before-prepare, token-partition, durable-before-ack, egress-fenced): it reads as
-// not failing them; its re-simulation then diverges and the page offers a re-run.
+// A run stored by an older build lacks the invariants added since (call-id-unique,
+// acks-before-prepare, token-partition, durable-before-ack, egress-fenced): it reads as not failing
+// them; its re-simulation then diverges and the page offers a re-run.
 const invariantMapSchema = z.object(
   Object.fromEntries(INVARIANT_IDS.map((id) => [id, z.enum(['pass', 'fail']).default('pass')])) as {
     [K in (typeof INVARIANT_IDS)[number]]: z.ZodDefault<z.ZodEnum<{ pass: 'pass'; fail: 'fail' }>>

@@ -6,7 +6,10 @@ import { createApiApp } from '../app.ts'
 import { createNodeAppDeps } from '../nodeAppDeps.ts'
 import type { RunView } from '@cutover/core/contracts'
 
-/** A DELETE as the web app sends it: state changes under /api/ must say they are JSON (CONTRACTS.md §8). */
+/**
+ * A DELETE as the web app sends it: state changes under /api/ must say they are JSON (CONTRACTS.md
+ * §8).
+ */
 export const JSON_DELETE = {
   method: 'DELETE',
   headers: { 'content-type': 'application/json' },
@@ -47,7 +50,7 @@ export function apiHarness(
   overrides: Partial<AppDeps> = {},
 ): ApiApp & {
   simulator: AppDeps['simulator']
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked structurally
   json: (path: string, init?: RequestInit) => Promise<{ status: number; body: any }>
   createRun: (body: unknown) => Promise<RunView>
   waitComplete: (id: string) => Promise<RunView>
@@ -59,7 +62,7 @@ export function apiHarness(
     const text = await response.text()
     return {
       status: response.status,
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked structurally
       body: text === '' ? null : (JSON.parse(text) as unknown as any),
     }
   }

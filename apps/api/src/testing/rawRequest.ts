@@ -5,7 +5,7 @@ export interface RawResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string | string[] | undefined>>
   readonly text: string
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are checked by structural assertions
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked structurally
   json(): any
 }
 

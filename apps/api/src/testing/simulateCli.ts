@@ -1,7 +1,10 @@
 import type { SimulationResult, WorkplaceData } from '@cutover/core'
 import { runSimulateCommand } from '../cli/simulateCommand.ts'
 
-/** `cutover simulate` in process (data directory `root`): exit code, output and the finished simulation. */
+/**
+ * `cutover simulate` in process (data directory `root`): exit code, output and the finished
+ * simulation.
+ */
 export function simulateCli(
   root: string,
   workplace: WorkplaceData,

@@ -3,7 +3,10 @@ import type { DirectoryRunView, TablesView } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
 import { directoryKeys } from './queryKeys.ts'
 
-/** Directory runs (CONTRACTS.md §8): a checkpoint directory opened read-only. Keys come from `directoryKeys`. */
+/**
+ * Directory runs (CONTRACTS.md §8): a checkpoint directory opened read-only. Keys come from
+ * `directoryKeys`.
+ */
 
 const directory = (id: string) => `/api/directories/${encodeURIComponent(id)}`
 

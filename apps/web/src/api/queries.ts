@@ -58,7 +58,9 @@ export const runQuery = (id: string) =>
     queryFn: () => apiFetch<RunView>(run(id)),
   })
 
-/** The whole trace of a finished run; a running run's trace is streamed into this key (useRunTrace). */
+/**
+ * The whole trace of a finished run; a running run's trace is streamed into this key (useRunTrace).
+ */
 export const eventsQuery = (id: string) =>
   queryOptions({
     queryKey: runKeys.events(id),

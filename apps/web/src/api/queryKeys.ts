@@ -1,6 +1,9 @@
 import type { EnvName, SessionColumn, SessionSort } from '@cutover/core/contracts'
 
-/** A range of a run's events: after step `from`, at most `limit`, with the optional filters of `GET /api/runs/:id/events`. */
+/**
+ * A range of a run's events: after step `from`, at most `limit`, with the optional filters of `GET
+ * /api/runs/:id/events`.
+ */
 export interface EventsRangeParams {
   readonly from: number
   readonly limit: number
@@ -9,7 +12,10 @@ export interface EventsRangeParams {
   readonly q?: string
 }
 
-/** A window of the Sessions tab (`GET /api/runs/:id/sessions?step=&offset=&limit=&sort=&dir=&q=&session=`). */
+/**
+ * A window of the Sessions tab (`GET
+ * /api/runs/:id/sessions?step=&offset=&limit=&sort=&dir=&q=&session=`).
+ */
 export interface SessionsWindowParams {
   readonly step: number
   readonly offset: number
@@ -66,7 +72,9 @@ export const bugKeys = {
   all: ['bugs'] as const,
 }
 
-/** Directory runs (a checkpoint directory opened read-only): everything of one under `detail(id)`. */
+/**
+ * Directory runs (a checkpoint directory opened read-only): everything of one under `detail(id)`.
+ */
 export const directoryKeys = {
   all: ['directories'] as const,
   list: () => [...directoryKeys.all, 'list'] as const,

@@ -3,7 +3,9 @@ import type { RunConfigInput } from '@cutover/core/contracts'
 import { createRun } from './queries.ts'
 import { runKeys } from './queryKeys.ts'
 
-/** `POST /api/runs` as a mutation: the new run is cached under its key and the run list refetched. */
+/**
+ * `POST /api/runs` as a mutation: the new run is cached under its key and the run list refetched.
+ */
 export function useCreateRun() {
   const client = useQueryClient()
   return useMutation({

@@ -54,7 +54,8 @@ export function useRunTrace(
       void client.invalidateQueries({ queryKey: runKeys.list() })
     })
     source.onerror = () => {
-      // EventSource retries on its own; after the server closed the stream for good, refetch the run
+      // EventSource retries on its own; after the server closed the stream for good, refetch the
+      // run
       if (source.readyState === EventSource.CLOSED)
         void client.invalidateQueries({ queryKey: runQuery(id).queryKey })
     }

@@ -3,7 +3,10 @@ import type { SessionSort } from '@cutover/core/contracts'
 import { sessionsWindowQuery } from './queries.ts'
 import { useSettledStep } from './useSettledStep.ts'
 
-/** Rows per block of a window: a window starts and ends on a block, so a scroll of a few rows asks nothing new. */
+/**
+ * Rows per block of a window: a window starts and ends on a block, so a scroll of a few rows asks
+ * nothing new.
+ */
 export const SESSIONS_BLOCK = 100
 
 /** The window that covers rows `start` to `end` (those drawn): whole blocks, at least one. */

@@ -8,8 +8,9 @@ const ALL = 100_000
 
 /**
  * The Workplace sessions of `step` (the Tables tab's picker): a window of the sessions view with
- * `environment=workplace`, in the API's order, asked once the step settles; the previous step's stay
- * while the next load (`data.step` says which step they are). A third of the rows of the whole list.
+ * `environment=workplace`, in the API's order, asked once the step settles; the previous step's
+ * stay while the next load (`data.step` says which step they are). A third of the rows of the whole
+ * list.
  */
 export function useWorkplaceSessions(runId: string, step: number) {
   const asked = useSettledStep(runId, step)

@@ -1,7 +1,9 @@
 import type { DirectoryRunView } from '@cutover/core/contracts'
 import { Empty } from './Empty.tsx'
 
-/** The agent's committed boundary of each execution: turn, last committed call, resource revisions. */
+/**
+ * The agent's committed boundary of each execution: turn, last committed call, resource revisions.
+ */
 export function DirectoryBoundariesTab({ run }: { run: DirectoryRunView }) {
   if (run.boundaries.length === 0)
     return <Empty>No readable agent boundary record in this directory.</Empty>

@@ -83,7 +83,8 @@ function DirectoryFile({ run, path }: { run: DirectoryRunView; path: string }) {
 /**
  * Verification of the directory — every problem of `cutover verify` — and each file with its own
  * problems; for a generation-safe checkpoint its token-store segments with digest status and the
- * ledger's generation cuts (cut at token k), as the run's Manifests tab and Sessions detail show them.
+ * ledger's generation cuts (cut at token k), as the run's Manifests tab and Sessions detail show
+ * them.
  */
 export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
   const tree = fileTree(run.files)

@@ -3,7 +3,10 @@ import { Empty } from './Empty.tsx'
 import { JsonTree } from './JsonTree.tsx'
 import { SessionsTable } from './SessionsTable.tsx'
 
-/** One snapshot's state in its environment's words: a hand and the RNG position, a counter, changed rows. */
+/**
+ * One snapshot's state in its environment's words: a hand and the RNG position, a counter, changed
+ * rows.
+ */
 function SnapshotDetail({
   session,
   onOpenTables,
@@ -79,7 +82,10 @@ function SnapshotDetail({
   )
 }
 
-/** The Sessions tab of a directory run: one row per resources snapshot, and the selected one's state. */
+/**
+ * The Sessions tab of a directory run: one row per resources snapshot, and the selected one's
+ * state.
+ */
 export function DirectorySessionsTab({
   run,
   selected,

@@ -7,7 +7,9 @@ import { ErrorNotice } from './ErrorNotice.tsx'
 import { Loading } from './Loading.tsx'
 import { TableDiff } from './TableDiff.tsx'
 
-/** A Workplace snapshot's tables as a restore would rebuild them, diffed against the base tables. */
+/**
+ * A Workplace snapshot's tables as a restore would rebuild them, diffed against the base tables.
+ */
 export function DirectoryTablesTab({
   run,
   selected,

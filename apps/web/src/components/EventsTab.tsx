@@ -10,7 +10,9 @@ import { Empty } from './Empty.tsx'
 import { VirtualList } from './VirtualList.tsx'
 
 const ROW_HEIGHT = 28
-/** Events per page the log asks for (a 10,000-rollout trace is ≈ 260,000 events: never all at once). */
+/**
+ * Events per page the log asks for (a 10,000-rollout trace is ≈ 260,000 events: never all at once).
+ */
 export const EVENTS_PAGE = 500
 /** Matches a filtered log asks for at a time, more as it scrolls to their end. */
 const MATCHES_PAGE = 1_000
@@ -31,7 +33,10 @@ export function EventsTab({
 }: {
   runId: string
   total: number
-  /** Where a running run's matches were last asked (asked again when it moves); -1 for a finished run. */
+  /**
+   * Where a running run's matches were last asked (asked again when it moves); -1 for a finished
+   * run.
+   */
   filterEdge: number
   step: number
   onSeek: (step: number) => void
@@ -132,7 +137,8 @@ function PagedLog({
     p++
   )
     pages.push(p)
-  // a page wholly before the edge never changes; the page at a running run's edge is asked again as it grows
+  // a page wholly before the edge never changes; the page at a running run's edge is asked again as
+  // it grows
   const edgeOf = (p: number) => ((p + 1) * EVENTS_PAGE <= total ? -1 : total)
   const answers = useQueries({
     queries: pages.map((p) => ({
@@ -168,7 +174,10 @@ function PagedLog({
   )
 }
 
-/** The matches of a filter, asked of the server MATCHES_PAGE at a time while the list is scrolled to their end. */
+/**
+ * The matches of a filter, asked of the server MATCHES_PAGE at a time while the list is scrolled to
+ * their end.
+ */
 function useMatches(runId: string, q: string, edge: number) {
   return useInfiniteQuery({
     queryKey: runKeys.eventsMatching(runId, q, edge),

@@ -7,8 +7,9 @@ import { downloadText } from '../lib/download.ts'
 
 /**
  * Exports of what is on screen: the trace as JSON, the diagram as mermaid source and as SVG, and
- * the CLI command that reproduces the run (`cutover fleet` for a run recorded from processes). Copying falls back to a selectable field when the
- * clipboard is not available (plain HTTP, permissions).
+ * the CLI command that reproduces the run (`cutover fleet` for a run recorded from processes).
+ * Copying falls back to a selectable field when the clipboard is not available (plain HTTP,
+ * permissions).
  */
 export function ExportBar({
   run,
@@ -23,7 +24,8 @@ export function ExportBar({
   const [copied, setCopied] = useState<'command' | 'mermaid' | null>(null)
   const [fallback, setFallback] = useState<string | null>(null)
   // every option of the run, faults and deadline included: the command reproduces it byte for byte;
-  // a run recorded from processes is recorded again by cutover fleet (wall-clock, so not byte for byte)
+  // a run recorded from processes is recorded again by cutover fleet (wall-clock, so not byte for
+  // byte)
   const fleet = run.kind === 'fleet'
   const command = fleet ? fleetCommandLine(run) : simulateCommandLine(run)
   const base = `cutover-${run.scenario}-${run.id}`
@@ -38,7 +40,8 @@ export function ExportBar({
       setFallback(text)
     }
   }
-  // the whole trace is fetched only when asked for (≈ 100 MB of JSON at 10,000 rollouts): the page reads a summary
+  // the whole trace is fetched only when asked for (≈ 100 MB of JSON at 10,000 rollouts): the page
+  // reads a summary
   const exportTrace = async () => {
     setExporting(true)
     try {

@@ -107,7 +107,10 @@ export function InvariantsTab({
   )
 }
 
-/** One sentence on the run's first failure: which invariant, where, what happened, and the bug behind it. */
+/**
+ * One sentence on the run's first failure: which invariant, where, what happened, and the bug
+ * behind it.
+ */
 export function firstFailureSentence(first: InvariantFailure, bug: BugInfo | undefined): string {
   const cause =
     bug !== undefined && bug.invariant === first.id

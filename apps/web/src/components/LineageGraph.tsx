@@ -13,9 +13,9 @@ const HEIGHT = 440
  * The lineage drawn as a graph, one lane per rollout: each attempt a box of its model calls
  * (retired and fenced attempts struck through in red), parent links between calls, and the
  * restored-parent relay as an arc from N's last committed call to N+1's first call, a call cut at a
- * token boundary marked with its token count and a dashed cut edge to the call of N+1 that continues
- * it. Only the lanes
- * in view are drawn, so 10,000 rollouts scroll like 10. Clicking a call goes to its step.
+ * token boundary marked with its token count and a dashed cut edge to the call of N+1 that
+ * continues it. Only the lanes in view are drawn, so 10,000 rollouts scroll like 10. Clicking a
+ * call goes to its step.
  */
 export function LineageGraph({
   rollouts,

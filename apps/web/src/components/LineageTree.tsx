@@ -4,7 +4,10 @@ type Rollout = LineageView['rollouts'][number]
 export type AttemptStatus = Rollout['attempts'][number]['status']
 type Call = Rollout['attempts'][number]['calls'][number]
 
-/** A call's generation cut in words: "cut at token k" on the call of N, "continues … from token k" on its continuation. */
+/**
+ * A call's generation cut in words: "cut at token k" on the call of N, "continues … from token k"
+ * on its continuation.
+ */
 export function cutNote(call: Call): string | null {
   const cut = call.generation_cut
   if (cut !== undefined) {

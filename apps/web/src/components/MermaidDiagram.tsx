@@ -8,7 +8,9 @@ type DiagramState =
 
 let mermaidReady: Promise<Mermaid> | undefined
 
-/** A one-message diagram: parsing it loads mermaid's sequence-diagram module (a chunk of its own). */
+/**
+ * A one-message diagram: parsing it loads mermaid's sequence-diagram module (a chunk of its own).
+ */
 const WARM_UP = 'sequenceDiagram\n  a->>b: .'
 
 /**
@@ -147,7 +149,10 @@ function buildHeader(header: HTMLElement, svg: SVGSVGElement | null): void {
   header.append(copy)
 }
 
-/** Room left around the drawn content, in SVG units (the current message's box reaches 8 beyond its text). */
+/**
+ * Room left around the drawn content, in SVG units (the current message's box reaches 8 beyond its
+ * text).
+ */
 const CONTENT_MARGIN = 12
 
 /**
@@ -207,9 +212,15 @@ export function MermaidDiagram({
   highlight: number
   testId?: string
   label?: string
-  /** The zoom it opens at: fit to the pane's width (default), or a scale (a narrow pane reads better zoomed, scrolled to the current message). */
+  /**
+   * The zoom it opens at: fit to the pane's width (default), or a scale (a narrow pane reads better
+   * zoomed, scrolled to the current message).
+   */
   initialZoom?: number | 'fit'
-  /** Called each time a drawing ends, drawn or failed (the run page holds its trace fetch until the first one). */
+  /**
+   * Called each time a drawing ends, drawn or failed (the run page holds its trace fetch until the
+   * first one).
+   */
   onSettled?: () => void
 }) {
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
@@ -255,7 +266,8 @@ export function MermaidDiagram({
         const fit = fitWidthScale(box.current, canvas.current)
         setFitScale((shown) => steadyFit(shown, fit))
         setState({ status: 'ready' })
-        // figures for the e2e suite: loading mermaid (first time only) and parse + render + paint prep
+        // figures for the e2e suite: loading mermaid (first time only) and parse + render + paint
+        // prep
         if (loaded - started > 1)
           performance.measure('cutover:mermaid-load', { start: started, end: loaded })
         performance.measure('cutover:diagram-render', { start: loaded })
@@ -353,7 +365,9 @@ function steadyFit(shown: number, fit: number): number {
   return fit < shown || fit > shown * 1.1 ? fit : shown
 }
 
-/** The scale at which the drawn diagram fills the scroll box's width (never above 1: fit shrinks). */
+/**
+ * The scale at which the drawn diagram fills the scroll box's width (never above 1: fit shrinks).
+ */
 function fitWidthScale(box: HTMLElement, canvas: HTMLElement): number {
   const svg = canvas.querySelector('svg')
   const natural = svg ? Number(svg.getAttribute('width')) || svg.getBBox?.().width || 0 : 0

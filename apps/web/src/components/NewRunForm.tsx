@@ -22,8 +22,8 @@ import { FaultChip } from './FaultChip.tsx'
 const { rollouts: ROLLOUTS, deadline_ms: DEADLINE } = INTEGER_FIELDS
 
 /**
- * A run with every knob: scenario, seed (decimal text of any size), rollouts, deadline, cut mode and a
- * fault schedule as a JSON list checked against the contract's fault schema before sending.
+ * A run with every knob: scenario, seed (decimal text of any size), rollouts, deadline, cut mode
+ * and a fault schedule as a JSON list checked against the contract's fault schema before sending.
  * Empty fields take the scenario's defaults.
  */
 export function NewRunForm() {

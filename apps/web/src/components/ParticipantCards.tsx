@@ -12,7 +12,9 @@ function listed(tombstones: readonly string[], count: number, shown: number): st
 const short = (digest: string | null) =>
   digest ? `${digest.replace(/^sha256:/, '').slice(0, 12)}…` : '—'
 
-/** One card per participant at this step: phase, admission, in-flight work, tombstones, manifest. */
+/**
+ * One card per participant at this step: phase, admission, in-flight work, tombstones, manifest.
+ */
 export function ParticipantCards({ participants }: { participants: readonly Card[] }) {
   return (
     <ul className="participant-cards" aria-label="Participants">

@@ -5,8 +5,9 @@ import { RunFaults } from './RunFaults.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
 
 /**
- * The run's identity line: scenario, seed, fleet size, cut mode (when not the default), status and the invariant verdict; its fault
- * chips are editable when `onRemoveFault` is given (a new run without the fault).
+ * The run's identity line: scenario, seed, fleet size, cut mode (when not the default), status and
+ * the invariant verdict; its fault chips are editable when `onRemoveFault` is given (a new run
+ * without the fault).
  */
 export function RunHeader({
   run,
@@ -52,7 +53,7 @@ export function RunHeader({
             recorded from processes
           </span>
         )}
-        {/* "complete" already says the run completed; only an aborted transaction needs its own badge */}
+        {/* "complete" says the run completed; only an aborted transaction needs its own badge */}
         {run.outcome === 'aborted' && <span className="badge">aborted</span>}
         <InvariantSummary run={run} failing={failing} />
       </div>

@@ -40,10 +40,15 @@ import { TransportBar } from './TransportBar.tsx'
 import { usePlayback } from './usePlayback.ts'
 import { useStepKeys } from './useStepKeys.ts'
 
-/** How often a running run's view is asked again (its status; the summary follows the edge faster). */
+/**
+ * How often a running run's view is asked again (its status; the summary follows the edge faster).
+ */
 const RUN_POLL_MS = 1_000
 const NO_BANDS: readonly PhaseBand[] = []
-/** A running run's filtered reads (a rollout's events, the directory writes, the Events tab's matches) follow its edge in steps of this many events. */
+/**
+ * A running run's filtered reads (a rollout's events, the directory writes, the Events tab's
+ * matches) follow its edge in steps of this many events.
+ */
 const FILTER_EDGE_EVERY = 2_000
 const NO_MOMENTS: readonly KeyMoment[] = []
 
@@ -67,7 +72,10 @@ export function RunInspector({
   aside?: (step: StepView | undefined) => ReactNode
   /** Controls beside the export bar (the run page's "Compare with…"). */
   actions?: ReactNode
-  /** A finished run whose URL names no step opens at its first key moment (`openingStep`), not its end. */
+  /**
+   * A finished run whose URL names no step opens at its first key moment (`openingStep`), not its
+   * end.
+   */
   openAtStory?: boolean
 }) {
   const client = useQueryClient()
@@ -191,7 +199,8 @@ export function RunInspector({
   // The drawn window is state from the previous render (React's "adjust state while rendering"):
   // "Inject a fault where you stand": the same control above the diagram and in the Events tab.
   const runData = run.data
-  // A run recorded from processes (cutover fleet) has no fault schedule to edit: a re-run would be a simulation.
+  // A run recorded from processes (cutover fleet) has no fault schedule to edit: a re-run would be
+  // a simulation.
   const injectAt = (testId: string) =>
     runData.kind === 'fleet' ? (
       <p className="muted" data-testid={testId}>

@@ -8,7 +8,10 @@ import { Loading } from './Loading.tsx'
 import { RowChangeLinks } from './RowChangeLinks.tsx'
 import { StatePictureView } from './StatePictureView.tsx'
 
-/** One session at this step beside its prepare snapshot (changed values marked), and its model calls' generation cuts. */
+/**
+ * One session at this step beside its prepare snapshot (changed values marked), and its model
+ * calls' generation cuts.
+ */
 export function SessionDetail({
   runId,
   sessionKey,

@@ -15,7 +15,10 @@ const HEADERS: { readonly [C in SessionColumn]: string } = {
   summary: 'Summary (vs base tables)',
 }
 
-/** The order after clicking `column`'s header: ascending, or the other direction when it is the sorted column. */
+/**
+ * The order after clicking `column`'s header: ascending, or the other direction when it is the
+ * sorted column.
+ */
 export const nextSort = (s: SessionSort, column: SessionColumn): SessionSort =>
   s.column === column
     ? { column, direction: s.direction === 'asc' ? 'desc' : 'asc' }

@@ -29,7 +29,10 @@ const tab = (step: number, selected: string | null = null) => (
   />
 )
 
-/** The rows of step n: n sessions, so the count says which step is shown (and 10,000 at step 10,000). */
+/**
+ * The rows of step n: n sessions, so the count says which step is shown (and 10,000 at step
+ * 10,000).
+ */
 const answer = (path: string) => sessionsAnswer(path, (step) => sessionRows(step))
 /** The asked windows' query parameters. */
 const asked = () =>

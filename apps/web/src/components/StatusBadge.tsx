@@ -1,6 +1,8 @@
 import type { RunStatus } from '@cutover/core/contracts'
 
-/** A run's status as a coloured badge; a running run still waiting for a simulation slot says so. */
+/**
+ * A run's status as a coloured badge; a running run still waiting for a simulation slot says so.
+ */
 export function StatusBadge({
   status,
   queuePosition,

@@ -20,7 +20,10 @@ export function StoryNav({
 }: {
   runId: string
   summary: readonly KeyMoment[]
-  /** Where a running run's rollout events were last asked (asked again when it moves); -1 for a finished run. */
+  /**
+   * Where a running run's rollout events were last asked (asked again when it moves); -1 for a
+   * finished run.
+   */
   edge: number
   failures: readonly InvariantFailure[]
   step: number

@@ -8,10 +8,10 @@ import { Loading } from './Loading.tsx'
 import { TableDiff } from './TableDiff.tsx'
 
 /**
- * The Tables tab: a Workplace session's six mutable tables at this step, diffed against its
- * prepare snapshot (or the base tables before prepare: the baseline is named), each changed row
- * linked to the step of the request that changed it. Without a selected Workplace session it
- * opens the first one. The sessions to choose from are the step's Workplace sessions (`useWorkplaceSessions`).
+ * The Tables tab: a Workplace session's six mutable tables at this step, diffed against its prepare
+ * snapshot (or the base tables before prepare: the baseline is named), each changed row linked to
+ * the step of the request that changed it. Without a selected Workplace session it opens the first
+ * one. The sessions to choose from are the step's Workplace sessions (`useWorkplaceSessions`).
  */
 export function TablesTab({
   runId,

@@ -3,7 +3,10 @@ import { nextPhase, previousPhase } from '../lib/phaseStarts.ts'
 import { Icon } from './Icon.tsx'
 import { SPEEDS } from './usePlayback.ts'
 
-/** Step buttons, play/pause and speed. Buttons carry names for screen readers and tooltips with keys. */
+/**
+ * Step buttons, play/pause and speed. Buttons carry names for screen readers and tooltips with
+ * keys.
+ */
 export function TransportControls({
   step,
   total,

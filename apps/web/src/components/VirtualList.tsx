@@ -38,7 +38,9 @@ export function VirtualList<T>({
   scrollToIndex?: number | null
   label?: string
   role?: string
-  /** Told the rows drawn (visible plus overscan) whenever they change: a paged list asks for them. */
+  /**
+   * Told the rows drawn (visible plus overscan) whenever they change: a paged list asks for them.
+   */
   onRange?: (start: number, end: number) => void
 }) {
   const box = useRef<HTMLDivElement>(null)

@@ -11,7 +11,10 @@ export interface DemoPair {
   readonly seed: string | null
 }
 
-/** A run of the preset exactly as configured (fleet size, deadline, faults, cut mode, no teaching bug). */
+/**
+ * A run of the preset exactly as configured (fleet size, deadline, faults, cut mode, no teaching
+ * bug).
+ */
 export const matchesPreset = (run: RunView, preset: ScenarioInfo): boolean =>
   run.scenario === preset.name &&
   (run.cut_mode ?? DEFAULT_CUT_MODE) === (preset.config.cut_mode ?? DEFAULT_CUT_MODE) &&

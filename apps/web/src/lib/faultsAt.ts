@@ -20,11 +20,12 @@ function workerOf(id: string): number | null {
 }
 
 /**
- * The faults that make sense at `event` of a run's trace (`events`, in step order): a straggler,
- * an unacknowledged result or a delayed request on the event's rollout; a crash at this directory
+ * The faults that make sense at `event` of a run's trace (`events`, in step order): a straggler, an
+ * unacknowledged result or a delayed request on the event's rollout; a crash at this directory
  * write and a corrupt byte in this file (numbered as the simulator numbers them:
- * `directoryWriteFaults`); a missing worker for a worker's event. Faults already in `schedule` are left out. A straggler is
- * slow by four deadlines, so it is still generating when the prepare deadline passes.
+ * `directoryWriteFaults`); a missing worker for a worker's event. Faults already in `schedule` are
+ * left out. A straggler is slow by four deadlines, so it is still generating when the prepare
+ * deadline passes.
  */
 export function faultsAt(
   event: TraceMessage,

@@ -22,8 +22,8 @@ const TURNS: ReadonlySet<MomentKind> = new Set(['fault', 'retired', 'cut', 'abor
 
 /**
  * Where a finished run opens when its URL names no step: its first turn (a fault taking effect, a
- * straggler retired or cut, an abort, an invariant failing), else its first published checkpoint, else
- * its last step. The story starts there; the end of a run is one key press away.
+ * straggler retired or cut, an abort, an invariant failing), else its first published checkpoint,
+ * else its last step. The story starts there; the end of a run is one key press away.
  */
 export function openingStep(moments: readonly KeyMoment[], total: number): number {
   return (
@@ -32,7 +32,10 @@ export function openingStep(moments: readonly KeyMoment[], total: number): numbe
   )
 }
 
-/** The previous and next step of `rollout` (an id like `r004`, any attempt) around `step`, from events that include all of its. */
+/**
+ * The previous and next step of `rollout` (an id like `r004`, any attempt) around `step`, from
+ * events that include all of its.
+ */
 export function rolloutNeighbours(
   events: readonly TraceEvent[],
   rollout: string,

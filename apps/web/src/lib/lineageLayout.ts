@@ -88,7 +88,8 @@ export function lineageLayout(
         label: `a${placed.attempt.attempt} ${call.parent_call_id} → ${call.model_call_id}`,
       })
     })
-    // a continuation names the cut call it continues: look for it in the earlier attempts, latest first
+    // a continuation names the cut call it continues: look for it in the earlier attempts, latest
+    // first
     placed.calls.forEach(({ call, x: to }) => {
       const cut = call.continues_cut
       if (cut === undefined) return

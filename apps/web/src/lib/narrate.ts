@@ -34,7 +34,9 @@ const PHASE_LEAD: { readonly [phase: string]: string } = {
   abort: 'abort',
 }
 
-/** A participant id as a person says it: `resources_workplace` → `the workplace resources server`. */
+/**
+ * A participant id as a person says it: `resources_workplace` → `the workplace resources server`.
+ */
 export function participantName(id: string): string {
   if (id === 'controller') return 'the controller'
   if (id === 'agent') return 'the agent'
@@ -54,7 +56,9 @@ export function participantName(id: string): string {
 const str = (v: JsonValue | undefined) =>
   typeof v === 'string' || typeof v === 'number' ? String(v) : undefined
 
-/** The rollout (and attempt) an event is about, from its payload or a `rollout_<id>` participant. */
+/**
+ * The rollout (and attempt) an event is about, from its payload or a `rollout_<id>` participant.
+ */
 function subject(event: TraceEvent): string | undefined {
   const rollout =
     str(event.payload['rollout_id']) ??
@@ -73,7 +77,10 @@ function verb(type: string): string {
 
 const num = (v: JsonValue | undefined) => (typeof v === 'number' ? v : undefined)
 
-/** Sentences for the event types of the simulator's catalogue (packages/core/src/simulator/EVENTS.md). */
+/**
+ * Sentences for the event types of the simulator's catalogue
+ * (packages/core/src/simulator/EVENTS.md).
+ */
 function sentence(event: TraceEvent, from: string, to: string, about: string): string | undefined {
   const p = event.payload
   const path = str(p['path'])
@@ -148,7 +155,8 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'controller.abort':
     case 'controller.restore_abandoned':
       return `The controller abandons the checkpoint: ${str(p['reason']) ?? 'see the payload'}.`
-    // generation-safe cuts (GENERATION_CUTS.md): the token boundary, its durability, the fence, the continuation
+    // generation-safe cuts (GENERATION_CUTS.md): the token boundary, its durability, the fence, the
+    // continuation
     case 'generation.cut':
       return `${about}'s call ${str(p['model_call_id']) ?? ''} is still generating: ${from} asks ${to} to cut it at token ${num(p['prefix_token_count']) ?? 'k'} — the buffer up to there is frozen, decoding goes on into a fresh one.`
     case 'token.stage_prefix':

@@ -1,8 +1,9 @@
 import type { Fault, RunConfigInput, RunView } from '@cutover/core/contracts'
 
 /**
- * The config of a new run like `run` (scenario, seed, rollouts, deadline, bug, cut mode) with `faults` as
- * its whole schedule — an explicit list, so an empty one means no fault rather than the preset's.
+ * The config of a new run like `run` (scenario, seed, rollouts, deadline, bug, cut mode) with
+ * `faults` as its whole schedule — an explicit list, so an empty one means no fault rather than the
+ * preset's.
  */
 export function rerunConfig(
   run: Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug' | 'cut_mode'>,

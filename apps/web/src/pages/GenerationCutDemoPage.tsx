@@ -24,7 +24,10 @@ const SCENARIO_A: ScenarioName = 'straggler-retirement'
 /** The `generation-safe` side: the same straggler, cut at a token boundary and continued. */
 const SCENARIO_B: ScenarioName = 'generation-safe-cut'
 
-/** Starts the runs the pair still lacks, both with `seed` (the generation-safe one first when no seed is known). */
+/**
+ * Starts the runs the pair still lacks, both with `seed` (the generation-safe one first when no
+ * seed is known).
+ */
 async function startPair(
   a: RunView | null,
   b: RunView | null,

@@ -12,7 +12,10 @@ import type { InspectorView } from '../router/route.ts'
 
 const SCENARIO = 'straggler-retirement'
 
-/** A run of the preset exactly as configured (fleet size, deadline, faults), which the demo may reuse. */
+/**
+ * A run of the preset exactly as configured (fleet size, deadline, faults), which the demo may
+ * reuse.
+ */
 const reusable = (run: RunView, preset: ScenarioInfo) =>
   run.scenario === SCENARIO &&
   run.status !== 'failed' &&

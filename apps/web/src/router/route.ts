@@ -25,7 +25,10 @@ export type Route =
   | ({ readonly page: 'run'; readonly id: string } & InspectorView)
   | ({ readonly page: 'straggler'; readonly run: string | null } & InspectorView)
   | { readonly page: 'diff'; readonly a: string | null; readonly b: string | null }
-  /** `/demo/generation-cut`: two runs of the same seed (`a` whole-request, `b` generation-safe), one step cursor. */
+  /**
+   * `/demo/generation-cut`: two runs of the same seed (`a` whole-request, `b` generation-safe), one
+   * step cursor.
+   */
   | {
       readonly page: 'generation-cut'
       readonly a: string | null

@@ -44,7 +44,10 @@ export function sessionRows(count: number): SessionRow[] {
   })
 }
 
-/** A small trace: two run events, a prepare, a retire, a commit and a restore (hand-made: empty payloads). */
+/**
+ * A small trace: two run events, a prepare, a retire, a commit and a restore (hand-made: empty
+ * payloads).
+ */
 export const TRACE: TraceEvent[] = (
   [
     ['run', 'controller', 'agent', 'run.dispatch'],

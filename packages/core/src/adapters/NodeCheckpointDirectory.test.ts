@@ -166,7 +166,8 @@ describe('NodeCheckpointDirectory', () => {
     expect(dir.stats.durabilitySteps).toBe(2)
     for (let i = 0; i < 3; i++) dir.writeFile(`agent/r${i}.a0.json`, bytes(`{"i":${i}}\n`))
     dir.sync()
-    // Three files: one flush of the file system (one fdatasync each only where syncfs is unavailable).
+    // Three files: one flush of the file system (one fdatasync each only where syncfs is
+    // unavailable).
     expect([3, 5]).toContain(dir.stats.durabilitySteps)
     expect(readFileSync(join(root, 'agent/manifest.json'), 'utf8')).toBe('{"m":1}\n')
   })

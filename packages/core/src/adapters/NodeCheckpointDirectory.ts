@@ -36,7 +36,10 @@ interface PendingWrite {
  */
 const PER_FILE_BATCH = 2
 
-/** How `sync()` makes the batch of temp files durable; `syncfs` falls back to per-file when unavailable. */
+/**
+ * How `sync()` makes the batch of temp files durable; `syncfs` falls back to per-file when
+ * unavailable.
+ */
 let durability: 'syncfs' | 'per-file' = process.platform === 'linux' ? 'syncfs' : 'per-file'
 
 /**
@@ -246,8 +249,8 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
   /**
    * Whether relative `folder` is a real directory all the way down from D (no symlink on the way).
    * A folder found real is remembered for this object's lifetime, as written folders are: reading
-   * the 2,335 files of a 1,000-rollout checkpoint then costs one lstat per folder instead of one per
-   * path segment per file.
+   * the 2,335 files of a 1,000-rollout checkpoint then costs one lstat per folder instead of one
+   * per path segment per file.
    */
   #isRealFolder(folder: string): boolean {
     if (this.#knownDirs.has(folder)) return true
@@ -261,7 +264,10 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
     return true
   }
 
-  /** Creates `folder` (relative) segment by segment, refusing symlinks; new folders dirty their parent. */
+  /**
+   * Creates `folder` (relative) segment by segment, refusing symlinks; new folders dirty their
+   * parent.
+   */
   #ensureFolder(folder: string): void {
     if (folder === '' || this.#knownDirs.has(folder)) return
     let relative = ''

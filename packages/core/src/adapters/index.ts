@@ -1,4 +1,6 @@
-/** @cutover/core/adapters: the node implementations of core's ports. Explicit named re-exports only. */
+/**
+ * @cutover/core/adapters: the node implementations of core's ports. Explicit named re-exports only.
+ */
 export { nodeDigest } from './nodeDigest.ts'
 export { NodeCheckpointDirectory } from './NodeCheckpointDirectory.ts'
 export { loadNodeWorkplaceData, WORKPLACE_VENDOR_DIR } from './nodeWorkplaceData.ts'

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { WorkplaceData } from '../environments/workplace/WorkplaceData.ts'
 
-/** `vendor/workplace_assistant/` located from this file (packages/core/src/adapters → repo root). */
+/**
+ * `vendor/workplace_assistant/` located from this file (packages/core/src/adapters → repo root).
+ */
 export const WORKPLACE_VENDOR_DIR = fileURLToPath(
   new URL('../../../../vendor/workplace_assistant/', import.meta.url),
 )

@@ -1,9 +1,9 @@
 /**
  * The conformance index (issue #12): every rule of PROTOCOL.md §3, §4 and §6 and every row of §8
- * with a stable id, its one-line rule and its source sections. A rule is covered by the tests
- * whose names carry `[<id>]`; `npm run conformance` (scripts/conformance.ts) counts them and fails
- * when a modelled rule has none. Rules Cutover deliberately does not model say why in
- * `notModelled`; they are listed as such, never left out. SPEC_RULES.md is generated from this table.
+ * with a stable id, its one-line rule and its source sections. A rule is covered by the tests whose
+ * names carry `[<id>]`; `npm run conformance` (scripts/conformance.ts) counts them and fails when a
+ * modelled rule has none. Rules Cutover deliberately does not model say why in `notModelled`; they
+ * are listed as such, never left out. SPEC_RULES.md is generated from this table.
  */
 export interface SpecRule {
   /** Stable id, `<area>.<rule>`; tests name it as `[<id>]`. */

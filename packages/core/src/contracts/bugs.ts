@@ -14,7 +14,9 @@ export const BUG_NAMES = [
   'overlapping-cut-buffers',
 ] as const
 
-/** Teaching bugs of the generation-safe cut: a run naming one runs in `cut_mode: "generation-safe"`. */
+/**
+ * Teaching bugs of the generation-safe cut: a run naming one runs in `cut_mode: "generation-safe"`.
+ */
 export const CUT_BUG_NAMES = [
   'ack-before-durable',
   'egress-unfenced',

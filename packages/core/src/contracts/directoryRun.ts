@@ -28,7 +28,10 @@ export interface DirectoryFileView {
 export interface DirectoryTimelineEntry {
   readonly order: number | null
   readonly path: string
-  /** What wrote it: `agent`, `model-ledger/<server>`, `resources/<server>`, `aggregate`, `token-store`, `marker`, or `unknown`. */
+  /**
+   * What wrote it: `agent`, `model-ledger/<server>`, `resources/<server>`, `aggregate`,
+   * `token-store`, `marker`, or `unknown`.
+   */
   readonly writer: string
   readonly note: string
 }
@@ -43,7 +46,9 @@ export type DirectorySessionDetail =
       /** The Mersenne Twister position: the index word of the CPython `getstate()` tuple. */
       readonly rng_position: number
     }
-  /** The count: a number, or its exact decimal text beyond 2^53 (Python ints have no size limit). */
+  /**
+   * The count: a number, or its exact decimal text beyond 2^53 (Python ints have no size limit).
+   */
   | { readonly kind: 'counter'; readonly counter: number | string }
   | {
       readonly kind: 'workplace'
@@ -87,7 +92,9 @@ export interface DirectoryBoundaryView {
 export interface DirectoryLineageView extends LineageView {
   /** Fenced attempts as `<rollout_id>.a<attempt>`, from every ledger manifest. */
   readonly tombstones: readonly string[]
-  /** Continuation roots: each execution's last committed call, which N+1's first call relays from. */
+  /**
+   * Continuation roots: each execution's last committed call, which N+1's first call relays from.
+   */
   readonly roots: readonly { readonly key: string; readonly model_call_id: string }[]
 }
 
@@ -103,7 +110,9 @@ export interface DirectoryRunView {
   readonly status: 'complete'
   readonly created_at: string
   readonly events: 0
-  /** The checkpoint id the marker, aggregate or a namespace manifest names (null when none does). */
+  /**
+   * The checkpoint id the marker, aggregate or a namespace manifest names (null when none does).
+   */
   readonly checkpoint_id: string | null
   readonly valid: boolean
   readonly problems: readonly DirectoryProblemView[]
@@ -112,11 +121,15 @@ export interface DirectoryRunView {
   readonly sessions: readonly DirectorySessionView[]
   readonly boundaries: readonly DirectoryBoundaryView[]
   readonly lineage: DirectoryLineageView
-  /** Generation-safe checkpoints: the token-store segments the token-store manifest lists, with digest status. */
+  /**
+   * Generation-safe checkpoints: the token-store segments the token-store manifest lists, with
+   * digest status.
+   */
   readonly segments?: readonly TokenSegmentView[]
   /**
    * Generation-safe checkpoints: the ledgers' `generation_cut` records ("cut at token k") as the
-   * Sessions detail shows a cut; a directory has no trace, so steps are 0 and nothing is continued yet.
+   * Sessions detail shows a cut; a directory has no trace, so steps are 0 and nothing is continued
+   * yet.
    */
   readonly generation_cuts?: readonly GenerationCutView[]
 }

@@ -5,7 +5,10 @@ export function eventText(event: TraceEvent): string {
   return `${event.type} ${event.from} → ${event.to} ${event.outcome} ${JSON.stringify(event.payload)}`
 }
 
-/** The words of an event-log filter (whitespace-separated, case-insensitive); none matches everything. */
+/**
+ * The words of an event-log filter (whitespace-separated, case-insensitive); none matches
+ * everything.
+ */
 export function filterWords(filter: string): string[] {
   return filter.toLowerCase().split(/\s+/).filter(Boolean)
 }

@@ -8,15 +8,18 @@ export type CorruptibleNamespace = (typeof CORRUPTIBLE_NAMESPACES)[number]
 /** The token-store folder a `corrupt_segment` fault's `index` counts in (GENERATION_CUTS.md §6). */
 export const SEGMENTS_FOLDER = 'token-store/segments'
 
-/** A folder whose data files a corruption fault counts: a namespace, or the token store's segments. */
+/**
+ * A folder whose data files a corruption fault counts: a namespace, or the token store's segments.
+ */
 export type CorruptibleFolder = CorruptibleNamespace | typeof SEGMENTS_FOLDER
 
 const isManifest = (path: string) => path === 'manifest.json' || path.endsWith('/manifest.json')
 
 /**
  * The files a `corrupt_file` fault's `index` counts in one namespace of a checkpoint: its data
- * files, sorted, manifests excluded (for `token-store/segments`, the segment files). The simulator picks `files[index % files.length]` of this list
- * in the published directory; a reader of the trace builds the same list from its writes.
+ * files, sorted, manifests excluded (for `token-store/segments`, the segment files). The simulator
+ * picks `files[index % files.length]` of this list in the published directory; a reader of the
+ * trace builds the same list from its writes.
  */
 export function corruptibleFiles(paths: Iterable<string>, namespace: CorruptibleFolder): string[] {
   const files = new Set<string>()

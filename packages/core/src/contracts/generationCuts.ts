@@ -19,11 +19,16 @@ export const CUT_DISPOSITIONS = [
 ] as const
 export type CutDisposition = (typeof CUT_DISPOSITIONS)[number]
 
-/** What a `durable_prefix` froze: a call still generating, or one finished behind the egress fence. */
+/**
+ * What a `durable_prefix` froze: a call still generating, or one finished behind the egress fence.
+ */
 export const CUT_KINDS = ['active_prefix', 'terminal_completion'] as const
 export type CutKind = (typeof CUT_KINDS)[number]
 
-/** How a continued call receives its prefix: the worker reads the staged segments, or the framework hands the tokens in. */
+/**
+ * How a continued call receives its prefix: the worker reads the staged segments, or the framework
+ * hands the tokens in.
+ */
 export const PREFIX_DELIVERIES = ['staged', 'inline'] as const
 export type PrefixDelivery = (typeof PREFIX_DELIVERIES)[number]
 
@@ -37,7 +42,9 @@ export interface GenerationCutProof {
   readonly workers: readonly number[]
 }
 
-/** One ledger `generation_cut` record: the disposition of a frozen ticket of a continued rollout. */
+/**
+ * One ledger `generation_cut` record: the disposition of a frozen ticket of a continued rollout.
+ */
 export interface GenerationCutRecord {
   readonly model_call_id: string
   readonly disposition: CutDisposition

@@ -4,7 +4,10 @@ export function rolloutIds(count: number): readonly string[] {
   return Array.from({ length: count }, (_, i) => `r${String(i).padStart(width, '0')}`)
 }
 
-/** How a fault names a rollout of a `count`-rollout run: `an id as the run prints it ("r00"…"r89") or an index (0…89)`. */
+/**
+ * How a fault names a rollout of a `count`-rollout run: `an id as the run prints it ("r00"…"r89")
+ * or an index (0…89)`.
+ */
 export function rolloutNamingHint(count: number): string {
   const ids = rolloutIds(count)
   const last = count - 1

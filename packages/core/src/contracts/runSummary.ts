@@ -108,7 +108,10 @@ export function phaseBands(events: readonly Pick<TraceEvent, 'step' | 'phase'>[]
 
 /** A run summary kept up to date one event at a time (each event is looked at once). */
 export interface RunSummaryBuilder {
-  /** Adds the events after the ones already added: `events` is the whole trace so far, or its next slice when `from` says where it starts. */
+  /**
+   * Adds the events after the ones already added: `events` is the whole trace so far, or its next
+   * slice when `from` says where it starts.
+   */
   addFrom(events: readonly TraceEvent[], from?: number): void
   /** How many events were added. */
   readonly count: number
@@ -117,8 +120,8 @@ export interface RunSummaryBuilder {
 }
 
 /**
- * Builds a run summary in one pass (bands as `phaseBands`). The restore's start is a moment of its own (the first restore event after anything but restore
- * or resume).
+ * Builds a run summary in one pass (bands as `phaseBands`). The restore's start is a moment of its
+ * own (the first restore event after anything but restore or resume).
  */
 export function createRunSummaryBuilder(): RunSummaryBuilder {
   const bands = createBandTrack()

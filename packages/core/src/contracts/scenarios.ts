@@ -42,7 +42,10 @@ export const faultSchema = z.discriminatedUnion('kind', [
 export type Fault = z.infer<typeof faultSchema>
 export type FaultKind = Fault['kind']
 
-/** Fault kinds that only mean something when prepare cuts generations (`cut_mode: "generation-safe"`). */
+/**
+ * Fault kinds that only mean something when prepare cuts generations (`cut_mode:
+ * "generation-safe"`).
+ */
 export const CUT_FAULT_KINDS = [
   'constrained_decoding',
   'cut_stage_failure',
@@ -119,7 +122,10 @@ export interface RunConfig {
   readonly faults: readonly Fault[]
   /** A teaching-mode bug (absent for a correct run). */
   readonly bug?: BugName
-  /** Absent means `whole-request` (so a whole-request config is byte-identical to before cuts existed). */
+  /**
+   * Absent means `whole-request` (so a whole-request config is byte-identical to before cuts
+   * existed).
+   */
   readonly cut_mode?: CutMode
 }
 

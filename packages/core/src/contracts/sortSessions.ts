@@ -1,6 +1,8 @@
 import type { SessionRow } from './views.ts'
 
-/** Sessions-table columns, in display order (the sort keys of `GET /api/runs/:id/sessions?sort=`). */
+/**
+ * Sessions-table columns, in display order (the sort keys of `GET /api/runs/:id/sessions?sort=`).
+ */
 export const SESSION_COLUMNS = [
   'rollout_id',
   'attempt',
@@ -23,10 +25,16 @@ export interface SessionSort {
 /** The Sessions table's order before the user picks one: the API's (session key) order. */
 export const DEFAULT_SESSION_SORT: SessionSort = { column: 'rollout_id', direction: 'asc' }
 
-/** One collator for every comparison: `localeCompare` with options builds one per call (≈ 250,000 calls to sort 18,766 rows). */
+/**
+ * One collator for every comparison: `localeCompare` with options builds one per call (≈ 250,000
+ * calls to sort 18,766 rows).
+ */
 const COLLATOR = new Intl.Collator('en', { numeric: true })
 
-/** Whether a row matches the Sessions filter: its trimmed, lower-cased text is in any column or the key (empty matches all). */
+/**
+ * Whether a row matches the Sessions filter: its trimmed, lower-cased text is in any column or the
+ * key (empty matches all).
+ */
 export function sessionMatches(row: SessionRow, needle: string): boolean {
   return (
     needle === '' ||
@@ -66,7 +74,8 @@ export function sortSessions(
     else order = COLLATOR.compare(String(x), String(y))
     return order * sign
   }
-  // The API's order is the default sort's: one pass finds it sorted (18,766 comparisons, not ≈ 250,000).
+  // The API's order is the default sort's: one pass finds it sorted (18,766 comparisons, not ≈
+  // 250,000).
   if (kept.every((row, i) => i === 0 || compare(kept[i - 1] as SessionRow, row) <= 0)) return kept
   const indexed = kept.map((row, index) => ({ row, index }))
   indexed.sort((a, b) => compare(a.row, b.row) || a.index - b.index)

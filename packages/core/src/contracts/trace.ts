@@ -22,7 +22,10 @@ export type TracePhase = (typeof TRACE_PHASES)[number]
  */
 export type ParticipantId = string
 
-/** The events of generation-safe cuts (GENERATION_CUTS.md §6): tokens show as counts, never one event per token. */
+/**
+ * The events of generation-safe cuts (GENERATION_CUTS.md §6): tokens show as counts, never one
+ * event per token.
+ */
 export const GENERATION_CUT_EVENT_TYPES = [
   'generation.cut',
   'token.stage_prefix',
@@ -85,7 +88,10 @@ export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number]
 
 /** An execution identity in a payload. */
 type Ids = { readonly rollout_id: string; readonly attempt_index: number }
-/** A controller → participant control call: the participant's answer when `ok`, its message when refused. */
+/**
+ * A controller → participant control call: the participant's answer when `ok`, its message when
+ * refused.
+ */
 type Control = {
   readonly checkpoint_id: string
   readonly result?: JsonValue
@@ -183,7 +189,8 @@ type PayloadFields = {
     readonly bytes: number
     readonly crashed: boolean
   }
-  // reader → directory: one bounded batch of a namespace folder's files read, hashed against their manifest and checked (publish and restore)
+  // reader → directory: one bounded batch of a namespace folder's files read, hashed against their
+  // manifest and checked (publish and restore)
   'directory.verify': {
     readonly checkpoint_id: string
     readonly path: string
@@ -212,7 +219,8 @@ type PayloadFields = {
     readonly message: string
   }
   'controller.restore_abandoned': { readonly checkpoint_id: string; readonly reason: string }
-  // policy_model → generation_worker / model_worker_<k>: freeze [0, k) of one frozen ticket's active buffer
+  // policy_model → generation_worker / model_worker_<k>: freeze [0, k) of one frozen ticket's
+  // active buffer
   'generation.cut': Ids & {
     readonly checkpoint_id: string
     readonly cut_id: string
@@ -222,7 +230,8 @@ type PayloadFields = {
     readonly prefix_token_count: number
     readonly inventory_digest: string
   }
-  // worker → token_store: stage the frozen prefix as segment `staging_key` and wait for durability (outcome `generation_cut_failed` when it cannot)
+  // worker → token_store: stage the frozen prefix as segment `staging_key` and wait for durability
+  // (outcome `generation_cut_failed` when it cannot)
   'token.stage_prefix': Ids & {
     readonly checkpoint_id: string
     readonly model_call_id: string
@@ -231,7 +240,8 @@ type PayloadFields = {
     readonly prefix_digest: string
     readonly durable: boolean
   }
-  // worker → policy_model: the ticket's durable disposition (wire: `durable_prefix` or `durable_failure`)
+  // worker → policy_model: the ticket's durable disposition (wire: `durable_prefix` or
+  // `durable_failure`)
   'generation.cut_ack': Ids & {
     readonly checkpoint_id: string
     readonly cut_id: string
@@ -243,20 +253,23 @@ type PayloadFields = {
     readonly prefix_digest: string | null
     readonly staging_keys: readonly string[]
   }
-  // policy_model → agent: no response bytes of this frozen ticket reach the caller until the checkpoint's disposition is known
+  // policy_model → agent: no response bytes of this frozen ticket reach the caller until the
+  // checkpoint's disposition is known
   'model.egress_fenced': Ids & {
     readonly checkpoint_id: string
     readonly model_call_id: string
     readonly ticket: string
   }
-  // policy_model → agent: the fence lifts (`aborted`: the held response is delivered; `committed`: it is dropped, N+1 continues the call)
+  // policy_model → agent: the fence lifts (`aborted`: the held response is delivered; `committed`:
+  // it is dropped, N+1 continues the call)
   'model.egress_released': Ids & {
     readonly checkpoint_id: string
     readonly model_call_id: string
     readonly disposition: 'committed' | 'aborted'
     readonly delivered: boolean
   }
-  // worker → policy_model (restored): lease the restored cut of `cut_model_call_id` to this worker's call of N+1
+  // worker → policy_model (restored): lease the restored cut of `cut_model_call_id` to this
+  // worker's call of N+1
   'generation.claim_cut': Ids & {
     readonly checkpoint_id: string
     readonly worker: number
@@ -264,7 +277,8 @@ type PayloadFields = {
     readonly cut_model_call_id: string
     readonly staging_keys: readonly string[]
   }
-  // policy_model → worker (restored): continue the call from token k, the prefix delivered `staged` or `inline`
+  // policy_model → worker (restored): continue the call from token k, the prefix delivered `staged`
+  // or `inline`
   'generation.continue': Ids & {
     readonly worker: number
     readonly model_call_id: string
@@ -295,7 +309,9 @@ const typesHavePayloads: [
   : false = true
 void typesHavePayloads
 
-/** Event types whose payload is a control call's answer (`checkpoint_id`, `result` or `message`). */
+/**
+ * Event types whose payload is a control call's answer (`checkpoint_id`, `result` or `message`).
+ */
 export type ControlEventType = {
   [T in TraceEventType]: PayloadFields[T] extends Control ? T : never
 }[TraceEventType]

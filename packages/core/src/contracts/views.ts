@@ -59,7 +59,10 @@ export interface RunView {
   readonly faults: readonly Fault[]
   /** The run's teaching-mode bug, when it has one. */
   readonly bug?: BugName
-  /** How prepare treats a generation still running at the deadline (CONTRACTS.md §10); absent means `whole-request`. */
+  /**
+   * How prepare treats a generation still running at the deadline (CONTRACTS.md §10); absent means
+   * `whole-request`.
+   */
   readonly cut_mode?: CutMode
   /** Faults of the schedule that never fired, with the reason (empty while running). */
   readonly inert_faults: readonly InertFault[]
@@ -76,7 +79,9 @@ export interface RunView {
   readonly error?: string
   /** While a `running` run waits for a simulation slot: its place in the queue (1 = next). */
   readonly queue_position?: number
-  /** A fleet run's participant processes (CONTRACTS.md §9): the originals and their replacements. */
+  /**
+   * A fleet run's participant processes (CONTRACTS.md §9): the originals and their replacements.
+   */
   readonly processes?: readonly FleetProcessView[]
 }
 
@@ -154,18 +159,25 @@ export interface StepView {
   readonly mermaid: string
   /** The first and last step the diagram window covers. */
   readonly window: { readonly from: number; readonly to: number }
-  /** The same diagram for a client that draws its own highlight: no parsing of mermaid text needed. */
+  /**
+   * The same diagram for a client that draws its own highlight: no parsing of mermaid text needed.
+   */
   readonly diagram: {
     /** The mermaid source without the highlight box and marker. */
     readonly source: string
     /** The index of this step's message among the drawn messages, or -1 (step 0, or not drawn). */
     readonly highlight: number
-    /** The step of each drawn message, in drawing order (messages of folded phases are not drawn). */
+    /**
+     * The step of each drawn message, in drawing order (messages of folded phases are not drawn).
+     */
     readonly steps: readonly number[]
   }
 }
 
-/** `GET /api/runs/:id/sessions?step=n`: every session row at a step of a run whose first `total` events are known. */
+/**
+ * `GET /api/runs/:id/sessions?step=n`: every session row at a step of a run whose first `total`
+ * events are known.
+ */
 export interface SessionsView {
   readonly step: number
   readonly total: number
@@ -175,9 +187,10 @@ export interface SessionsView {
 /**
  * `GET /api/runs/:id/sessions?step=n&offset=&limit=&sort=&dir=&q=&session=&environment=`: a window
  * of the session rows at a step, sorted and filtered where the run lives (`sortSessions`). `count`
- * is the rows at the step, `matched` those of `environment` (when given) the filter keeps; `sessions` are matched rows `offset` to
- * `offset + limit` in that order. `selected` answers `session=`: whether that session exists at the
- * step, and its index among the matched rows (null when the filter hides it).
+ * is the rows at the step, `matched` those of `environment` (when given) the filter keeps;
+ * `sessions` are matched rows `offset` to `offset + limit` in that order. `selected` answers
+ * `session=`: whether that session exists at the step, and its index among the matched rows (null
+ * when the filter hides it).
  */
 export interface SessionsWindow {
   readonly step: number
@@ -269,7 +282,10 @@ export interface LineageView {
         readonly step: number
         /** The ledger's `generation_cut` record of this call of attempt N ("cut at token k"). */
         readonly generation_cut?: GenerationCutRecord
-        /** On the call of N+1 that continues a cut call: which call, from which token, how the prefix arrived. */
+        /**
+         * On the call of N+1 that continues a cut call: which call, from which token, how the
+         * prefix arrived.
+         */
         readonly continues_cut?: {
           readonly model_call_id: string
           readonly prefix_token_count: number
@@ -302,6 +318,9 @@ export interface CheckpointView {
     readonly message: string
   }[]
   readonly files: readonly CheckpointFileView[]
-  /** The token-store segments (`token-store/segments/…`) the token-store manifest lists, with digest status. */
+  /**
+   * The token-store segments (`token-store/segments/…`) the token-store manifest lists, with digest
+   * status.
+   */
   readonly segments?: readonly TokenSegmentView[]
 }

@@ -39,7 +39,10 @@ export interface ControllerTestOptions {
   readonly resumeAgentsFirst?: boolean
   /** Publish the aggregate manifest before the resources commit (breaks `manifest-last`). */
   readonly aggregateBeforeResources?: boolean
-  /** Hold acknowledgements back to the checkpoint and send them after the agents prepare (breaks `acks-before-prepare`). */
+  /**
+   * Hold acknowledgements back to the checkpoint and send them after the agents prepare (breaks
+   * `acks-before-prepare`).
+   */
   readonly acksAfterPrepare?: boolean
   /**
    * The policy model refuses every commit of the first checkpoint: the retries run out and that
@@ -105,11 +108,16 @@ export class Controller {
   get checkpointId(): string {
     return this.#cid
   }
-  /** True when completed results wait for the checkpoint's flush instead of being acknowledged at once (a test switch). */
+  /**
+   * True when completed results wait for the checkpoint's flush instead of being acknowledged at
+   * once (a test switch).
+   */
   get defersAcknowledgements(): boolean {
     return this.#test.acksAfterPrepare === true
   }
-  /** True while the controller waits for the fleet to drain (the host pokes it after each event). */
+  /**
+   * True while the controller waits for the fleet to drain (the host pokes it after each event).
+   */
   get waiting(): boolean {
     return (this.#stage === 'preparing' || this.#stage === 'retiring') && !this.#exporting
   }
@@ -147,7 +155,9 @@ export class Controller {
     runNow(work, (task) => this.#host.runTask(task))
   }
 
-  /** Starts checkpoint `cid`: freeze dispatch, flush acknowledgements, park agents, pause the model. */
+  /**
+   * Starts checkpoint `cid`: freeze dispatch, flush acknowledgements, park agents, pause the model.
+   */
   begin(cid: string): void {
     this.#runNow(this.#begin(cid))
   }
@@ -169,7 +179,8 @@ export class Controller {
         `deadline_exceeded: deadline ${this.#deadline} is not after now (${now})`,
       )
     // SC step 2 (§3.6): completed results are acknowledged with their exact receipts before any
-    // participant is asked to prepare; the actor's prepare fails while any remain unreleased (§3.5).
+    // participant is asked to prepare; the actor's prepare fails while any remain unreleased
+    // (§3.5).
     const acksAfter = this.#test.acksAfterPrepare === true
     if (!acksAfter) {
       this.#flushAcknowledgements()
@@ -270,7 +281,8 @@ export class Controller {
       'model.status',
       yield* ask(w.model.status(cid, this.#host.now())),
     )
-    // The policy model did not reach `paused` by the deadline (§3.5 prepare: else prepare_incomplete).
+    // The policy model did not reach `paused` by the deadline (§3.5 prepare: else
+    // prepare_incomplete).
     if (!model.ok) return yield* this.#abort(`prepare_incomplete: ${model.error.code}`)
     if (!status.ok) return yield* this.#abort(status.error.code)
     const blocking = status.value.blocking_attempts
@@ -360,8 +372,8 @@ export class Controller {
   }
 
   /**
-   * The commit half on its own (`cutover checkpoint commit`): checkpoint `cid`, whose participants a
-   * separate prepare left prepared, is committed and published as in a whole cycle; the host's
+   * The commit half on its own (`cutover checkpoint commit`): checkpoint `cid`, whose participants
+   * a separate prepare left prepared, is committed and published as in a whole cycle; the host's
    * `published` decides whether a restore follows.
    */
   commitPrepared(cid: string): void {
@@ -385,7 +397,10 @@ export class Controller {
     this.restore()
   }
 
-  /** Commit: agents → model (with continuation roots) → resources → aggregate → token store → marker. */
+  /**
+   * Commit: agents → model (with continuation roots) → resources → aggregate → token store →
+   * marker.
+   */
   commit(): void {
     if (this.#stage !== 'committing') return
     this.#host.runTask(this.#commit())
@@ -618,7 +633,8 @@ export class Controller {
 
   *#retryCommit(error: CutoverError): Work {
     if (this.#commitAttempts >= 3) return yield* this.#abort(`commit failed: ${error.code}`)
-    // The crashed commit is retried over the same directory; finished participants replay their results.
+    // The crashed commit is retried over the same directory; finished participants replay their
+    // results.
     this.#host.schedule(2, () => this.commit())
   }
 
@@ -638,8 +654,9 @@ export class Controller {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
     function* fail(why: string): Work {
-      // Abort the restore: every fresh participant a restore was sent to is resumed, then discarded;
-      // the original processes (still committed_paused) resume and the checkpoint is retaken later.
+      // Abort the restore: every fresh participant a restore was sent to is resumed, then
+      // discarded; the original processes (still committed_paused) resume and the checkpoint is
+      // retaken later.
       self.#stage = 'aborted'
       // Dependency order even here (model, resources, then agent); resume on an untouched idle
       // participant is harmless, and it keeps every resume round ordered.
@@ -653,7 +670,8 @@ export class Controller {
       yield* self.#resumeAll('abort', old, null)
     }
     // The actor reads checkpoint.json and the aggregate manifest (verified) and compares the
-    // committed participant set with the current fleet before any participant restores (§3.5, §5.5).
+    // committed participant set with the current fleet before any participant restores (§3.5,
+    // §5.5).
     const published = yield* this.#verifying(
       'restore',
       loadPublishedSteps(dir, this.#host.digest, this.#cid),
@@ -728,7 +746,10 @@ export class Controller {
     }
   }
 
-  /** Resume: dependencies (policy model, resources) before agents, then dispatch; one participant per step. */
+  /**
+   * Resume: dependencies (policy model, resources) before agents, then dispatch; one participant
+   * per step.
+   */
   *#resumeAll(phase: TracePhase, w: Fleet, restored: readonly AgentBoundaryRecord[] | null): Work {
     const deps = ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`)]
     const order = this.#test.resumeAgentsFirst === true ? ['agent', ...deps] : [...deps, 'agent']
@@ -741,7 +762,9 @@ export class Controller {
     this.#host.afterResume(restored, retired)
   }
 
-  /** Abort: resume every participant (an `invalid_phase` answer means already accepting), unfreeze. */
+  /**
+   * Abort: resume every participant (an `invalid_phase` answer means already accepting), unfreeze.
+   */
   abort(reason: string): void {
     this.#runNow(this.#abort(reason))
   }
@@ -750,7 +773,8 @@ export class Controller {
     const w = this.#host.fleet()
     this.#stage = 'aborted'
     this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
-    // One step: an abort is a handful of calls, and its callers expect the fleet resumed when it ends.
+    // One step: an abort is a handful of calls, and its callers expect the fleet resumed when it
+    // ends.
     yield* atOnce(this.#resumeAll('abort', w, null))
   }
 

@@ -39,7 +39,9 @@ export type ControllerLogType =
  */
 export type ControllerWait = PromiseLike<unknown> | undefined
 
-/** A piece of controller work the host runs one bounded step per agenda item, before any other item. */
+/**
+ * A piece of controller work the host runs one bounded step per agenda item, before any other item.
+ */
 export type ControllerTask = Iterator<ControllerWait, void>
 
 /** What the controller needs from the world around it (the simulator provides it). */
@@ -66,9 +68,14 @@ export interface ControllerHost {
    * consumer yet nothing interleaves with it: the trace is the one a single item would produce.
    */
   runTask(task: ControllerTask): void
-  /** Checkpoint `id`'s directory (writes staged, then performed and traced one per step); `writer` names the participant that writes. */
+  /**
+   * Checkpoint `id`'s directory (writes staged, then performed and traced one per step); `writer`
+   * names the participant that writes.
+   */
   openDirectory(checkpointId: string, writer: () => string): SteppedDirectory
-  /** The hashing port the controller's own directory writes (aggregate, token store, marker) use. */
+  /**
+   * The hashing port the controller's own directory writes (aggregate, token store, marker) use.
+   */
   readonly digest: Digest
   /** Called when the checkpoint committed (published). */
   published(checkpointId: string): void
@@ -95,7 +102,10 @@ export interface ControllerHost {
    * stragglers are retired (`whole-request`).
    */
   cutGenerations?(checkpointId: string): readonly ExecutionIdentity[]
-  /** The prefix segments of the cut round (written under `token-store/segments/` before the token-store manifest). */
+  /**
+   * The prefix segments of the cut round (written under `token-store/segments/` before the
+   * token-store manifest).
+   */
   cutSegments?(): readonly TokenSegmentInput[]
   /** The controller's own notes (`controller → controller`, always `ok`). */
   log<T extends ControllerLogType>(phase: TracePhase, type: T, payload: TracePayloads[T]): void

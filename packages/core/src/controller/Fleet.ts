@@ -17,11 +17,11 @@ type ControlOf<C, K extends keyof C> = {
 }
 
 /**
- * A participant in this process may also offer its commit and restore as bounded steps. `commitSteps`
- * writes its namespace one batch of files per step (the controller performs and traces each batch's
- * writes in between); `restoreSteps` reads and verifies it one batch at a time (each a
- * `VerifyProgress` the controller traces), then installs it at once. A remote participant (HTTP)
- * has only `commit` and `restore`: its work is not done on the controller's thread.
+ * A participant in this process may also offer its commit and restore as bounded steps.
+ * `commitSteps` writes its namespace one batch of files per step (the controller performs and
+ * traces each batch's writes in between); `restoreSteps` reads and verifies it one batch at a time
+ * (each a `VerifyProgress` the controller traces), then installs it at once. A remote participant
+ * (HTTP) has only `commit` and `restore`: its work is not done on the controller's thread.
  */
 type Stepped<C> = (C extends { commit(...args: infer A): Result<infer T, CutoverError> }
   ? { readonly commitSteps?: (...args: A) => Generator<void, Result<T, CutoverError>, void> }
@@ -46,17 +46,26 @@ export interface Fleet {
   readonly resources: { readonly [K in EnvName]: ResourcesControl }
 }
 
-/** Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit, restore, resume. */
+/**
+ * Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit,
+ * restore, resume.
+ */
 export type AgentControl = ControlOf<
   AgentParticipant,
   'prepare' | 'status' | 'prepareDeadline' | 'retire' | 'commit' | 'restore' | 'resume'
 > &
   Stepped<AgentParticipant> & {
-    /** The agent's instance name (the aggregate manifest records it; restore compares it with the committed set). */
+    /**
+     * The agent's instance name (the aggregate manifest records it; restore compares it with the
+     * committed set).
+     */
     readonly instanceName: string
   }
 
-/** Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its last report gave. */
+/**
+ * Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its last report
+ * gave.
+ */
 export type ModelControl = ControlOf<
   PolicyModel,
   'pause' | 'status' | 'abortInflight' | 'commit' | 'restore' | 'resume'

@@ -39,7 +39,9 @@ export function fleetParticipants(fleet: Fleet): AggregateParticipant[] {
   ]
 }
 
-/** The difference between a committed participant set and the current fleet's, or null when equal. */
+/**
+ * The difference between a committed participant set and the current fleet's, or null when equal.
+ */
 export function participantSetMismatch(
   committed: readonly AggregateParticipant[],
   current: readonly AggregateParticipant[],

@@ -17,9 +17,15 @@ export interface TraceDifference {
 export interface TraceDiff {
   /** Same events (step numbers aside) with the same virtual times. */
   readonly identical: boolean
-  /** Content differences in order; when only virtual times differ, one difference at the first event whose time differs. */
+  /**
+   * Content differences in order; when only virtual times differ, one difference at the first event
+   * whose time differs.
+   */
   readonly differences: readonly TraceDifference[]
-  /** True when the traces differ in more than `maxEdits` events past their common prefix: the rest is one difference. */
+  /**
+   * True when the traces differ in more than `maxEdits` events past their common prefix: the rest
+   * is one difference.
+   */
   readonly truncated: boolean
 }
 

@@ -61,7 +61,10 @@ export function commitAgentNamespace(
   return runSteps(commitAgentSteps(dir, digest, input))
 }
 
-/** `commitAgentNamespace` writing one bounded batch of record files per step (`writeNamespaceSteps`). */
+/**
+ * `commitAgentNamespace` writing one bounded batch of record files per step
+ * (`writeNamespaceSteps`).
+ */
 export function* commitAgentSteps(
   dir: CheckpointDirectory,
   digest: Digest,

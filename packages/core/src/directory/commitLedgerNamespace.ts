@@ -42,7 +42,9 @@ export interface LedgerCommitInput {
   readonly continuation_roots: readonly ContinuationRoot[]
   /** Attempts the model saw that are not continued (PROTOCOL.md §6.1). */
   readonly excluded_inactive?: readonly ExecutionIdentity[]
-  /** Generation-safe cuts: one record per frozen ticket of a continued rollout (omitted when none). */
+  /**
+   * Generation-safe cuts: one record per frozen ticket of a continued rollout (omitted when none).
+   */
   readonly generation_cuts?: readonly GenerationCutEntry[]
 }
 
@@ -64,9 +66,9 @@ const sortIdentities = (ids: readonly ExecutionIdentity[]): ExecutionIdentity[] 
  * JSONL per continued capture key, then the manifest. Refused with `ledger_mismatch` when a
  * rollout's rows belong to another capture key, lineage is not named by a continuation root, a root
  * names a tombstoned attempt, has no lineage, or does not match exactly one row with its model call
- * id and no failure; or when the namespace already holds another checkpoint or other inputs ("changed
- * before commit retry"). The storage references are the staging keys of each root's call and its
- * ancestors.
+ * id and no failure; or when the namespace already holds another checkpoint or other inputs
+ * ("changed before commit retry"). The storage references are the staging keys of each root's call
+ * and its ancestors.
  */
 export function commitLedgerNamespace(
   dir: CheckpointDirectory,
@@ -76,7 +78,10 @@ export function commitLedgerNamespace(
   return runSteps(commitLedgerSteps(dir, digest, input))
 }
 
-/** `commitLedgerNamespace` writing one bounded batch of lineage files per step (`writeNamespaceSteps`). */
+/**
+ * `commitLedgerNamespace` writing one bounded batch of lineage files per step
+ * (`writeNamespaceSteps`).
+ */
 export function* commitLedgerSteps(
   dir: CheckpointDirectory,
   digest: Digest,
@@ -138,7 +143,8 @@ export function* commitLedgerSteps(
         `root ${root.capture_key} matches ${matches.length} committed rows for ${root.last_committed_model_call_id}`,
       )
     }
-    // The continuation needs the staged tokens of the whole prefix: the root call and its ancestors.
+    // The continuation needs the staged tokens of the whole prefix: the root call and its
+    // ancestors.
     const seen = new Set<string>()
     for (
       let row: LineageRow | undefined = match;

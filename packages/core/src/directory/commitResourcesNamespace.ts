@@ -34,8 +34,8 @@ export interface ResourcesCommitResult {
 /**
  * Commits `resources/<server_name>/` (PROTOCOL.md §3.4 commit, §5.3): one ResourceSnapshot file per
  * session, then the manifest. Refusals (`resources_checkpoint_error`): invalid server name,
- * checkpoint id or snapshot, two snapshots of one session, a namespace holding another checkpoint or
- * other content. Re-committing the same checkpoint returns the existing, verified manifest.
+ * checkpoint id or snapshot, two snapshots of one session, a namespace holding another checkpoint
+ * or other content. Re-committing the same checkpoint returns the existing, verified manifest.
  */
 export function commitResourcesNamespace(
   dir: CheckpointDirectory,
@@ -45,7 +45,10 @@ export function commitResourcesNamespace(
   return runSteps(commitResourcesSteps(dir, digest, input))
 }
 
-/** `commitResourcesNamespace` writing one bounded batch of snapshot files per step (`writeNamespaceSteps`). */
+/**
+ * `commitResourcesNamespace` writing one bounded batch of snapshot files per step
+ * (`writeNamespaceSteps`).
+ */
 export function* commitResourcesSteps(
   dir: CheckpointDirectory,
   digest: Digest,

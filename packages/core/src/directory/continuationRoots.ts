@@ -33,7 +33,9 @@ export function continuationRootsOf(records: readonly AgentBoundaryRecord[]): Co
   return roots.sort(compareIdentity)
 }
 
-/** sha256 of the canonical JSON of the sorted roots: binds a ledger manifest to the agent's records. */
+/**
+ * sha256 of the canonical JSON of the sorted roots: binds a ledger manifest to the agent's records.
+ */
 export function continuationRootsDigest(
   digest: Digest,
   roots: readonly ContinuationRoot[],

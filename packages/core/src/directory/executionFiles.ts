@@ -12,17 +12,25 @@ export interface ExecutionFileRules<T> {
   readonly invalid: (item: T) => string | undefined
   /** The item's path under D. */
   readonly pathOf: (item: T) => string
-  /** How messages name one item (`record`) and a second item of one execution (`two snapshots for session`). */
+  /**
+   * How messages name one item (`record`) and a second item of one execution (`two snapshots for
+   * session`).
+   */
   readonly noun: string
   readonly duplicate: string
 }
 
-/** The items in identity order, each item's file encoded when asked, and the manifest's `files` map. */
+/**
+ * The items in identity order, each item's file encoded when asked, and the manifest's `files` map.
+ */
 export interface ExecutionFiles<T> {
   readonly items: readonly T[]
   /** The file of `items[i]` (encoded now: a stepped commit encodes one batch at a time). */
   file(i: number): PendingFile
-  /** The items' files as a namespace to write, with the manifest `manifestOf` builds around its `files` map. */
+  /**
+   * The items' files as a namespace to write, with the manifest `manifestOf` builds around its
+   * `files` map.
+   */
   namespace(manifestOf: (files: Record<string, string>) => Uint8Array): NamespaceFiles
 }
 

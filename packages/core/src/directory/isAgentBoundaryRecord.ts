@@ -21,8 +21,8 @@ const FIELDS = new Set([
  * A direct check that `value` is a valid AgentBoundaryRecord, without zod: the agent's commit
  * checks every record it writes, and zod's walk of the free-form JSON fields (`output_items`,
  * `usage`, `agent_state`) was most of a 1,000-rollout agent commit. It never accepts what
- * `agentBoundaryRecordSchema` refuses (property test); a caller asks the schema whenever it says no,
- * so what is refused, and the message, stay the schema's.
+ * `agentBoundaryRecordSchema` refuses (property test); a caller asks the schema whenever it says
+ * no, so what is refused, and the message, stay the schema's.
  */
 export function isAgentBoundaryRecord(value: unknown): value is AgentBoundaryRecord {
   if (!isPlainObject(value)) return false

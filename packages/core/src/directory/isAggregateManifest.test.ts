@@ -26,7 +26,10 @@ const odd = fc.oneof(
   fc.constant('A'.repeat(64)),
 )
 
-/** The manifest with one field replaced or removed, a field added, or one entry of `files` / `participant_results` changed. */
+/**
+ * The manifest with one field replaced or removed, a field added, or one entry of `files` /
+ * `participant_results` changed.
+ */
 const mutated = fc
   .tuple(fc.constantFrom(...Object.keys(manifest), 'extra', 'files.entry', 'results.entry'), odd)
   .map(([key, value]) => {

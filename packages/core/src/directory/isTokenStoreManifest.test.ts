@@ -25,7 +25,10 @@ const odd = fc.oneof(
   fc.constant('A'.repeat(64)),
 )
 
-/** The manifest with one field replaced or removed, a field added, or one staging key or snapshot entry changed. */
+/**
+ * The manifest with one field replaced or removed, a field added, or one staging key or snapshot
+ * entry changed.
+ */
 const mutated = fc
   .tuple(fc.constantFrom(...Object.keys(manifest), 'extra', 'keys.entry', 'snapshot.entry'), odd)
   .map(([key, value]) => {

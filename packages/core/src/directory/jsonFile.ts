@@ -3,7 +3,10 @@ import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 import { decodeUtf8, encodeUtf8 } from '../utf8.ts'
 
-/** The bytes of a JSON file in D: canonical JSON plus a trailing newline, so bytes are deterministic. */
+/**
+ * The bytes of a JSON file in D: canonical JSON plus a trailing newline, so bytes are
+ * deterministic.
+ */
 export function encodeJsonFile(value: unknown): Uint8Array {
   return encodeUtf8(`${canonicalJson(value)}\n`)
 }

@@ -17,7 +17,10 @@ export const MANIFEST_FILE = 'manifest.json'
 export const AGGREGATE_MANIFEST_PATH = 'nemo_gym_checkpoint_manifest.json'
 export const TOKEN_STORE_MANIFEST_PATH = `${TOKEN_STORE_DIR}/${MANIFEST_FILE}`
 export const CHECKPOINT_MARKER_PATH = 'checkpoint.json'
-/** Token-store segments of generation-safe cuts (CONTRACTS.md §10), written before the token-store manifest. */
+/**
+ * Token-store segments of generation-safe cuts (CONTRACTS.md §10), written before the token-store
+ * manifest.
+ */
 export const TOKEN_SEGMENTS_DIR = `${TOKEN_STORE_DIR}/segments`
 /** `token-store/segments/<model_call_id>.seg-<n>.json`: a JSON array of token ids. */
 export const tokenSegmentPath = (modelCallId: string, segment: number): string =>
@@ -30,10 +33,14 @@ export const AGGREGATE_SCHEMA_VERSION = 1
 export const TOKEN_STORE_SCHEMA_VERSION = 1
 export const MARKER_SCHEMA_VERSION = 1
 
-/** The policy model's server name (CONTRACTS.md §5); the resources servers are named by `ENV_NAMES`. */
+/**
+ * The policy model's server name (CONTRACTS.md §5); the resources servers are named by `ENV_NAMES`.
+ */
 export const POLICY_SERVER_NAME = 'policy'
 
-/** `<rollout_id>.a<attempt>.json`: the file of one execution in the agent and resources namespaces. */
+/**
+ * `<rollout_id>.a<attempt>.json`: the file of one execution in the agent and resources namespaces.
+ */
 export const executionFileName = (id: ExecutionIdentity): string => `${executionKey(id)}.json`
 export const lineageFileName = (capture: string): string => `${capture}.lineage.jsonl`
 

@@ -3,8 +3,8 @@ import type { PARTICIPANT_NAMESPACES } from './layout.ts'
 import { MANIFEST_FILE } from './layout.ts'
 
 /**
- * The data files of one participant namespace (`resources`, `agent`, `model-ledger`), sorted, without
- * manifests: what the `corrupt_file` fault's `index` counts (CONTRACTS.md §3).
+ * The data files of one participant namespace (`resources`, `agent`, `model-ledger`), sorted,
+ * without manifests: what the `corrupt_file` fault's `index` counts (CONTRACTS.md §3).
  */
 export function listNamespaceFiles(
   dir: CheckpointDirectory,

@@ -32,7 +32,10 @@ export function loadAggregateManifest(
   return runSteps(loadAggregateSteps(dir, digest))
 }
 
-/** `loadAggregateManifest` checking the listed files one bounded batch at a time (`checkAggregateSteps`). */
+/**
+ * `loadAggregateManifest` checking the listed files one bounded batch at a time
+ * (`checkAggregateSteps`).
+ */
 export function* loadAggregateSteps(
   dir: CheckpointDirectory,
   digest: Digest,

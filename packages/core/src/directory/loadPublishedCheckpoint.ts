@@ -27,7 +27,10 @@ export function loadPublishedCheckpoint(
   return runSteps(loadPublishedSteps(dir, digest, checkpointId))
 }
 
-/** `loadPublishedCheckpoint` checking the aggregate's files one bounded batch at a time (`loadAggregateSteps`). */
+/**
+ * `loadPublishedCheckpoint` checking the aggregate's files one bounded batch at a time
+ * (`loadAggregateSteps`).
+ */
 export function* loadPublishedSteps(
   dir: CheckpointDirectory,
   digest: Digest,

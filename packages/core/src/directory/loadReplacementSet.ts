@@ -22,10 +22,11 @@ export interface ReplacementSet {
 
 /**
  * What a resources participant's restore reads (PROTOCOL.md §3.4 restore, §5.4): its namespace,
- * verified (`resources_checkpoint_error`), and — when `D/agent` exists — reconciled with the agent's
- * boundaries: the same sessions, the same revisions (`resource_revision_mismatch`). A broken agent
- * namespace refuses the restore too (`agent_checkpoint_error`). Nothing may be activated unless
- * this returns ok; the caller then installs every snapshot under attempt + 1 in one swap.
+ * verified (`resources_checkpoint_error`), and — when `D/agent` exists — reconciled with the
+ * agent's boundaries: the same sessions, the same revisions (`resource_revision_mismatch`). A
+ * broken agent namespace refuses the restore too (`agent_checkpoint_error`). Nothing may be
+ * activated unless this returns ok; the caller then installs every snapshot under attempt + 1 in
+ * one swap.
  */
 export function loadReplacementSet(
   dir: CheckpointDirectory,
@@ -35,7 +36,10 @@ export function loadReplacementSet(
   return runSteps(loadReplacementSteps(dir, digest, server_name))
 }
 
-/** `loadReplacementSet` one bounded batch of files at a time (`verifySteps`): its namespace, then the agent's. */
+/**
+ * `loadReplacementSet` one bounded batch of files at a time (`verifySteps`): its namespace, then
+ * the agent's.
+ */
 export function* loadReplacementSteps(
   dir: CheckpointDirectory,
   digest: Digest,

@@ -11,12 +11,16 @@ import { ID_PATTERN } from '../records/idPattern.ts'
 import { jsonValueSchema } from '../jsonValueSchema.ts'
 import { executionIdentitySchema } from '../records/ExecutionIdentity.ts'
 
-/** Manifest shapes of every namespace of D (CONTRACTS.md §5, PROTOCOL.md §5), with their schemas. */
+/**
+ * Manifest shapes of every namespace of D (CONTRACTS.md §5, PROTOCOL.md §5), with their schemas.
+ */
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/)
 const checkpointId = z.string().min(1).max(128).regex(ID_PATTERN)
 const serverName = z.string().regex(ID_PATTERN)
-/** File name → SHA-256. Names are checked for escapes separately, so a bad name is `path_escape`. */
+/**
+ * File name → SHA-256. Names are checked for escapes separately, so a bad name is `path_escape`.
+ */
 const filesMap = z.record(z.string(), sha256)
 
 export const ledgerRolloutEntrySchema = z.strictObject({
@@ -32,7 +36,9 @@ export const storageReferenceSchema = z.strictObject({
   key: z.string().min(1),
 })
 
-/** One `generation_cut` record of the ledger (GENERATION_CUTS.md §4): a frozen ticket's disposition. */
+/**
+ * One `generation_cut` record of the ledger (GENERATION_CUTS.md §4): a frozen ticket's disposition.
+ */
 export const generationCutEntrySchema = z.strictObject({
   rollout_id: z.string().regex(ID_PATTERN),
   attempt_index: z.number().int().nonnegative(),
@@ -64,7 +70,10 @@ export const ledgerManifestSchema = z.strictObject({
   continuation_roots: z.number().int().nonnegative(),
   continuation_roots_sha256: sha256,
   storage_references: z.array(storageReferenceSchema),
-  /** Present only in generation-safe checkpoints that froze tickets (a whole-request manifest is unchanged). */
+  /**
+   * Present only in generation-safe checkpoints that froze tickets (a whole-request manifest is
+   * unchanged).
+   */
   generation_cuts: z.array(generationCutEntrySchema).optional(),
 })
 export type LedgerManifest = z.infer<typeof ledgerManifestSchema>

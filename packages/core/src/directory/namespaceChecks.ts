@@ -15,9 +15,9 @@ export type ManifestRead<T> =
   | { readonly ok: false; readonly problems: readonly CheckpointProblem[] }
 
 /**
- * Reads one manifest: missing → `missing_manifest`, symlink → `symlink`, bad JSON/shape → `schema_error`.
- * `fast`, when given, returns the schema's output for a value its direct check accepts (undefined
- * otherwise, and the schema decides).
+ * Reads one manifest: missing → `missing_manifest`, symlink → `symlink`, bad JSON/shape →
+ * `schema_error`. `fast`, when given, returns the schema's output for a value its direct check
+ * accepts (undefined otherwise, and the schema decides).
  */
 export function readManifest<T>(
   view: DirectoryView,
@@ -65,7 +65,8 @@ export interface CheckedFile {
  * (`digest_mismatch`); and nothing else in the folder but the manifest (`unlisted_file`). Each file
  * that passes is handed to `each` (its parse and checks; a problem it returns is kept) and its
  * bytes are then released, so one file's bytes are held at a time. Yields after each bounded batch
- * (`verifySteps`). The problems: the listing's first, then those `each` returned, each in file order.
+ * (`verifySteps`). The problems: the listing's first, then those `each` returned, each in file
+ * order.
  */
 export function* checkListedFiles(
   view: DirectoryView,

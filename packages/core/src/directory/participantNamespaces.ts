@@ -22,7 +22,9 @@ export interface NamespaceOwner {
   readonly kind: ParticipantKind
 }
 
-/** Every participant namespace loaded (the verified ones) plus every problem found, with its code. */
+/**
+ * Every participant namespace loaded (the verified ones) plus every problem found, with its code.
+ */
 export interface LoadedNamespaces {
   readonly agent: LoadedAgentNamespace | undefined
   readonly ledgers: ReadonlyMap<string, LoadedLedgerNamespace>
@@ -58,7 +60,10 @@ export function loadParticipantNamespaces(
   return runSteps(loadParticipantNamespaceSteps(view, owners, checkpoint_id))
 }
 
-/** `loadParticipantNamespaces` one bounded batch of files at a time (`verifySteps`), namespace by namespace. */
+/**
+ * `loadParticipantNamespaces` one bounded batch of files at a time (`verifySteps`), namespace by
+ * namespace.
+ */
 export function* loadParticipantNamespaceSteps(
   view: DirectoryView,
   owners: readonly NamespaceOwner[],
@@ -77,7 +82,10 @@ export function* loadParticipantNamespaceSteps(
       note(code, [problem('incomplete_set', path, `holds checkpoint ${id}, not ${checkpoint_id}`)])
     }
   }
-  /** A verified namespace counts its files and must hold this checkpoint; a failed load counts its problems. */
+  /**
+   * A verified namespace counts its files and must hold this checkpoint; a failed load counts its
+   * problems.
+   */
   const accept = <
     T extends {
       readonly file_digests: Readonly<Record<string, string>>

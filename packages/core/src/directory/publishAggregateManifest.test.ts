@@ -12,7 +12,10 @@ import { createSampleCheckpoint } from './sampleCheckpoint.ts'
 import type { VerifyProgress } from './verifySteps.ts'
 import { VERIFY_BATCH_FILES } from './verifySteps.ts'
 
-/** A directory holding every participant namespace of a sample checkpoint, not yet sealed by an aggregate. */
+/**
+ * A directory holding every participant namespace of a sample checkpoint, not yet sealed by an
+ * aggregate.
+ */
 function committedNamespaces(rollouts: number): {
   dir: MemoryCheckpointDirectory
   input: AggregateInput
@@ -62,7 +65,10 @@ function committedNamespaces(rollouts: number): {
   }
 }
 
-/** Runs the stepped publish for at most `limit` batches; the batches it yielded and its result when it finished. */
+/**
+ * Runs the stepped publish for at most `limit` batches; the batches it yielded and its result when
+ * it finished.
+ */
 function drive(dir: MemoryCheckpointDirectory, input: AggregateInput, limit = Infinity) {
   const steps = publishAggregateSteps(dir, nodeDigest, input)
   const batches: VerifyProgress[] = []

@@ -27,7 +27,10 @@ export interface TokenStoreInput {
   readonly staging_keys: readonly string[]
   /** The simulated token store's own snapshot, opaque to the directory. */
   readonly snapshot: JsonValue
-  /** Generation-safe cut prefixes: each written as a segment file before the manifest, listed with its SHA-256. */
+  /**
+   * Generation-safe cut prefixes: each written as a segment file before the manifest, listed with
+   * its SHA-256.
+   */
   readonly segments?: readonly TokenSegmentInput[]
 }
 
@@ -80,7 +83,8 @@ export function publishTokenStoreManifest(
       )
     }
   }
-  // Segment files first (each listed with its digest), so the manifest never names a file not yet written.
+  // Segment files first (each listed with its digest), so the manifest never names a file not yet
+  // written.
   const segments: NonNullable<TokenStoreManifest['segments']> = {}
   const segmentFiles: { path: string; bytes: Uint8Array }[] = []
   for (const seg of [...(input.segments ?? [])].sort((a, b) =>

@@ -12,7 +12,10 @@ import { createDirectoryView } from './DirectoryView.ts'
 import { encodeJsonFile } from './jsonFile.ts'
 import { commitSampleCheckpoint, createSampleCheckpoint } from './sampleCheckpoint.ts'
 
-/** The aggregate manifests of a sample checkpoint and of simulated runs (every participant kind, live membership, results). */
+/**
+ * The aggregate manifests of a sample checkpoint and of simulated runs (every participant kind,
+ * live membership, results).
+ */
 function aggregates(): Uint8Array[] {
   const out: Uint8Array[] = []
   const sample = new MemoryCheckpointDirectory({ location: 'mem://sample' })

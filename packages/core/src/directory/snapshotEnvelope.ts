@@ -23,7 +23,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null
 }
 
-/** True when `value` is JSON: null, booleans, finite numbers, strings, arrays and plain objects of JSON. */
+/**
+ * True when `value` is JSON: null, booleans, finite numbers, strings, arrays and plain objects of
+ * JSON.
+ */
 export function isJsonValue(value: unknown, depth = 0): value is JsonValue {
   if (depth > 512) return false
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
@@ -47,7 +50,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/
 
 /**
  * A direct check that `value` is a valid ResourceSnapshot (its receipts included), without zod: it
- * never passes what the schema refuses (property test); whatever it does not pass, the schema decides.
+ * never passes what the schema refuses (property test); whatever it does not pass, the schema
+ * decides.
  */
 export function isResourceSnapshot(value: unknown): boolean {
   if (!isPlainObject(value)) return false

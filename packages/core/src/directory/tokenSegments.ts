@@ -175,7 +175,9 @@ export function restoredCutPrefixes(
   return ok(out)
 }
 
-/** The token-store segments of a checkpoint directory with their digest status (the Manifests tab). */
+/**
+ * The token-store segments of a checkpoint directory with their digest status (the Manifests tab).
+ */
 export function tokenSegmentViews(dir: CheckpointDirectory, digest: Digest): TokenSegmentView[] {
   return segmentViewsOf(createDirectoryView(dir, digest))
 }

@@ -9,7 +9,10 @@
 const parserIds = new WeakMap<object, number>()
 let nextParserId = 0
 const entries = new Map<string, unknown>()
-/** About two 10,000-rollout checkpoints' files: enough for commit → publish → restore to hit, bounded for a long-lived server. */
+/**
+ * About two 10,000-rollout checkpoints' files: enough for commit → publish → restore to hit,
+ * bounded for a long-lived server.
+ */
 const LIMIT = 50_000
 
 export function validatedByDigest<R extends { readonly ok: boolean }>(

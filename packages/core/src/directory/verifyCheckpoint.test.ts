@@ -51,7 +51,10 @@ function rewriteJson(
   dir.putRaw(path, encodeJsonFile(value))
 }
 
-/** Re-seals the aggregate after a namespace manifest was edited, so only the deeper check can catch it. */
+/**
+ * Re-seals the aggregate after a namespace manifest was edited, so only the deeper check can catch
+ * it.
+ */
 function resealAggregate(dir: MemoryCheckpointDirectory, path: string) {
   rewriteJson(dir, AGGREGATE_MANIFEST_PATH, (agg) => {
     const files = agg['files'] as Record<string, string>
@@ -334,7 +337,8 @@ describe('verifyCheckpoint', () => {
 
   it('[manifest-last] a commit syncs per namespace and per manifest, not per file', () => {
     const dir = committed(createSampleCheckpoint(30))
-    // agent, ledger and three resources namespaces: 2 syncs each; aggregate, token store, marker: 1 each.
+    // agent, ledger and three resources namespaces: 2 syncs each; aggregate, token store, marker: 1
+    // each.
     expect(dir.syncCount).toBe(5 * 2 + 3)
     expect(dir.writeCount).toBe(dir.list().length)
   })

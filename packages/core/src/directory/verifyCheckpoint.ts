@@ -29,8 +29,9 @@ import { isSafeRelativePath } from './safePath.ts'
  * marker and the digests it names; the aggregate's schema, integrity and every listed file; every
  * participant namespace (schema, digests, unlisted files, identities); the agent ↔ resources
  * complete replacement set and revisions; continuation roots against each ledger; the token store
- * against the aggregate and the ledgers' storage references, and its segments against their digests; one checkpoint id; no symlink and no
- * file outside the layout anywhere. Never throws on a damaged directory; problems sorted by path.
+ * against the aggregate and the ledgers' storage references, and its segments against their
+ * digests; one checkpoint id; no symlink and no file outside the layout anywhere. Never throws on a
+ * damaged directory; problems sorted by path.
  */
 export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): VerifyReport {
   const view = createDirectoryView(dir, digest)
@@ -109,7 +110,8 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   const loaded = loadParticipantNamespaces(view, owners, checkpointId)
   problems.push(...loaded.problems.map((p) => p.problem))
   // After the namespaces: each of their files was read, hashed and released once, and the view
-  // keeps the hashes, so the aggregate's check of every file reads none again (problems are sorted below).
+  // keeps the hashes, so the aggregate's check of every file reads none again (problems are sorted
+  // below).
   if (aggregate.ok) problems.push(...checkAggregateFiles(view, aggregate.manifest))
 
   const tokenStore = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)

@@ -5,7 +5,10 @@
  * a caller that wants the whole check at once runs it with `runSteps`.
  */
 export interface VerifyProgress {
-  /** The namespace folder the batch belongs to, with a trailing slash (`agent/`, `resources/counter/`). */
+  /**
+   * The namespace folder the batch belongs to, with a trailing slash (`agent/`,
+   * `resources/counter/`).
+   */
   readonly path: string
   /** Files in this batch. */
   readonly files: number
@@ -64,7 +67,9 @@ export function* verifySteps<T>(
   if (files > 0) yield { path: folder, files, bytes, checked, total: items.length, problems }
 }
 
-/** Runs stepped work (a check, a namespace commit) to its end in one go (its progress is dropped). */
+/**
+ * Runs stepped work (a check, a namespace commit) to its end in one go (its progress is dropped).
+ */
 export function runSteps<T>(steps: Generator<unknown, T, void>): T {
   for (;;) {
     const next = steps.next()

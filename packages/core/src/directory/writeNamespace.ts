@@ -13,13 +13,19 @@ export interface PendingFile {
   readonly bytes: Uint8Array
 }
 
-/** An existing namespace as its loader returns it once loaded and verified (only its manifest's checkpoint id matters here). */
+/**
+ * An existing namespace as its loader returns it once loaded and verified (only its manifest's
+ * checkpoint id matters here).
+ */
 export type ExistingNamespace = Result<
   { readonly manifest: { readonly checkpoint_id: string } },
   DirectoryCommitError
 >
 
-/** The data files of a namespace, encoded one at a time in write order, and its manifest once their digests are known. */
+/**
+ * The data files of a namespace, encoded one at a time in write order, and its manifest once their
+ * digests are known.
+ */
 export interface NamespaceFiles {
   readonly count: number
   /** Data file `i` (encoded when asked). */

@@ -17,7 +17,10 @@ export interface EnvHandleResult<TSession> {
   readonly response: EnvResponse
   /** The session after the request; undefined when there is none (never created, or deleted). */
   readonly session: TSession | undefined
-  /** True when the handler declared terminal intent and closed the session (Gymnasium terminal `/step`). */
+  /**
+   * True when the handler declared terminal intent and closed the session (Gymnasium terminal
+   * `/step`).
+   */
   readonly closed?: boolean
 }
 

@@ -7,7 +7,10 @@ import type { WorkplaceBase } from '../environments/workplace/WorkplaceSession.t
 import { diffSummary } from '../environments/workplace/diffTables.ts'
 import { snapshotTables } from './snapshotTables.ts'
 
-/** What a snapshot holds, in the words of its environment, plus the one-line summary of the Sessions tab. */
+/**
+ * What a snapshot holds, in the words of its environment, plus the one-line summary of the Sessions
+ * tab.
+ */
 export interface SnapshotDescription {
   readonly detail: DirectorySessionDetail
   readonly summary: string

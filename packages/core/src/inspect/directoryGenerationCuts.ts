@@ -1,7 +1,10 @@
 import type { GenerationCutRecord, GenerationCutView } from '../contracts/generationCuts.ts'
 import type { GenerationCutEntry } from '../directory/manifests.ts'
 
-/** The lineage's "cut at token k" of one ledger `generation_cut` record (the call's disposition and prefix). */
+/**
+ * The lineage's "cut at token k" of one ledger `generation_cut` record (the call's disposition and
+ * prefix).
+ */
 export function cutRecordOfEntry(entry: GenerationCutEntry): GenerationCutRecord {
   return {
     model_call_id: entry.model_call_id,

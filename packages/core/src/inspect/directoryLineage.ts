@@ -9,7 +9,10 @@ import { cutRecordOfEntry } from './directoryGenerationCuts.ts'
 type Environment = DirectoryLineageView['rollouts'][number]['environment']
 type Attempt = DirectoryLineageView['rollouts'][number]['attempts'][number]
 
-/** What the lineage is built from: the ledger rows, tombstones, agent boundaries and live membership. */
+/**
+ * What the lineage is built from: the ledger rows, tombstones, agent boundaries and live
+ * membership.
+ */
 export interface DirectoryLineageInput {
   readonly rows: readonly LineageRow[]
   readonly tombstones: readonly ExecutionIdentity[]

@@ -65,7 +65,10 @@ function readJson<T>(view: DirectoryView, path: string, schema: z.ZodType<T>): T
   return parsed.success ? parsed.data : undefined
 }
 
-/** Immediate sub-folders of a namespace root (`model-ledger/<server>`, `resources/<server>`), sorted. */
+/**
+ * Immediate sub-folders of a namespace root (`model-ledger/<server>`, `resources/<server>`),
+ * sorted.
+ */
 function serverFolders(view: DirectoryView, root: string): string[] {
   const names = new Set<string>()
   for (const e of view.below(root)) {

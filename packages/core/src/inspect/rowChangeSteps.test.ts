@@ -58,7 +58,8 @@ describe('which request changed a table row', () => {
       { step: 12, session: 'r1.a1', revision: 2 },
       { step: 15, session: 'r1.a1', revision: 3 },
     ])
-    // restored at revision 1, before its own requests: the retired attempt's revision 2 is not its state
+    // restored at revision 1, before its own requests: the retired attempt's revision 2 is not its
+    // state
     expect(stateRequests(events, 'r1.a1', 1, 11)).toEqual([
       { step: 3, session: 'r1.a0', revision: 1 },
     ])

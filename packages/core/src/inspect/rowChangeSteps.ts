@@ -2,10 +2,14 @@ import type { TraceMessage } from '../contracts/trace.ts'
 import type { JsonValue } from '../json.ts'
 import type { RowChangeSteps, TableView, TablesView } from '../contracts/views.ts'
 
-/** A request that moved a session's state to a new revision: its step, and the session that made it. */
+/**
+ * A request that moved a session's state to a new revision: its step, and the session that made it.
+ */
 export interface StateRequest {
   readonly step: number
-  /** `<rollout_id>.a<attempt>` of the attempt that sent it (an earlier one for a continued session). */
+  /**
+   * `<rollout_id>.a<attempt>` of the attempt that sent it (an earlier one for a continued session).
+   */
   readonly session: string
   readonly revision: number
 }
@@ -44,7 +48,9 @@ export function stateRequests(
   return [...producer.values()].sort((a, b) => a.step - b.step)
 }
 
-/** The tables a request saw just before it (`before`, at its step − 1) and left behind (`after`). */
+/**
+ * The tables a request saw just before it (`before`, at its step − 1) and left behind (`after`).
+ */
 export interface RequestTables {
   readonly step: number
   readonly before: TablesView | undefined

@@ -42,7 +42,10 @@ export class InvariantChecker {
   readonly #firstCall = new Set<string>()
   /** Model call id → the execution (`r004.a1`) it was issued to. */
   readonly #callOwner = new Map<string, string>()
-  /** Exact receipts of completed results not yet acknowledged; those an `agent.prepare` found, by checkpoint. */
+  /**
+   * Exact receipts of completed results not yet acknowledged; those an `agent.prepare` found, by
+   * checkpoint.
+   */
   readonly #unreleased = new Set<string>()
   readonly #unreleasedAtPrepare = new Map<string, string>()
   readonly #cuts = new GenerationCutInvariants((id, step, message) => this.fail(id, step, message))
@@ -107,7 +110,10 @@ export class InvariantChecker {
     if (e.outcome === 'ok') for (const key of keys) this.#unreleased.delete(key)
   }
 
-  /** A completion receipt as one exact key (`r004.a0.g1:<identity>:<digest>`), or null when it is not one. */
+  /**
+   * A completion receipt as one exact key (`r004.a0.g1:<identity>:<digest>`), or null when it is
+   * not one.
+   */
   #receiptKey(r: JsonValue | undefined): string | null {
     if (r === null || r === undefined || typeof r !== 'object' || Array.isArray(r)) return null
     const key = this.#identity(r)
@@ -122,7 +128,9 @@ export class InvariantChecker {
     return `${key}.g${g}:${id}:${digest}`
   }
 
-  /** Every admitted model call gets an id no other call of the run (any attempt, any process) had. */
+  /**
+   * Every admitted model call gets an id no other call of the run (any attempt, any process) had.
+   */
   #callIdUnique(e: TraceEvent): void {
     if (e.type !== 'model.request') return
     const id = e.payload['model_call_id']
@@ -231,7 +239,8 @@ export class InvariantChecker {
         return
       }
     }
-    // An abandoned restore's fresh processes are discarded: the original attempt N continues legally.
+    // An abandoned restore's fresh processes are discarded: the original attempt N continues
+    // legally.
     if (e.type === 'controller.restore_abandoned') this.#restoreFenced.clear()
     if (e.phase === 'resume' && e.type === 'model.resume' && e.outcome === 'ok') {
       // The restore was adopted: its fences are permanent.

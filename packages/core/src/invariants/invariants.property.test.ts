@@ -10,8 +10,8 @@ import { MemoryCheckpointDirectory } from '../testing/MemoryCheckpointDirectory.
 
 /**
  * Small fleets keep 100 seeds per scenario cheap: two rollouts (Blackjack, counter) for every seed
- * but the last, which runs a mixed fleet of four including Workplace Assistant (its `/verify` is the
- * costliest call; the scenario tests cover nine-rollout fleets).
+ * but the last, which runs a mixed fleet of four including Workplace Assistant (its `/verify` is
+ * the costliest call; the scenario tests cover nine-rollout fleets).
  */
 const PROPERTY_SEEDS: readonly number[] = Array.from({ length: 100 }, (_, i) => i)
 const fleetFor = (seed: number): number => (seed === 99 ? 4 : 2)
@@ -44,7 +44,10 @@ function runScenario(
   return { result, dirs }
 }
 
-/** The failures of one scenario over every property seed, as `{seed, failures, outcome}` rows (empty when all pass). */
+/**
+ * The failures of one scenario over every property seed, as `{seed, failures, outcome}` rows (empty
+ * when all pass).
+ */
 function propertyViolations(scenario: ScenarioName): {
   seed: number
   failures: SimulationResult['failures']

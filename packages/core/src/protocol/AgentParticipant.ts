@@ -23,7 +23,9 @@ import { executionKey } from '../records/ExecutionIdentity.ts'
 import type { TombstoneReader } from './TombstoneSet.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
-/** Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state). */
+/**
+ * Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state).
+ */
 export type ExecutionState = 'running' | 'park_requested' | 'parked' | 'completed' | 'retired'
 
 /** A completion receipt (PROTOCOL.md §6.3). */
@@ -48,7 +50,10 @@ export interface Execution {
   receipt: CompletionReceipt | null
   /** The restored boundary this execution continues from, when it claimed one. */
   readonly continuation: AgentBoundaryRecord | null
-  /** Parked with a boundary and its outer `/run` task cancelled: exportable, retired at resume (§4.3). */
+  /**
+   * Parked with a boundary and its outer `/run` task cancelled: exportable, retired at resume
+   * (§4.3).
+   */
   detached?: boolean
 }
 
@@ -81,16 +86,24 @@ export class AgentParticipant {
   /** Restored continuations: N+1 key → N's boundary; claimed by the first `/run` for the key. */
   readonly #continuations = new Map<string, AgentBoundaryRecord>()
   readonly #claimed = new Set<string>()
-  /** Executions running or asked to park, kept as states change (views read it after every event). */
+  /**
+   * Executions running or asked to park, kept as states change (views read it after every event).
+   */
   #running = 0
-  /** Bumped by every change `#status` reads; the controller asks for status after every event while it waits. */
+  /**
+   * Bumped by every change `#status` reads; the controller asks for status after every event while
+   * it waits.
+   */
   #version = 0
   #statusCache: { readonly version: number; readonly report: AgentStatus } | null = null
   #served = false
   #lastCommitDigest: string | null = null
   #restoreExpected: boolean
 
-  /** `restoreExpected`: a replacement process boots with admission closed and refuses resume until restored. */
+  /**
+   * `restoreExpected`: a replacement process boots with admission closed and refuses resume until
+   * restored.
+   */
   constructor(
     digest: Digest,
     instanceName = 'agent',
@@ -119,7 +132,10 @@ export class AgentParticipant {
   execution(id: ExecutionIdentity): Execution | undefined {
     return this.#executions.get(executionKey(id))
   }
-  /** Executions running or asked to park: O(1), views call this after every event (a scan per event was quadratic). */
+  /**
+   * Executions running or asked to park: O(1), views call this after every event (a scan per event
+   * was quadratic).
+   */
   runningCount(): number {
     return this.#running
   }
@@ -132,9 +148,9 @@ export class AgentParticipant {
   }
 
   /**
-   * `begin`: fenced or acknowledged keys → `stale_attempt`; a live execution → `duplicate_execution`
-   * (a completed one replays its result); closed admission → `agent_admission_closed`; a restored
-   * continuation is claimed exactly once.
+   * `begin`: fenced or acknowledged keys → `stale_attempt`; a live execution →
+   * `duplicate_execution` (a completed one replays its result); closed admission →
+   * `agent_admission_closed`; a restored continuation is claimed exactly once.
    */
   begin(id: ExecutionIdentity): Result<{ execution: Execution; replayed: boolean }, CutoverError> {
     const key = executionKey(id)
@@ -198,7 +214,9 @@ export class AgentParticipant {
     return ok(e)
   }
 
-  /** The execution leaves its boundary to call the model or a tool (it is now between boundaries). */
+  /**
+   * The execution leaves its boundary to call the model or a tool (it is now between boundaries).
+   */
   leaveBoundary(id: ExecutionIdentity, generation: number): Result<Execution, CutoverError> {
     const owner = this.#owner(id, generation)
     if (!owner.ok) return owner
@@ -214,7 +232,10 @@ export class AgentParticipant {
     return owner
   }
 
-  /** `commit_boundary`: identity and ownership checked; index strictly increasing; parks if requested. */
+  /**
+   * `commit_boundary`: identity and ownership checked; index strictly increasing; parks if
+   * requested.
+   */
   commitBoundary(
     id: ExecutionIdentity,
     generation: number,
@@ -302,7 +323,8 @@ export class AgentParticipant {
       result !== null && typeof result === 'object' && !Array.isArray(result)
         ? result['id']
         : undefined
-    // One canonical encoding and one digest of the result serve its identity (when unnamed) and its receipt.
+    // One canonical encoding and one digest of the result serve its identity (when unnamed) and its
+    // receipt.
     const digest = this.#digest.sha256Hex(canonicalJson(result))
     const identity = typeof named === 'string' ? named : digest
     this.#setState(e, 'completed')
@@ -333,7 +355,10 @@ export class AgentParticipant {
     this.#version++
   }
 
-  /** The readiness report, recomputed only after a change (a scan of every execution per poll was quadratic while draining). */
+  /**
+   * The readiness report, recomputed only after a change (a scan of every execution per poll was
+   * quadratic while draining).
+   */
   #status(): AgentStatus {
     const cached = this.#statusCache
     if (cached !== null && cached.version === this.#version) return cached.report
@@ -348,7 +373,8 @@ export class AgentParticipant {
     let withoutB = 0
     const blocking: string[] = []
     const completed: CompletionReceipt[] = []
-    // The map's key is the execution's key (set once in `begin`): no string built per execution per scan.
+    // The map's key is the execution's key (set once in `begin`): no string built per execution per
+    // scan.
     for (const [key, e] of this.#executions) {
       if (e.state === 'running' || e.state === 'park_requested') {
         running++
@@ -396,7 +422,10 @@ export class AgentParticipant {
     )
   }
 
-  /** `status` (any phase, idle included; stale/conflict still checked): readiness; marks prepared once ready. */
+  /**
+   * `status` (any phase, idle included; stale/conflict still checked): readiness; marks prepared
+   * once ready.
+   */
   status(checkpointId: string): Result<AgentStatus, CutoverError> {
     const check = this.fence.requirePhase(checkpointId, FENCE_PHASES)
     if (!check.ok) return check
@@ -405,7 +434,10 @@ export class AgentParticipant {
     return ok(report)
   }
 
-  /** `GET /completion-receipt?rollout_id&attempt_index` (auth only): the retained receipt of a completed execution. */
+  /**
+   * `GET /completion-receipt?rollout_id&attempt_index` (auth only): the retained receipt of a
+   * completed execution.
+   */
   completionReceipt(id: ExecutionIdentity): Result<CompletionReceipt, CutoverError> {
     const key = executionKey(id)
     const acked = this.#acknowledged.get(key)
@@ -418,7 +450,10 @@ export class AgentParticipant {
     return ok(e.receipt)
   }
 
-  /** `POST /acknowledge` (auth only): one exact receipt → `{acknowledged, idempotent}`; the batch rules apply to it. */
+  /**
+   * `POST /acknowledge` (auth only): one exact receipt → `{acknowledged, idempotent}`; the batch
+   * rules apply to it.
+   */
   acknowledgeOne(
     receipt: CompletionReceipt,
   ): Result<{ acknowledged: boolean; idempotent: boolean }, CutoverError> {
@@ -441,7 +476,8 @@ export class AgentParticipant {
     }
     for (const e of this.#executions.values())
       if (e.state === 'park_requested') this.#setState(e, 'running')
-    // A failed prepare returns the fence to idle (§4.1); admission stays closed until resume/abort (§10.3).
+    // A failed prepare returns the fence to idle (§4.1); admission stays closed until resume/abort
+    // (§10.3).
     this.fence.failPrepare(checkpointId)
     return err(
       cutoverError(
@@ -451,7 +487,10 @@ export class AgentParticipant {
     )
   }
 
-  /** `retire` (not fenced; idle/preparing/prepared): tombstone and drop; a completed execution is refused. */
+  /**
+   * `retire` (not fenced; idle/preparing/prepared): tombstone and drop; a completed execution is
+   * refused.
+   */
   retire(
     checkpointId: string,
     id: ExecutionIdentity,
@@ -510,7 +549,8 @@ export class AgentParticipant {
             `no completed execution ${key}`,
           ),
         )
-      // The very receipt object `finish` returned (the in-process case) matches without encoding it twice.
+      // The very receipt object `finish` returned (the in-process case) matches without encoding it
+      // twice.
       if (e.receipt !== r && canonicalJson(e.receipt) !== canonicalJson(r))
         return err(
           cutoverError(
@@ -543,7 +583,10 @@ export class AgentParticipant {
     return runSteps(this.commitSteps(checkpointId, dir))
   }
 
-  /** `commit` writing one bounded batch of record files per step (the caller performs each batch's writes in between). */
+  /**
+   * `commit` writing one bounded batch of record files per step (the caller performs each batch's
+   * writes in between).
+   */
   *commitSteps(
     checkpointId: string,
     dir: CheckpointDirectory,
@@ -596,7 +639,8 @@ export class AgentParticipant {
 
   /**
    * `restore` with the namespace read and verified one bounded batch of files at a time first
-   * (reads only: the fence still decides, and a refused call changes nothing), then installed at once.
+   * (reads only: the fence still decides, and a refused call changes nothing), then installed at
+   * once.
    */
   *restoreSteps(
     checkpointId: string,
@@ -669,7 +713,10 @@ export class AgentParticipant {
     })
   }
 
-  /** Restored-continuation discard (restored_paused only, §6.4): the replacement restarts from its input. */
+  /**
+   * Restored-continuation discard (restored_paused only, §6.4): the replacement restarts from its
+   * input.
+   */
   discardContinuation(
     checkpointId: string,
     id: ExecutionIdentity,

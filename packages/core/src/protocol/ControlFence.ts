@@ -18,7 +18,10 @@ export type FencePhase = (typeof FENCE_PHASES)[number]
 
 /** How one fenced control operation moves the phase (PROTOCOL.md §3.1 `run_operation`). */
 export interface FenceOperation {
-  /** Operation name; the replay key is `(checkpoint_id, operation)`, so include an identity when it matters. */
+  /**
+   * Operation name; the replay key is `(checkpoint_id, operation)`, so include an identity when it
+   * matters.
+   */
   readonly operation: string
   readonly allowed: readonly FencePhase[]
   /** Phase while the operation runs; `null` keeps the current phase (abort_inflight). */
@@ -31,7 +34,10 @@ export interface FenceOperation {
   readonly retire?: boolean
 }
 
-/** The outcome of `begin`: a recorded result replayed, a coalesced duplicate, or a started operation. */
+/**
+ * The outcome of `begin`: a recorded result replayed, a coalesced duplicate, or a started
+ * operation.
+ */
 export type FenceBegin<T> =
   | { readonly kind: 'replayed'; readonly result: Result<T, CutoverError> }
   | { readonly kind: 'coalesced'; readonly ticket: FenceTicket }
@@ -85,7 +91,9 @@ export class ControlFence {
     return this.#retired.has(checkpointId)
   }
 
-  /** Budget left before the absolute deadline; never negative (an expired deadline is zero budget). */
+  /**
+   * Budget left before the absolute deadline; never negative (an expired deadline is zero budget).
+   */
   remaining(now: number): number {
     return this.#deadline === null ? Number.POSITIVE_INFINITY : Math.max(0, this.#deadline - now)
   }

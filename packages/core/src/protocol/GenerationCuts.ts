@@ -84,7 +84,9 @@ export class GenerationCuts {
   isFenced(ticket: string): boolean {
     return this.#frozen.has(ticket)
   }
-  /** True when `ticket` is frozen and has reached its disposition (it no longer blocks `paused`). */
+  /**
+   * True when `ticket` is frozen and has reached its disposition (it no longer blocks `paused`).
+   */
   settled(ticket: string): boolean {
     return (this.#frozen.get(ticket)?.disposition ?? null) !== null
   }
@@ -175,7 +177,10 @@ export class GenerationCuts {
     )
   }
 
-  /** A worker's receipt: checked against its inventory, then every ticket's disposition recorded; the proof once all answered. */
+  /**
+   * A worker's receipt: checked against its inventory, then every ticket's disposition recorded;
+   * the proof once all answered.
+   */
   accept(worker: number, receipt: GenerationCutReceipt): Result<WorkerCutAck, CutoverError> {
     if (this.#checkpoint !== receipt.checkpoint_id)
       return err(
@@ -222,7 +227,8 @@ export class GenerationCuts {
 
   /**
    * Before commit: every prefix ack's staging keys exist in the token store and hold exactly
-   * `prefix_token_count` ids with `prefix_digest`, and its identity is the ticket's (`ledger_mismatch`).
+   * `prefix_token_count` ids with `prefix_digest`, and its identity is the ticket's
+   * (`ledger_mismatch`).
    */
   validate(store: TokenReader): Result<void, CutoverError> {
     for (const t of this.#frozen.values()) {
@@ -265,7 +271,10 @@ export class GenerationCuts {
     return ok(undefined)
   }
 
-  /** The ledger's `generation_cut` records of the frozen tickets `keep` selects (the continued rollouts'). */
+  /**
+   * The ledger's `generation_cut` records of the frozen tickets `keep` selects (the continued
+   * rollouts').
+   */
   records(keep: (id: ExecutionIdentity) => boolean): GenerationCutEntry[] {
     const out: GenerationCutEntry[] = []
     for (const t of this.#frozen.values()) {
@@ -315,7 +324,10 @@ export class GenerationCuts {
   get restoredCount(): number {
     return this.#restored.size
   }
-  /** The restored cut attempt `id` (N+1) continues, if any: the cut of attempt N of the same rollout. */
+  /**
+   * The restored cut attempt `id` (N+1) continues, if any: the cut of attempt N of the same
+   * rollout.
+   */
   restoredFor(id: ExecutionIdentity): RestoredCut | undefined {
     for (const c of this.#restored.values())
       if (c.entry.rollout_id === id.rollout_id && c.entry.attempt_index + 1 === id.attempt_index)
@@ -323,7 +335,10 @@ export class GenerationCuts {
     return undefined
   }
 
-  /** Leases the restored cut of `cutCallId` to `(worker, modelCallId)`; a second claimant or a consumed cut is refused. */
+  /**
+   * Leases the restored cut of `cutCallId` to `(worker, modelCallId)`; a second claimant or a
+   * consumed cut is refused.
+   */
   claim(cutCallId: string, worker: number, modelCallId: string): Result<RestoredCut, CutoverError> {
     const c = this.#restored.get(cutCallId)
     if (c === undefined)

@@ -10,7 +10,9 @@ import { generationTokenIds, segmentKey, tokenDigest, tokensAt } from './generat
 import type { TokenStore } from './TokenStore.ts'
 import { tokenize } from './TokenStore.ts'
 
-/** One generation a worker is decoding: where its ids come from, how long it is, when it started. */
+/**
+ * One generation a worker is decoding: where its ids come from, how long it is, when it started.
+ */
 export interface ActiveGeneration {
   readonly seed: string
   readonly rollout_id: string
@@ -24,7 +26,9 @@ export interface ActiveGeneration {
   readonly from: number
 }
 
-/** One step of a worker's cut of one ticket, in the order it happened (the simulator traces them). */
+/**
+ * One step of a worker's cut of one ticket, in the order it happened (the simulator traces them).
+ */
 export type CutStep =
   | { readonly kind: 'swap'; readonly ticket_id: string; readonly prefix_token_count: number }
   | {
@@ -41,7 +45,9 @@ export type CutStep =
 export interface CutBehaviour {
   /** Rollouts whose prefix the token store cannot stage (`cut_stage_failure`). */
   readonly stageFails?: (rolloutId: string) => boolean
-  /** Teaching bug `ack-before-durable`: the ack leaves before the store reports the segment durable. */
+  /**
+   * Teaching bug `ack-before-durable`: the ack leaves before the store reports the segment durable.
+   */
   readonly ackBeforeDurable?: boolean
 }
 

@@ -6,7 +6,9 @@ import type { LineageRow } from '../records/LineageRow.ts'
 export interface CallLink {
   readonly parent: string | null
   readonly prevLen: number
-  /** True when the parent is attempt N's verified last committed call (the restored-parent relay). */
+  /**
+   * True when the parent is attempt N's verified last committed call (the restored-parent relay).
+   */
   readonly relay: boolean
 }
 

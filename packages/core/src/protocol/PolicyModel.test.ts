@@ -105,7 +105,8 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
     const m = new PolicyModel(nodeDigest, { workers: 2 })
     m.pause('ck', 100)
     m.workerAck(0)
-    // worker 1 has not acknowledged: not paused; force the fence to prepared to reach the commit check
+    // worker 1 has not acknowledged: not paused; force the fence to prepared to reach the commit
+    // check
     m.fence.markPrepared('ck')
     expect(code(m.commit('ck', sinkOf(), []))).toBe('ledger_not_quiescent')
   })

@@ -1,7 +1,8 @@
 // Over the ~400-line guide: admission, in-flight tickets, tombstones, the fence, the relay and the
 // generation-cut round all guard the same generation calls (PROTOCOL.md §3.2, §4.2,
-// GENERATION_CUTS.md); what has a concept of its own is beside it (WorkerCoordinator, LineageLedger,
-// ControlFence, TokenStore, GenerationCuts: the cut bookkeeping this class only delegates to).
+// GENERATION_CUTS.md); what has a concept of its own is beside it (WorkerCoordinator,
+// LineageLedger, ControlFence, TokenStore, GenerationCuts: the cut bookkeeping this class only
+// delegates to).
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
@@ -38,7 +39,9 @@ export interface ModelAdmission {
   readonly ticket: string
   readonly model_call_id: string
   readonly parent_call_id: string | null
-  /** True when the parent is attempt N's verified last committed call (the restored-parent relay). */
+  /**
+   * True when the parent is attempt N's verified last committed call (the restored-parent relay).
+   */
   readonly relay: boolean
   readonly prev_len: number
   readonly worker: number
@@ -58,7 +61,10 @@ export interface AdmissionReport {
   readonly workers: { readonly acknowledged: number; readonly expected: number }
   readonly inflight_total: number
   readonly inflight: readonly { readonly rollout_id: string; readonly attempt_index: number }[]
-  /** Generation-safe: calls whose response is not yet delivered, cut-safe ones included (only once a cut round ran). */
+  /**
+   * Generation-safe: calls whose response is not yet delivered, cut-safe ones included (only once a
+   * cut round ran).
+   */
   readonly response_inflight_total?: number
   /** Generation-safe: the aggregated cut proof, once every frozen ticket has its disposition. */
   readonly generation_cut_proof?: GenerationCutProof
@@ -92,7 +98,10 @@ export interface PolicyModelOptions {
   /** Uvicorn workers; two or more put a service-level admission coordinator in front (§4.6). */
   readonly workers?: number
   readonly instanceRole?: 'policy' | 'auxiliary'
-  /** False for a server without a ledger lifecycle (no token-free custody): commit is `ledger_not_checkpointable`. */
+  /**
+   * False for a server without a ledger lifecycle (no token-free custody): commit is
+   * `ledger_not_checkpointable`.
+   */
   readonly ledger?: boolean
   /**
    * The process generation this server's call ids carry (0: `policy-call-000001`; g ≥ 1, a process
@@ -103,18 +112,31 @@ export interface PolicyModelOptions {
   readonly relayTwice?: boolean
   /** Teaching-mode bug `tombstones-skipped-on-restore`: restore installs no fences. */
   readonly skipRestoreFences?: boolean
-  /** A replacement process: boots paused and refuses resume until a restore succeeded (§3.4's rule, for the model). */
+  /**
+   * A replacement process: boots paused and refuses resume until a restore succeeded (§3.4's rule,
+   * for the model).
+   */
   readonly restoreExpected?: boolean
-  /** The token store the generation workers stage into (commit validates cut prefixes against it). */
+  /**
+   * The token store the generation workers stage into (commit validates cut prefixes against it).
+   */
   readonly tokenStore?: TokenReader
-  /** Teaching-mode bug `egress-unfenced`: a frozen ticket's response is delivered during the cut. */
+  /**
+   * Teaching-mode bug `egress-unfenced`: a frozen ticket's response is delivered during the cut.
+   */
   readonly unfencedEgress?: boolean
 }
 
-/** A status long-poll's answer: the report, and how long the server holds the request before answering (0 when paused). */
+/**
+ * A status long-poll's answer: the report, and how long the server holds the request before
+ * answering (0 when paused).
+ */
 export interface AdmissionLongPoll {
   readonly report: AdmissionReport
-  /** `min(timeout, remaining)` virtual ms while not yet paused (§3.2 status `wait_state=paused&timeout_s`). */
+  /**
+   * `min(timeout, remaining)` virtual ms while not yet paused (§3.2 status
+   * `wait_state=paused&timeout_s`).
+   */
   readonly wait_ms: number
 }
 
@@ -127,9 +149,9 @@ interface Inflight {
 /**
  * The policy model participant (PROTOCOL.md §3.2, §4.2, §5.1, §6.2): admission limiter, in-flight
  * tracking, tombstones, the token-free lineage ledger, commit of exactly the lineage named by agent
- * continuation roots, restore into a fresh namespace and the restored-parent relay. With two or more
- * workers the admission truth is the coordinator's (§4.6): close freezes membership, paused needs
- * every member's acknowledgement and zero summed in-flight.
+ * continuation roots, restore into a fresh namespace and the restored-parent relay. With two or
+ * more workers the admission truth is the coordinator's (§4.6): close freezes membership, paused
+ * needs every member's acknowledgement and zero summed in-flight.
  */
 export class PolicyModel {
   readonly serverName: string
@@ -239,7 +261,8 @@ export class PolicyModel {
 
   /**
    * The response is complete: custody (the lineage row) is recorded before the terminal response
-   * event, then the request leaves the in-flight set. A cancelled (aborted) request records nothing.
+   * event, then the request leaves the in-flight set. A cancelled (aborted) request records
+   * nothing.
    */
   complete(
     ticket: string,
@@ -285,7 +308,9 @@ export class PolicyModel {
     return ok(row)
   }
 
-  /** A cancelled request task finally exits (only then can commit proceed, §8 abort_inflight row). */
+  /**
+   * A cancelled request task finally exits (only then can commit proceed, §8 abort_inflight row).
+   */
   taskExit(ticket: string): boolean {
     const entry = this.#inflight.get(ticket)
     if (entry === undefined || !entry.cancelled) return false
@@ -392,7 +417,9 @@ export class PolicyModel {
     return accepted
   }
 
-  /** True when the generation of `ticket` finished behind the egress fence (its response is held). */
+  /**
+   * True when the generation of `ticket` finished behind the egress fence (its response is held).
+   */
   heldResponse(ticket: string): boolean {
     return this.#held.has(ticket)
   }
@@ -436,7 +463,10 @@ export class PolicyModel {
   restoredCutFor(id: ExecutionIdentity): RestoredCut | undefined {
     return this.#cuts.restoredFor(id)
   }
-  /** `claim` of a restored cut by a worker's call of N+1 (`restored_cut_already_owned` / `restored_cut_consumed`). */
+  /**
+   * `claim` of a restored cut by a worker's call of N+1 (`restored_cut_already_owned` /
+   * `restored_cut_consumed`).
+   */
   claimCut(
     cutCallId: string,
     worker: number,
@@ -529,9 +559,10 @@ export class PolicyModel {
   }
 
   /**
-   * `status?wait_state=paused&timeout_s=…` (§3.2): the long-poll waits up to `min(timeout, remaining)`
-   * for `paused`. The simulator answers at once, so the wait is returned: the caller asks again
-   * after `wait_ms` (or sooner, when in-flight calls finish). An expired deadline waits 0.
+   * `status?wait_state=paused&timeout_s=…` (§3.2): the long-poll waits up to `min(timeout,
+   * remaining)` for `paused`. The simulator answers at once, so the wait is returned: the caller
+   * asks again after `wait_ms` (or sooner, when in-flight calls finish). An expired deadline waits
+   * 0.
    */
   statusLongPoll(
     checkpointId: string,
@@ -547,7 +578,10 @@ export class PolicyModel {
     return ok({ report: report.value, wait_ms: wait })
   }
 
-  /** Deadline escape hatch: tombstone the attempt and cancel its tasks (they stay in flight until they exit). */
+  /**
+   * Deadline escape hatch: tombstone the attempt and cancel its tasks (they stay in flight until
+   * they exit).
+   */
   abortInflight(
     checkpointId: string,
     id: ExecutionIdentity,
@@ -584,8 +618,8 @@ export class PolicyModel {
   /**
    * `model-checkpoint/commit`: requires paused and zero in flight (`ledger_not_quiescent`); the
    * directory layer writes the lineage of exactly the capture keys the agent continuation roots
-   * name, each root matching exactly one committed row (`ledger_mismatch` otherwise); manifest last.
-   * Lineage the roots do not name is recorded as `excluded_inactive`.
+   * name, each root matching exactly one committed row (`ledger_mismatch` otherwise); manifest
+   * last. Lineage the roots do not name is recorded as `excluded_inactive`.
    */
   commit(
     checkpointId: string,
@@ -595,7 +629,10 @@ export class PolicyModel {
     return runSteps(this.commitSteps(checkpointId, dir, roots))
   }
 
-  /** `commit` writing one bounded batch of lineage files per step (the caller performs each batch's writes in between). */
+  /**
+   * `commit` writing one bounded batch of lineage files per step (the caller performs each batch's
+   * writes in between).
+   */
   *commitSteps(
     checkpointId: string,
     dir: CheckpointDirectory,
@@ -674,10 +711,10 @@ export class PolicyModel {
 
   /**
    * `model-checkpoint/restore` into a fresh namespace: boots paused; the directory layer verifies
-   * the ledger (manifest, every digest, row schemas, no unlisted file) before anything is installed;
-   * then the manifest's tombstones, every source attempt and every other execution the agent
-   * namespace continues (one with no committed call has no root) are fenced, and the restored-parent
-   * relay of each continued rollout is armed. Failure → `restore_failed_paused`.
+   * the ledger (manifest, every digest, row schemas, no unlisted file) before anything is
+   * installed; then the manifest's tombstones, every source attempt and every other execution the
+   * agent namespace continues (one with no committed call has no root) are fenced, and the
+   * restored-parent relay of each continued rollout is armed. Failure → `restore_failed_paused`.
    */
   restore(
     checkpointId: string,

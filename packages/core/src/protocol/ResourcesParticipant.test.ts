@@ -48,7 +48,10 @@ function committed(): { dir: MemoryCheckpointDirectory; records: AgentBoundaryRe
   res.commit('ck', dir)
   return { dir, records: [record(id('r0'), 1), record(id('r1'), 0)] }
 }
-/** Restore after the agent committed `records` into the same D (the resources restore reconciles with them). */
+/**
+ * Restore after the agent committed `records` into the same D (the resources restore reconciles
+ * with them).
+ */
 function restoreWith(
   res: ResourcesParticipant<unknown>,
   dir: MemoryCheckpointDirectory,
@@ -444,7 +447,8 @@ describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
     const refused = late.prepare('ck', 100, 10)
     expect(!refused.ok && refused.error.code).toBe('resources_checkpoint_error')
     expect(!refused.ok && refused.error.message).toContain('r0.a0')
-    // Nothing exported, admission reopened, the fence back at idle: the controller aborts or retries.
+    // Nothing exported, admission reopened, the fence back at idle: the controller aborts or
+    // retries.
     expect(late.accepting).toBe(true)
     expect(late.fence.phase).toBe('idle')
     expect(late.preparedSnapshots()).toEqual([])

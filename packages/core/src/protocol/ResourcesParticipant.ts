@@ -263,7 +263,8 @@ export class ResourcesParticipant<TSession> {
       }
     }
     const key = executionKey(req.identity)
-    // Its receipts were evicted (or the history saturated): a retry could not be told from a new request.
+    // Its receipts were evicted (or the history saturated): a retry could not be told from a new
+    // request.
     if (this.#sessions.isEvicted(key))
       return this.#refuse(
         'resource_receipt_evicted',
@@ -462,7 +463,10 @@ export class ResourcesParticipant<TSession> {
     }
   }
 
-  /** `resources-checkpoint/status` (any phase but idle; stale/conflict still checked), answered from the participant's own state. */
+  /**
+   * `resources-checkpoint/status` (any phase but idle; stale/conflict still checked), answered from
+   * the participant's own state.
+   */
   status(checkpointId: string): Result<JsonValue, CutoverError> {
     const check = this.fence.requirePhase(checkpointId, [
       'preparing',
@@ -514,7 +518,8 @@ export class ResourcesParticipant<TSession> {
     const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined) return false
     meta.lockedUntil = until
-    // An admitted request whose handler holds the lock: its effect lands when the lock is handed over.
+    // An admitted request whose handler holds the lock: its effect lands when the lock is handed
+    // over.
     meta.holder = request === undefined ? null : () => void this.#handle(request, true)
     return true
   }
@@ -527,7 +532,10 @@ export class ResourcesParticipant<TSession> {
     return true
   }
 
-  /** The lock holder finishes: its request takes effect (it may close the session), then the lock is free. */
+  /**
+   * The lock holder finishes: its request takes effect (it may close the session), then the lock is
+   * free.
+   */
   #handOver(meta: SessionMeta): void {
     const holder = meta.holder
     meta.lockedUntil = null
@@ -557,7 +565,9 @@ export class ResourcesParticipant<TSession> {
     return ok(undefined)
   }
 
-  /** Marks a session uncertain (a handler that failed mid-response, injected by tests and faults). */
+  /**
+   * Marks a session uncertain (a handler that failed mid-response, injected by tests and faults).
+   */
   markUncertain(id: ExecutionIdentity): boolean {
     const meta = this.#sessions.bound(executionKey(id))
     if (meta === undefined) return false
@@ -704,7 +714,10 @@ export class ResourcesParticipant<TSession> {
     return ok({ retired: true, dropped_snapshot: this.#prepared.length !== before })
   }
 
-  /** `commit`: the prepared snapshots go to `D/resources/<server>` through the directory layer, manifest last. */
+  /**
+   * `commit`: the prepared snapshots go to `D/resources/<server>` through the directory layer,
+   * manifest last.
+   */
   commit(
     checkpointId: string,
     dir: CheckpointDirectory,
@@ -712,7 +725,10 @@ export class ResourcesParticipant<TSession> {
     return runSteps(this.commitSteps(checkpointId, dir))
   }
 
-  /** `commit` writing one bounded batch of snapshot files per step (the caller performs each batch's writes in between). */
+  /**
+   * `commit` writing one bounded batch of snapshot files per step (the caller performs each batch's
+   * writes in between).
+   */
   *commitSteps(
     checkpointId: string,
     dir: CheckpointDirectory,
@@ -758,7 +774,8 @@ export class ResourcesParticipant<TSession> {
 
   /**
    * `restore` with the replacement set read and verified one bounded batch of files at a time first
-   * (reads only: the fence still decides, and a refused call changes nothing), then activated at once.
+   * (reads only: the fence still decides, and a refused call changes nothing), then activated at
+   * once.
    */
   *restoreSteps(
     checkpointId: string,
@@ -813,7 +830,9 @@ export class ResourcesParticipant<TSession> {
     })
   }
 
-  /** `resume`: reopen mutation admission; refused while a restore-expected process has not restored. */
+  /**
+   * `resume`: reopen mutation admission; refused while a restore-expected process has not restored.
+   */
   resume(checkpointId: string): Result<{ state: 'accepting' }, CutoverError> {
     if (this.#restoreExpected && this.fence.phase !== 'restored_paused')
       return err(cutoverError('invalid_phase', 'this process expects a restore before it resumes'))

@@ -9,9 +9,14 @@ export interface SessionMeta {
   readonly receipts: Map<string, ResourceMutationReceipt>
   uncertain: boolean
   restored: boolean
-  /** The per-session mutation lock: virtual ms until which an in-flight handler holds it, or null. */
+  /**
+   * The per-session mutation lock: virtual ms until which an in-flight handler holds it, or null.
+   */
   lockedUntil: number | null
-  /** The admitted request whose handler holds the lock; it takes effect when the lock is handed over. */
+  /**
+   * The admitted request whose handler holds the lock; it takes effect when the lock is handed
+   * over.
+   */
   holder?: (() => void) | null
 }
 
@@ -54,11 +59,15 @@ export class SessionTable<TSession> {
   get evictedTombstones(): number {
     return this.#evicted.size
   }
-  /** True once more sessions were evicted than can be remembered: every identity is then suspect. */
+  /**
+   * True once more sessions were evicted than can be remembered: every identity is then suspect.
+   */
   get saturated(): boolean {
     return this.#saturated
   }
-  /** True when `key`'s receipts were evicted (or the history saturated): a replay cannot be proven. */
+  /**
+   * True when `key`'s receipts were evicted (or the history saturated): a replay cannot be proven.
+   */
   isEvicted(key: string): boolean {
     return this.#saturated || this.#evicted.has(key)
   }

@@ -19,7 +19,10 @@ export class TombstoneSet implements TombstoneReader {
   /** The last few `sortedFirst` answers by count (views re-ask for the step they show). */
   readonly #prefixes = new Map<number, readonly string[]>()
   #sorted: readonly string[] = []
-  /** Keys added since `#sorted` was built: merged in on the next read (adds and reads alternate, so re-sorting everything each time was quadratic). */
+  /**
+   * Keys added since `#sorted` was built: merged in on the next read (adds and reads alternate, so
+   * re-sorting everything each time was quadratic).
+   */
   #added: string[] = []
 
   /** Fences an attempt (idempotent). */
@@ -57,7 +60,10 @@ export class TombstoneSet implements TombstoneReader {
     return this.#sorted
   }
 
-  /** The first `count` keys added, sorted: the set as it was when it held `count` keys (keys are never removed). */
+  /**
+   * The first `count` keys added, sorted: the set as it was when it held `count` keys (keys are
+   * never removed).
+   */
   sortedFirst(count: number): readonly string[] {
     if (count >= this.#log.length) return this.sorted()
     let hit = this.#prefixes.get(count)

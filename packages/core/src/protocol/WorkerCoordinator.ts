@@ -61,7 +61,9 @@ export class WorkerCoordinator {
     return (this.#frozen ?? []).filter((w) => !this.#acked.has(w))
   }
 
-  /** A worker acknowledges the closed state (with its in-flight counters folded into the model's). */
+  /**
+   * A worker acknowledges the closed state (with its in-flight counters folded into the model's).
+   */
   ack(worker: number): Result<void, CutoverError> {
     if (this.#frozen === null || !this.#frozen.includes(worker))
       return err(

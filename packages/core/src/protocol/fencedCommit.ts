@@ -11,11 +11,10 @@ import { noSteps, runSteps } from '../directory/verifySteps.ts'
  * replayed when repeated. The directory layer throws `DirectoryWriteError` when the injected crash
  * fires; here that becomes the participant's checkpoint error, so the fence returns to `prepared`
  * and the controller can retry the commit with the same id over the same directory.
- *
- * Commit success stands only for bytes that are durable: with a staged directory the writes are
- * performed after the call returned, and one of them may fail then. So a repeated commit replays the
- * recorded success only while `durable()` (the participant's namespace in D loads and verifies);
- * otherwise the record is void and the commit runs again, rewriting every file.
+ *  Commit success stands only for bytes that are durable: with a staged directory the writes are
+ * performed after the call returned, and one of them may fail then. So a repeated commit replays
+ * the recorded success only while `durable()` (the participant's namespace in D loads and
+ * verifies); otherwise the record is void and the commit runs again, rewriting every file.
  */
 export function fencedCommit<T>(
   fence: ControlFence,

@@ -74,7 +74,10 @@ const byTicket = (a: { ticket_id: string }, b: { ticket_id: string }): number =>
         : 0
 }
 
-/** Builds an inventory: prefixes sorted by ticket, digest over the canonical JSON of the other three fields. */
+/**
+ * Builds an inventory: prefixes sorted by ticket, digest over the canonical JSON of the other three
+ * fields.
+ */
 export function buildInventory(
   digest: Digest,
   checkpointId: string,
@@ -90,7 +93,8 @@ export function buildInventory(
 
 /**
  * Refuses a receipt that is not an exact, complete answer to `inventory`: another inventory, a
- * ticket missed or repeated, a changed identity, or prefix evidence on a failure (and none on a prefix).
+ * ticket missed or repeated, a changed identity, or prefix evidence on a failure (and none on a
+ * prefix).
  */
 export function validateReceipt(
   receipt: GenerationCutReceipt,

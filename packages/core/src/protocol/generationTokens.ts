@@ -1,7 +1,10 @@
 import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 
-/** Tokens a generation produces per virtual millisecond (GENERATION_CUTS.md §6: fixed by the implementation). */
+/**
+ * Tokens a generation produces per virtual millisecond (GENERATION_CUTS.md §6: fixed by the
+ * implementation).
+ */
 export const TOKENS_PER_MS = 1
 
 /** The simulated vocabulary size (the tokenizer's ids are below it too). */
@@ -32,7 +35,10 @@ export function generationTokenIds(
   return out
 }
 
-/** `prefix_digest`: SHA-256 hex of the canonical JSON array of the token ids (GENERATION_CUTS.md §3). */
+/**
+ * `prefix_digest`: SHA-256 hex of the canonical JSON array of the token ids (GENERATION_CUTS.md
+ * §3).
+ */
 export const tokenDigest = (digest: Digest, tokens: readonly number[]): string =>
   digest.sha256Hex(canonicalJson(tokens))
 

@@ -2,7 +2,10 @@ import { z } from 'zod'
 import { jsonValueSchema } from '../jsonValueSchema.ts'
 import { ID_PATTERN } from './idPattern.ts'
 
-/** The ResourceSnapshot schema version Cutover writes (v2 carries mutation receipts, PROTOCOL.md §5.3). */
+/**
+ * The ResourceSnapshot schema version Cutover writes (v2 carries mutation receipts, PROTOCOL.md
+ * §5.3).
+ */
 export const RESOURCE_SNAPSHOT_SCHEMA_VERSION = 2
 
 /** PROTOCOL.md §5.3 `ResourceMutationReceipt`: the recorded outcome of one fenced mutation. */
@@ -19,8 +22,8 @@ export type ResourceMutationReceipt = z.infer<typeof resourceMutationReceiptSche
 
 /**
  * CONTRACTS.md §5 `ResourceSnapshot`: one session's exported state at a checkpoint, written to
- * `D/resources/<server_name>/<rollout_id>.a<attempt>.json`. `state` is the environment codec's form;
- * `created_at` is virtual milliseconds.
+ * `D/resources/<server_name>/<rollout_id>.a<attempt>.json`. `state` is the environment codec's
+ * form; `created_at` is virtual milliseconds.
  */
 export const resourceSnapshotSchema = z.object({
   schema_version: z.literal(RESOURCE_SNAPSHOT_SCHEMA_VERSION),

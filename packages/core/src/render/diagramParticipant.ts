@@ -11,7 +11,9 @@ export interface DiagramParticipant {
   readonly rollout: string | null
 }
 
-/** The one participant every `rollout_<id>` folds into, so a 1,000-rollout fleet stays one lifeline. */
+/**
+ * The one participant every `rollout_<id>` folds into, so a 1,000-rollout fleet stays one lifeline.
+ */
 export const ROLLOUTS_ID = 'rollouts'
 
 // Maps, not object literals: an id such as `toString` must not find Object.prototype's members.

@@ -1,6 +1,7 @@
 /**
- * Steps a diagram shows by default. A message line is ~60–110 characters, so a window of 120 messages stays
- * far below mermaid's default `maxTextSize` (50,000) and draws in well under a second in the browser (200 took ~1.2 s for a 1,000-rollout run).
+ * Steps a diagram shows by default. A message line is ~60–110 characters, so a window of 120
+ * messages stays far below mermaid's default `maxTextSize` (50,000) and draws in well under a
+ * second in the browser (200 took ~1.2 s for a 1,000-rollout run).
  */
 export const DEFAULT_WINDOW_SIZE = 120
 

@@ -28,7 +28,10 @@ export function messageLabel(event: TraceMessage): string {
   return parts.join(' ')
 }
 
-/** How far a `directory.verify` batch has got through its folder: `256/1000` (and `✗ n` for its problems). */
+/**
+ * How far a `directory.verify` batch has got through its folder: `256/1000` (and `✗ n` for its
+ * problems).
+ */
 function verifyHint(event: TraceMessage): string {
   if (event.type !== 'directory.verify') return ''
   const { checked, total, problems } = event.payload
@@ -51,8 +54,8 @@ const CUT_EVENTS: ReadonlySet<string> = new Set(GENERATION_CUT_EVENT_TYPES)
 
 /**
  * The note drawn on the worker's lifeline under a cut or a continuation, so the token boundary
- * shows inside the generation: `✂ token k · [0, k) staged · k… goes on` on the cut,
- * `↪ same call from token k` on the continuation. Empty for every other message (and a cut without a count).
+ * shows inside the generation: `✂ token k · [0, k) staged · k… goes on` on the cut, `↪ same call
+ * from token k` on the continuation. Empty for every other message (and a cut without a count).
  */
 export function cutNoteText(event: TraceMessage): string {
   const k = event.payload['prefix_token_count']

@@ -96,7 +96,7 @@ describe('renderSequenceDiagram output in the mermaid 11 parser', () => {
       const drawn = arrows(messages)
       expect(drawn).toHaveLength(3)
       const oneLine = hostile
-        // eslint-disable-next-line no-control-regex -- hostile strings are made of control characters
+        // eslint-disable-next-line no-control-regex -- hostile control characters
         .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ')
         .replace(/\s+/g, ' ')
         .trim()

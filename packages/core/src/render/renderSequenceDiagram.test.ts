@@ -372,7 +372,7 @@ describe('renderSequenceDiagram', () => {
           ? (line.split(' as ')[1] ?? '')
           : line.slice(line.indexOf(': ') + 2)
         const text = label.replace(/#\d+;/g, '')
-        // eslint-disable-next-line no-control-regex -- hostile strings are made of control characters
+        // eslint-disable-next-line no-control-regex -- hostile control characters
         expect(text).not.toMatch(/[;#<>%&\u0000-\u001f\u007f\u0085\u2028\u2029]/)
         // Message labels hold no colon at all: the one before them ends the statement.
         if (!line.startsWith('Note over')) expect(text).not.toContain(':')

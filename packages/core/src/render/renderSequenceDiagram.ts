@@ -45,7 +45,9 @@ export interface SequenceDiagram {
 interface Rendered {
   readonly lines: readonly string[]
   readonly messageSteps: readonly number[]
-  /** Where the highlighted message sits in `lines` (its box is the line before and after), or -1. */
+  /**
+   * Where the highlighted message sits in `lines` (its box is the line before and after), or -1.
+   */
   readonly highlightLine: number
   /** The highlighted message as drawn without its highlight. */
   readonly plainMessage: string
@@ -182,7 +184,10 @@ function emptyDiagram(): string {
   return 'sequenceDiagram\nparticipant controller\nNote over controller: no messages yet\n'
 }
 
-/** A phase outside the contract (a bad trace) is drawn like `run`; own keys only, never the prototype's. */
+/**
+ * A phase outside the contract (a bad trace) is drawn like `run`; own keys only, never the
+ * prototype's.
+ */
 function phaseColour(phase: string): string {
   return Object.hasOwn(PHASE_COLOURS, phase)
     ? PHASE_COLOURS[phase as TracePhase]
@@ -229,7 +234,8 @@ function render(
   let highlightLine = -1
   let highlightIndex = -1
   let plainMessage = ''
-  // a generation cut or continuation also gets a note on the worker's lifeline (not a message: no step)
+  // a generation cut or continuation also gets a note on the worker's lifeline (not a message: no
+  // step)
   const cutNote = (k: number): void => {
     const event = events[k] as TraceMessage
     const note = cutNoteText(event)

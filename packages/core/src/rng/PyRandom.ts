@@ -29,7 +29,10 @@ export class PyRandom {
     this.mti = mti
   }
 
-  /** `random.Random(seed)` for a non-negative integer seed of any size (the sign is ignored, as in CPython). */
+  /**
+   * `random.Random(seed)` for a non-negative integer seed of any size (the sign is ignored, as in
+   * CPython).
+   */
   static fromSeed(seed: bigint): PyRandom {
     const rng = new PyRandom(new Uint32Array(N), N + 1)
     rng.initByArray(seedKey(seed))

@@ -43,7 +43,8 @@ export const BUG_CATALOGUE: readonly BugInfo[] = [
     narrative:
       'The generation worker acknowledges a cut prefix as durable_prefix as soon as it asks the token store to stage it, before the store reports the segment durable, so the cut proof vouches for tokens a crash could still lose (any generation-safe scenario with a cut, e.g. generation-safe-cut).',
     invariant: 'durable-before-ack',
-    // Every seed of these (the straggler's prefix is staged); none of the others cuts a durable prefix.
+    // Every seed of these (the straggler's prefix is staged); none of the others cuts a durable
+    // prefix.
     scenarios: [
       'generation-safe-cut',
       'completed-before-egress',
@@ -64,7 +65,8 @@ export const BUG_CATALOGUE: readonly BugInfo[] = [
     narrative:
       'The generation worker swaps buffers one token late: the token at the cut boundary stays in the new active buffer as well as in the frozen prefix, so the continued call repeats it and the prefix and continuation overlap (generation-safe-cut).',
     invariant: 'token-partition',
-    // corrupt-prefix-segment only on some seeds (about 1 in 8): its first restore is refused, and the retaken checkpoint seldom cuts.
+    // corrupt-prefix-segment only on some seeds (about 1 in 8): its first restore is refused, and
+    // the retaken checkpoint seldom cuts.
     scenarios: [
       'generation-safe-cut',
       'completed-before-egress',

@@ -145,11 +145,15 @@ export function scenarioInfo(name: ScenarioName): ScenarioInfo {
   return found
 }
 
-/** Policy model workers a preset runs with at least (its `missing_worker` faults may ask for more). */
+/**
+ * Policy model workers a preset runs with at least (its `missing_worker` faults may ask for more).
+ */
 const MODEL_WORKERS: { readonly [K in ScenarioName]?: number } = {
   'two-worker-admission': 2,
   'cut-restore-race': 2,
 }
 
-/** The number of policy model workers the scenario's preset runs with (1 unless it says otherwise). */
+/**
+ * The number of policy model workers the scenario's preset runs with (1 unless it says otherwise).
+ */
 export const presetModelWorkers = (name: ScenarioName): number => MODEL_WORKERS[name] ?? 1

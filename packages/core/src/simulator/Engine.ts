@@ -33,7 +33,9 @@ export interface Engine {
   adoptFleet(fleet: Fleet): void
   /** Checkpoint `id`'s directory (opened once per run). */
   directory(checkpointId: string): CheckpointDirectory
-  /** The checkpoint committed (published) into its directory; `damaged` when a fault corrupted it. */
+  /**
+   * The checkpoint committed (published) into its directory; `damaged` when a fault corrupted it.
+   */
   published(checkpointId: string, damaged: boolean): void
   /** The phase of the latest control message (rollout traffic is traced in the matching phase). */
   phase: TracePhase
@@ -43,7 +45,10 @@ export interface Engine {
   at(delayMs: number, run: () => void): void
   /** Runs `task` one step per agenda item, before any other item. */
   runTask(task: ControllerTask): void
-  /** Records one trace event (when recording) and refreshes the cards of the participants it touches. */
+  /**
+   * Records one trace event (when recording) and refreshes the cards of the participants it
+   * touches.
+   */
   emit<T extends TraceEventType>(
     phase: TracePhase,
     from: string,

@@ -11,7 +11,10 @@ export interface StaleRequest {
   readonly ifContinued?: boolean
 }
 
-/** A `corrupt_file` (or `corrupt_segment`: the token-store segments) fault: flip a byte in file `index` (sorted) of `namespace` after publication. */
+/**
+ * A `corrupt_file` (or `corrupt_segment`: the token-store segments) fault: flip a byte in file
+ * `index` (sorted) of `namespace` after publication.
+ */
 export interface Corruption {
   readonly namespace: CorruptibleFolder
   readonly index: number
@@ -88,7 +91,8 @@ export class FaultPlan {
           break
       }
     }
-    // The bug shows only when a retired or continued attempt speaks again: probe every continued one.
+    // The bug shows only when a retired or continued attempt speaks again: probe every continued
+    // one.
     if (config.bug === 'tombstones-skipped-on-restore' && checkpoint)
       for (const rolloutId of rolloutIds)
         stale.push({ rolloutId, participant: 'policy_model', ifContinued: true })

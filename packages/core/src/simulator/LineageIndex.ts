@@ -44,7 +44,8 @@ export class LineageIndex {
       if (version < 0) continue
       let entry = r.entries[version]
       if (entry === undefined) {
-        // Built as of the version's own step: the same entry answers every step up to the next change.
+        // Built as of the version's own step: the same entry answers every step up to the next
+        // change.
         entry = this.#rec.lineageOf(r.id, r.changes[version] as number)
         r.entries[version] = entry
       }

@@ -43,7 +43,10 @@ export class StepHistory<T> {
 
 /** One session's view record: the row plus the (immutable) environment session behind it. */
 export interface SessionRecord {
-  /** Recorded with an empty summary when it has a session; `simulate` fills the summary in once, in place. */
+  /**
+   * Recorded with an empty summary when it has a session; `simulate` fills the summary in once, in
+   * place.
+   */
   row: SessionRow
   readonly session: unknown
 }
@@ -77,7 +80,10 @@ export class Recorder {
   readonly attemptStatus = new Map<string, StepHistory<AttemptStatus>>()
   readonly rolloutEnv = new Map<string, EnvName>()
   readonly attemptOrder = new Map<string, number[]>()
-  /** Generation-safe cut events (acks, continuations, and the continued calls' coordinates), in step order. */
+  /**
+   * Generation-safe cut events (acks, continuations, and the continued calls' coordinates), in step
+   * order.
+   */
   readonly cutEvents: CutEvent[] = []
   /** Steps at which a rollout's cut records change (lineage versions). */
   readonly cutSteps = new Map<string, number[]>()
@@ -142,7 +148,10 @@ export class Recorder {
       this.cutEvents.push(e)
   }
 
-  /** A lineage call with its `generation_cut` record or its `continues_cut` link, as known at `step`. */
+  /**
+   * A lineage call with its `generation_cut` record or its `continues_cut` link, as known at
+   * `step`.
+   */
   #withCut(call: LineageCall, step: number): LineageCall | LineageCallView {
     let out: LineageCallView | undefined
     for (const e of this.cutEvents) {
@@ -184,7 +193,8 @@ export class Recorder {
       const status = this.attemptStatus.get(key)?.at(step)
       if (status === undefined) continue
       const calls = callsUpTo(this.calls.get(key) ?? NO_CALLS, step)
-      // Only a rollout with generation cuts pays for the lookup (whole-request lineage is unchanged).
+      // Only a rollout with generation cuts pays for the lookup (whole-request lineage is
+      // unchanged).
       attempts.push({
         attempt,
         status,

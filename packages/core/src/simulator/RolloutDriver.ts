@@ -95,7 +95,10 @@ export class RolloutDriver {
   /** Generation-safe runs: one generation worker per model worker, and the calls they decode. */
   readonly #workers: GenerationWorker[] = []
   readonly #tickets = new Map<string, CutTicket>()
-  /** Tickets whose generation finished behind the egress fence → the delivery of their held response. */
+  /**
+   * Tickets whose generation finished behind the egress fence → the delivery of their held
+   * response.
+   */
   readonly #held = new Map<string, () => void>()
 
   constructor(engine: Engine, plans: readonly RolloutPlan[]) {
@@ -228,7 +231,10 @@ export class RolloutDriver {
     this.#engine.recorder.attempt(r.plan.rollout_id, r.attempt, r.plan.env, 'retired')
   }
 
-  /** After `resources.prepare`: each exported session's prepare snapshot, for the Sessions/Tables diff. */
+  /**
+   * After `resources.prepare`: each exported session's prepare snapshot, for the Sessions/Tables
+   * diff.
+   */
   recordPrepared(): void {
     const { world, recorder } = this.#engine
     for (const env of ENV_NAMES) {
@@ -256,7 +262,10 @@ export class RolloutDriver {
         this.#sessionRecord(r, 'retired', undefined, null, null)
   }
 
-  /** Acknowledgements before prepare; `unacked_result` replays a mismatching batch, then the exact one twice. */
+  /**
+   * Acknowledgements before prepare; `unacked_result` replays a mismatching batch, then the exact
+   * one twice.
+   */
   acknowledgeAtPrepare(receipts: readonly JsonValue[]): Result<unknown, CutoverError> {
     const list = receipts as unknown as CompletionReceipt[]
     if (this.#engine.faults.unackedRollouts.size > 0) {
@@ -276,13 +285,19 @@ export class RolloutDriver {
     return this.#acknowledge(receipts, 'prepare')
   }
 
-  /** The processes were replaced: every execution of the old world is gone; parked ones continue under N+1. */
+  /**
+   * The processes were replaced: every execution of the old world is gone; parked ones continue
+   * under N+1.
+   */
   processesReplaced(): void {
     for (const r of this.#rollouts)
       if (r.status === 'parked' || r.status === 'running') r.waiting = null
   }
 
-  /** Same processes resumed: release parked executions and queued dispatches, then restart the retired. */
+  /**
+   * Same processes resumed: release parked executions and queued dispatches, then restart the
+   * retired.
+   */
   releaseAll(retired: readonly ExecutionIdentity[]): void {
     for (const r of this.#rollouts) {
       const w = r.waiting
@@ -376,10 +391,10 @@ export class RolloutDriver {
   #id(r: RolloutRt): ExecutionIdentity {
     return { rollout_id: r.plan.rollout_id, attempt_index: r.attempt }
   }
-  // Trace payloads spell out `rollout_id, attempt_index` instead of spreading an ids object: on this
-  // V8 a spread followed by more properties costs microseconds per object and builds a larger one
-  // (measured 4–12 µs and ≈ 300 B against ≈ 20 ns and 64 B for the literal); the key order, and so
-  // the trace, is the same.
+  // Trace payloads spell out `rollout_id, attempt_index` instead of spreading an ids object: on
+  // this V8 a spread followed by more properties costs microseconds per object and builds a larger
+  // one (measured 4–12 µs and ≈ 300 B against ≈ 20 ns and 64 B for the literal); the key order, and
+  // so the trace, is the same.
   #draw(r: RolloutRt, min: number, span: number): number {
     return min + (r.rng ??= PyRandom.fromSeed(r.plan.seed + 7n)).randbelow(span)
   }
@@ -668,7 +683,8 @@ export class RolloutDriver {
     if (twice) claim(rival)
     const k = entry.prefix_token_count ?? 0
     const total = Math.max(k, entry.effective_output_limit ?? k)
-    // Teaching bug `overlapping-cut-buffers`: decoding resumes one token early, repeating token k − 1.
+    // Teaching bug `overlapping-cut-buffers`: decoding resumes one token early, repeating token k −
+    // 1.
     const from = e.config.bug === 'overlapping-cut-buffers' ? Math.max(0, k - 1) : k
     const delivery = entry.cut_kind === 'terminal_completion' ? 'inline' : 'staged'
     model.consumeCut(entry.model_call_id, a.worker)
@@ -726,9 +742,11 @@ export class RolloutDriver {
   ): void {
     const e = this.#engine
     const { ticket, model_call_id: callId, parent_call_id: parent, relay, prev_len: prevLen } = a
-    if (!world.model.isInflight(ticket)) return // task already exited (aborted); the ticket was admitted for this attempt
+    // task already exited (aborted); the ticket was admitted for this attempt
+    if (!world.model.isInflight(ticket)) return
     if (tokens !== null && world.model.egressFenced(ticket)) {
-      // Finished behind the egress fence: the response is held (the cut makes it terminal_completion).
+      // Finished behind the egress fence: the response is held (the cut makes it
+      // terminal_completion).
       world.model.complete(
         ticket,
         { staging_key: `tq/${callId}`, prev_len: prevLen, delta_len: 0, cum_len: prevLen },
@@ -854,7 +872,8 @@ export class RolloutDriver {
     let reward = r.state.reward
     if (verify !== null) {
       const res = e.world.resources[r.plan.env]
-      // Terminal and never retried here, so no request id: its receipt would copy the whole echoed row.
+      // Terminal and never retried here, so no request id: its receipt would copy the whole echoed
+      // row.
       const resp = res.handleRequest({
         path: verify.path,
         method: 'POST',
@@ -920,7 +939,8 @@ export class RolloutDriver {
       fin.ok ? 'ok' : fin.error.code,
     )
     if (r.receipt === null) return
-    // Held back (the `unacked_result` fault, or a controller that defers acknowledgements): still unacknowledged at prepare.
+    // Held back (the `unacked_result` fault, or a controller that defers acknowledgements): still
+    // unacknowledged at prepare.
     if (
       (e.faults.unackedRollouts.has(r.plan.rollout_id) || e.controller.defersAcknowledgements) &&
       e.controller.stage === 'idle'

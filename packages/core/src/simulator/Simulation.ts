@@ -25,7 +25,8 @@ export interface SimulationDeps {
   openDirectory(checkpointId: string): CheckpointDirectory
   /**
    * The Workplace Assistant data (a port: core never reads files; `loadNodeWorkplaceData()` from
-   * `@cutover/core/adapters` supplies it). Required when a run has a workplace rollout (3+ rollouts).
+   * `@cutover/core/adapters` supplies it). Required when a run has a workplace rollout (3+
+   * rollouts).
    */
   readonly workplace?: WorkplaceData
 }

@@ -65,7 +65,9 @@ export class Simulator implements Engine {
   readonly #driver: RolloutDriver
   readonly #controller: Controller
   readonly #dirs = new Map<string, CheckpointDirectory>()
-  /** The world behind each fleet the controller was handed (a spawned one is adopted by identity). */
+  /**
+   * The world behind each fleet the controller was handed (a spawned one is adopted by identity).
+   */
   readonly #worlds = new WeakMap<Fleet, World>()
   #world: World
   #fleet: Fleet
@@ -115,7 +117,10 @@ export class Simulator implements Engine {
   get outcomes(): ReadonlyMap<string, RolloutOutcome> {
     return this.#driver.outcomes
   }
-  /** Generation-safe runs: each continued cut call, and whether its output equals the call never interrupted. */
+  /**
+   * Generation-safe runs: each continued cut call, and whether its output equals the call never
+   * interrupted.
+   */
   get cutContinuations(): readonly CutContinuation[] {
     return this.#driver.cutContinuations
   }
@@ -257,7 +262,8 @@ export class Simulator implements Engine {
   }
 
   // One function for every card (up to three per event): a closure per call was a new function
-  // (and, under tsx's keep-names transform, a defineProperty) each time: 1.7 % of a 1,000-rollout run.
+  // (and, under tsx's keep-names transform, a defineProperty) each time: 1.7 % of a 1,000-rollout
+  // run.
   readonly #isMissingWorker = (k: number): boolean => this.faults.isMissingWorker(k)
 
   // ---- inside ----

@@ -15,6 +15,9 @@ export interface SimulatorOptions {
   readonly test?: ControllerTestOptions
   /** Skip trace/view recording (baseline runs only need outcomes). */
   readonly record: boolean
-  /** Dispatch only these rollouts (rollouts are independent: a baseline needs only the continued ones). */
+  /**
+   * Dispatch only these rollouts (rollouts are independent: a baseline needs only the continued
+   * ones).
+   */
   readonly only?: ReadonlySet<string>
 }

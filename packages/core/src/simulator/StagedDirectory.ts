@@ -77,7 +77,8 @@ export class StagedDirectory implements SteppedDirectory {
       try {
         this.#dir.writeFile(op.path, op.data)
       } catch (e) {
-        // The port refused the write (a real disk error): the writer is dead, its later writes never happen.
+        // The port refused the write (a real disk error): the writer is dead, its later writes
+        // never happen.
         if (!(e instanceof Error && e.name === 'DirectoryWriteError')) throw e
         this.#failure = e.message
         this.#staged.length = 0

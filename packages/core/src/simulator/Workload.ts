@@ -67,7 +67,9 @@ export interface Decision {
   readonly body: JsonValue
 }
 
-/** The counter example rows (ENVIRONMENTS.md §3): add a, add b, read; expected = initial + a + b. */
+/**
+ * The counter example rows (ENVIRONMENTS.md §3): add a, add b, read; expected = initial + a + b.
+ */
 export function counterTask(task: number): {
   readonly a: number
   readonly b: number

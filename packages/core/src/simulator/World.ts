@@ -10,7 +10,9 @@ import { PolicyModel } from '../protocol/PolicyModel.ts'
 import type { TokenReader } from '../protocol/GenerationCuts.ts'
 import { ResourcesParticipant } from '../protocol/ResourcesParticipant.ts'
 
-/** A resources participant with its session type erased (the simulator treats sessions as opaque). */
+/**
+ * A resources participant with its session type erased (the simulator treats sessions as opaque).
+ */
 export type AnyResources = ResourcesParticipant<unknown>
 
 /** One generation of server processes: what restore replaces with fresh instances. */

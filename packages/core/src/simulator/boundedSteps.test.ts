@@ -17,7 +17,9 @@ class CountingDirectory extends MemoryCheckpointDirectory {
   }
 }
 
-/** Streams a run, counting for every yielded event the checkpoint files read since the one before. */
+/**
+ * Streams a run, counting for every yielded event the checkpoint files read since the one before.
+ */
 function readsPerEvent(rollouts: number, seed: string): { event: TraceEvent; reads: number }[] {
   const dirs: CountingDirectory[] = []
   const total = () => dirs.reduce((n, d) => n + d.reads, 0)

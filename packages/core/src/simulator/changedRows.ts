@@ -10,7 +10,8 @@ const sameCell = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JS
  */
 export function changedRows(before: Table, current: Table): number {
   if (before === current) return 0
-  // Where each current column sits in the baseline (by name, first match, as diffTables looks it up).
+  // Where each current column sits in the baseline (by name, first match, as diffTables looks it
+  // up).
   const columns = current.columns.map((column) => before.columns.indexOf(column))
   if (before.labels === current.labels || sameList(before.labels, current.labels)) {
     let n = 0
@@ -74,7 +75,10 @@ export class ChangedRowCounter {
     this.#before = before
   }
 
-  /** Total rows added, removed or changed over `tables` (a table the baseline lacks counts all its rows). */
+  /**
+   * Total rows added, removed or changed over `tables` (a table the baseline lacks counts all its
+   * rows).
+   */
   count(tables: { readonly [name: string]: Table }): number {
     let n = 0
     for (const name in tables) {

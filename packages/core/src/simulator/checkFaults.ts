@@ -12,7 +12,9 @@ import { rolloutIds, rolloutNamingHint } from '../contracts/rolloutIds.ts'
 export const faultWorkerCount = (config: Pick<RunConfig, 'scenario'>): number =>
   Math.max(2, presetModelWorkers(config.scenario))
 
-/** The rollout id a fault's `rollout` names in this run, or undefined when the run has none such. */
+/**
+ * The rollout id a fault's `rollout` names in this run, or undefined when the run has none such.
+ */
 export function faultRolloutId(ref: string | number, rollouts: number): string | undefined {
   const ids = rolloutIds(rollouts)
   if (typeof ref === 'number') return ids[ref]

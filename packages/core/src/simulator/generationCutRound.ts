@@ -4,7 +4,10 @@ import type { FrozenTicket } from '../protocol/GenerationCuts.ts'
 import type { Engine } from './Engine.ts'
 import type { RolloutDriver } from './RolloutDriver.ts'
 
-/** Virtual ms from the fence to the workers' buffer swap (the model builds and sends the inventories). */
+/**
+ * Virtual ms from the fence to the workers' buffer swap (the model builds and sends the
+ * inventories).
+ */
 export const CUT_REQUEST_MS = 10
 
 const workerName = (engine: Engine, k: number): string =>
@@ -137,7 +140,10 @@ export function startGenerationCut(
   return frozen.map((t) => t.id)
 }
 
-/** The model's own classification of a ticket it does not send for cutting, as an acknowledgement to itself. */
+/**
+ * The model's own classification of a ticket it does not send for cutting, as an acknowledgement to
+ * itself.
+ */
 function ownAck(
   engine: Engine,
   checkpointId: string,

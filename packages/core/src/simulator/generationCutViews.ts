@@ -11,13 +11,18 @@ export type CutEvent =
   | TraceEventOf<'generation.continue'>
   | TraceEventOf<'generation.coordinates'>
 
-/** True for the events `CutEvent` holds (a continued call's `generation.coordinates` is kept by the caller). */
+/**
+ * True for the events `CutEvent` holds (a continued call's `generation.coordinates` is kept by the
+ * caller).
+ */
 export const isCutEvent = (
   e: TraceEvent,
 ): e is TraceEventOf<'generation.cut_ack'> | TraceEventOf<'generation.continue'> =>
   e.type === 'generation.cut_ack' || e.type === 'generation.continue'
 
-/** The ledger-shaped `generation_cut` record a cut acknowledgement stands for ("cut at token k"). */
+/**
+ * The ledger-shaped `generation_cut` record a cut acknowledgement stands for ("cut at token k").
+ */
 export function cutRecordOf(ack: TraceEventOf<'generation.cut_ack'>): GenerationCutRecord {
   const p = ack.payload
   return {

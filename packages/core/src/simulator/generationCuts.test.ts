@@ -170,8 +170,8 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
       const bad: string[] = []
       for (let seed = 0; seed < 100; seed++) {
         const { result } = run(scenario, String(seed * 7919))
-        // completed-before-egress's straggler is only a little late: on some seeds it is already past its
-        // call at the deadline (in an env step), and is retired as in whole-request mode.
+        // completed-before-egress's straggler is only a little late: on some seeds it is already
+        // past its call at the deadline (in an env step), and is retired as in whole-request mode.
         const cut =
           scenario === 'completed-before-egress' ||
           ofType(result.events, 'generation.cut_ack').length > 0
@@ -349,7 +349,8 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
           !(info.scenarios ?? []).includes(scenario)
         )
           continue
-        // A listed scenario shows it on some seed of 40 (stopping at the first); an unlisted one on none of 12.
+        // A listed scenario shows it on some seed of 40 (stopping at the first); an unlisted one on
+        // none of 12.
         const listed = (info.scenarios ?? []).includes(scenario)
         let failing = 0
         for (let seed = 0; seed < (listed ? 40 : 12) && !(listed && failing > 0); seed++)
@@ -424,7 +425,8 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
           bad.push(`${seed}: ${result.outcome} ${JSON.stringify(result.failures)}`)
       }
       expect(bad).toEqual([])
-      // Every completed_durable ticket is held; calls cut active usually finish behind the fence too.
+      // Every completed_durable ticket is held; calls cut active usually finish behind the fence
+      // too.
       expect(completedDurable).toBeGreaterThan(30)
       expect(delivered).toBeGreaterThanOrEqual(completedDurable)
     }, 120_000)
@@ -457,7 +459,8 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
             e.payload.attempt_index === 0 &&
             e.payload.turn === turn,
         )
-        // The same call is either answered once by this process or cut again by the retaken checkpoint (with a longer prefix).
+        // The same call is either answered once by this process or cut again by the retaken
+        // checkpoint (with a longer prefix).
         const responses = ofType(result.events, 'model.response').filter(
           (e) => e.payload.model_call_id === call && e.outcome === 'ok',
         )

@@ -52,7 +52,9 @@ export interface ParticipantViewSource {
   isMissingWorker(worker: number): boolean
 }
 
-/** One participant's card as of now (pure: reads the world, changes nothing); null for unknown ids. */
+/**
+ * One participant's card as of now (pure: reads the world, changes nothing); null for unknown ids.
+ */
 export function participantCard(id: string, src: ParticipantViewSource): ParticipantCard | null {
   const w = src.world
   const cid = src.checkpointId === '' ? null : src.checkpointId

@@ -19,9 +19,10 @@ export function resolveRunConfig(input: RunConfigInput): RunConfig {
 }
 
 /**
- * The run's cut mode: the input's, else the preset's; a teaching bug of the cut runs generation-safe.
- * Left out of the config when it is `whole-request` and the preset's too, so such a run's config is
- * what it always was (and a generation-safe scenario run whole-request says so explicitly).
+ * The run's cut mode: the input's, else the preset's; a teaching bug of the cut runs
+ * generation-safe. Left out of the config when it is `whole-request` and the preset's too, so such
+ * a run's config is what it always was (and a generation-safe scenario run whole-request says so
+ * explicitly).
  */
 function cutModeOf(input: RunConfigInput, preset: CutMode | undefined): { cut_mode?: CutMode } {
   const bugCuts =

@@ -12,7 +12,8 @@ const workplace = loadNodeWorkplaceData()
 
 describe('restore fences every continued attempt at the policy model (PROTOCOL.md §2.3, §2.4, §8)', () => {
   it('[model.restore-fences-continued] an execution whose boundary names no model call is continued, not a root: the restored model still refuses its attempt N', () => {
-    // happy-path seed 2: r7 is parked on its first boundary (no model call yet) when the checkpoint is taken.
+    // happy-path seed 2: r7 is parked on its first boundary (no model call yet) when the checkpoint
+    // is taken.
     const { dirs } = runScenarioInMemory('happy-path', '2')
     const dir = (dirs.get('ck-1') as MemoryCheckpointDirectory).reopen()
     const continued = continuedExecutions(dir, nodeDigest).map(

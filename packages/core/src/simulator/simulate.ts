@@ -59,7 +59,10 @@ interface WorkplaceDeps {
     step: number,
     key: string,
   ) => TablesView | undefined
-  /** The codec's one-line summary (`N rows changed` against the base), counted without building the diff. */
+  /**
+   * The codec's one-line summary (`N rows changed` against the base), counted without building the
+   * diff.
+   */
   readonly summary: (session: unknown) => string
 }
 
@@ -194,7 +197,10 @@ export function* simulate(
     // A Map iterator sees entries added later, as long as it is never read past the end.
     baselines.push({ sim: b, outcomes: b.outcomes.values(), taken: 0 })
   }
-  /** Runs up to `budget` baseline agenda items, taking (and judging, when it can) each outcome as it appears. */
+  /**
+   * Runs up to `budget` baseline agenda items, taking (and judging, when it can) each outcome as it
+   * appears.
+   */
   const advanceBaselines = (budget: number) => {
     while (budget > 0 && baselines.length > 0) {
       const b = baselines[0] as (typeof baselines)[number]
@@ -234,7 +240,8 @@ export function* simulate(
       const baseline = baselineOutcomes.get(rolloutId)
       if (outcome !== undefined && baseline !== undefined) judge(outcome, baseline)
     }
-    // A restore dispatches its continued rollouts over several events: start once the set holds still.
+    // A restore dispatches its continued rollouts over several events: start once the set holds
+    // still.
     if (sim.continued.size !== continuedSeen) continuedSeen = sim.continued.size
     else if (baselineStarted.size < continuedSeen) startBaseline()
     advanceBaselines(BASELINE_ITEMS_PER_EVENT)
@@ -336,7 +343,8 @@ function makeResult(
   const live = liveEdge !== undefined
   const sessionsCache = new StepCache<readonly SessionRow[]>()
   const lineageCache = new StepCache<LineageView>()
-  // Built on the first lineage view (not in the generator's last slice); a live run rebuilds it as it grows.
+  // Built on the first lineage view (not in the generator's last slice); a live run rebuilds it as
+  // it grows.
   let lineage: LineageIndex | undefined
   let lineageEdge = -1
   const checkpointsNow = (): SimulatedCheckpoint[] =>

@@ -15,7 +15,8 @@ export interface FleetSurroundings {
 /**
  * The controller's `Fleet` over one world of in-process participants. Besides forwarding each
  * control operation it plays what real processes do on their own: a missing worker never answers,
- * and the request tasks `abort_inflight` cancels exit a moment later (only then can the model commit).
+ * and the request tasks `abort_inflight` cancels exit a moment later (only then can the model
+ * commit).
  */
 export function simulatedFleet(world: World, around: FleetSurroundings): Fleet {
   const model = world.model

@@ -17,7 +17,10 @@ import { releaseEgress, startGenerationCut } from './generationCutRound.ts'
  * applied here, where the controller never sees them.
  */
 export function simulatorHost(engine: Engine, driver: RolloutDriver): ControllerHost {
-  /** The cut prefixes the committed ledger names, kept from the model commit to the token-store publication. */
+  /**
+   * The cut prefixes the committed ledger names, kept from the model commit to the token-store
+   * publication.
+   */
   let segments: TokenSegmentInput[] = []
   const afterControl = (type: string, outcome: string): void => {
     if (type === 'model.commit' && outcome === 'ok') {
@@ -88,7 +91,8 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
       }),
     digest: engine.options.digest,
     published: (cid) => {
-      // corrupt_file damages the first checkpoint only (the retaken one after an abort stays whole).
+      // corrupt_file damages the first checkpoint only (the retaken one after an abort stays
+      // whole).
       const damaged =
         engine.controller.attempts > 1
           ? []
@@ -139,7 +143,8 @@ export function simulatorHost(engine: Engine, driver: RolloutDriver): Controller
       engine.emit(phase, 'controller', 'controller', type, payload, 'ok')
       if (type === 'controller.abort')
         releaseEgress(engine, driver, engine.controller.checkpointId, 'aborted')
-      // missing_worker: the dropped worker's replacement tries to rejoin as soon as the checkpoint aborts.
+      // missing_worker: the dropped worker's replacement tries to rejoin as soon as the checkpoint
+      // aborts.
       if (type === 'controller.abort') rejoin(phase)
       if (type === 'rollout.retired') driver.retired(String(payload['rollout_id']))
     },

@@ -8,7 +8,9 @@ import { resolveRunConfig, runSimulation, simulate } from './simulate.ts'
 
 const workplace = loadNodeWorkplaceData()
 
-/** Streams a run, recording for every yielded event which files its checkpoint directory held then. */
+/**
+ * Streams a run, recording for every yielded event which files its checkpoint directory held then.
+ */
 function stream(scenario: 'happy-path' | 'crash-during-commit', seed: string) {
   const dirs = new Map<string, MemoryCheckpointDirectory>()
   const deps = {
@@ -87,7 +89,8 @@ describe('stepped checkpoint work', () => {
       {
         digest: nodeDigest,
         workplace,
-        // The first checkpoint's disk dies on its 5th write (and stays dead): every commit attempt over it fails.
+        // The first checkpoint's disk dies on its 5th write (and stays dead): every commit attempt
+        // over it fails.
         openDirectory: (id: string) =>
           new MemoryCheckpointDirectory({
             location: `mem://${id}`,

@@ -69,7 +69,10 @@ function slowSessions(sim: Simulator, step: number): SessionRow[] {
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 }
 
-/** The Tables view computed afresh: the session's tables diffed against its prepare snapshot (or the base). */
+/**
+ * The Tables view computed afresh: the session's tables diffed against its prepare snapshot (or the
+ * base).
+ */
 function slowTables(
   sim: Simulator,
   key: string,
@@ -136,7 +139,8 @@ describe('views', () => {
       const ref = referenceRun(scenario, seed, rollouts)
       expect(ref.recorder.events).toEqual(result.events)
       let workplaceRows = 0
-      // The Tables view (whole tables, diffed) is compared at about eight steps, to keep the test short.
+      // The Tables view (whole tables, diffed) is compared at about eight steps, to keep the test
+      // short.
       const tableEvery = 5 * Math.ceil(result.events.length / 40)
       for (let step = 0; step <= result.events.length; step++) {
         const rows = result.sessionsAt(step)
@@ -187,7 +191,8 @@ describe('views', () => {
       for (const id of main.continued) {
         const a = all.outcomes.get(id)
         const b = only.outcomes.get(id)
-        // The canonical JSON of the whole outcome is the definition; `sameOutcome` (what `simulate` judges with) must agree.
+        // The canonical JSON of the whole outcome is the definition; `sameOutcome` (what `simulate`
+        // judges with) must agree.
         expect(a !== undefined && b !== undefined && outcomeText(a) === outcomeText(b)).toBe(true)
         expect(a !== undefined && b !== undefined && sameOutcome(a, b)).toBe(true)
       }
@@ -197,7 +202,10 @@ describe('views', () => {
 
 describe('changedRows', () => {
   const columns = ['id', 'name', 'amount']
-  /** A random edit of `t`: set a cell, append (relabelled or with a duplicate label), drop rows, reorder columns. */
+  /**
+   * A random edit of `t`: set a cell, append (relabelled or with a duplicate label), drop rows,
+   * reorder columns.
+   */
   function edit(t: Table, rng: PyRandom): Table {
     const n = t.rows.length
     switch (rng.randbelow(5)) {
@@ -234,7 +242,8 @@ describe('changedRows', () => {
         }
       }
       default:
-        return { columns: t.columns, labels: t.labels, rows: t.rows.map((r) => [...r]) } // equal rows, new identities
+        // equal rows, new identities
+        return { columns: t.columns, labels: t.labels, rows: t.rows.map((r) => [...r]) }
     }
   }
 

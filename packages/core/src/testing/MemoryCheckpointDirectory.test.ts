@@ -16,7 +16,8 @@ describe('MemoryCheckpointDirectory', () => {
     expect(dir.readFile('agent/r0.a0.json')).toEqual(bytes('rewritten'))
     expect(() => dir.writeFile('agent/manifest.json', bytes('{}'))).toThrow(DirectoryWriteError)
     expect(dir.crashed).toBe(true)
-    // The synced files with their synced bytes; the unsynced rewrite and the crashed write are gone.
+    // The synced files with their synced bytes; the unsynced rewrite and the crashed write are
+    // gone.
     expect(paths(dir)).toEqual(['agent/r0.a0.json', 'agent/r1.a0.json'])
     expect(dir.readFile('agent/r0.a0.json')).toEqual(bytes('0'))
     const retry = dir.reopen()

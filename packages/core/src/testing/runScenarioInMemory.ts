@@ -8,7 +8,10 @@ import { MemoryCheckpointDirectory } from './MemoryCheckpointDirectory.ts'
 
 const workplace = loadNodeWorkplaceData()
 
-/** Runs a scenario preset to the end with in-memory checkpoint directories (one per checkpoint id, kept). */
+/**
+ * Runs a scenario preset to the end with in-memory checkpoint directories (one per checkpoint id,
+ * kept).
+ */
 export function runScenarioInMemory(
   scenario: ScenarioName,
   seed = '0',

@@ -36,7 +36,9 @@ export function observation(player: readonly string[], dealer: readonly string[]
   return `Your hand: ${formatHand(player)} = ${handValue(player)}\nDealer shows: ${dealer[0] ?? ''}\nRespond with <action>hit</action> or <action>stand</action>.`
 }
 
-/** Action parsing: the first `<action>hit|stand</action>` (case-insensitive); anything else stands. */
+/**
+ * Action parsing: the first `<action>hit|stand</action>` (case-insensitive); anything else stands.
+ */
 export function parseAction(text: string): 'hit' | 'stand' {
   const m = /<action>\s*(hit|stand)\s*<\/action>/i.exec(text)
   return m?.[1]?.toLowerCase() === 'hit' ? 'hit' : 'stand'

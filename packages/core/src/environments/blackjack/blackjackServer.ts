@@ -35,7 +35,9 @@ export interface BlackjackServerOptions {
   readonly seedForUnseededReset: () => bigint
 }
 
-/** The Blackjack codec: `{player, dealer, rng_state}` with rng_state in CPython `getstate()` shape. */
+/**
+ * The Blackjack codec: `{player, dealer, rng_state}` with rng_state in CPython `getstate()` shape.
+ */
 export const blackjackCodec: CheckpointCodec<BlackjackSession> = {
   enabled: true,
   stateSchemaVersion: 1,
@@ -125,7 +127,8 @@ export function createBlackjackServer(
         player.push(deal(rng))
         const value = handValue(player)
         if (value > 21) return terminal(-1.0, { result: 'bust', player: formatHand(player), value })
-        // The reference reads dealer[0] for the observation: an empty dealer hand (step before reset) is an IndexError → 500.
+        // The reference reads dealer[0] for the observation: an empty dealer hand (step before
+        // reset) is an IndexError → 500.
         if (dealer.length === 0)
           return {
             response: { status: 500, body: "IndexError('list index out of range')" },

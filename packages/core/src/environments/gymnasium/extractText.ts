@@ -2,7 +2,8 @@ import { isRecord } from './fastapiValidation.ts'
 
 /**
  * Gymnasium base `extract_text(response)`: the ""-joined text of every `message` output item, its
- * `content` when a string, else each `output_text` part's `text`. Reasoning and function calls are ignored.
+ * `content` when a string, else each `output_text` part's `text`. Reasoning and function calls are
+ * ignored.
  */
 export function extractText(response: unknown): string {
   if (!isRecord(response) || !Array.isArray(response['output'])) return ''

@@ -25,7 +25,9 @@ export function unprocessable(issues: readonly ValidationIssue[]): EnvResponse {
 /** The 404 FastAPI sends for a route the server does not register. */
 export const NOT_FOUND: EnvResponse = { status: 404, body: { detail: 'Not Found' } }
 
-/** Any JSON object: pydantic's model check without fields (its messages come from the model layer). */
+/**
+ * Any JSON object: pydantic's model check without fields (its messages come from the model layer).
+ */
 const ANY_OBJECT = pyModel('Body', {}, { extra: 'allow' })
 
 const objectIssues = (value: unknown, loc: readonly (string | number)[]): ValidationIssue[] => {

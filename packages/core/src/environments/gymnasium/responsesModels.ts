@@ -132,7 +132,9 @@ const reasoningItem = {
     ),
   ),
 }
-/** `TokenIDLogProbMixin`: a training variant's token ids come first (the mixin is the last base). */
+/**
+ * `TokenIDLogProbMixin`: a training variant's token ids come first (the mixin is the last base).
+ */
 const tokenIds = {
   prompt_token_ids: { type: pyList(pyIntType) },
   generation_token_ids: { type: pyList(pyIntType) },
@@ -281,7 +283,9 @@ const textFormat = pyUnion(
   sdkModel('ResponseFormatJSONObject', { type: { type: pyLiteral('json_object') } }),
 )
 
-/** `NeMoGymResponse`: the SDK's `Response` (extra fields kept) with Gym's output items and usage. */
+/**
+ * `NeMoGymResponse`: the SDK's `Response` (extra fields kept) with Gym's output items and usage.
+ */
 export const RESPONSE: PyType = sdkModel('NeMoGymResponse', {
   id: { type: pyStr },
   created_at: { type: pyFloatType },

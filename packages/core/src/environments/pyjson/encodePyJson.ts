@@ -4,7 +4,9 @@ import { pyFloatRepr } from './pyFloatRepr.ts'
 import type { PyJson } from './pyValues.ts'
 import { PyFloat, PyInt } from './pyValues.ts'
 
-/** Python's `repr` of the error `json.dumps(..., allow_nan=False)` raises for NaN and infinities. */
+/**
+ * Python's `repr` of the error `json.dumps(..., allow_nan=False)` raises for NaN and infinities.
+ */
 export const OUT_OF_RANGE_FLOAT = "ValueError('Out of range float values are not JSON compliant')"
 
 /**

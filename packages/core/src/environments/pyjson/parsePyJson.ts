@@ -39,7 +39,9 @@ class Syntax {
 }
 class Unreadable {}
 
-/** `bytes.decode(json.detect_encoding(b))`: UTF-8 (BOM skipped) or UTF-16/32 by BOM or zero bytes. */
+/**
+ * `bytes.decode(json.detect_encoding(b))`: UTF-8 (BOM skipped) or UTF-16/32 by BOM or zero bytes.
+ */
 function decodeText(bytes: Uint8Array): string | undefined {
   const [b0, b1, b2, b3] = bytes
   const startsWith = (...bom: number[]) => bom.every((b, i) => bytes[i] === b)

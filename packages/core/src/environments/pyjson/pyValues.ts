@@ -53,7 +53,9 @@ export function intValue(value: unknown): bigint | undefined {
   return undefined
 }
 
-/** The number of a Python float or int (`PyFloat`, `PyInt` or plain); undefined for anything else. */
+/**
+ * The number of a Python float or int (`PyFloat`, `PyInt` or plain); undefined for anything else.
+ */
 export function numberValue(value: unknown): number | undefined {
   if (typeof value === 'number') return value
   if (value instanceof PyFloat) return value.value

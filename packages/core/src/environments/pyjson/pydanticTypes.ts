@@ -28,7 +28,10 @@ export type Validation =
 
 /** A pydantic type: lax validation from parsed JSON straight to its JSON dump. */
 export interface PyType {
-  /** The label pydantic puts in a union member's error `loc` (`str`, `list[dict[str,str]]`, a class name). */
+  /**
+   * The label pydantic puts in a union member's error `loc` (`str`, `list[dict[str,str]]`, a class
+   * name).
+   */
   readonly tag: string
   validate(input: PyJson, loc: Loc): Validation
 }
@@ -53,7 +56,10 @@ export const pyStr: PyType = {
       : fail('string_type', loc, 'Input should be a valid string', input),
 }
 
-/** Lax `int`: ints, whole floats, booleans and decimal strings (spaces and `_` allowed), exact at any size. */
+/**
+ * Lax `int`: ints, whole floats, booleans and decimal strings (spaces and `_` allowed), exact at
+ * any size.
+ */
 export const pyIntType: PyType = {
   tag: 'int',
   validate(input, loc) {
@@ -255,7 +261,10 @@ export const withDefault = (type: PyType, value: PyJson | (() => PyJson)): PyFie
 export const optionalField = (type: PyType): PyField => ({ type: pyOptional(type), default: null })
 
 interface ShapeOptions {
-  /** pydantic's `extra`: drop (`ignore`, the default), keep after the fields (`allow`), or refuse (`forbid`). */
+  /**
+   * pydantic's `extra`: drop (`ignore`, the default), keep after the fields (`allow`), or refuse
+   * (`forbid`).
+   */
   readonly extra?: 'ignore' | 'allow' | 'forbid'
 }
 
@@ -310,7 +319,10 @@ function validateFields(
     : { ok: true, value: out, exact: false, fieldsSet }
 }
 
-/** A `TypedDict` key that may be left out (`NotRequired`, or a key of a `total=False` dict without `Required`). */
+/**
+ * A `TypedDict` key that may be left out (`NotRequired`, or a key of a `total=False` dict without
+ * `Required`).
+ */
 export const notRequired = (type: PyType): PyField => ({ type, notRequired: true })
 
 /** A `BaseModel`: every field in declaration order (defaults filled), then the kept extras. */

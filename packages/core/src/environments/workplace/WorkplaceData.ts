@@ -90,7 +90,10 @@ export function parseWorkplaceBase(data: WorkplaceData, digest: Digest): Workpla
   })
 }
 
-/** Freezes the base so a tool that forgot copy-on-write fails loudly instead of corrupting every session. */
+/**
+ * Freezes the base so a tool that forgot copy-on-write fails loudly instead of corrupting every
+ * session.
+ */
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)

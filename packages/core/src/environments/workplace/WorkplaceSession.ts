@@ -26,7 +26,8 @@ export type TableName = (typeof ALL_TABLES)[number]
 /**
  * One Workplace Assistant session as plain immutable data. `analytics_data` and the company
  * directory never change except for one side effect, modelled as a flag:
- * `get_average_session_duration()` without bounds converts `session_duration_seconds` to float in place.
+ * `get_average_session_duration()` without bounds converts `session_duration_seconds` to float in
+ * place.
  */
 export interface WorkplaceSession {
   readonly tables: { readonly [K in SessionTableName]: Table }
@@ -42,12 +43,16 @@ export interface WorkplaceExample {
   readonly environment_name: string
 }
 
-/** The pristine tables parsed once from the vendored CSVs; immutable and shared by every session. */
+/**
+ * The pristine tables parsed once from the vendored CSVs; immutable and shared by every session.
+ */
 export interface WorkplaceBase {
   readonly tables: { readonly [K in TableName]: Table }
   /** analytics_data after the session_duration float conversion (derived once). */
   readonly analyticsFloat: Table
-  /** Digest of the raw data the base was parsed from: a delta snapshot names the base it is against. */
+  /**
+   * Digest of the raw data the base was parsed from: a delta snapshot names the base it is against.
+   */
   readonly digest: string
   readonly examples: readonly WorkplaceExample[]
   /** The 27 tool schemas, exactly as the dataset rows carry them. */
@@ -81,7 +86,10 @@ export function sessionTables(
   }
 }
 
-/** The mutable working copy one tool call runs against; its table references are replaced, never mutated. */
+/**
+ * The mutable working copy one tool call runs against; its table references are replaced, never
+ * mutated.
+ */
 export interface ToolEnv {
   readonly base: WorkplaceBase
   tables: { [K in SessionTableName]: Table }

@@ -1,7 +1,10 @@
 import type { JsonValue } from '../../json.ts'
 import { floorDiv, PyError, pyIndex, pySlice, pyTypeName } from './python.ts'
 
-/** The reference pagination: ceil pages, clamp the page, Python slicing (page_size 0 raises ZeroDivisionError). */
+/**
+ * The reference pagination: ceil pages, clamp the page, Python slicing (page_size 0 raises
+ * ZeroDivisionError).
+ */
 export function paginate<T>(
   items: readonly T[],
   pageArg: JsonValue | undefined,
@@ -15,7 +18,8 @@ export function paginate<T>(
   const total = items.length
   const pageSize = pyIndex(pageSizeArg)
   const totalPages = floorDiv(total + pageSize - 1, pageSize)
-  // `max(1, min(page, total_pages))`: min compares `total_pages < page` before anything else reads page.
+  // `max(1, min(page, total_pages))`: min compares `total_pages < page` before anything else reads
+  // page.
   if (typeof pageArg !== 'number' && typeof pageArg !== 'boolean')
     throw new PyError(
       'TypeError',

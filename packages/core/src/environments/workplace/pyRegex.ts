@@ -1,7 +1,8 @@
 import type { JsonValue } from '../../json.ts'
 import { PyError, pyTypeName } from './python.ts'
 
-// Escapes Python's `re` knows outside a class; any other ASCII letter after a backslash is an error there.
+// Escapes Python's `re` knows outside a class; any other ASCII letter after a backslash is an error
+// there.
 const KNOWN_ESCAPES = new Set('abBdDfnrsStvwWAZxuUN0123456789'.split(''))
 const cache = new Map<string, RegExp>()
 

@@ -11,9 +11,9 @@ export interface PyTimestamp {
 }
 
 /**
- * `pd.Timestamp(value)` for the forms the tools meet: ISO-like dates and date-times
- * (`YYYY-MM-DD[ T]HH:MM[:SS[.ffffff]]`, `/` or `-` separators, year-month, year) and integers
- * (nanoseconds since the epoch). Anything else raises ValueError, as pandas does for unparseable strings.
+ * `pd.Timestamp(value)` for the forms the tools meet: ISO-like dates and date-times (`YYYY-MM-DD[
+ * T]HH:MM[:SS[.ffffff]]`, `/` or `-` separators, year-month, year) and integers (nanoseconds since
+ * the epoch). Anything else raises ValueError, as pandas does for unparseable strings.
  */
 export function parseTimestamp(value: JsonValue | undefined): PyTimestamp {
   if (typeof value !== 'string') return parseUncached(value)
@@ -21,7 +21,8 @@ export function parseTimestamp(value: JsonValue | undefined): PyTimestamp {
   const hit = parsedStrings.get(value)
   if (hit) return hit
   const parsed = parseUncached(value)
-  // Bounded, because agent-supplied bounds are strings too; the base tables' dates fit many times over.
+  // Bounded, because agent-supplied bounds are strings too; the base tables' dates fit many times
+  // over.
   if (parsedStrings.size >= PARSED_STRINGS_LIMIT) parsedStrings.clear()
   parsedStrings.set(value, parsed)
   return parsed
@@ -65,7 +66,9 @@ function parseUncached(value: JsonValue | undefined): PyTimestamp {
   })
 }
 
-/** The proleptic Gregorian date `days` after 1970-01-01 (Hinnant's civil_from_days), without Date. */
+/**
+ * The proleptic Gregorian date `days` after 1970-01-01 (Hinnant's civil_from_days), without Date.
+ */
 function civilDate(days: number): string {
   const z = days + 719468
   const era = Math.floor(z / 146097)

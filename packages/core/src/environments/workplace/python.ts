@@ -65,7 +65,10 @@ export function pyLower(v: JsonValue | undefined): string {
   return v.toLowerCase()
 }
 
-/** `int(v)`: ValueError for bad strings, TypeError for non-numbers (the tools catch only ValueError). */
+/**
+ * `int(v)`: ValueError for bad strings, TypeError for non-numbers (the tools catch only
+ * ValueError).
+ */
 export function pyInt(v: JsonValue | undefined): number {
   if (typeof v === 'boolean') return v ? 1 : 0
   if (typeof v === 'number') return Math.trunc(v)
@@ -80,7 +83,10 @@ export function pyInt(v: JsonValue | undefined): number {
   )
 }
 
-/** An integer argument used in arithmetic (page, page_size): bool reads as int, anything else raises. */
+/**
+ * An integer argument used in arithmetic (page, page_size): bool reads as int, anything else
+ * raises.
+ */
 export function pyIndex(v: JsonValue | undefined): number {
   if (typeof v === 'boolean') return v ? 1 : 0
   if (typeof v === 'number' && Number.isInteger(v)) return v

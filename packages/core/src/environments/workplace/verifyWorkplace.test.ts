@@ -37,7 +37,10 @@ const cell: fc.Arbitrary<Cell> = fc.oneof(
 )
 const columns = ['name', 'status', 'email']
 
-/** A base table and two copy-on-write edits of it (shared rows, some replaced, some dropped, some added). */
+/**
+ * A base table and two copy-on-write edits of it (shared rows, some replaced, some dropped, some
+ * added).
+ */
 const edited = (base: Table) =>
   fc
     .record({
@@ -93,7 +96,8 @@ describe('verifyWorkplace', () => {
       sha256Hex: (d) => createHash('sha256').update(d).digest('hex'),
     })
     const truths = base.examples.map((e) => e.ground_truth as JsonValue)
-    // Each prediction is another task's ground truth (mostly wrong) or its own (right), graded twice: the second time from the cache.
+    // Each prediction is another task's ground truth (mostly wrong) or its own (right), graded
+    // twice: the second time from the cache.
     let right = 0
     for (let pass = 0; pass < 2; pass++)
       for (const [i, gt] of truths.entries())

@@ -53,7 +53,8 @@ function gradedRowsEqual(
   x: Row | undefined,
   y: Row | undefined,
 ): boolean {
-  // Tools never mutate rows and share the untouched ones, so the same row object is the common case.
+  // Tools never mutate rows and share the untouched ones, so the same row object is the common
+  // case.
   if (x === y) return true
   for (let i = 0; i < columns.length; i++) {
     const a = x?.[i]
@@ -67,8 +68,8 @@ function gradedRowsEqual(
 }
 
 /**
- * `DataFrame.equals` after `convert_strs_to_lowercase`: columns, labels, order and cells (NaN ≡ NaN).
- * Identity first: an untouched table is the very base object on both sides, and copy-on-write
+ * `DataFrame.equals` after `convert_strs_to_lowercase`: columns, labels, order and cells (NaN ≡
+ * NaN). Identity first: an untouched table is the very base object on both sides, and copy-on-write
  * tools share every row they did not change, so only the rows that differ are lowercased.
  */
 export function gradedTablesEqual(a: Table, b: Table): boolean {

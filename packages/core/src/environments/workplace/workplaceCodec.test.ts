@@ -141,7 +141,8 @@ describe('[wa-codec] Workplace checkpoint codec', () => {
     const updated = cal?.rows.find((r) => r.cells[0] === '00000252')
     expect(updated?.status).toBe('changed')
     expect(updated?.changed).toEqual([1])
-    // the new event has label 0: it pairs with nothing (label 0 is already taken by row 0) and is added
+    // the new event has label 0: it pairs with nothing (label 0 is already taken by row 0) and is
+    // added
     expect(cal?.rows.at(-1)?.status).toBe('added')
     const tasks = views.find((v) => v.name === 'project_tasks')
     expect(tasks?.removed.map((r) => r.cells[0])).toEqual(['00000149'])

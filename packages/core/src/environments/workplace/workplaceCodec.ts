@@ -16,13 +16,17 @@ export const WORKPLACE_STATE_VERSION = 1
 
 /**
  * Which form `exportState` writes. `delta` (default) records only what differs from the pristine
- * base tables, named by the base digest; `full` writes every session table (for a reader without the base).
+ * base tables, named by the base digest; `full` writes every session table (for a reader without
+ * the base).
  */
 export interface WorkplaceCodecOptions {
   readonly form?: 'delta' | 'full'
 }
 
-/** One table's delta: label runs `[first, count]`, and row segments referencing base positions or literal rows. */
+/**
+ * One table's delta: label runs `[first, count]`, and row segments referencing base positions or
+ * literal rows.
+ */
 interface TableDelta {
   readonly labels: [number, number][]
   readonly rows: ({ readonly base: [number, number] } | { readonly row: JsonValue[] })[]

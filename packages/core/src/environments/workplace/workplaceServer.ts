@@ -78,7 +78,8 @@ export function createWorkplaceServer(
           (item) => isRecord(item) && item['type'] === 'function_call',
         )
         const reward = verifyWorkplace(base, predicted, gt)
-        // WorkbenchVerifyRequest ignores undeclared fields, so the response echoes only the declared ones.
+        // WorkbenchVerifyRequest ignores undeclared fields, so the response echoes only the
+        // declared ones.
         const echoed: { [k: string]: JsonValue } = {}
         for (const key of VERIFY_FIELDS) if (body[key] !== undefined) echoed[key] = body[key]
         return { response: { status: 200, body: { ...echoed, reward } }, session }

@@ -28,7 +28,9 @@ function median(values: readonly number[]): number {
       : ((s[mid - 1] as number) + (s[mid] as number)) / 2
 }
 
-/** The sessions left by each example task's ground-truth calls (replayed like a perfect rollout). */
+/**
+ * The sessions left by each example task's ground-truth calls (replayed like a perfect rollout).
+ */
 export function exampleGroundTruthSessions(base: WorkplaceBase): WorkplaceSession[] {
   return base.examples.map((e) => replayActions(base, e.ground_truth))
 }

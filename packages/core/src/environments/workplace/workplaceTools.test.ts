@@ -14,7 +14,9 @@ import { compilePyRegex } from './pyRegex.ts'
 
 const base = parseWorkplaceBase(loadNodeWorkplaceData(), nodeDigest)
 
-/** Runs calls in order on one session with route semantics; returns the outputs and final session. */
+/**
+ * Runs calls in order on one session with route semantics; returns the outputs and final session.
+ */
 function run(
   calls: [string, Record<string, JsonValue>][],
   start: WorkplaceSession = freshSession(base),

@@ -9,7 +9,10 @@ import { projectManagementTools } from './tools/projectManagementTool.ts'
 import type { ToolDef } from './tools/ToolDef.ts'
 import type { ToolEnv, WorkplaceBase, WorkplaceSession } from './WorkplaceSession.ts'
 
-/** `get_tools(all 5 toolkits)["functions"]`: company directory first, then email … crm (27 functions). */
+/**
+ * `get_tools(all 5 toolkits)["functions"]`: company directory first, then email … crm (27
+ * functions).
+ */
 export const WORKPLACE_TOOLS: ReadonlyMap<string, ToolDef> = new Map(
   [
     ...companyDirectoryTools,
@@ -29,7 +32,8 @@ export type ToolOutcome =
 /**
  * `functions[name](**kwargs)` against a session. Pure: returns the next session (copy-on-write;
  * unchanged tables are shared) and the outcome. Unknown names raise KeyError, unknown keywords
- * TypeError, as Python would. `kwargs` keeps JSON nulls (verify semantics); the route drops them first.
+ * TypeError, as Python would. `kwargs` keeps JSON nulls (verify semantics); the route drops them
+ * first.
  */
 export function callTool(
   base: WorkplaceBase,

@@ -147,7 +147,8 @@ export const analyticsTools: readonly ToolDef[] = [
       ['time_max', null],
     ],
     (env, a) => {
-      // Without bounds the reference converts the column to float in place (visible to later calls).
+      // Without bounds the reference converts the column to float in place (visible to later
+      // calls).
       if (!truthy(a['time_min']) && !truthy(a['time_max'])) env.sessionDurationFloat = true
       const { table, rows } = inRange(env, a)
       const c = table.columns.indexOf('session_duration_seconds')

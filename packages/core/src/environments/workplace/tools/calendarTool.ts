@@ -15,7 +15,10 @@ const BAD_ID = 'Invalid event ID format. Expected 8-digit ID.'
 const validId = (id: JsonValue): boolean =>
   typeof id === 'string' && id.length === 8 && /^\d{8}$/.test(id)
 
-/** `pd.Timestamp(v)` succeeds (ValueError → false; other exceptions propagate, as the tool catches only ValueError). */
+/**
+ * `pd.Timestamp(v)` succeeds (ValueError → false; other exceptions propagate, as the tool catches
+ * only ValueError).
+ */
 function timestampOk(v: JsonValue): boolean {
   try {
     parseTimestamp(v)

@@ -3,7 +3,9 @@ import { pySearch } from '../pyRegex.ts'
 import type { ToolDef } from './ToolDef.ts'
 import { tool } from './ToolDef.ts'
 
-/** `CompanyDirectoryTool.find_email_address`: regex search (case-insensitive) over the 20 addresses. */
+/**
+ * `CompanyDirectoryTool.find_email_address`: regex search (case-insensitive) over the 20 addresses.
+ */
 export const companyDirectoryTools: readonly ToolDef[] = [
   tool(
     'company_directory_find_email_address',

@@ -125,7 +125,8 @@ export const emailTools: readonly ToolDef[] = [
           const text = searchText(r)
           return words.every((w) => text.includes(w))
         })
-        // Stable descending sort: ties keep insertion order (the reference's order for small sorts).
+        // Stable descending sort: ties keep insertion order (the reference's order for small
+        // sorts).
         rows = rows
           .map((r, i) => [r, i] as const)
           .sort(([x, i], [y, j]) => {
@@ -134,12 +135,14 @@ export const emailTools: readonly ToolDef[] = [
             return sx < sy ? 1 : sx > sy ? -1 : i - j
           })
           .map(([r]) => r)
-        // The bounds are parsed per row inside the filter, so with no rows a bad bound never raises.
+        // The bounds are parsed per row inside the filter, so with no rows a bad bound never
+        // raises.
         if (truthy(a['date_min']))
           rows = rows.filter((r) => dateOf(r[COL.sent] ?? null) >= dateOf(a['date_min'] ?? null))
         if (truthy(a['date_max']))
           rows = rows.filter((r) => dateOf(r[COL.sent] ?? null) <= dateOf(a['date_max'] ?? null))
-        // Pagination is computed before the empty check, so page_size 0 raises even with no results.
+        // Pagination is computed before the empty check, so page_size 0 raises even with no
+        // results.
         const p = paginate(rows, a['page'], a['page_size'])
         if (rows.length === 0) return 'No emails found.'
         return {

@@ -9,7 +9,9 @@ import { nextPaddedId } from './idAllocation.ts'
 
 const LISTS = ['Backlog', 'In Progress', 'In Review', 'Completed']
 const BOARDS = ['Back end', 'Front end', 'Design']
-/** A task's fields: the parameters of search_tasks and create_task, in their Python signature order. */
+/**
+ * A task's fields: the parameters of search_tasks and create_task, in their Python signature order.
+ */
 const TASK_FIELDS = ['task_name', 'assigned_to_email', 'list_name', 'due_date', 'board'] as const
 const BAD_ASSIGNEE = 'Assignee email not valid. Please choose from the list of team members.'
 const BAD_LIST =
@@ -18,7 +20,9 @@ const BAD_BOARD = "Board not valid. Please choose from: 'Back end', 'Front end',
 // Python re.match with a trailing `$`, which also matches before a final newline.
 const EMAIL_RE = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}\n?$/
 
-/** The current assignees, lowercased (non-string cells drop out, as `.str.lower()` makes them NaN). */
+/**
+ * The current assignees, lowercased (non-string cells drop out, as `.str.lower()` makes them NaN).
+ */
 function assignees(t: Table): Set<string> {
   const i = t.columns.indexOf('assigned_to_email')
   return new Set(
