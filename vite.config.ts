@@ -42,6 +42,10 @@ export default defineConfig({
     ],
     environment: 'node',
     restoreMocks: true,
-    testTimeout: 60_000,
+    // No test or hook races the clock: on a machine whose cores are busy a 1,000-rollout run or a
+    // fleet of processes takes several times as long. The ceilings only stop a hung test.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+    teardownTimeout: 120_000,
   },
 })

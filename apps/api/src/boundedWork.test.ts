@@ -123,7 +123,7 @@ describe('bounded work', () => {
       await fetch(`${url}/api/runs/${r.id}`, { ...JSON_DELETE, headers: headers })
     await runs.idle()
     expect(runs.slots.running() + runs.slots.queued()).toBe(0)
-  }, 180_000)
+  })
 
   it('[bounded] a full data directory is 507 data_dir_full naming the limit; nothing is created and no run is deleted', async () => {
     const { dir, cleanup } = tempDataDir()

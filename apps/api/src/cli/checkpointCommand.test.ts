@@ -86,7 +86,7 @@ beforeAll(async () => {
       resources: { blackjack: b2.url, counter: c2.url, workplace: w2.url },
     }),
   )
-}, 120_000)
+})
 
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()))
@@ -152,7 +152,7 @@ describe('cutover checkpoint', () => {
       '--json',
     ])
     expect(again.code).toBe(0)
-  }, 60_000)
+  })
 
   it('[fleet-replacement] commit and restore as single operations: prepare, commit (checkpoint.json last, the directory verifies), restore into --restore-expected processes (paused), resume', async () => {
     const half = (op: string, file = fleetFile) =>
@@ -210,7 +210,7 @@ describe('cutover checkpoint', () => {
     expect((JSON.parse(missing.stdout) as { phase: string; reason: string }).reason).toMatch(
       /checkpoint_not_found|not found|missing/i,
     )
-  }, 120_000)
+  })
 
   it('[controller.discover] [cli] a wrong or missing token, a bad fleet file, an unreachable participant: exit 2 naming the participant and endpoint', async () => {
     const wrong = await cutover(
@@ -244,5 +244,5 @@ describe('cutover checkpoint', () => {
     const goneRun = await cutover(['checkpoint', 'status', '--fleet', gone, '--id', 'ck-x'])
     expect(goneRun.code).toBe(2)
     expect(goneRun.stderr).toMatch(/policy_model \(http:\/\/127\.0\.0\.1:9\).*transport_error/)
-  }, 60_000)
+  })
 })

@@ -148,7 +148,7 @@ describe('cutover fleet', () => {
     expect(step.participants.find((p) => p.id === 'agent')?.pid).toBe(replacement('agent'))
     expect(Object.values(step.invariants).every((v) => v === 'pass')).toBe(true)
     expect((await api.json(`/api/runs/${report.run_id}/checkpoints`)).status).toBe(200)
-  }, 120_000)
+  })
 
   it('[coordinator.missing-workers] [coordinator.registration-rejected] [fleet-process] two-worker-admission with two model worker processes: ck-1 aborted on missing_workers, a replacement refused while closed, ck-2 completes', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-workers-'))
@@ -197,7 +197,7 @@ describe('cutover fleet', () => {
         (e) => e.type === 'model.worker_register' && e.outcome === 'worker_registration_rejected',
       ),
     ).toBe(true)
-  }, 150_000)
+  })
 
   it('[fence.stale-attempt-everywhere] [fleet-process] stale-attempt-fenced across processes: delayed requests of attempt N reach the restored model, agent and resources server and each refuses stale_attempt; exit 0, no process left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-stale-'))
@@ -255,7 +255,7 @@ describe('cutover fleet', () => {
     ).toBe(true)
     for (const p of report.processes)
       expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
-  }, 120_000)
+  })
 
   it('[restore.corrupt-refused] [fleet-process] corrupt-snapshot across processes: the restore of ck-1 is abandoned on digest_mismatch naming the file, the fresh processes discarded, the originals resume and ck-2 restores clean; exit 0, no process left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-corrupt-'))
@@ -335,7 +335,7 @@ describe('cutover fleet', () => {
     ])
     for (const p of report.processes)
       expect(processAlive(p.pid), `${p.role} ${p.participant} pid ${p.pid}`).toBe(false)
-  }, 120_000)
+  })
 
   it('[fleet-process] SIGINT to cutover fleet mid-run stops every participant process it started, model workers included', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cutover-fleet-sigint-'))
@@ -394,12 +394,12 @@ describe('cutover fleet', () => {
     for (let waited = 0; waited < 10_000 && seen.some(processAlive); waited += 100)
       await new Promise((r) => setTimeout(r, 100))
     for (const pid of seen) expect(processAlive(pid), `pid ${pid}`).toBe(false)
-  }, 120_000)
+  })
 
   it('[cli] fleet refuses simulator-only scenarios and bad arguments with exit 2', async () => {
     const r = await cutover(['fleet', '--scenario', 'crash-during-commit', '--seed', '1'])
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/simulator-only/)
     expect((await cutover(['fleet', '--scenario', 'happy-path'])).code).toBe(2)
-  }, 60_000)
+  })
 })

@@ -101,5 +101,5 @@ describe('cutover model --workers 2: worker OS processes behind the admission co
     const late = startModelWorker(1, socket)
     seen.add(late.pid)
     expect((await waitForWorker(model.url, 1, true))?.pid).toBe(late.pid)
-  }, 120_000)
+  })
 })

@@ -80,7 +80,7 @@ beforeAll(async () => {
       `blackjack=${b.url},counter=${c.url},workplace=${w.url}`,
     ]),
   ])
-}, 120_000)
+})
 
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()))

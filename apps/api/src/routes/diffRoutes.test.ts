@@ -14,7 +14,7 @@ beforeAll(async () => {
   happyAgain = await api.createRun({ scenario: 'happy-path', seed: 5, rollouts: 6 })
   straggler = await api.createRun({ scenario: 'straggler-retirement', seed: 5, rollouts: 6 })
   await api.runs.idle()
-}, 60_000)
+})
 
 afterAll(() => data.cleanup())
 

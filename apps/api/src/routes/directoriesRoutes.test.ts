@@ -42,7 +42,7 @@ beforeAll(async () => {
   checkpoint = join(data.dir, done.checkpoints[0] as string)
   // a copy outside the data directory, for the confinement tests
   cpSync(checkpoint, join(outside.dir, 'ck'), { recursive: true })
-}, 60_000)
+})
 
 afterAll(() => {
   data.cleanup()

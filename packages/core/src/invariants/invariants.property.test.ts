@@ -70,7 +70,7 @@ describe(`invariants hold for every scenario over ${PROPERTY_SEEDS.length} seeds
   for (const scenario of SCENARIO_NAMES) {
     it(`[property] ${scenario}: every invariant passes and the run completes`, () => {
       expect(propertyViolations(scenario)).toEqual([])
-    }, 120_000)
+    })
   }
 })
 

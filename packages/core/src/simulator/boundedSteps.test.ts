@@ -76,7 +76,7 @@ describe('bounded checkpoint steps', () => {
     expect(worst.reads, `${worst.event.step} ${worst.event.type}`).toBeLessThanOrEqual(
       VERIFY_BATCH_FILES + 8,
     )
-  }, 120_000)
+  })
 
   it('[controller.publish-last] [steps] the batches of every folder cover each of its files once, in order, and the aggregate is written after the last batch', () => {
     const seen = readsPerEvent(60, '3').map((s) => s.event)

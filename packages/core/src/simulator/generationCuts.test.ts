@@ -157,7 +157,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
         )
     }
     expect(bad).toEqual([])
-  }, 120_000)
+  })
 
   for (const scenario of [
     'completed-before-egress',
@@ -181,7 +181,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
           )
       }
       expect(bad).toEqual([])
-    }, 120_000)
+    })
 
   it('[token-partition] the same straggler is sacrificed in whole-request mode (straggler-retirement)', () => {
     const { result } = run('straggler-retirement')
@@ -367,7 +367,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
       }
     }
     expect(bad).toEqual([])
-  }, 120_000)
+  })
 
   it('[egress-fenced] egress-unfenced where the unfenced response lets the checkpoint commit before the workers are asked to cut: no cut request is sent after the fence lifted, the run ends and egress-fenced fails', () => {
     const { result } = run('completed-before-egress', '47514', { bug: 'egress-unfenced' })
@@ -429,7 +429,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
       // too.
       expect(completedDurable).toBeGreaterThan(30)
       expect(delivered).toBeGreaterThanOrEqual(completedDurable)
-    }, 120_000)
+    })
 
     it('[model.egress-release-on-abort] over 100 seeds of generation-safe-cut whose first checkpoint aborts after the cut, the frozen call keeps generating (never issued again) and every invariant passes', () => {
       const bad: string[] = []
@@ -482,7 +482,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
           bad.push(`${seed}: ${result.outcome} ${JSON.stringify(result.failures)}`)
       }
       expect(bad).toEqual([])
-    }, 120_000)
+    })
 
     it("[model.egress-release-on-abort] a user can reach it with faults: three crash_after_write on the retries of the model's commit (writes 9, 10, 11 of generation-safe-cut seed 0) abort the checkpoint after the cut", () => {
       const faults: Fault[] = [

@@ -65,5 +65,5 @@ describe('restore fences every continued attempt at the policy model (PROTOCOL.m
       if (result.failures.length > 0) bad.push(`${seed}: ${JSON.stringify(result.failures)}`)
     }
     expect(bad).toEqual([])
-  }, 120_000)
+  })
 })
