@@ -46,6 +46,7 @@ export {
   agentManifestPath,
   agentRecordPath,
   executionFileName,
+  notACheckpointReason,
   ledgerLineagePath,
   ledgerManifestPath,
   resourcesManifestPath,

@@ -12,9 +12,17 @@ import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
 import type { CliIo } from '../process/io.ts'
 import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
+import { unknownNameMessage } from '@cutover/core/contracts'
 
-const OPERATIONS = ['prepare', 'commit', 'restore', 'resume', 'abort', 'status'] as const
-type Operation = (typeof OPERATIONS)[number]
+export const CHECKPOINT_OPERATIONS = [
+  'prepare',
+  'commit',
+  'restore',
+  'resume',
+  'abort',
+  'status',
+] as const
+type Operation = (typeof CHECKPOINT_OPERATIONS)[number]
 
 export const CHECKPOINT_HELP = `usage: cutover checkpoint prepare|commit|restore|resume|abort|status --fleet FILE --id CK [--dir D] [--deadline-ms N] [--json]
 
@@ -137,8 +145,12 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
       positionals: 1,
     })
     const name = positionals[0]
-    if (name === undefined || !(OPERATIONS as readonly string[]).includes(name))
-      throw new UsageError(`name an operation: ${OPERATIONS.join(', ')}`)
+    if (name === undefined || !(CHECKPOINT_OPERATIONS as readonly string[]).includes(name))
+      throw new UsageError(
+        name === undefined
+          ? `name an operation: ${CHECKPOINT_OPERATIONS.join(', ')}`
+          : unknownNameMessage('operation', name, CHECKPOINT_OPERATIONS),
+      )
     op = name as Operation
     const fleet = values.get('--fleet')
     if (fleet === undefined) throw new UsageError('--fleet FILE is required')

@@ -13,6 +13,7 @@ import type { CheckpointCodec, JsonValue, ResourceSnapshot } from '@cutover/core
 import { loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, wantsHelp } from './parseArgs.ts'
+import { unknownNameMessage } from '@cutover/core/contracts'
 
 /** What `cutover env` touches: its output streams and files it is asked to read. */
 export interface EnvCommandIo {
@@ -288,7 +289,7 @@ export function runEnvCommand(argv: string[], io: EnvCommandIo): number {
   try {
     const environment = Object.hasOwn(ENVIRONMENTS, env) ? ENVIRONMENTS[env] : undefined
     if (environment === undefined)
-      return fail(`unknown environment '${env}' (blackjack, counter, workplace)`)
+      return fail(unknownNameMessage('environment', env, ['blackjack', 'counter', 'workplace']))
     const { values, switches } = parseArgs(rest, {
       values: environment.values,
       switches: ['--json'],

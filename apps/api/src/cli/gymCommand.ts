@@ -15,6 +15,7 @@ import type { CliIo } from '../process/io.ts'
 import { readParticipantArgs } from './readParticipantArgs.ts'
 import { EXIT, UsageError } from '../process/io.ts'
 import { parseArgs, parseIntegerOption } from './parseArgs.ts'
+import { unknownNameMessage } from '@cutover/core/contracts'
 
 export const GYM_HELP = `usage: cutover gym ENV [--port N] [--restore-expected]
 
@@ -44,7 +45,7 @@ function parseGymArgs(argv: readonly string[]): {
   const env = positionals[0]
   if (env === undefined) throw new UsageError(`name an environment: ${ENV_NAMES.join(', ')}`)
   if (!(ENV_NAMES as readonly string[]).includes(env))
-    throw new UsageError(`unknown environment '${env}' (one of ${ENV_NAMES.join(', ')})`)
+    throw new UsageError(unknownNameMessage('environment', env, ENV_NAMES))
   const portText = values.get('--port')
   const port = portText === undefined ? 8000 : parseIntegerOption('--port', portText, 0, 65535)
   return { env: env as EnvName, port, restoreExpected: switches.has('--restore-expected') }

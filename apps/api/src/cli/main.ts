@@ -13,9 +13,12 @@ import { runModelCommand } from './modelCommand.ts'
 import { runModelWorkerCommand } from './modelWorkerCommand.ts'
 import { runAgentCommand } from './agentCommand.ts'
 import { runFleetCommand } from './fleetCommand.ts'
-import { runCheckpointCommand } from './checkpointCommand.ts'
+import { CHECKPOINT_OPERATIONS, runCheckpointCommand } from './checkpointCommand.ts'
+import { unknownNameMessage } from '@cutover/core/contracts'
 
 interface Command {
+  /** The overview's second line for the command: its operations or its arguments. */
+  readonly operands?: string
   readonly summary: string
   run(argv: readonly string[], io: CliIo): number | Promise<number>
 }
@@ -28,15 +31,18 @@ const COMMANDS: { readonly [name: string]: Command } = {
     run: (argv, io) => runSimulateCommand(argv, io),
   },
   verify: {
+    operands: 'verify DIR [--json]',
     summary: 'check a checkpoint directory (manifests, digests, replacement set)',
     run: runVerifyCommand,
   },
   env: {
+    operands: 'env blackjack|counter|workplace [options]',
     summary: 'play one Blackjack, counter or Workplace Assistant session',
     run: (argv, io) =>
       runEnvCommand([...argv], { ...io, readFile: (path) => readFileSync(path, 'utf8') }),
   },
   gym: {
+    operands: 'gym blackjack|counter|workplace [--port N]',
     summary: 'one environment as a stand-alone NeMo Gym resources server',
     run: runGymCommand,
   },
@@ -53,8 +59,8 @@ const COMMANDS: { readonly [name: string]: Command } = {
     run: runAgentCommand,
   },
   checkpoint: {
-    summary:
-      'one checkpoint operation (prepare, resume, abort, status) against the servers of a fleet file',
+    operands: `operations: ${CHECKPOINT_OPERATIONS.join(', ')}`,
+    summary: 'one checkpoint operation against every participant of a fleet file',
     run: (argv, io) => runCheckpointCommand(argv, io),
   },
   fleet: {
@@ -63,26 +69,55 @@ const COMMANDS: { readonly [name: string]: Command } = {
     run: (argv, io) => runFleetCommand(argv, io),
   },
   inspect: {
+    operands: 'inspect DIR [--port N]',
     summary:
       'open a checkpoint directory in the inspector, read-only (starts the server if needed)',
     run: (argv, io) => runInspectCommand(argv, io),
   },
   diff: {
+    operands: 'diff RUN_A RUN_B [--json]',
     summary: 'compare two stored runs to their first divergent event',
     run: (argv, io) => runDiffCommand(argv, io),
   },
   bench: {
-    summary: 'measure the performance figures of PRODUCT.md §6',
+    summary: 'measure the performance figures (docs/performance.md)',
     run: (argv, io) => runBenchCommand(argv, io),
   },
+}
+
+/** `text` wrapped into lines of at most `width` characters (words are never split). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line === '' ? word : `${line} ${word}`
+  }
+  return [...lines, line]
+}
+
+/**
+ * The overview's rows in two aligned columns within 100 characters: each command's name, then its
+ * summary and, on the next line, its operations or main argument.
+ */
+function commandRows(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))
+  const indent = ' '.repeat(2 + width + 2)
+  return Object.entries(COMMANDS)
+    .flatMap(([name, c]) => {
+      const text = wrapWords(c.summary, 100 - indent.length)
+      if (c.operands !== undefined) text.push(c.operands)
+      return text.map((line, i) => (i === 0 ? `  ${name.padEnd(width)}  ${line}` : indent + line))
+    })
+    .join('\n')
 }
 
 export const USAGE = `usage: cutover <command> [options]
 
 Commands:
-${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
-  .join('\n')}
+${commandRows()}
 
 Run \`cutover <command> --help\` for a command's options.`
 
@@ -95,7 +130,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const command = COMMANDS[name]
   if (!command) {
-    io.stderr(`cutover: unknown command '${name}'\n${USAGE}\n`)
+    io.stderr(`cutover: ${unknownNameMessage('command', name, Object.keys(COMMANDS))}\n`)
     return EXIT.usage
   }
   return await command.run(rest, io)

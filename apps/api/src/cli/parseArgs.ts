@@ -1,6 +1,6 @@
 import { parseArgs as parseUtilArgs } from 'node:util'
 import { UsageError } from '../process/io.ts'
-import { integerTextProblem } from '@cutover/core/contracts'
+import { didYouMean, integerTextProblem } from '@cutover/core/contracts'
 
 /** What a command accepts: options that take a value, and boolean switches (e.g. `--json`). */
 export interface ArgSpec {
@@ -56,7 +56,12 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
       switches.add(name)
       continue
     }
-    if (!valueNames.includes(name)) throw new UsageError(`unknown option ${name}`)
+    if (!valueNames.includes(name)) {
+      const near = didYouMean(name, [...valueNames, ...switchNames])
+      throw new UsageError(
+        `unknown option ${name}${near === undefined ? '' : ` (did you mean ${near}?)`}`,
+      )
+    }
     if (values.has(name)) throw new UsageError(`${name} given twice`)
     if (token.value === undefined) throw new UsageError(`${name} needs a value`)
     values.set(name, token.value)

@@ -25,12 +25,12 @@ import {
   INTEGER_FIELDS,
   INVARIANT_IDS,
   MAX_ROLLOUTS,
+  FAULTS_EXAMPLE,
   SCENARIO_NAMES,
-  faultSchema,
+  parseFaultsInput,
   seedTextProblem,
+  unknownNameMessage,
 } from '@cutover/core/contracts'
-import { z } from 'zod'
-import { validate } from '../http/jsonBody.ts'
 import { NodeCheckpointDirectory, loadNodeWorkplaceData, nodeDigest } from '@cutover/core/adapters'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import type { CliIo } from '../process/io.ts'
@@ -128,7 +128,7 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   if (scenario === undefined)
     throw new UsageError(`--scenario NAME is required (one of ${SCENARIO_NAMES.join(', ')})`)
   if (!(SCENARIO_NAMES as readonly string[]).includes(scenario))
-    throw new UsageError(`unknown scenario '${scenario}' (one of ${SCENARIO_NAMES.join(', ')})`)
+    throw new UsageError(unknownNameMessage('scenario', scenario, SCENARIO_NAMES))
   const seed = values.get('--seed')
   if (seed === undefined)
     throw new UsageError('--seed N is required (a non-negative decimal integer of any size)')
@@ -143,7 +143,7 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   const faults = faultsText === undefined ? undefined : parseFaults(faultsText)
   const bug = values.get('--bug')
   if (bug !== undefined && !(BUG_NAMES as readonly string[]).includes(bug))
-    throw new UsageError(`unknown bug '${bug}' (one of ${BUG_NAMES.join(', ')})`)
+    throw new UsageError(unknownNameMessage('bug', bug, BUG_NAMES))
   const cutMode = values.get('--cut-mode')
   if (cutMode !== undefined && !(CUT_MODES as readonly string[]).includes(cutMode))
     throw new UsageError(
@@ -198,17 +198,13 @@ function parseFaults(text: string): Fault[] {
       )
     }
   }
-  let value: unknown
-  try {
-    value = JSON.parse(source)
-  } catch {
+  if (source.trim() === '')
     throw new UsageError(
-      `--faults takes a JSON list of faults (or @FILE holding one), got malformed JSON`,
+      `--faults takes a JSON list of faults (or @FILE holding one), e.g. ${FAULTS_EXAMPLE}`,
     )
-  }
-  const parsed = validate(z.array(faultSchema).max(100), value, 'faults')
-  if (!parsed.ok) throw new UsageError(`--faults: ${parsed.error.message}`)
-  return parsed.value
+  const parsed = parseFaultsInput(source)
+  if (!parsed.ok) throw new UsageError(`--faults: ${parsed.errors.join('; ')}`)
+  return parsed.faults ?? []
 }
 
 /** A seed short enough for a folder name: long seeds keep their first digits and their length. */

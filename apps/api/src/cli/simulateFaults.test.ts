@@ -131,3 +131,58 @@ describe('cutover simulate --faults / --bug', () => {
     }
   })
 })
+
+describe('cutover simulate: messages that say what was meant', () => {
+  it('[cli] an unknown scenario, bug, fault kind or option names the nearest valid one', () => {
+    const cases: [string[], string][] = [
+      [['--scenario', 'hapy-path', '--seed', '1'], "did you mean 'happy-path'?"],
+      [
+        ['--scenario', 'happy-path', '--seed', '1', '--bug', 'relay-aplied-twice'],
+        "did you mean 'relay-applied-twice'?",
+      ],
+      [
+        ['--scenario', 'happy-path', '--seed', '1', '--faults', '[{"kind":"stragler"}]'],
+        "fault 0.kind: unknown fault kind 'stragler' — did you mean 'straggler'?",
+      ],
+      [
+        [
+          '--scenario',
+          'happy-path',
+          '--seed',
+          '1',
+          '--faults',
+          '[{"kind":"straggler","rollout":0,"extra_ms":1,"extra":2}]',
+        ],
+        "'extra': did you mean 'extra_ms'?",
+      ],
+      [
+        ['--scenaro', 'happy-path', '--seed', '1'],
+        'unknown option --scenaro (did you mean --scenario?)',
+      ],
+    ]
+    for (const [argv, hint] of cases) {
+      const r = simulate(argv)
+      expect([argv, r.code]).toEqual([argv, 2])
+      expect(r.stderr).toContain(hint)
+      expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    }
+  })
+
+  it('[cli] malformed --faults JSON names the position, with its line and column in a file', () => {
+    const inline = simulate([
+      '--scenario',
+      'happy-path',
+      '--seed',
+      '1',
+      '--faults',
+      '[{"kind":"straggler",rollout:0}]',
+    ])
+    expect(inline.code).toBe(2)
+    expect(inline.stderr).toMatch(/not JSON: .*position 21 \(line 1, column 22\)/)
+    const file = join(root, 'faults-bad.json')
+    writeFileSync(file, '[\n  {"kind": "straggler",\n   rollout: 0}\n]\n')
+    const fromFile = simulate(['--scenario', 'happy-path', '--seed', '1', '--faults', `@${file}`])
+    expect(fromFile.code).toBe(2)
+    expect(fromFile.stderr).toMatch(/\(line 3, column 4\)/)
+  })
+})

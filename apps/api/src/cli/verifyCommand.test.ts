@@ -109,6 +109,21 @@ describe('cutover verify', () => {
     }
   })
 
+  it('[cli] a directory that is not a checkpoint at all exits 2 with not_a_checkpoint_directory, listing no files', () => {
+    const root = tempRoot()
+    for (const name of ['a.txt', 'b.txt']) writeFileSync(join(root, name), 'x')
+    const plain = run([root])
+    expect(plain.code).toBe(2)
+    expect(plain.stdout).toBe('')
+    expect(plain.stderr).toMatch(
+      /^cutover verify: not_a_checkpoint_directory: .* does not look like/,
+    )
+    expect(plain.stderr).not.toContain('a.txt')
+    const json = run([root, '--json'])
+    expect(json.code).toBe(2)
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'not_a_checkpoint_directory' } })
+  })
+
   it('[cli] --help prints the usage and exits 0', () => {
     const { code, stdout } = run(['--help'])
     expect(code).toBe(0)

@@ -1,6 +1,6 @@
-import { realpathSync, statSync } from 'node:fs'
+import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { verifyCheckpoint } from '@cutover/core'
+import { notACheckpointReason, verifyCheckpoint } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import type { CliIo } from '../process/io.ts'
 import { EXIT, UsageError } from '../process/io.ts'
@@ -22,7 +22,9 @@ Options:
 Problem codes: missing_manifest, missing_file, unlisted_file, digest_mismatch, integrity_mismatch,
 path_escape, symlink, schema_error, incomplete_set, revision_mismatch (path relative to DIR or null).
 
-Exit status: 0 valid; 1 invalid (each problem listed); 2 usage error or DIR missing/unreadable.`
+Exit status: 0 valid; 1 invalid (each problem listed); 2 usage error, DIR missing or unreadable,
+or DIR not a checkpoint directory at all (none of checkpoint.json, nemo_gym_checkpoint_manifest.json,
+agent/, model-ledger/, resources/, token-store/ at its top: not_a_checkpoint_directory).`
 
 /** `cutover verify DIR [--json]` (CONTRACTS.md §6). `argv` holds the arguments after `verify`. */
 export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
@@ -52,6 +54,14 @@ export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
     root = realpathSync(root)
     if (!statSync(root).isDirectory()) {
       io.stderr(`cutover verify: ${root} is not a directory\n`)
+      return EXIT.usage
+    }
+    const reason = notACheckpointReason(readdirSync(root))
+    if (reason !== null) {
+      const message = `${root} does not look like a checkpoint directory: ${reason}`
+      if (json)
+        io.stdout(`${JSON.stringify({ error: { code: 'not_a_checkpoint_directory', message } })}\n`)
+      io.stderr(`cutover verify: not_a_checkpoint_directory: ${message}\n`)
       return EXIT.usage
     }
     report = verifyCheckpoint(new NodeCheckpointDirectory(root, { create: false }), nodeDigest)

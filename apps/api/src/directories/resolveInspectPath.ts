@@ -1,27 +1,9 @@
 import { lstatSync, readdirSync, realpathSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
 import type { Result } from '@cutover/core'
-import {
-  AGENT_DIR,
-  AGGREGATE_MANIFEST_PATH,
-  CHECKPOINT_MARKER_PATH,
-  MODEL_LEDGER_DIR,
-  RESOURCES_DIR,
-  err,
-  ok,
-} from '@cutover/core'
+import { err, notACheckpointReason, ok } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
-
-/** Top-level names of which a checkpoint directory holds at least one, even when damaged. */
-const CHECKPOINT_ENTRIES = new Set([
-  CHECKPOINT_MARKER_PATH,
-  AGGREGATE_MANIFEST_PATH,
-  AGENT_DIR,
-  MODEL_LEDGER_DIR,
-  RESOURCES_DIR,
-  'token-store',
-])
 
 const realOrSelf = (path: string): string => {
   try {
@@ -76,11 +58,12 @@ export function resolveInspectPath(
       ),
     )
   }
-  if (!names.some((name) => CHECKPOINT_ENTRIES.has(name))) {
+  const reason = notACheckpointReason(names)
+  if (reason !== null) {
     return err(
       cutoverError(
         'not_a_checkpoint_directory',
-        `${absolute} does not look like a checkpoint directory: it holds none of checkpoint.json, nemo_gym_checkpoint_manifest.json, agent/, model-ledger/, resources/, token-store/`,
+        `${absolute} does not look like a checkpoint directory: ${reason}`,
       ),
     )
   }

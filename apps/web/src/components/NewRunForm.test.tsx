@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type * as Client from '../api/client.ts'
-import { parseFaultsInput } from '../lib/faultsInput.ts'
+import { parseFaultsInput } from '@cutover/core/contracts'
 
 type ClientModule = typeof Client
 const apiFetch = vi.fn()

@@ -13,7 +13,7 @@ import {
 import type { BugName, CutMode, Fault, ScenarioName } from '@cutover/core/contracts'
 import { bugsQuery, scenariosQuery } from '../api/queries.ts'
 import { useCreateRun } from '../api/useCreateRun.ts'
-import { parseFaultsInput } from '../lib/faultsInput.ts'
+import { parseFaultsInput } from '@cutover/core/contracts'
 import { go } from '../router/navigation.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { FaultChip } from './FaultChip.tsx'

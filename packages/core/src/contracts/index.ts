@@ -23,7 +23,11 @@ export {
   SCENARIO_NAMES,
   MAX_ROLLOUTS,
   CUT_FAULT_KINDS,
+  FAULT_KINDS,
 } from './scenarios.ts'
+export { didYouMean, unknownNameMessage } from './didYouMean.ts'
+export { FAULTS_EXAMPLE, parseFaultsInput } from './parseFaultsInput.ts'
+export type { FaultsInput } from './parseFaultsInput.ts'
 export type {
   Fault,
   FaultKind,

@@ -42,6 +42,9 @@ export const faultSchema = z.discriminatedUnion('kind', [
 export type Fault = z.infer<typeof faultSchema>
 export type FaultKind = Fault['kind']
 
+/** Every fault kind, in the schema's order. */
+export const FAULT_KINDS: readonly FaultKind[] = faultSchema.options.map((o) => o.shape.kind.value)
+
 /**
  * Fault kinds that only mean something when prepare cuts generations (`cut_mode:
  * "generation-safe"`).

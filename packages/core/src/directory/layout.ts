@@ -26,6 +26,28 @@ export const TOKEN_SEGMENTS_DIR = `${TOKEN_STORE_DIR}/segments`
 export const tokenSegmentPath = (modelCallId: string, segment: number): string =>
   `${TOKEN_SEGMENTS_DIR}/${modelCallId}.seg-${segment}.json`
 
+/** Top-level names of which a checkpoint directory holds at least one, even when damaged. */
+export const CHECKPOINT_TOP_LEVEL: readonly string[] = [
+  CHECKPOINT_MARKER_PATH,
+  AGGREGATE_MANIFEST_PATH,
+  AGENT_DIR,
+  MODEL_LEDGER_DIR,
+  RESOURCES_DIR,
+  TOKEN_STORE_DIR,
+]
+
+/**
+ * Why a directory holding `names` at its top is not a checkpoint directory (it holds files, none of
+ * them `CHECKPOINT_TOP_LEVEL`), or null when it is one, however damaged: an empty directory is a
+ * checkpoint torn before its first write. `cutover verify`, `cutover inspect` and the directory
+ * runs tell a checkpoint from any other folder by this one rule.
+ */
+export function notACheckpointReason(names: readonly string[]): string | null {
+  return names.length === 0 || names.some((name) => CHECKPOINT_TOP_LEVEL.includes(name))
+    ? null
+    : `it holds none of ${CHECKPOINT_TOP_LEVEL.map((n) => (n.includes('.') ? n : `${n}/`)).join(', ')}`
+}
+
 export const LEDGER_SCHEMA_VERSION = 2
 export const AGENT_SCHEMA_VERSION = 1
 export const RESOURCES_MANIFEST_SCHEMA_VERSION = 1
