@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ServerType } from '@hono/node-server'
@@ -104,10 +104,8 @@ describe('cutover inspect', () => {
 
   it('[cli] bad input: exit 2 with one line, nothing recorded', async () => {
     const dataDir = tempRoot()
-    // a folder of other files (an empty one is a checkpoint torn before its first write)
     const notCheckpoint = join(tempRoot(), 'plain')
     mkdirSync(notCheckpoint)
-    writeFileSync(join(notCheckpoint, 'notes.txt'), 'not a checkpoint')
     const cases: [string[], RegExp][] = [
       [[notCheckpoint, '--port', '0'], /not_a_checkpoint_directory/],
       [[join(notCheckpoint, 'missing'), '--port', '0'], /not_a_checkpoint_directory: no directory/],

@@ -56,7 +56,9 @@ export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
       io.stderr(`cutover verify: ${root} is not a directory\n`)
       return EXIT.usage
     }
-    const reason = notACheckpointReason(readdirSync(root))
+    // An empty folder is a checkpoint torn before its first write: invalid, not a usage error.
+    const names = readdirSync(root)
+    const reason = names.length === 0 ? null : notACheckpointReason(names)
     if (reason !== null) {
       const message = `${root} does not look like a checkpoint directory: ${reason}`
       if (json)

@@ -37,13 +37,13 @@ export const CHECKPOINT_TOP_LEVEL: readonly string[] = [
 ]
 
 /**
- * Why a directory holding `names` at its top is not a checkpoint directory (it holds files, none of
- * them `CHECKPOINT_TOP_LEVEL`), or null when it is one, however damaged: an empty directory is a
- * checkpoint torn before its first write. `cutover verify`, `cutover inspect` and the directory
- * runs tell a checkpoint from any other folder by this one rule.
+ * Why a directory holding `names` at its top is not a checkpoint directory (none of
+ * `CHECKPOINT_TOP_LEVEL`), or null when it is one, however damaged. `cutover verify`, `cutover
+ * inspect` and the directory runs tell a checkpoint from any other folder by this one rule (verify
+ * alone, asked about one folder, reads an empty one as a checkpoint torn before its first write).
  */
 export function notACheckpointReason(names: readonly string[]): string | null {
-  return names.length === 0 || names.some((name) => CHECKPOINT_TOP_LEVEL.includes(name))
+  return names.some((name) => CHECKPOINT_TOP_LEVEL.includes(name))
     ? null
     : `it holds none of ${CHECKPOINT_TOP_LEVEL.map((n) => (n.includes('.') ? n : `${n}/`)).join(', ')}`
 }
