@@ -2,7 +2,6 @@ import type { EnvName } from '@cutover/core'
 import { AgentParticipant, ENV_NAMES } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createAgentApp } from '../agent/createAgentApp.ts'
-import { resolveDataDir } from '../nodeAppDeps.ts'
 import { processTrace } from '../participants/processTrace.ts'
 import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
@@ -76,14 +75,14 @@ function parseAgentArgs(argv: readonly string[]): {
 export async function runAgentCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('agent', argv, io, AGENT_HELP, parseAgentArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken } = read
+  const { args, controlToken, place } = read
   const note = processTrace('agent')
   const agent = new AgentParticipant(nodeDigest, 'agent', { restoreExpected: args.restoreExpected })
   const app = createAgentApp({
     agent,
     upstreams: { model: args.model, resources: args.resources },
     controlToken,
-    dataDir: resolveDataDir(),
+    ...place,
     clock: { now: () => Date.now() },
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),

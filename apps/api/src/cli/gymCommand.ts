@@ -6,7 +6,6 @@ import { ENV_NAMES } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createParticipants } from '../gym/defaultEnvironments.ts'
 import { createGymSubApp } from '../gym/mountGym.ts'
-import { resolveDataDir } from '../nodeAppDeps.ts'
 import { closeOnSignals } from '../process/closeOnSignals.ts'
 import { exitWithParent } from '../participants/exitWithParent.ts'
 import { processTrace } from '../participants/processTrace.ts'
@@ -54,7 +53,7 @@ function parseGymArgs(argv: readonly string[]): {
 export async function runGymCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('gym', argv, io, GYM_HELP, parseGymArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken } = read
+  const { args, controlToken, place } = read
   const participant = createParticipants(nodeDigest, {
     restoreExpected: args.restoreExpected,
     only: args.env,
@@ -66,7 +65,7 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
     mountPath: '',
     newSessionId: () => randomUUID(),
     controlToken,
-    dataDir: resolveDataDir(),
+    ...place,
     digest: nodeDigest,
     clock: { now: () => Date.now() },
     openDirectory: recordingDirectories(

@@ -6,7 +6,6 @@ import { join } from 'node:path'
 import { ChangeSignal } from '../model/ChangeSignal.ts'
 import { createModelApp } from '../model/createModelApp.ts'
 import { ModelWorkerPool } from '../model/ModelWorkerPool.ts'
-import { resolveDataDir } from '../nodeAppDeps.ts'
 import { processTrace } from '../participants/processTrace.ts'
 import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
@@ -68,7 +67,7 @@ function parseModelArgs(argv: readonly string[]): {
 export async function runModelCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('model', argv, io, MODEL_HELP, parseModelArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken } = read
+  const { args, controlToken, place } = read
   // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the
   // simulator's restored model does, so ids stay unique across the restore (invariant
   // call-id-unique).
@@ -103,7 +102,7 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
     signal,
     ...(pool === undefined ? {} : { pool }),
     controlToken,
-    dataDir: resolveDataDir(),
+    ...place,
     clock: { now: () => Date.now() },
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),

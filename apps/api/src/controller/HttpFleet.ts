@@ -38,9 +38,10 @@ interface TokenCache {
  * The controller's `Fleet` over HTTP (PROTOCOL.md §3.5): each control operation is one
  * `/ng-control/v1/…` request answered with a promise of the participant's `Result`, so the same
  * `Controller` that drives the simulator's in-process participants drives real processes.
- * Directory arguments become `checkpoint_dir` (the checkpoint's path inside the shared data
- * directory); deadlines go out as `deadline_ts` seconds. `admission` is the model's state from its
- * last pause/status answer (`refreshAdmission` long-polls it).
+ * Directory arguments become `checkpoint_dir` (the checkpoint's absolute path, `checkpointDir`,
+ * under the participants' checkpoint roots); deadlines go out as `deadline_ts` seconds.
+ * `admission` is the model's state from its last pause/status answer (`refreshAdmission`
+ * long-polls it).
  */
 export class HttpFleet implements Fleet {
   readonly generation: number
@@ -92,9 +93,11 @@ export class HttpFleet implements Fleet {
 
     this.agent = {
       instanceName: endpoints.agent.name,
+      // At once (`wait_ready=0`): the controller polls status and, at the deadline, retires the
+      // stragglers, where a prepare waiting for readiness would fail the checkpoint.
       prepare: (cid, deadline) => {
         withDeadline(deadline)
-        return post(agentAt, 'agent-checkpoint/prepare', base(cid))
+        return post(agentAt, 'agent-checkpoint/prepare?wait_ready=0', base(cid))
       },
       status: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}`),
       // Past the deadline the status route itself answers agent_prepare_incomplete (the
