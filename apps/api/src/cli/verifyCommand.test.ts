@@ -42,7 +42,7 @@ describe('cutover verify', () => {
     const root = committedDir()
     const json = run([root, '--json'])
     expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout)).toEqual({ valid: true, problems: [] })
+    expect(JSON.parse(json.stdout)).toEqual({ valid: true, problems: [], publisher: 'cutover' })
     expect(json.stdout.trim().split('\n')).toHaveLength(1)
     expect(json.stderr).toBe('')
     const human = run([root])
