@@ -718,7 +718,8 @@ export class Controller {
         : yield* ask(x.restore(this.#cid, dir))
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, {
         expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length,
-        activated: r.ok ? r.value.activated.length : 0,
+        // `sessions`: every generation's answer has it (the earlier one has no `activated` list).
+        activated: r.ok ? r.value.sessions : 0,
       })
       if (!r.ok) return yield* fail(r.error.code)
       yield
