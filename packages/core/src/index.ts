@@ -255,6 +255,7 @@ export {
   rolloutIds,
   planRollouts,
   decide,
+  counterTask,
   applyStart,
   applyEnvResponse,
   startRequest,

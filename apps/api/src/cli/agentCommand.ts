@@ -75,7 +75,7 @@ function parseAgentArgs(argv: readonly string[]): {
 export async function runAgentCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('agent', argv, io, AGENT_HELP, parseAgentArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken, place } = read
+  const { args, controlToken, place, clock } = read
   const note = processTrace('agent')
   const agent = new AgentParticipant(nodeDigest, 'agent', { restoreExpected: args.restoreExpected })
   const app = createAgentApp({
@@ -83,7 +83,7 @@ export async function runAgentCommand(argv: readonly string[], io: CliIo): Promi
     upstreams: { model: args.model, resources: args.resources },
     controlToken,
     ...place,
-    clock: { now: () => Date.now() },
+    clock,
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),
       note,

@@ -53,7 +53,7 @@ function parseGymArgs(argv: readonly string[]): {
 export async function runGymCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('gym', argv, io, GYM_HELP, parseGymArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken, place } = read
+  const { args, controlToken, place, clock } = read
   const participant = createParticipants(nodeDigest, {
     restoreExpected: args.restoreExpected,
     only: args.env,
@@ -67,7 +67,7 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
     controlToken,
     ...place,
     digest: nodeDigest,
-    clock: { now: () => Date.now() },
+    clock,
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),
       processTrace(`resources_${args.env}`),

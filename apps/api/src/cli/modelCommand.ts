@@ -67,7 +67,7 @@ function parseModelArgs(argv: readonly string[]): {
 export async function runModelCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('model', argv, io, MODEL_HELP, parseModelArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken, place } = read
+  const { args, controlToken, place, clock } = read
   // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the
   // simulator's restored model does, so ids stay unique across the restore (invariant
   // call-id-unique).
@@ -103,7 +103,7 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
     ...(pool === undefined ? {} : { pool }),
     controlToken,
     ...place,
-    clock: { now: () => Date.now() },
+    clock,
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),
       note,
