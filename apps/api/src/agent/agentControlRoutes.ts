@@ -121,9 +121,9 @@ export function wireStatus(report: AgentStatus): object {
  * The agent's control plane (PROTOCOL.md §3.3) under `/ng-control/v1`: capabilities and
  * `agent-checkpoint/{prepare,status,commit,restore,resume,retire,acknowledge,acknowledge-completed,
  * completion-receipt,discard-restored-continuation}`, behind the bearer token. Prepare answers as
- * Gym's Design-A agent does: once every execution is parked on a boundary, else 409
- * `agent_prepare_incomplete` as soon as nothing is left running or the deadline passed
- * (`?wait_ready=0`: at once). Status with `wait_ready=1&timeout_s=…` long-polls for
+ * Gym's Design-A agent does, since the real controller calls it once and commits next: once ready
+ * to commit (every execution parked on a boundary, no result unacknowledged), else at the
+ * deadline with 409 `agent_prepare_incomplete` (`?wait_ready=0`: at once). Status with `wait_ready=1&timeout_s=…` long-polls for
  * `ready_to_commit`; with `at_deadline=1`, once the prepare deadline has passed without readiness
  * it answers 409 `agent_prepare_incomplete` (`prepareDeadline`).
  */
@@ -161,11 +161,10 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
     for (;;) {
       const status = agent.status(cid)
       if (!status.ok || status.value.ready_to_commit) return prepareReply(c, status)
-      // Nothing left that waiting could change (every execution parked, completed or gone), or the
-      // deadline passed: the prepare failed, park requests revert and the fence is idle again.
+      // Not ready by the deadline (a completed result may still be acknowledged meanwhile): the
+      // prepare failed, park requests revert and the fence is idle again.
       const left = agent.fence.remaining(clock.now())
-      if (status.value.running === 0 || left <= 0 || c.req.raw.signal.aborted)
-        return prepareReply(c, agent.prepareDeadline(cid))
+      if (left <= 0 || c.req.raw.signal.aborted) return prepareReply(c, agent.prepareDeadline(cid))
       await signal.wait(Math.min(left, 250))
     }
   })

@@ -563,7 +563,7 @@ export const SPEC_RULES = [
   {
     id: 'wire.agent-prepare-waits',
     sources: ['§3.3', '§12 CONTRACTS.md'],
-    rule: "agent prepare answers as Gym's agent does: once ready to commit, else 409 agent_prepare_incomplete when nothing is left running or at the deadline (?wait_ready=0 answers at once)",
+    rule: "agent prepare answers as Gym's agent does: once ready to commit, else at the deadline 409 agent_prepare_incomplete, park requests reverted and the fence idle (?wait_ready=0 answers at once)",
   },
   {
     id: 'wire.completion-receipt',
