@@ -123,9 +123,10 @@ export function wireStatus(report: AgentStatus): object {
  * completion-receipt,discard-restored-continuation}`, behind the bearer token. Prepare answers as
  * Gym's Design-A agent does, since the real controller calls it once and commits next: once ready
  * to commit (every execution parked on a boundary, no result unacknowledged), else at the
- * deadline with 409 `agent_prepare_incomplete` (`?wait_ready=0`: at once). Status with `wait_ready=1&timeout_s=…` long-polls for
- * `ready_to_commit`; with `at_deadline=1`, once the prepare deadline has passed without readiness
- * it answers 409 `agent_prepare_incomplete` (`prepareDeadline`).
+ * deadline with 409 `agent_prepare_incomplete` (`?wait_ready=0`: at once). Status with
+ * `wait_ready=1&timeout_s=…` long-polls for `ready_to_commit`; with `at_deadline=1`, once the
+ * prepare deadline has passed without readiness it answers 409 `agent_prepare_incomplete`
+ * (`prepareDeadline`).
  */
 export function agentControlRoutes(options: AgentControlOptions): Hono {
   const { agent, signal, clock } = options
