@@ -25,7 +25,11 @@ reference routes, bodies and responses, the session cookie cutover_<env>_session
 With CUTOVER_CONTROL_TOKEN set, the resources participant's control routes are mounted under
 /ng-control/v1/ (capabilities, resources-checkpoint/{prepare,status,commit,restore,resume,retire})
 behind Authorization: Bearer <token>. checkpoint_dir must lie inside the data directory
-(CUTOVER_DATA_DIR, or .cutover/ in the working directory).
+(CUTOVER_DATA_DIR, or .cutover/ in the working directory; a relative path is taken from there) or,
+absolute, under one of the :-separated absolute paths in CUTOVER_CHECKPOINT_ROOTS (which then
+replace the data directory). Control bodies may leave schema_version out (version 1), as the real
+NeMo-RL controller does; CUTOVER_CLOCK_OFFSET_MS shifts the clock deadlines are compared with
+(replaying a recording).
 
   --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`
 
