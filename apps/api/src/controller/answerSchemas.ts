@@ -53,7 +53,10 @@ export const ANSWERS = {
     records_list: z.array(agentBoundaryRecordSchema),
   }),
   modelAdmission: z.looseObject({ state: admission }),
-  modelStatus: z.looseObject({ state: admission, inflight: z.array(executionIdentitySchema) }),
+  modelStatus: z.looseObject({
+    state: admission,
+    inflight: z.array(z.looseObject(executionIdentitySchema.shape)),
+  }),
   modelWorkers: z.looseObject({
     state: admission,
     per_worker: z.record(z.string(), z.looseObject({ acknowledged: z.boolean() })).optional(),
