@@ -249,7 +249,13 @@ describe('runs API', () => {
     })
     expect(await api.json('/api/nope')).toEqual({
       status: 404,
-      body: { error: { code: 'not_found', message: 'no route GET /api/nope' } },
+      body: {
+        error: {
+          code: 'not_found',
+          message: 'no route GET /api/nope',
+          detail: 'no route GET /api/nope',
+        },
+      },
     })
   })
 

@@ -49,6 +49,8 @@ export interface AppDeps {
   readonly newSessionId: () => string
   /** `CUTOVER_CONTROL_TOKEN`; without it no control route is mounted. */
   readonly controlToken?: string
+  /** Where the Gym control routes accept a `checkpoint_dir` (default: the data directory). */
+  readonly checkpointRoots?: readonly string[]
   readonly log?: (line: string) => void
   /** Simulation time per batch before yielding (default 8 ms). */
   readonly sliceMs?: number
@@ -126,6 +128,7 @@ export function createApiApp(deps: AppDeps): ApiApp {
       newSessionId: deps.newSessionId,
       controlToken: deps.controlToken,
       dataDir: deps.store.root,
+      checkpointRoots: deps.checkpointRoots,
       digest: deps.digest,
       clock: deps.clock,
       openDirectory: deps.openDirectory,

@@ -1,3 +1,4 @@
+import { checkpointRootsFromEnv } from './control/checkpointRootsFromEnv.ts'
 import { randomUUID } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import type { EnvName } from '@cutover/core'
@@ -57,6 +58,7 @@ export function createNodeAppDeps(options: {
     }),
     newSessionId: () => randomUUID(),
     openDirectory,
+    checkpointRoots: checkpointRootsFromEnv(options.dataDir),
     ...(options.controlToken === undefined || options.controlToken === ''
       ? {}
       : { controlToken: options.controlToken }),

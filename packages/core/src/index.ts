@@ -10,10 +10,15 @@ export type { CheckpointDirectory, DirectoryEntry } from './directory/Checkpoint
 // records: identities, keys, record types and their schemas (records/)
 export {
   resourceSnapshotSchema,
+  resourceSnapshotV1Schema,
   resourceMutationReceiptSchema,
   RESOURCE_SNAPSHOT_SCHEMA_VERSION,
 } from './records/ResourceSnapshot.ts'
-export type { ResourceSnapshot, ResourceMutationReceipt } from './records/ResourceSnapshot.ts'
+export type {
+  ResourceSnapshot,
+  ResourceSnapshotV1,
+  ResourceMutationReceipt,
+} from './records/ResourceSnapshot.ts'
 export {
   executionKey,
   captureKey,
@@ -81,6 +86,9 @@ export type {
   VerifyReport,
 } from './directory/problems.ts'
 export { continuationRootsDigest, continuationRootsOf } from './directory/continuationRoots.ts'
+export { committedContinuationRoots } from './directory/committedContinuationRoots.ts'
+export { checkpointPublisher } from './directory/checkpointPublisher.ts'
+export type { CheckpointPublisher } from './directory/checkpointPublisher.ts'
 export { commitAgentNamespace } from './directory/commitAgentNamespace.ts'
 export type { AgentCommitInput, AgentCommitResult } from './directory/commitAgentNamespace.ts'
 export { commitLedgerNamespace } from './directory/commitLedgerNamespace.ts'
@@ -248,6 +256,7 @@ export {
   rolloutIds,
   planRollouts,
   decide,
+  counterTask,
   applyStart,
   applyEnvResponse,
   startRequest,

@@ -1,13 +1,23 @@
 import type { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
-import type { AgentParticipant, CheckpointDirectory, Clock, CompletionReceipt } from '@cutover/core'
-import { errorResponse } from '../http/errorResponse.ts'
+import type {
+  AgentParticipant,
+  AgentStatus,
+  CheckpointDirectory,
+  Clock,
+  CompletionReceipt,
+} from '@cutover/core'
+import type { CutoverError } from '@cutover/core/contracts'
+import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import { readValidJson } from '../http/jsonBody.ts'
+import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { ROLLOUT_ID_PATTERN } from '../control/executionIdentity.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import {
   controlBase,
+  controlSchemaVersion,
   directoryBody,
   identityBody,
   operationBody,
@@ -15,11 +25,10 @@ import {
 import type { ChangeSignal } from '../model/ChangeSignal.ts'
 
 /** What the control routes of one agent need. */
-export interface AgentControlOptions {
+export interface AgentControlOptions extends CheckpointPlace {
   readonly agent: AgentParticipant
   readonly signal: ChangeSignal
   readonly token: string
-  readonly dataDir: string
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
 }
@@ -31,9 +40,16 @@ const receiptSchema = z.strictObject({
   result_identity: z.string().max(512),
   result_digest: z.string().regex(/^[0-9a-f]{64}$/),
 })
-const acknowledgeBody = z.strictObject({ schema_version: z.literal(1), receipt: receiptSchema })
+/**
+ * One receipt, wrapped (`{schema_version, receipt}`, Cutover's dispatcher) or flat (the receipt's
+ * own fields, as the real NeMo-RL controller posts what status listed; CONTRACTS.md §12).
+ */
+const acknowledgeBody = z.union([
+  z.strictObject({ schema_version: controlSchemaVersion, receipt: receiptSchema }),
+  z.strictObject({ schema_version: controlSchemaVersion, ...receiptSchema.shape }),
+])
 const acknowledgeCompletedBody = z.strictObject({
-  schema_version: z.literal(1),
+  schema_version: controlSchemaVersion,
   executions: z.array(receiptSchema).min(1).max(4096),
 })
 const statusQuery = z.strictObject({
@@ -46,10 +62,27 @@ const statusQuery = z.strictObject({
   at_deadline: z.literal('1').optional(),
   timeout_s: z.coerce.number().nonnegative().max(600).optional(),
 })
+/**
+ * `POST prepare?wait_ready=0`: answer at once with the report (Cutover's own controller, which
+ * polls status and retires stragglers at the deadline). Without it prepare answers as Gym's agent
+ * does: once ready to commit, else 409 `agent_prepare_incomplete`.
+ */
+const prepareQuery = z.strictObject({ wait_ready: z.enum(['0', '1']).optional() })
 const receiptQuery = z.strictObject({
   rollout_id: z.string().max(512).regex(ROLLOUT_ID_PATTERN),
   attempt_index: z.coerce.number().int().nonnegative(),
 })
+
+/** The receipt fields of a flat acknowledgement (its `schema_version` left out). */
+function receiptOf(body: z.infer<typeof receiptSchema>): CompletionReceipt {
+  return {
+    rollout_id: body.rollout_id,
+    attempt_index: body.attempt_index,
+    execution_generation: body.execution_generation,
+    result_identity: body.result_identity,
+    result_digest: body.result_digest,
+  }
+}
 
 /** The agent's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
 export function agentCapabilities(agent: AgentParticipant): object {
@@ -70,9 +103,27 @@ export function agentCapabilities(agent: AgentParticipant): object {
 }
 
 /**
+ * A status or prepare report as it goes on the wire: each completed-unacknowledged item also
+ * carries its receipt as `completion_receipt`, the field the real controller reads and posts back
+ * to `acknowledge` (CONTRACTS.md §12).
+ */
+export function wireStatus(report: AgentStatus): object {
+  return {
+    ...report,
+    completed_unacknowledged_attempts: report.completed_unacknowledged_attempts.map((r) => ({
+      ...r,
+      completion_receipt: r,
+    })),
+  }
+}
+
+/**
  * The agent's control plane (PROTOCOL.md §3.3) under `/ng-control/v1`: capabilities and
  * `agent-checkpoint/{prepare,status,commit,restore,resume,retire,acknowledge,acknowledge-completed,
- * completion-receipt,discard-restored-continuation}`, behind the bearer token. Status with
+ * completion-receipt,discard-restored-continuation}`, behind the bearer token. Prepare answers as
+ * Gym's Design-A agent does, since the real controller calls it once and commits next: once ready
+ * to commit (every execution parked on a boundary, no result unacknowledged), else at the
+ * deadline with 409 `agent_prepare_incomplete` (`?wait_ready=0`: at once). Status with
  * `wait_ready=1&timeout_s=…` long-polls for `ready_to_commit`; with `at_deadline=1`, once the
  * prepare deadline has passed without readiness it answers 409 `agent_prepare_incomplete`
  * (`prepareDeadline`).
@@ -81,19 +132,42 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
   const { agent, signal, clock } = options
   const app = createControlApp(options.token)
   const reply = controlReply
+  const prepareReply = (
+    c: Context,
+    result: { ok: true; value: AgentStatus } | { ok: false; error: CutoverError },
+  ): Response => reply(c, result.ok ? { ok: true, value: wireStatus(result.value) } : result)
   const openDir = (
     c: Context,
     requested: string,
     create: boolean,
   ): CheckpointDirectory | Response =>
-    openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
+    openCheckpointDir(c, options, requested, create, options.openDirectory)
 
   app.get('/capabilities', (c) => c.json(agentCapabilities(agent)))
 
-  controlOperation(app, '/agent-checkpoint/prepare', operationBody, (body, c) => {
-    const result = agent.prepare(body.checkpoint_id, body.deadline_ts * 1000)
+  app.post('/agent-checkpoint/prepare', async (c) => {
+    const query = prepareQuery.safeParse(c.req.query())
+    if (!query.success)
+      return errorResponse(
+        c,
+        'invalid_request',
+        `prepare query: ${query.error.issues[0]?.message ?? 'invalid'}`,
+      )
+    const body = await readValidJson(c, operationBody, 'prepare body')
+    if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const cid = body.value.checkpoint_id
+    const prepared = agent.prepare(cid, body.value.deadline_ts * 1000)
     signal.notify()
-    return reply(c, result)
+    if (!prepared.ok || query.data.wait_ready === '0') return prepareReply(c, prepared)
+    for (;;) {
+      const status = agent.status(cid)
+      if (!status.ok || status.value.ready_to_commit) return prepareReply(c, status)
+      // Not ready by the deadline (a completed result may still be acknowledged meanwhile): the
+      // prepare failed, park requests revert and the fence is idle again.
+      const left = agent.fence.remaining(clock.now())
+      if (left <= 0 || c.req.raw.signal.aborted) return prepareReply(c, agent.prepareDeadline(cid))
+      await signal.wait(Math.min(left, 250))
+    }
   })
 
   app.get('/agent-checkpoint/status', async (c) => {
@@ -109,7 +183,8 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
     for (;;) {
       const status = agent.status(checkpoint_id)
       if (!status.ok) return reply(c, status)
-      if (status.value.ready_to_commit) return c.json({ checkpoint_id, ...status.value })
+      if (status.value.ready_to_commit)
+        return c.json({ checkpoint_id, ...wireStatus(status.value) })
       const phase = agent.fence.phase
       if (
         at_deadline !== undefined &&
@@ -118,7 +193,7 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
       )
         return reply(c, agent.prepareDeadline(checkpoint_id))
       const left = Math.min(until - clock.now(), agent.fence.remaining(clock.now()))
-      if (left <= 0) return c.json({ checkpoint_id, ...status.value })
+      if (left <= 0) return c.json({ checkpoint_id, ...wireStatus(status.value) })
       await signal.wait(Math.min(left, 250))
     }
   })
@@ -151,7 +226,8 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
   })
 
   controlOperation(app, '/agent-checkpoint/acknowledge', acknowledgeBody, (body, c) => {
-    const result = agent.acknowledgeOne(body.receipt as CompletionReceipt)
+    const receipt = 'receipt' in body ? body.receipt : receiptOf(body)
+    const result = agent.acknowledgeOne(receipt)
     signal.notify()
     return reply(c, result)
   })

@@ -12,6 +12,7 @@ import { ENV_NAMES } from '@cutover/core'
 import { cutoverErrorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { ROLLOUT_ID_PATTERN } from '../control/executionIdentity.ts'
+import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
 import { ChangeSignal } from '../model/ChangeSignal.ts'
 import { agentControlRoutes } from './agentControlRoutes.ts'
 import type { ProcessNote } from '../participants/processTrace.ts'
@@ -19,11 +20,10 @@ import type { AgentUpstreams } from './runRolloutOverHttp.ts'
 import { runRolloutOverHttp } from './runRolloutOverHttp.ts'
 
 /** What one agent server process needs. */
-export interface AgentAppOptions {
+export interface AgentAppOptions extends CheckpointPlace {
   readonly agent: AgentParticipant
   readonly upstreams: AgentUpstreams
   readonly controlToken: string | undefined
-  readonly dataDir: string
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
   readonly pid: number
@@ -62,6 +62,7 @@ export function createAgentApp(options: AgentAppOptions): Hono {
         signal,
         token: options.controlToken,
         dataDir: options.dataDir,
+        checkpointRoots: options.checkpointRoots,
         clock: options.clock,
         openDirectory: options.openDirectory,
       }),

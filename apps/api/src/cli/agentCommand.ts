@@ -2,7 +2,6 @@ import type { EnvName } from '@cutover/core'
 import { AgentParticipant, ENV_NAMES } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createAgentApp } from '../agent/createAgentApp.ts'
-import { resolveDataDir } from '../nodeAppDeps.ts'
 import { processTrace } from '../participants/processTrace.ts'
 import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
@@ -18,7 +17,10 @@ printed as the first stdout line "listening on http://127.0.0.1:<port>"). POST /
 {"rollout_id","attempt_index","environment","seed"?,"task"?} runs one rollout against the model
 and resources servers over HTTP and answers, when it ended, {"rollout_id","attempt_index","reward",
 "output","receipt"}. With CUTOVER_CONTROL_TOKEN set, the control routes of PROTOCOL.md §3.3 are
-mounted under /ng-control/v1/agent-checkpoint/ behind Authorization: Bearer <token>.
+mounted under /ng-control/v1/agent-checkpoint/ behind Authorization: Bearer <token>: prepare
+answers once every execution is parked on a boundary, else 409 agent_prepare_incomplete at the
+deadline (?wait_ready=0: at once); acknowledge takes a receipt flat or wrapped. checkpoint_dir and
+the clock as for cutover gym (CUTOVER_CHECKPOINT_ROOTS, CUTOVER_CLOCK_OFFSET_MS).
 
   --restore-expected   start with admission closed; refuse resume until a restore succeeded`
 
@@ -76,15 +78,15 @@ function parseAgentArgs(argv: readonly string[]): {
 export async function runAgentCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('agent', argv, io, AGENT_HELP, parseAgentArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken } = read
+  const { args, controlToken, place, clock } = read
   const note = processTrace('agent')
   const agent = new AgentParticipant(nodeDigest, 'agent', { restoreExpected: args.restoreExpected })
   const app = createAgentApp({
     agent,
     upstreams: { model: args.model, resources: args.resources },
     controlToken,
-    dataDir: resolveDataDir(),
-    clock: { now: () => Date.now() },
+    ...place,
+    clock,
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),
       note,

@@ -7,7 +7,8 @@ import type { FleetUrls } from '../controller/discoverFleet.ts'
 import { runCheckpointHalf } from '../controller/runCheckpointHalf.ts'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import type { ControlCallRecord } from '../controller/controlCall.ts'
-import { controlCall } from '../controller/controlCall.ts'
+import { ANSWERS, checkAnswer } from '../controller/answerSchemas.ts'
+import { callSite, controlCall } from '../controller/controlCall.ts'
 import { controlTokenFromEnv } from '../participants/controlTokenFromEnv.ts'
 import type { CliIo } from '../process/io.ts'
 import { EXIT, UsageError } from '../process/io.ts'
@@ -39,8 +40,11 @@ are verified, the committed participant set compared with the fleet's, then mode
 resources restore and stay paused until resume; a refused restore resumes every participant it was
 sent to. commit and restore need one model, one agent and the resources blackjack, counter and
 workplace; --dir D is the participants' shared data directory on this machine (default
-CUTOVER_DATA_DIR or .cutover/), the checkpoint is D/CK. Exit 0 success, 1 refused or failed, 2
-usage or input (bad fleet file, unknown or unreachable participant, missing token).`
+CUTOVER_DATA_DIR or .cutover/), the checkpoint is D/CK, sent as an absolute checkpoint_dir (a
+participant accepts it under its CUTOVER_CHECKPOINT_ROOTS). Every answer must fit what the
+controller reads of it: one that does not is participant_protocol_error (naming the participant,
+route and field) and the operation aborts as on any refusal. Exit 0 success, 1 refused or failed,
+2 usage or input (bad fleet file, unknown or unreachable participant, missing token).`
 
 const url = z
   .string()
@@ -107,21 +111,25 @@ function readFleet(path: string): Target[] {
   ]
 }
 
+/** Each kind's routes and the schema its prepare answer must fit (every resume: `resumed`). */
 const ROUTES = {
   model: {
     prepare: 'model-admission/pause',
     resume: 'model-admission/resume',
     component: 'responses_api_models',
+    prepared: ANSWERS.modelAdmission,
   },
   agent: {
     prepare: 'agent-checkpoint/prepare',
     resume: 'agent-checkpoint/resume',
     component: 'responses_api_agents',
+    prepared: ANSWERS.agentStatus,
   },
   resources: {
     prepare: 'resources-checkpoint/prepare',
     resume: 'resources-checkpoint/resume',
     component: 'resources_servers',
+    prepared: ANSWERS.resourcesPrepare,
   },
 } as const
 
@@ -186,14 +194,10 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
 
   // Discovery first: nothing is sent to any participant unless every one answers as its kind.
   for (const t of targets) {
-    const caps = await controlCall<{ component?: unknown; phase?: unknown }>(
-      t,
-      token,
-      'GET',
-      'capabilities',
-      undefined,
-      record,
-      10_000,
+    const caps = checkAnswer(
+      await controlCall(t, token, 'GET', 'capabilities', undefined, record, 10_000),
+      ANSWERS.capabilities,
+      callSite(t, 'GET', 'capabilities'),
     )
     if (!caps.ok || caps.value.component !== ROUTES[t.kind].component) {
       const why = caps.ok
@@ -210,12 +214,16 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
         result: caps.value as JsonValue,
       })
   }
-  const send = async (t: Target, route: string): Promise<boolean> => {
-    const r = await controlCall<JsonValue>(t, token, 'POST', route, body, record)
+  const send = async (t: Target, route: string, answer: z.ZodType): Promise<boolean> => {
+    const r = checkAnswer(
+      await controlCall(t, token, 'POST', route, body, record),
+      answer,
+      callSite(t, 'POST', route),
+    )
     const status = calls[calls.length - 1]?.status ?? null
     answers.push(
       r.ok
-        ? { participant: t.participant, url: t.url, status, result: r.value }
+        ? { participant: t.participant, url: t.url, status, result: r.value as JsonValue }
         : {
             participant: t.participant,
             url: t.url,
@@ -233,7 +241,7 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
       ...targets.filter((x) => x.kind === 'agent'),
     ]) {
       if (only !== null && !only.has(t.participant)) continue
-      const okay = await send(t, ROUTES[t.kind].resume)
+      const okay = await send(t, ROUTES[t.kind].resume, ANSWERS.resumed)
       const last = answers[answers.length - 1]
       if (!okay && abort && last?.error?.code === 'invalid_phase')
         answers[answers.length - 1] = {
@@ -254,16 +262,20 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
     for (const kind of ['agent', 'model', 'resources'] as const) {
       for (const t of targets.filter((x) => x.kind === kind)) {
         sent.add(t.participant)
-        if (!(await send(t, ROUTES[kind].prepare))) success = false
+        if (!(await send(t, ROUTES[kind].prepare, ROUTES[kind].prepared))) success = false
         if (success && kind === 'model') {
           const left = Math.max(0, deadlineTs - Date.now() / 1000)
-          const s = await controlCall<{ state?: unknown }>(
-            t,
-            token,
-            'GET',
-            `model-admission/status?checkpoint_id=${encodeURIComponent(id)}&wait_state=paused&timeout_s=${left.toFixed(3)}`,
-            undefined,
-            record,
+          const s = checkAnswer(
+            await controlCall(
+              t,
+              token,
+              'GET',
+              `model-admission/status?checkpoint_id=${encodeURIComponent(id)}&wait_state=paused&timeout_s=${left.toFixed(3)}`,
+              undefined,
+              record,
+            ),
+            ANSWERS.modelAdmission,
+            callSite(t, 'GET', 'model-admission/status'),
           )
           if (!s.ok || s.value.state !== 'paused') {
             answers.push({
@@ -282,13 +294,17 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
         }
         if (success && kind === 'agent') {
           const left = Math.max(0, deadlineTs - Date.now() / 1000)
-          const s = await controlCall<{ ready_to_commit?: unknown }>(
-            t,
-            token,
-            'GET',
-            `agent-checkpoint/status?checkpoint_id=${encodeURIComponent(id)}&wait_ready=1&timeout_s=${left.toFixed(3)}&at_deadline=1`,
-            undefined,
-            record,
+          const s = checkAnswer(
+            await controlCall(
+              t,
+              token,
+              'GET',
+              `agent-checkpoint/status?checkpoint_id=${encodeURIComponent(id)}&wait_ready=1&timeout_s=${left.toFixed(3)}&at_deadline=1`,
+              undefined,
+              record,
+            ),
+            ANSWERS.agentStatus,
+            callSite(t, 'GET', 'agent-checkpoint/status'),
           )
           if (!s.ok || s.value.ready_to_commit !== true) {
             answers.push({

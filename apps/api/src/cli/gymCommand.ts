@@ -6,7 +6,6 @@ import { ENV_NAMES } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { createParticipants } from '../gym/defaultEnvironments.ts'
 import { createGymSubApp } from '../gym/mountGym.ts'
-import { resolveDataDir } from '../nodeAppDeps.ts'
 import { closeOnSignals } from '../process/closeOnSignals.ts'
 import { exitWithParent } from '../participants/exitWithParent.ts'
 import { processTrace } from '../participants/processTrace.ts'
@@ -27,7 +26,11 @@ reference routes, bodies and responses, the session cookie cutover_<env>_session
 With CUTOVER_CONTROL_TOKEN set, the resources participant's control routes are mounted under
 /ng-control/v1/ (capabilities, resources-checkpoint/{prepare,status,commit,restore,resume,retire})
 behind Authorization: Bearer <token>. checkpoint_dir must lie inside the data directory
-(CUTOVER_DATA_DIR, or .cutover/ in the working directory).
+(CUTOVER_DATA_DIR, or .cutover/ in the working directory; a relative path is taken from there) or,
+absolute, under one of the :-separated absolute paths in CUTOVER_CHECKPOINT_ROOTS (which then
+replace the data directory). Control bodies may leave schema_version out (version 1), as the real
+NeMo-RL controller does; CUTOVER_CLOCK_OFFSET_MS shifts the clock deadlines are compared with
+(replaying a recording).
 
   --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`
 
@@ -55,7 +58,7 @@ function parseGymArgs(argv: readonly string[]): {
 export async function runGymCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('gym', argv, io, GYM_HELP, parseGymArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken } = read
+  const { args, controlToken, place, clock } = read
   const participant = createParticipants(nodeDigest, {
     restoreExpected: args.restoreExpected,
     only: args.env,
@@ -67,9 +70,9 @@ export async function runGymCommand(argv: readonly string[], io: CliIo): Promise
     mountPath: '',
     newSessionId: () => randomUUID(),
     controlToken,
-    dataDir: resolveDataDir(),
+    ...place,
     digest: nodeDigest,
-    clock: { now: () => Date.now() },
+    clock,
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),
       processTrace(`resources_${args.env}`),

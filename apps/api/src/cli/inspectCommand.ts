@@ -162,7 +162,9 @@ export async function runInspectCommand(
   }
   const count = body.problems.length
   const verdict = body.valid
-    ? 'valid'
+    ? body.publisher === 'nemo-rl'
+      ? 'valid, published by the NeMo-RL controller'
+      : 'valid'
     : `invalid (${count} problem${count === 1 ? '' : 's'}: ${body.problems
         .slice(0, 3)
         .map((p) => `${p.code} ${p.path ?? '-'}`)

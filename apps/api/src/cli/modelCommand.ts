@@ -6,7 +6,6 @@ import { join } from 'node:path'
 import { ChangeSignal } from '../model/ChangeSignal.ts'
 import { createModelApp } from '../model/createModelApp.ts'
 import { ModelWorkerPool } from '../model/ModelWorkerPool.ts'
-import { resolveDataDir } from '../nodeAppDeps.ts'
 import { processTrace } from '../participants/processTrace.ts'
 import { recordingDirectories } from '../participants/recordingDirectories.ts'
 import { serveParticipant } from '../participants/serveParticipant.ts'
@@ -19,13 +18,16 @@ export const MODEL_HELP = `usage: cutover model [--port N] [--workers N] [--rest
 
 Serves the policy model participant (server name "policy") on 127.0.0.1 (--port 0 or absent: a
 free port, printed as the first stdout line "listening on http://127.0.0.1:<port>"). Data plane:
-POST /v1/responses and /ng-rollout/<capture_key>/v1/responses with the execution identity headers,
+POST /v1/responses and /ng-rollout/<capture_key>/v1/responses with the execution identity headers
+(x-nemo-gym-* or the older x-ng-*), a Cutover agent's body or a plain OpenAI Responses body,
 answered by the simulator's scripted policy, the call id in x-nemo-gym-model-call-id; refused with
 409 checkpoint_parked (retry-after: 1) while admission is closed.
 
 With CUTOVER_CONTROL_TOKEN set, the control routes of PROTOCOL.md §3.2 are mounted under
 /ng-control/v1/ (capabilities, model-admission/{pause,status,abort_inflight,resume},
-model-checkpoint/{commit,restore}) behind Authorization: Bearer <token>.
+model-checkpoint/{commit,restore}) behind Authorization: Bearer <token>; a commit without
+continuation_roots takes the agent's from the checkpoint directory. checkpoint_dir and the clock as
+for cutover gym (CUTOVER_CHECKPOINT_ROOTS, CUTOVER_CLOCK_OFFSET_MS).
 
   --workers N          N ≥ 2: N worker OS processes (cutover model-worker) behind the admission
                        coordinator of PROTOCOL.md §4.6; this process admits, keeps the ledger and
@@ -68,7 +70,7 @@ function parseModelArgs(argv: readonly string[]): {
 export async function runModelCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const read = readParticipantArgs('model', argv, io, MODEL_HELP, parseModelArgs)
   if (typeof read === 'number') return read
-  const { args, controlToken } = read
+  const { args, controlToken, place, clock } = read
   // A replacement process issues its call ids as generation 1 (`policy-call-g1-…`), as the
   // simulator's restored model does, so ids stay unique across the restore (invariant
   // call-id-unique).
@@ -103,8 +105,8 @@ export async function runModelCommand(argv: readonly string[], io: CliIo): Promi
     signal,
     ...(pool === undefined ? {} : { pool }),
     controlToken,
-    dataDir: resolveDataDir(),
-    clock: { now: () => Date.now() },
+    ...place,
+    clock,
     openDirectory: recordingDirectories(
       (path, create) => new NodeCheckpointDirectory(path, { create }),
       note,

@@ -1,6 +1,7 @@
 import { createConnection } from 'node:net'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
+import { errorBody } from '@cutover/core/contracts'
 import type { CoordinatorMessage, WorkerMessage } from '../model/ModelWorkerPool.ts'
 import { COORDINATOR_SOCKET_ENV } from '../model/ModelWorkerPool.ts'
 import { policyInputSchema, scriptedPolicy } from '../model/scriptedPolicy.ts'
@@ -47,12 +48,7 @@ export async function runModelWorkerCommand(argv: readonly string[], io: CliIo):
   app.post('/generate', async (c) => {
     const input = policyInputSchema.safeParse(await c.req.json().catch(() => null))
     if (!input.success)
-      return c.json(
-        {
-          error: { code: 'invalid_request', message: input.error.issues[0]?.message ?? 'invalid' },
-        },
-        400,
-      )
+      return c.json(errorBody('invalid_request', input.error.issues[0]?.message ?? 'invalid'), 400)
     inflight++
     try {
       if ((input.data.delay_ms ?? 0) > 0) await sleep(input.data.delay_ms ?? 0)

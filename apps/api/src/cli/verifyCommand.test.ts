@@ -1,6 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { commitSampleCheckpoint, createSampleCheckpoint } from '@cutover/core/testing'
@@ -38,11 +46,23 @@ function run(argv: string[]) {
 }
 
 describe('cutover verify', () => {
+  it('[wire.nemo-rl-checkpoint] [cli] the checkpoint the real NeMo-RL controller published (vendor/real_stack/d1-adapted-cycle/data/ck-real-1) is valid, publisher nemo-rl', () => {
+    const root = realpathSync(
+      fileURLToPath(
+        new URL('../../../../vendor/real_stack/d1-adapted-cycle/data/ck-real-1', import.meta.url),
+      ),
+    )
+    const json = run([root, '--json'])
+    expect(json).toMatchObject({ code: 0, stderr: '' })
+    expect(JSON.parse(json.stdout)).toEqual({ valid: true, problems: [], publisher: 'nemo-rl' })
+    expect(run([root]).stdout).toBe(`valid: ${root} (published by the NeMo-RL controller)\n`)
+  })
+
   it('[cli] exits 0 on a valid directory, with exactly one JSON object under --json', () => {
     const root = committedDir()
     const json = run([root, '--json'])
     expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout)).toEqual({ valid: true, problems: [] })
+    expect(JSON.parse(json.stdout)).toEqual({ valid: true, problems: [], publisher: 'cutover' })
     expect(json.stdout.trim().split('\n')).toHaveLength(1)
     expect(json.stderr).toBe('')
     const human = run([root])

@@ -13,10 +13,13 @@ digests it names, the aggregate manifest (nemo_gym_checkpoint_manifest.json: sch
 digest, every listed file), every participant namespace (model-ledger/, agent/, resources/:
 schema, SHA-256 of every file, no unlisted files), the complete replacement set (resource
 snapshots == agent boundaries, same revisions) and the token-store manifest. Symlinks are never
-followed and always reported.
+followed and always reported. A checkpoint the real NeMo-RL controller published has only the
+aggregate manifest (no checkpoint.json, no token-store manifest): it is valid when everything else
+is, every digest checked ("publisher": "nemo-rl"; Cutover's own: "cutover").
 
 Options:
-  --json    print exactly one JSON object: { "valid": bool, "problems": [{ "code", "path", "message" }] }
+  --json    print exactly one JSON object: { "valid": bool, "problems": [{ "code", "path", "message" }],
+            "publisher": "nemo-rl" | "cutover" }
   --help    show this help
 
 Problem codes: missing_manifest, missing_file, unlisted_file, digest_mismatch, integrity_mismatch,
@@ -74,7 +77,10 @@ export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
     return EXIT.usage
   }
   if (json) io.stdout(`${JSON.stringify(report)}\n`)
-  else if (report.valid) io.stdout(`valid: ${root}\n`)
+  else if (report.valid)
+    io.stdout(
+      `valid: ${root}${report.publisher === 'nemo-rl' ? ' (published by the NeMo-RL controller)' : ''}\n`,
+    )
   else {
     const lines = report.problems.map(
       (p) => `  ${p.code.padEnd(18)} ${p.path ?? '-'}  ${p.message}`,

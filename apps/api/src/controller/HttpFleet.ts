@@ -12,8 +12,10 @@ import type {
 import { ENV_NAMES, err, loadLedgerNamespace, ok } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
+import type { z } from 'zod'
+import { ANSWERS, checkAnswer } from './answerSchemas.ts'
 import type { ControlCallRecord, ParticipantEndpoint } from './controlCall.ts'
-import { controlCall } from './controlCall.ts'
+import { callSite, controlCall } from './controlCall.ts'
 
 /** Where a fleet's participants listen, and the names their capabilities gave (`discoverFleet`). */
 export interface FleetEndpoints {
@@ -38,9 +40,10 @@ interface TokenCache {
  * The controller's `Fleet` over HTTP (PROTOCOL.md §3.5): each control operation is one
  * `/ng-control/v1/…` request answered with a promise of the participant's `Result`, so the same
  * `Controller` that drives the simulator's in-process participants drives real processes.
- * Directory arguments become `checkpoint_dir` (the checkpoint's path inside the shared data
- * directory); deadlines go out as `deadline_ts` seconds. `admission` is the model's state from its
- * last pause/status answer (`refreshAdmission` long-polls it).
+ * Directory arguments become `checkpoint_dir` (the checkpoint's absolute path, `checkpointDir`,
+ * under the participants' checkpoint roots); deadlines go out as `deadline_ts` seconds.
+ * `admission` is the model's state from its last pause/status answer (`refreshAdmission`
+ * long-polls it).
  */
 export class HttpFleet implements Fleet {
   readonly generation: number
@@ -77,10 +80,28 @@ export class HttpFleet implements Fleet {
     })
     const agentAt: ParticipantEndpoint = { participant: 'agent', url: endpoints.agent.url }
     const modelAt: ParticipantEndpoint = { participant: 'policy_model', url: endpoints.model.url }
-    const post = <T>(at: ParticipantEndpoint, endpoint: string, body: unknown) =>
-      controlCall<T>(at, this.#token, 'POST', endpoint, body, this.#record)
-    const get = <T>(at: ParticipantEndpoint, endpoint: string) =>
-      controlCall<T>(at, this.#token, 'GET', endpoint, undefined, this.#record)
+    // Every answer is held to the schema of what the controller reads of it (`ANSWERS`).
+    const post = async <S extends z.ZodType>(
+      at: ParticipantEndpoint,
+      endpoint: string,
+      body: unknown,
+      schema: S,
+    ): Promise<Result<z.infer<S>, CutoverError>> =>
+      checkAnswer(
+        await controlCall(at, this.#token, 'POST', endpoint, body, this.#record),
+        schema,
+        callSite(at, 'POST', endpoint),
+      )
+    const get = async <S extends z.ZodType>(
+      at: ParticipantEndpoint,
+      endpoint: string,
+      schema: S,
+    ): Promise<Result<z.infer<S>, CutoverError>> =>
+      checkAnswer(
+        await controlCall(at, this.#token, 'GET', endpoint, undefined, this.#record),
+        schema,
+        callSite(at, 'GET', endpoint.replace(/\?.*$/, '')),
+      )
     const withDeadline = (deadline: number) => {
       this.#deadlineTs = deadline / 1000
     }
@@ -92,21 +113,39 @@ export class HttpFleet implements Fleet {
 
     this.agent = {
       instanceName: endpoints.agent.name,
+      // At once (`wait_ready=0`): the controller polls status and, at the deadline, retires the
+      // stragglers, where a prepare waiting for readiness would fail the checkpoint.
       prepare: (cid, deadline) => {
         withDeadline(deadline)
-        return post(agentAt, 'agent-checkpoint/prepare', base(cid))
+        return post(
+          agentAt,
+          'agent-checkpoint/prepare?wait_ready=0',
+          base(cid),
+          ANSWERS.agentStatus,
+        )
       },
-      status: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}`),
+      status: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}`, ANSWERS.agentStatus),
       // Past the deadline the status route itself answers agent_prepare_incomplete (the
       // participant's prepareDeadline).
-      prepareDeadline: (cid) => get(agentAt, `agent-checkpoint/status?${q(cid)}&at_deadline=1`),
+      prepareDeadline: (cid) =>
+        get(agentAt, `agent-checkpoint/status?${q(cid)}&at_deadline=1`, ANSWERS.agentStatus),
       retire: (cid, id) =>
-        post(agentAt, 'agent-checkpoint/retire', { ...base(cid), ...identity(id) }),
+        post(agentAt, 'agent-checkpoint/retire', { ...base(cid), ...identity(id) }, ANSWERS.any),
       commit: (cid) =>
-        post(agentAt, 'agent-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+        post(
+          agentAt,
+          'agent-checkpoint/commit',
+          { ...base(cid), checkpoint_dir: dirOf(cid) },
+          ANSWERS.agentCommit,
+        ),
       restore: (cid) =>
-        post(agentAt, 'agent-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
-      resume: (cid) => post(agentAt, 'agent-checkpoint/resume', base(cid)),
+        post(
+          agentAt,
+          'agent-checkpoint/restore',
+          { ...base(cid), checkpoint_dir: dirOf(cid) },
+          ANSWERS.agentRestore,
+        ),
+      resume: (cid) => post(agentAt, 'agent-checkpoint/resume', base(cid), ANSWERS.resumed),
     } as Fleet['agent']
 
     const track = async <T extends { state?: unknown }>(
@@ -130,12 +169,13 @@ export class HttpFleet implements Fleet {
       workerAck: (k: number) =>
         (async (): Promise<Result<void, CutoverError>> => {
           const cid = this.#activeCheckpoint
-          const r = await get<{
-            state?: unknown
-            per_worker?: { [k: string]: { acknowledged?: unknown } }
-          }>(modelAt, `model-admission/status?${q(cid)}&wait_state=paused&timeout_s=1`)
+          const r = await get(
+            modelAt,
+            `model-admission/status?${q(cid)}&wait_state=paused&timeout_s=1`,
+            ANSWERS.modelWorkers,
+          )
           if (!r.ok) return r
-          if (typeof r.value.state === 'string') this.#admission = r.value.state as AdmissionState
+          this.#admission = r.value.state
           return r.value.per_worker?.[String(k)]?.acknowledged === true
             ? ok(undefined)
             : err(
@@ -148,18 +188,24 @@ export class HttpFleet implements Fleet {
       pause: (cid: string, deadline: number) => {
         withDeadline(deadline)
         this.#activeCheckpoint = cid
-        return track(post<{ state?: unknown }>(modelAt, 'model-admission/pause', base(cid)))
+        return track(post(modelAt, 'model-admission/pause', base(cid), ANSWERS.modelAdmission))
       },
       status: (cid: string) =>
-        track(get<{ state?: unknown }>(modelAt, `model-admission/status?${q(cid)}`)),
+        track(get(modelAt, `model-admission/status?${q(cid)}`, ANSWERS.modelStatus)),
       abortInflight: (cid: string, id: ExecutionIdentity) =>
-        post(modelAt, 'model-admission/abort_inflight', { ...base(cid), ...identity(id) }),
+        post(
+          modelAt,
+          'model-admission/abort_inflight',
+          { ...base(cid), ...identity(id) },
+          ANSWERS.any,
+        ),
       commit: async (cid: string, dir: CheckpointDirectory, roots: readonly ContinuationRoot[]) => {
-        const r = await post<{ manifest_digest: string }>(modelAt, 'model-checkpoint/commit', {
-          ...base(cid),
-          checkpoint_dir: dirOf(cid),
-          continuation_roots: roots,
-        })
+        const r = await post(
+          modelAt,
+          'model-checkpoint/commit',
+          { ...base(cid), checkpoint_dir: dirOf(cid), continuation_roots: roots },
+          ANSWERS.modelCommit,
+        )
         if (!r.ok) return r
         // The committed ledger names the staging keys; the model process holds their tokens.
         const named = new Set(roots.map((x) => x.capture_key))
@@ -170,25 +216,28 @@ export class HttpFleet implements Fleet {
               .flatMap(([, rows]) => rows.map((row) => row.staging_key))
               .sort()
           : []
-        const snap = await post<{ snapshot: JsonValue }>(
+        const snap = await post(
           modelAt,
           'model-checkpoint/token-snapshot',
           { ...base(cid), staging_keys: keys },
+          ANSWERS.tokenSnapshot,
         )
         if (!snap.ok) return snap
         this.#tokens.keys = keys
-        this.#tokens.snapshot = snap.value.snapshot
+        this.#tokens.snapshot = snap.value.snapshot as JsonValue
         return r
       },
       restore: (cid: string) =>
         track(
-          post<{ state?: unknown }>(modelAt, 'model-checkpoint/restore', {
-            ...base(cid),
-            checkpoint_dir: dirOf(cid),
-          }),
+          post(
+            modelAt,
+            'model-checkpoint/restore',
+            { ...base(cid), checkpoint_dir: dirOf(cid) },
+            ANSWERS.modelRestore,
+          ),
         ),
       resume: (cid: string) =>
-        track(post<{ state?: unknown }>(modelAt, 'model-admission/resume', base(cid))),
+        track(post(modelAt, 'model-admission/resume', base(cid), ANSWERS.modelAdmission)),
     } as unknown as Fleet['model']
 
     const resources = {} as { [K in EnvName]: Fleet['resources'][K] }
@@ -201,15 +250,25 @@ export class HttpFleet implements Fleet {
         serverName: endpoints.resources[env].name,
         prepare: (cid, deadline) => {
           withDeadline(deadline)
-          return post(at, 'resources-checkpoint/prepare', base(cid))
+          return post(at, 'resources-checkpoint/prepare', base(cid), ANSWERS.resourcesPrepare)
         },
         retire: (cid, id) =>
-          post(at, 'resources-checkpoint/retire', { ...base(cid), ...identity(id) }),
+          post(at, 'resources-checkpoint/retire', { ...base(cid), ...identity(id) }, ANSWERS.any),
         commit: (cid) =>
-          post(at, 'resources-checkpoint/commit', { ...base(cid), checkpoint_dir: dirOf(cid) }),
+          post(
+            at,
+            'resources-checkpoint/commit',
+            { ...base(cid), checkpoint_dir: dirOf(cid) },
+            ANSWERS.resourcesCommit,
+          ),
         restore: (cid) =>
-          post(at, 'resources-checkpoint/restore', { ...base(cid), checkpoint_dir: dirOf(cid) }),
-        resume: (cid) => post(at, 'resources-checkpoint/resume', base(cid)),
+          post(
+            at,
+            'resources-checkpoint/restore',
+            { ...base(cid), checkpoint_dir: dirOf(cid) },
+            ANSWERS.resourcesRestore,
+          ),
+        resume: (cid) => post(at, 'resources-checkpoint/resume', base(cid), ANSWERS.resumed),
       } as Fleet['resources'][EnvName]
     }
     this.resources = resources
@@ -218,13 +277,11 @@ export class HttpFleet implements Fleet {
   /** Long-polls the model's status (up to `timeoutS`) so `admission` is current. */
   async refreshAdmission(cid: string, timeoutS: number): Promise<void> {
     const at: ParticipantEndpoint = { participant: 'policy_model', url: this.endpoints.model.url }
-    const r = await controlCall<{ state: AdmissionState }>(
-      at,
-      this.#token,
-      'GET',
-      `model-admission/status?checkpoint_id=${encodeURIComponent(cid)}&wait_state=paused&timeout_s=${timeoutS}`,
-      undefined,
-      this.#record,
+    const endpoint = `model-admission/status?checkpoint_id=${encodeURIComponent(cid)}&wait_state=paused&timeout_s=${timeoutS}`
+    const r = checkAnswer(
+      await controlCall(at, this.#token, 'GET', endpoint, undefined, this.#record),
+      ANSWERS.modelAdmission,
+      callSite(at, 'GET', 'model-admission/status'),
     )
     if (r.ok) this.#admission = r.value.state
   }

@@ -25,6 +25,13 @@ export interface ControlCallRecord {
   readonly answered_at: number
 }
 
+/** How every controller message names a call: `participant (url) METHOD /ng-control/v1/path`. */
+export const callSite = (
+  target: ParticipantEndpoint,
+  method: 'GET' | 'POST',
+  endpoint: string,
+): string => `${target.participant} (${target.url}) ${method} /ng-control/v1/${endpoint}`
+
 /**
  * Sends one control request (`Authorization: Bearer <token>`) and maps the answer to a `Result`:
  * 2xx → its JSON body; an error envelope → its code; transport failures, non-JSON or oversized
@@ -47,7 +54,7 @@ export async function controlCall<T>(
     headers: { authorization: `Bearer ${token}` },
     timeoutMs,
   })
-  const where = `${target.participant} (${target.url}) ${method} /ng-control/v1/${endpoint}`
+  const where = callSite(target, method, endpoint)
   if (!answer.ok) {
     record({
       participant: target.participant,

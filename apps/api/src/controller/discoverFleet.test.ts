@@ -174,6 +174,24 @@ describe('HTTP controller: discovery', () => {
     },
   )
 
+  it('[wire.answer-schemas] capabilities that do not fit (no multi_process, a numeric name) are participant_protocol_error naming the participant, route and field', async () => {
+    for (const [caps, field] of [
+      [{ multi_process: undefined }, 'multi_process'],
+      [{ name: 7 }, 'name'],
+    ] as const) {
+      const { urls } = await fleet({ slot: 'counter', caps })
+      const found = await discoverFleet(urls, TOKEN, () => undefined)
+      expect(found.ok).toBe(false)
+      if (found.ok) continue
+      expect(found.error.code).toBe('participant_protocol_error')
+      expect(found.error.message).toMatch(
+        new RegExp(
+          `^resources_counter \\(http://127\\.0\\.0\\.1:\\d+\\) GET /ng-control/v1/capabilities: the answer does not fit: ${field}: `,
+        ),
+      )
+    }
+  })
+
   it('[controller.discover] an unreachable participant is transport_error, one without control routes or refusing the token names its status and code', async () => {
     const { urls } = await fleet()
     const closed = await serve(() => undefined)

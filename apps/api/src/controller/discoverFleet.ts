@@ -3,7 +3,8 @@ import { ENV_NAMES, err, ok } from '@cutover/core'
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
 import type { ControlCallRecord } from './controlCall.ts'
-import { controlCall } from './controlCall.ts'
+import { ANSWERS, checkAnswer } from './answerSchemas.ts'
+import { callSite, controlCall } from './controlCall.ts'
 import type { FleetEndpoints } from './HttpFleet.ts'
 
 /** The URLs of a fleet (CONTRACTS.md §9 fleet file, one model and one agent). */
@@ -26,8 +27,9 @@ interface Capabilities {
 /**
  * Discovery (PROTOCOL.md §3.5): `GET /ng-control/v1/capabilities` of every participant; the
  * component must match its slot, schema_version 1, checkpoint_mode export_restore, not
- * `unmanaged`; the policy model must be a policy instance with accepting/draining/paused. The
- * names found become the participant names the aggregate manifest records.
+ * `unmanaged`; the policy model must be a policy instance with accepting/draining/paused (an
+ * answer without the fields checked is `participant_protocol_error`). The names found become the
+ * participant names the aggregate manifest records.
  */
 export async function discoverFleet(
   urls: FleetUrls,
@@ -39,18 +41,22 @@ export async function discoverFleet(
     url: string,
     component: string,
   ): Promise<Result<{ url: string; name: string; workers?: number }, CutoverError>> => {
-    const caps = await controlCall<Capabilities>(
-      { participant, url },
-      token,
-      'GET',
-      'capabilities',
-      undefined,
-      record,
-      10_000,
+    const where = callSite({ participant, url }, 'GET', 'capabilities')
+    const caps = checkAnswer(
+      await controlCall(
+        { participant, url },
+        token,
+        'GET',
+        'capabilities',
+        undefined,
+        record,
+        10_000,
+      ),
+      ANSWERS.capabilities,
+      where,
     )
     if (!caps.ok) return caps
-    const c = caps.value
-    const where = `${participant} (${url}) GET /ng-control/v1/capabilities`
+    const c: Capabilities = caps.value
     const refuse = (why: string) => err(cutoverError('invalid_response', `${where}: ${why}`))
     if (c.component !== component)
       return refuse(`component is ${JSON.stringify(c.component)}, expected ${component}`)

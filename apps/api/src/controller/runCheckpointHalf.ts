@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { Controller } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import type { ControlCallRecord } from './controlCall.ts'
@@ -42,7 +43,8 @@ export async function runCheckpointHalf(
   const fleet = new HttpFleet(endpoints.value, {
     token,
     generation: op === 'restore' ? 1 : 0,
-    checkpointDir: (id) => id,
+    // Absolute, as the real controller sends it (a participant resolves a relative path itself).
+    checkpointDir: (id) => resolve(dataDir, id),
     digest: nodeDigest,
     record,
   })

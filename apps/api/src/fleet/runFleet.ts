@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type {
   AgentBoundaryRecord,
   EnvName,
@@ -227,7 +227,8 @@ export async function runFleet(
     return new HttpFleet(endpoints.value, {
       token,
       generation,
-      checkpointDir: (cid) => cid,
+      // Absolute, as the real controller sends it (a participant resolves a relative path itself).
+      checkpointDir: (cid) => resolve(options.dataDir, cid),
       digest: nodeDigest,
       record,
     })

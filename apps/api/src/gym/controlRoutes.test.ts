@@ -104,7 +104,7 @@ describe('control routes of the resources participant', () => {
     for (const bad of [
       { ...op('cp1'), extra: 1 },
       { ...op('cp1'), schema_version: 2 },
-      { checkpoint_id: 'cp1', deadline_ts: 1 },
+      { checkpoint_id: 'cp1', schema_version: 1 },
       op('.bad'),
       op('cp1', { deadline_ts: 'soon' }),
       '{"schema_version":',

@@ -2,6 +2,7 @@ import type { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { checkpointDirUnder } from '../control/checkpointDirUnder.ts'
+import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import {
@@ -12,12 +13,10 @@ import {
 } from '../control/controlBodies.ts'
 
 /** What the control routes of one resources participant need. */
-export interface ControlRoutesOptions {
+export interface ControlRoutesOptions extends CheckpointPlace {
   readonly participant: ResourcesParticipant<unknown>
   /** `CUTOVER_CONTROL_TOKEN`; compared in constant time, never logged or returned. */
   readonly token: string
-  /** `checkpoint_dir` must lie inside this directory. */
-  readonly dataDir: string
   readonly digest: Digest
   /** Wall-clock ms: `deadline_ts` is absolute Unix-epoch seconds (PROTOCOL.md §2.2). */
   readonly clock: Clock
@@ -58,20 +57,14 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
   })
 
   controlOperation(app, '/resources-checkpoint/commit', directoryBody, (body, c) => {
-    const path = checkpointDirUnder(options.dataDir, body.checkpoint_dir)
+    const path = checkpointDirUnder(options.dataDir, body.checkpoint_dir, options.checkpointRoots)
     if (!path.ok) return cutoverErrorResponse(c, path.error)
     const dir = options.openDirectory(path.value, true)
     return reply(c, participant.commit(body.checkpoint_id, dir))
   })
 
   controlOperation(app, '/resources-checkpoint/restore', directoryBody, (body, c) => {
-    const dir = openCheckpointDir(
-      c,
-      options.dataDir,
-      body.checkpoint_dir,
-      false,
-      options.openDirectory,
-    )
+    const dir = openCheckpointDir(c, options, body.checkpoint_dir, false, options.openDirectory)
     if (dir instanceof Response) return dir
     // The participant verifies the namespace and, when D holds agent records, reconciles with them.
     return reply(c, participant.restore(body.checkpoint_id, dir))

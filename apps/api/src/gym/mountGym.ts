@@ -6,12 +6,13 @@ import type {
   EnvName,
   ResourcesParticipant,
 } from '@cutover/core'
+import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
 import { controlRoutes } from './controlRoutes.ts'
 import { createGymApp } from './createGymApp.ts'
 import { createParticipantGymHost } from './createParticipantGymHost.ts'
 
 /** What serving one environment over HTTP needs (the main server and `cutover gym` alike). */
-export interface GymMountOptions {
+export interface GymMountOptions extends CheckpointPlace {
   readonly env: EnvName
   readonly participant: ResourcesParticipant<unknown>
   /** `/gym/<env>` in the main server, `` at the root of a `cutover gym` port. */
@@ -19,7 +20,6 @@ export interface GymMountOptions {
   readonly newSessionId: () => string
   /** Without a token the control routes are not mounted at all. */
   readonly controlToken: string | undefined
-  readonly dataDir: string
   readonly digest: Digest
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
@@ -38,6 +38,7 @@ export function createGymSubApp(options: GymMountOptions): Hono {
           participant,
           token: controlToken,
           dataDir: options.dataDir,
+          checkpointRoots: options.checkpointRoots,
           digest: options.digest,
           clock: options.clock,
           openDirectory: options.openDirectory,

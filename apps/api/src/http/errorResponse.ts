@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { CutoverError, ErrorBody, ErrorCode } from '@cutover/core/contracts'
+import type { CutoverError, ErrorCode } from '@cutover/core/contracts'
+import { errorBody } from '@cutover/core/contracts'
 import { ERROR_STATUS } from './errorStatus.ts'
 
 /**
@@ -10,11 +11,11 @@ import { ERROR_STATUS } from './errorStatus.ts'
 const RETRY_AFTER_ONE: readonly ErrorCode[] = ['checkpoint_parked']
 
 /**
- * Replies with the contract error envelope and the status the code maps to (admission refusals add
- * `retry-after: 1`).
+ * Replies with the contract error envelope (`errorBody`: code, message and its `detail` copy) and
+ * the status the code maps to (admission refusals add `retry-after: 1`).
  */
 export function errorResponse(c: Context, code: ErrorCode, message: string): Response {
-  const body: ErrorBody = { error: { code, message } }
+  const body = errorBody(code, message)
   if (RETRY_AFTER_ONE.includes(code)) c.header('retry-after', '1')
   return c.json(body, ERROR_STATUS[code] as ContentfulStatusCode)
 }

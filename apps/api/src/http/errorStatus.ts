@@ -35,6 +35,7 @@ export const ERROR_STATUS: { readonly [K in ErrorCode]: number } = {
   unsafe_resources_restore: 409,
   execution_identity_mismatch: 409,
   prepare_incomplete: 409,
+  participant_protocol_error: 502,
   invalid_request: 400,
   malformed_json: 400,
   payload_too_large: 413,

@@ -25,9 +25,12 @@ const bodies = fc.oneof(
 )
 
 const isEnvelope = (body: unknown): boolean => {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error
+  const error = (body as { error?: { code?: unknown; message?: unknown; detail?: unknown } } | null)
+    ?.error
   return (
-    typeof error?.message === 'string' && (ERROR_CODES as readonly unknown[]).includes(error.code)
+    typeof error?.message === 'string' &&
+    error.detail === error.message &&
+    (ERROR_CODES as readonly unknown[]).includes(error.code)
   )
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@cutover/core/contracts'
+import { errorBody } from '@cutover/core/contracts'
 import { ERROR_STATUS } from './errorStatus.ts'
 
 /** The names a loopback server always answers to (with its port). */
@@ -48,12 +48,10 @@ export function guardHost<TArgs extends unknown[]>(
   return (request, ...rest) => {
     const host = request.headers.get('host')
     if (isAllowedHost(host, names, port())) return fetch(request, ...rest)
-    const body: ErrorBody = {
-      error: {
-        code: 'host_not_allowed',
-        message: `Host ${JSON.stringify(host ?? '')} is not this server; use http://127.0.0.1:${port()} (or localhost)`,
-      },
-    }
+    const body = errorBody(
+      'host_not_allowed',
+      `Host ${JSON.stringify(host ?? '')} is not this server; use http://127.0.0.1:${port()} (or localhost)`,
+    )
     return Response.json(body, {
       status: ERROR_STATUS.host_not_allowed,
       headers: { 'x-content-type-options': 'nosniff' },

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel } from '@cutover/core'
 import { TokenStore } from '@cutover/core'
+import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
 import type { ProcessNote } from '../participants/processTrace.ts'
 import { ChangeSignal } from './ChangeSignal.ts'
 import type { ModelWorkerPool } from './ModelWorkerPool.ts'
@@ -8,11 +9,10 @@ import { modelControlRoutes } from './modelControlRoutes.ts'
 import { modelDataRoutes } from './modelDataRoutes.ts'
 
 /** What one policy model server process needs. */
-export interface ModelAppOptions {
+export interface ModelAppOptions extends CheckpointPlace {
   readonly model: PolicyModel
   /** Control routes are mounted only with a token (CONTRACTS.md §9). */
   readonly controlToken: string | undefined
-  readonly dataDir: string
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
   readonly pid: number
@@ -55,6 +55,7 @@ export function createModelApp(options: ModelAppOptions): Hono {
         digest: options.digest,
         token: options.controlToken,
         dataDir: options.dataDir,
+        checkpointRoots: options.checkpointRoots,
         clock: options.clock,
         openDirectory: options.openDirectory,
         pool: options.pool,

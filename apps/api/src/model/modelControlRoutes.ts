@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel, TokenStore } from '@cutover/core'
 import { continuationRootSchema } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
+import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import {
@@ -17,7 +18,7 @@ import type { ChangeSignal } from './ChangeSignal.ts'
 import type { ModelWorkerPool } from './ModelWorkerPool.ts'
 
 /** What the control routes of one policy model need. */
-export interface ModelControlOptions {
+export interface ModelControlOptions extends CheckpointPlace {
   readonly model: PolicyModel
   readonly signal: ChangeSignal
   /** The generation worker's token store (the controller snapshots the committed staging keys). */
@@ -25,7 +26,6 @@ export interface ModelControlOptions {
   readonly digest: Digest
   /** `CUTOVER_CONTROL_TOKEN`; compared in constant time, never logged or returned. */
   readonly token: string
-  readonly dataDir: string
   /** Wall-clock ms: `deadline_ts` is absolute Unix-epoch seconds. */
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
@@ -33,18 +33,34 @@ export interface ModelControlOptions {
   readonly pool?: ModelWorkerPool | undefined
 }
 
+/**
+ * Commit: the agent's continuation roots, or none — as the real NeMo-RL controller sends it; the
+ * model then reads them from the agent namespace already committed in D (CONTRACTS.md §12).
+ */
 const commitBody = z.strictObject({
   ...directoryBody.shape,
-  continuation_roots: z.array(continuationRootSchema).max(100_000),
+  continuation_roots: z.array(continuationRootSchema).max(100_000).optional(),
 })
 const tokenSnapshotBody = z.strictObject({
   ...controlBase,
   staging_keys: z.array(z.string().max(512)).max(100_000),
 })
+/**
+ * `status?checkpoint_id&wait_state=paused&timeout_s` (and the real controller's `deadline_ts`,
+ * absolute seconds, which bounds the wait too; CONTRACTS.md §12).
+ */
 const longPollQuery = z.strictObject({
   checkpoint_id: controlBase.checkpoint_id,
+  deadline_ts: z.coerce.number().nonnegative().finite().optional(),
   wait_state: z.literal('paused').optional(),
-  timeout_s: z.coerce.number().nonnegative().max(600).optional(),
+  // A long-poll is held 600 s at most, whatever the caller asks (the real controller asks for the
+  // whole time left to its deadline).
+  timeout_s: z.coerce
+    .number()
+    .nonnegative()
+    .finite()
+    .transform((s) => Math.min(s, 600))
+    .optional(),
 })
 
 /** The policy model's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
@@ -97,7 +113,7 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
     requested: string,
     create: boolean,
   ): CheckpointDirectory | Response =>
-    openCheckpointDir(c, options.dataDir, requested, create, options.openDirectory)
+    openCheckpointDir(c, options, requested, create, options.openDirectory)
 
   app.get('/capabilities', (c) => c.json(modelCapabilities(model, pool)))
 
@@ -115,8 +131,11 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
         'invalid_request',
         `status query: ${query.error.issues[0]?.message ?? 'invalid'}`,
       )
-    const { checkpoint_id, wait_state, timeout_s } = query.data
-    const until = clock.now() + (wait_state === undefined ? 0 : (timeout_s ?? 0) * 1000)
+    const { checkpoint_id, wait_state, timeout_s, deadline_ts } = query.data
+    const until = Math.min(
+      clock.now() + (wait_state === undefined ? 0 : (timeout_s ?? 0) * 1000),
+      deadline_ts === undefined ? Infinity : deadline_ts * 1000,
+    )
     for (;;) {
       const polled = model.statusLongPoll(
         checkpoint_id,

@@ -9,19 +9,27 @@ import { readExecutionIdentity } from '../control/executionIdentity.ts'
 import type { ProcessNote } from '../participants/processTrace.ts'
 import type { ChangeSignal } from './ChangeSignal.ts'
 import type { ModelWorkerPool } from './ModelWorkerPool.ts'
+import { workplaceExamples } from '../participants/workplaceExamples.ts'
+import { plainPolicyInput } from './plainPolicyInput.ts'
 import { policyInputSchema, scriptedPolicy } from './scriptedPolicy.ts'
 
 /** The answer header naming the model call (the lineage row's id). */
 export const MODEL_CALL_ID_HEADER = 'x-nemo-gym-model-call-id'
 
+/**
+ * An OpenAI Responses body. `metadata.cutover_policy` (Cutover's agent: the policy input as JSON)
+ * is optional: a plain body, as a real Gym agent sends it, is read by `plainPolicyInput`.
+ */
 const responsesBody = z.looseObject({
   input: z.unknown().optional(),
-  metadata: z.looseObject({ cutover_policy: z.string().max(70_000) }),
+  tools: z.unknown().optional(),
+  metadata: z.looseObject({ cutover_policy: z.string().max(70_000).optional() }).optional(),
 })
 
 /**
- * The policy model's data plane (CONTRACTS.md §9): `POST /v1/responses`, plain or under
- * `/ng-rollout/<capture_key>/`, with the execution identity headers. Admission goes through the
+ * The policy model's data plane (CONTRACTS.md §9, §12): `POST /v1/responses`, plain or under
+ * `/ng-rollout/<capture_key>/`, with the execution identity headers (either spelling), a Cutover
+ * agent's body or a plain Responses body. Admission goes through the
  * participant (`checkpoint_parked` + `retry-after: 1` while closed, `stale_attempt` when fenced);
  * the scripted policy answers; the generation worker stages the tokens; custody (the lineage row)
  * is recorded before the answer is sent, and the call stays in flight until then.
@@ -47,9 +55,13 @@ export function modelDataRoutes(
       )
     const body = await readValidJson(c, responsesBody, 'responses body')
     if (!body.ok) return cutoverErrorResponse(c, body.error)
+    const policy = body.value.metadata?.cutover_policy
     let raw: unknown
     try {
-      raw = JSON.parse(body.value.metadata.cutover_policy)
+      raw =
+        policy === undefined
+          ? plainPolicyInput(body.value, workplaceExamples())
+          : JSON.parse(policy)
     } catch {
       return errorResponse(c, 'malformed_json', 'metadata.cutover_policy is not JSON')
     }

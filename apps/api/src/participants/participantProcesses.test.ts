@@ -136,7 +136,14 @@ describe('cutover model and cutover agent as real processes', () => {
       ),
     ).toBe('execution_identity_mismatch')
     expect(
-      code(await call(`${model.url}/v1/responses`, 'POST', { metadata: {} }, identity('m0'))),
+      code(
+        await call(
+          `${model.url}/v1/responses`,
+          'POST',
+          { metadata: { cutover_policy: 5 } },
+          identity('m0'),
+        ),
+      ),
     ).toBe('invalid_request')
 
     expect(code(await call(`${base}/model-admission/status?checkpoint_id=ck-m`, 'GET'))).toBe(

@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
+import { errorBody } from '@cutover/core/contracts'
 import { closeOnSignals } from '../process/closeOnSignals.ts'
 import { exitWithParent } from './exitWithParent.ts'
 import type { CliIo } from '../process/io.ts'
@@ -18,12 +19,7 @@ export async function serveParticipant(
   app.onError((error, c) => {
     onError(error)
     return c.json(
-      {
-        error: {
-          code: 'internal_error',
-          message: error instanceof Error ? error.message : String(error),
-        },
-      },
+      errorBody('internal_error', error instanceof Error ? error.message : String(error)),
       500,
     )
   })

@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DirectoryRunView } from '@cutover/core/contracts'
 import { apiHarness, tempDataDir } from '../testing/apiHarness.ts'
@@ -182,5 +183,25 @@ describe('POST /api/directories', () => {
     const r = await post(join(outside.dir, 'ck'))
     expect(r.status).toBe(201)
     expect(r.body.valid).toBe(true)
+  })
+})
+
+describe('POST /api/directories, a real-stack checkpoint', () => {
+  it('[wire.nemo-rl-checkpoint] [inspect] a checkpoint the real NeMo-RL controller published opens valid, publisher nemo-rl, its sessions and boundaries shown', async () => {
+    const real = join(data.dir, 'ck-real-1')
+    cpSync(
+      fileURLToPath(
+        new URL('../../../../vendor/real_stack/d1-adapted-cycle/data/ck-real-1', import.meta.url),
+      ),
+      real,
+      { recursive: true },
+    )
+    const r = await post(real)
+    expect(r.status).toBe(201)
+    const view = r.body as DirectoryRunView
+    expect(view).toMatchObject({ checkpoint_id: 'ck-real-1', valid: true, publisher: 'nemo-rl' })
+    expect(view.problems).toEqual([])
+    expect(view.sessions.map((x) => x.row.key).sort()).toEqual(['r1.a0', 'r2.a0', 'r4.a0', 'r5.a0'])
+    expect(view.boundaries).toHaveLength(4)
   })
 })

@@ -100,7 +100,11 @@ describe('NodeCheckpointDirectory', () => {
     const root = tempRoot()
     const dir = new NodeCheckpointDirectory(root)
     expect(commitSampleCheckpoint(dir, nodeDigest, createSampleCheckpoint(4)).ok).toBe(true)
-    expect(verifyCheckpoint(dir, nodeDigest)).toEqual({ valid: true, problems: [] })
+    expect(verifyCheckpoint(dir, nodeDigest)).toEqual({
+      valid: true,
+      problems: [],
+      publisher: 'cutover',
+    })
     const victim = 'resources/counter/r1.a0.json'
     const copy = join(tempRoot(), 'copy.json')
     writeFileSync(copy, readFileSync(join(root, victim)))

@@ -93,7 +93,7 @@ export function measureDirectoryCommit(
           capabilities: {},
         },
         {
-          participant_id: 'resources_blackjack',
+          participant_id: 'blackjack',
           name: 'blackjack',
           base_url: 'bench://blackjack',
           kind: 'resources',

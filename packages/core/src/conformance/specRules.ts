@@ -549,6 +549,87 @@ export const SPEC_RULES = [
     sources: ['§8 restore race'],
     rule: 'two requests claiming one restored continuation: the second is duplicate_execution',
   },
+  // ---- CONTRACTS.md §12: the real stack's wire (the NeMo-RL controller, Gym's participants) ----
+  {
+    id: 'wire.schema-version-optional',
+    sources: ['§3.1', '§12 CONTRACTS.md'],
+    rule: 'a control body without schema_version is version 1 (the real controller sends none); any other version is still refused',
+  },
+  {
+    id: 'wire.model-status-query',
+    sources: ['§3.2', '§12 CONTRACTS.md'],
+    rule: "model-admission/status accepts the real controller's query checkpoint_id, deadline_ts, wait_state=paused, timeout_s; the long-poll ends at the deadline",
+  },
+  {
+    id: 'wire.agent-prepare-waits',
+    sources: ['§3.3', '§12 CONTRACTS.md'],
+    rule: "agent prepare answers as Gym's agent does: once ready to commit, else at the deadline 409 agent_prepare_incomplete, park requests reverted and the fence idle (?wait_ready=0 answers at once)",
+  },
+  {
+    id: 'wire.completion-receipt',
+    sources: ['§3.3', '§6.3', '§12 CONTRACTS.md'],
+    rule: 'agent status lists completed_unacknowledged_attempts[].completion_receipt; acknowledge takes that receipt flat or wrapped and answers {acknowledged, idempotent}',
+  },
+  {
+    id: 'wire.model-commit-reads-roots',
+    sources: ['§3.2', '§5.1', '§12 CONTRACTS.md'],
+    rule: 'model-checkpoint/commit without continuation_roots takes the roots of the agent namespace already committed in D (ledger_mismatch when there is none)',
+  },
+  {
+    id: 'wire.participant-id-order',
+    sources: ['§3.5', '§12 CONTRACTS.md'],
+    rule: "committed in the real controller's participant-id order (agent, blackjack, counter, policy, workplace), Cutover's participants give a checkpoint that verifies",
+  },
+  {
+    id: 'wire.checkpoint-roots',
+    sources: ['§12 CONTRACTS.md'],
+    rule: "a participant accepts an absolute checkpoint_dir under any CUTOVER_CHECKPOINT_ROOTS root (default the data directory), elsewhere 400 path_escape; Cutover's controller sends absolute paths",
+  },
+  {
+    id: 'wire.aggregate-participant-id',
+    sources: ['§5.5', '§12 CONTRACTS.md'],
+    rule: "the aggregate manifest's participant_id is the server's name (agent, policy, blackjack, counter, workplace), so the real controller restores a Cutover-published checkpoint",
+  },
+  {
+    id: 'wire.nemo-rl-checkpoint',
+    sources: ['§5.5', '§12 CONTRACTS.md'],
+    rule: 'verify and inspect accept a checkpoint the NeMo-RL controller published (only nemo_gym_checkpoint_manifest.json), name publisher nemo-rl, and still check every digest',
+  },
+  {
+    id: 'wire.snapshot-schema-1',
+    sources: ['§5.3', '§12 CONTRACTS.md'],
+    rule: 'the directory layer reads ResourceSnapshot schema 1 (float-second created_at, no receipts, every served session) as well as schema 2, and writes only 2',
+  },
+  {
+    id: 'wire.answer-schemas',
+    sources: ['§3.5', '§12 CONTRACTS.md'],
+    rule: "Cutover's controller validates every participant answer against a schema: one that does not fit is participant_protocol_error naming participant, route and field, and the cycle aborts cleanly",
+  },
+  {
+    id: 'wire.real-resources',
+    sources: ['§3.4', '§12 CONTRACTS.md'],
+    rule: "Cutover's controller drives the real Gym resources participant (its recorded answers and v1 files) through commit, publish, restore and resume, and the directory verifies",
+  },
+  {
+    id: 'wire.replay-real-cycle',
+    sources: ['§3.5', '§3.7', '§12 CONTRACTS.md'],
+    rule: "the real controller's recorded requests, replayed exactly, get answers it parses and accepts, and the cycle ends with every continued rollout finished",
+  },
+  {
+    id: 'wire.plain-responses',
+    sources: ['§3.2', '§12 CONTRACTS.md'],
+    rule: "cutover model answers a plain OpenAI Responses body (a real Gym agent's) with its scripted policy; metadata.cutover_policy is optional",
+  },
+  {
+    id: 'wire.identity-headers',
+    sources: ['§2.1', '§12 CONTRACTS.md'],
+    rule: 'identity headers are accepted as x-nemo-gym-rollout-id/x-nemo-gym-attempt-index and as the older x-ng-rollout-id/x-ng-attempt-index (disagreeing values are execution_identity_mismatch)',
+  },
+  {
+    id: 'wire.error-detail',
+    sources: ['§3.1', '§12 CONTRACTS.md'],
+    rule: 'every error body is {error:{code, message, detail}} with detail = message (what Gym clients read)',
+  },
 ] as const satisfies readonly SpecRule[]
 
 /** Every rule id. */

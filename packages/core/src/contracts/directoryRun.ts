@@ -115,6 +115,11 @@ export interface DirectoryRunView {
    */
   readonly checkpoint_id: string | null
   readonly valid: boolean
+  /**
+   * Whose controller published it (CONTRACTS.md §12): `nemo-rl` (only the aggregate manifest) or
+   * `cutover`.
+   */
+  readonly publisher: 'nemo-rl' | 'cutover'
   readonly problems: readonly DirectoryProblemView[]
   readonly files: readonly DirectoryFileView[]
   readonly timeline: readonly DirectoryTimelineEntry[]

@@ -42,6 +42,9 @@ export const ERROR_CODES = [
   'execution_identity_mismatch',
   // controller
   'prepare_incomplete',
+  // an answer that does not fit its schema (CONTRACTS.md §12): the message names the participant,
+  // the route and the field
+  'participant_protocol_error',
   // HTTP controller transport (§3.5 transport limits)
   'transport_error',
   'invalid_response',
@@ -73,10 +76,18 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
-/** The one error envelope of `/api/*` and the control routes (CONTRACTS.md §7). */
+/**
+ * The one error envelope of `/api/*`, the control routes and the participants' data planes
+ * (CONTRACTS.md §7, §12): `detail` repeats `message`, because Gym clients read `detail`.
+ */
 export interface ErrorBody {
-  readonly error: { readonly code: ErrorCode; readonly message: string }
+  readonly error: { readonly code: ErrorCode; readonly message: string; readonly detail: string }
 }
+
+/** The error envelope of `code` and `message` (the only way one is built). */
+export const errorBody = (code: ErrorCode, message: string): ErrorBody => ({
+  error: { code, message, detail: message },
+})
 
 /** A protocol or API failure as a value. */
 export interface CutoverError {

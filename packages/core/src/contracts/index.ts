@@ -1,7 +1,7 @@
 /**
  * The shapes shared by core, the API and the web app. The only module apps/web imports from core.
  */
-export { ERROR_CODES, cutoverError } from './errors.ts'
+export { ERROR_CODES, cutoverError, errorBody } from './errors.ts'
 export type { ErrorCode, ErrorBody, CutoverError } from './errors.ts'
 export { ENV_NAMES } from './environments.ts'
 export type { EnvName } from './environments.ts'

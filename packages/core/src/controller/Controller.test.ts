@@ -294,7 +294,9 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
     })
     h.controller.begin('ck')
     h.drain()
-    expect(abandoned(h.log)).toMatch(/^fleet_mismatch: .*resources_counter:counter:resources/)
+    expect(abandoned(h.log)).toMatch(
+      /^fleet_mismatch: committed but not in the fleet: \[counter:counter:resources\]; in the fleet but not committed: \[counter2:counter2:resources\]/,
+    )
     expect(h.types().filter((t) => t.endsWith('.restore'))).toEqual([])
   })
 })

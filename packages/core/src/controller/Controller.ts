@@ -342,7 +342,7 @@ export class Controller {
           yield* ask(w.resources[env].prepare(this.#cid, this.#deadline, this.#host.now())),
         )
         if (!r.ok) return yield* this.#abort(r.error.code)
-        this.#results[`prepare:resources_${env}`] = toJson(r.value)
+        this.#results[`prepare:${w.resources[env].serverName}`] = toJson(r.value)
         yield
       }
       for (const id of this.#retired) {
@@ -494,11 +494,13 @@ export class Controller {
       () => (refused ? undefined : w.model.commitSteps?.(this.#cid, dir, this.#roots)),
     )
     if (!model.ok) return yield* this.#retryCommit(model.error)
-    this.#results['commit:agent'] = toJson({
+    // Results are keyed `<operation>:<participant_id>`, the id being the server's name (as the real
+    // controller keys them).
+    this.#results[`commit:${w.agent.instanceName}`] = toJson({
       records: agent.value.records,
       manifest_digest: agent.value.manifest_digest,
     })
-    this.#results['commit:policy_model'] = toJson(model.value)
+    this.#results[`commit:${w.model.serverName}`] = toJson(model.value)
     const fleetSet = fleetParticipants(w)
     const participants: AggregateParticipant[] = fleetSet.filter((p) => p.kind !== 'resources')
     if (this.#test.aggregateBeforeResources === true) {
@@ -520,9 +522,10 @@ export class Controller {
         () => w.resources[env].commitSteps?.(this.#cid, dir),
       )
       if (!r.ok) return yield* this.#retryCommit(r.error)
-      this.#results[`commit:resources_${env}`] = toJson(r.value)
+      const name = w.resources[env].serverName
+      this.#results[`commit:${name}`] = toJson(r.value)
       participants.push(
-        fleetSet.find((p) => p.participant_id === `resources_${env}`) as AggregateParticipant,
+        fleetSet.find((p) => p.kind === 'resources' && p.name === name) as AggregateParticipant,
       )
     }
     const published = yield* this.#publish(dir, participants, (who) => (writer = who))
@@ -715,7 +718,8 @@ export class Controller {
         : yield* ask(x.restore(this.#cid, dir))
       this.#emitResult('restore', `resources_${env}`, 'resources.restore', r, {
         expected: this.#records.filter((x) => x.resource_state_revisions[env] !== undefined).length,
-        activated: r.ok ? r.value.activated.length : 0,
+        // `sessions`: every generation's answer has it (the earlier one has no `activated` list).
+        activated: r.ok ? r.value.sessions : 0,
       })
       if (!r.ok) return yield* fail(r.error.code)
       yield

@@ -86,12 +86,25 @@ export interface ModelSurface {
   workerAck(worker: number): Reply<void> | undefined
 }
 
+/**
+ * What a resources restore answers: Cutover's participant also lists the sessions it `activated`;
+ * the earlier Gym generation answers `{sessions, source_checkpoint_id}` (CONTRACTS.md §12).
+ */
+export interface ResourcesRestoreAnswer {
+  readonly sessions: number
+  readonly source_checkpoint_id: string
+  readonly activated?: readonly string[]
+}
+
 /** Resources control routes (PROTOCOL.md §3.4): prepare, retire, commit, restore, resume. */
 export type ResourcesControl = ControlOf<
   ResourcesParticipant<unknown>,
-  'prepare' | 'retire' | 'commit' | 'restore' | 'resume'
-> &
-  Stepped<ResourcesParticipant<unknown>> & {
+  'prepare' | 'retire' | 'commit' | 'resume'
+> & {
+  readonly restore: (
+    ...args: Parameters<ResourcesParticipant<unknown>['restore']>
+  ) => Reply<ResourcesRestoreAnswer>
+} & Stepped<ResourcesParticipant<unknown>> & {
     /** The resources server's name (aggregate participant name). */
     readonly serverName: string
   }

@@ -4,20 +4,22 @@ import type { Fleet } from './Fleet.ts'
 
 /**
  * The participant set of a fleet as the aggregate manifest records it (PROTOCOL.md §5.5): the
- * agent, the policy model, then one resources server per environment. Commit writes it; restore
- * compares the committed set `(participant_id, name, kind)` with the current fleet's.
+ * agent, the policy model, then one resources server per environment, each `participant_id` the
+ * server's name — as the real NeMo-RL controller names them, which compares the id with the name
+ * its capabilities report (CONTRACTS.md §12). Commit writes it; restore compares the committed set
+ * `(participant_id, name, kind)` with the current fleet's.
  */
 export function fleetParticipants(fleet: Fleet): AggregateParticipant[] {
   return [
     {
-      participant_id: 'agent',
+      participant_id: fleet.agent.instanceName,
       name: fleet.agent.instanceName,
       base_url: `sim://${fleet.agent.instanceName}`,
       kind: 'agent',
       capabilities: { checkpoint_mode: 'export_restore' },
     },
     {
-      participant_id: 'policy_model',
+      participant_id: fleet.model.serverName,
       name: fleet.model.serverName,
       base_url: `sim://${fleet.model.serverName}`,
       kind: 'policy_model',
@@ -26,7 +28,7 @@ export function fleetParticipants(fleet: Fleet): AggregateParticipant[] {
     ...ENV_NAMES.map((env): AggregateParticipant => {
       const name = fleet.resources[env].serverName
       return {
-        participant_id: `resources_${env}`,
+        participant_id: name,
         name,
         base_url: `sim://${name}`,
         kind: 'resources',

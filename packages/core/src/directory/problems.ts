@@ -29,6 +29,8 @@ export interface CheckpointProblem {
 export interface VerifyReport {
   readonly valid: boolean
   readonly problems: readonly CheckpointProblem[]
+  /** Whose controller published it (`checkpointPublisher`; CONTRACTS.md §12). */
+  readonly publisher: 'nemo-rl' | 'cutover'
 }
 
 /** A refused commit or load: a protocol error code plus the directory problems behind it. */

@@ -26,7 +26,7 @@ import { directoryError, problem, refusal } from './problems.ts'
 export interface AggregateInput {
   readonly checkpoint_id: string
   readonly participants: readonly AggregateParticipant[]
-  /** `"<op>:<participant_id>"` → that participant's result (e.g. `commit:resources_blackjack`). */
+  /** `"<op>:<participant_id>"` → that participant's result (e.g. `commit:blackjack`). */
   readonly participant_results: Readonly<Record<string, JsonValue>>
   readonly live_membership: readonly LiveMembershipEntry[]
 }

@@ -8,9 +8,10 @@ import { problem } from './problems.ts'
 /**
  * The complete-replacement-set check of one resources server (PROTOCOL.md §5.4): the sessions with
  * a snapshot must be exactly the executions whose agent boundary references `server_name`
- * (`incomplete_set` otherwise), and each snapshot's `state_revision` must equal the revision the
- * boundary recorded (`revision_mismatch`). Pure; the resources participant reports any problem as
- * `resource_revision_mismatch` and activates nothing.
+ * (`incomplete_set` otherwise; a schema 1 snapshot of a session no boundary references is a
+ * finished session of the earlier generation's export, CONTRACTS.md §12), and each snapshot's
+ * `state_revision` must equal the revision the boundary recorded (`revision_mismatch`). Pure; the
+ * resources participant reports any problem as `resource_revision_mismatch` and activates nothing.
  */
 export function reconcileReplacementSet(
   server_name: string,
@@ -28,6 +29,10 @@ export function reconcileReplacementSet(
     const key = executionKey(snapshot)
     seen.add(key)
     const want = expected.get(key)
+    // The earlier Gym generation (ResourceSnapshot schema 1) exports every session it served,
+    // finished ones too: a schema 1 snapshot no boundary references is a session that does not
+    // continue — restored, never claimed. Schema 2 exports exactly the prepared set.
+    if (want === undefined && snapshot.schema_version === 1) continue
     if (want === undefined) {
       problems.push(
         problem(

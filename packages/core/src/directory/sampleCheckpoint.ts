@@ -112,14 +112,14 @@ export function createSampleCheckpoint(
       capabilities: {},
     },
     {
-      participant_id: 'policy_model',
+      participant_id: POLICY_SERVER_NAME,
       name: POLICY_SERVER_NAME,
       base_url: 'sim://policy',
       kind: 'policy_model',
       capabilities: {},
     },
     ...ENV_NAMES.map((name): AggregateParticipant => ({
-      participant_id: `resources_${name}`,
+      participant_id: name,
       name,
       base_url: `sim://${name}`,
       kind: 'resources',
@@ -165,7 +165,7 @@ export function commitSampleCheckpoint(
   if (!ledger.ok) return ledger
   const results: Record<string, number | string> = {
     'commit:agent': agent.value.manifest_digest,
-    'commit:policy_model': ledger.value.manifest_digest,
+    [`commit:${POLICY_SERVER_NAME}`]: ledger.value.manifest_digest,
   }
   for (const server of ENV_NAMES) {
     const committed = commitResourcesNamespace(dir, digest, {
@@ -174,7 +174,7 @@ export function commitSampleCheckpoint(
       snapshots: sample.snapshots[server] ?? [],
     })
     if (!committed.ok) return committed
-    results[`commit:resources_${server}`] = committed.value.manifest_digest
+    results[`commit:${server}`] = committed.value.manifest_digest
   }
   const aggregate = publishAggregateManifest(dir, digest, {
     checkpoint_id,

@@ -2,7 +2,9 @@ import { z } from 'zod'
 import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
 import {
   RESOURCE_SNAPSHOT_SCHEMA_VERSION,
+  fromSnapshotV1,
   resourceSnapshotSchema,
+  resourceSnapshotV1Schema,
 } from '../records/ResourceSnapshot.ts'
 import { ID_PATTERN } from '../records/idPattern.ts'
 import type { JsonValue } from '../json.ts'
@@ -102,10 +104,20 @@ export function checkSnapshotForWrite(snapshot: ResourceSnapshot): string | unde
   return undefined
 }
 
-/** Parses a snapshot read back from D (already JSON-parsed). */
+/**
+ * Parses a snapshot read back from D (already JSON-parsed): schema 2, or schema 1 as the earlier
+ * Gym generation writes it (`fromSnapshotV1`); any other version is refused with schema 2's
+ * message.
+ */
 export function parseSnapshotFromFile(
   value: unknown,
 ): { ok: true; value: ResourceSnapshot } | { ok: false; message: string } {
+  if (isPlainObject(value) && value['schema_version'] === 1) {
+    const v1 = resourceSnapshotV1Schema.safeParse(value)
+    return v1.success
+      ? { ok: true, value: fromSnapshotV1(v1.data) }
+      : { ok: false, message: describeZodError(v1.error) }
+  }
   const checked = envelopeSchema.safeParse(value)
   if (!checked.success) return { ok: false, message: describeZodError(checked.error) }
   return {

@@ -67,7 +67,11 @@ describe('verifyCheckpoint', () => {
   it('[layout] round trip: a committed fleet verifies and every reader returns what was written', () => {
     const sample = createSampleCheckpoint(7)
     const dir = committed(sample)
-    expect(verifyCheckpoint(dir, digest)).toEqual({ valid: true, problems: [] })
+    expect(verifyCheckpoint(dir, digest)).toEqual({
+      valid: true,
+      problems: [],
+      publisher: 'cutover',
+    })
 
     const agent = loadAgentNamespace(dir, digest)
     expect(agent.ok && agent.value.records).toEqual(sample.records)
@@ -328,7 +332,11 @@ describe('verifyCheckpoint', () => {
       const retry = crashing.reopen()
       const result = commitSampleCheckpoint(retry, digest, sample)
       expect(result.ok, `k=${k}: ${JSON.stringify(result)}`).toBe(true)
-      expect(verifyCheckpoint(retry, digest), `k=${k}`).toEqual({ valid: true, problems: [] })
+      expect(verifyCheckpoint(retry, digest), `k=${k}`).toEqual({
+        valid: true,
+        problems: [],
+        publisher: 'cutover',
+      })
       expect(
         retry.list().map((e) => [e.path, digest.sha256Hex(retry.readFile(e.path) as Uint8Array)]),
       ).toEqual(reference)

@@ -13,6 +13,7 @@ import {
   TOKEN_STORE_MANIFEST_PATH,
   ledgerManifestPath,
 } from './layout.ts'
+import { checkpointPublisher } from './checkpointPublisher.ts'
 import { checkTokenSegments, restoredCutPrefixes } from './tokenSegments.ts'
 import { checkAggregateFiles } from './loadAggregateManifest.ts'
 import { checkpointMarkerSchema, tokenStoreManifestSchema } from './manifests.ts'
@@ -31,7 +32,9 @@ import { isSafeRelativePath } from './safePath.ts'
  * complete replacement set and revisions; continuation roots against each ledger; the token store
  * against the aggregate and the ledgers' storage references, and its segments against their
  * digests; one checkpoint id; no symlink and no file outside the layout anywhere. Never throws on a
- * damaged directory; problems sorted by path.
+ * damaged directory; problems sorted by path. A checkpoint the real NeMo-RL controller published
+ * (`checkpointPublisher`) has no `checkpoint.json` and no token-store manifest: their absence is
+ * no problem there, and everything else — every digest above all — is checked as always.
  */
 export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): VerifyReport {
   const view = createDirectoryView(dir, digest)
@@ -42,8 +45,14 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   }
 
   const marker = readManifest(view, CHECKPOINT_MARKER_PATH, checkpointMarkerSchema)
-  if (!marker.ok) problems.push(...marker.problems)
-  else {
+  const aggregate = readAggregateManifest(view)
+  const publisher = aggregate.ok ? checkpointPublisher(aggregate.manifest) : 'cutover'
+  /** A manifest the publisher does not write, missing: no problem. */
+  const unsealed = (read: { ok: false; problems: readonly CheckpointProblem[] }): boolean =>
+    publisher === 'nemo-rl' && read.problems.every((p) => p.code === 'missing_manifest')
+  if (!marker.ok) {
+    if (!unsealed(marker)) problems.push(...marker.problems)
+  } else {
     const named = [
       [marker.manifest.aggregate_manifest, AGGREGATE_MANIFEST_PATH],
       [marker.manifest.token_store_manifest, TOKEN_STORE_MANIFEST_PATH],
@@ -80,7 +89,6 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
     }
   }
 
-  const aggregate = readAggregateManifest(view)
   let owners: readonly NamespaceOwner[]
   let checkpointId: string | undefined
   if (aggregate.ok) {
@@ -115,8 +123,9 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   if (aggregate.ok) problems.push(...checkAggregateFiles(view, aggregate.manifest))
 
   const tokenStore = readManifest(view, TOKEN_STORE_MANIFEST_PATH, tokenStoreManifestSchema)
-  if (!tokenStore.ok) problems.push(...tokenStore.problems)
-  else {
+  if (!tokenStore.ok) {
+    if (!unsealed(tokenStore)) problems.push(...tokenStore.problems)
+  } else {
     if (checkpointId !== undefined && tokenStore.manifest.checkpoint_id !== checkpointId) {
       problems.push(
         problem(
@@ -167,7 +176,7 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
   const unique = dedupe(problems).sort(
     (a, b) => compareText(a.path ?? '', b.path ?? '') || compareText(a.code, b.code),
   )
-  return { valid: unique.length === 0, problems: unique }
+  return { valid: unique.length === 0, problems: unique, publisher }
 }
 
 /** Without an aggregate, the namespaces present on disk stand in for the participant list. */

@@ -250,6 +250,7 @@ export function inspectDirectory(
       agentManifest?.checkpoint_id ??
       null,
     valid: report.valid,
+    publisher: report.publisher,
     problems: report.problems,
     files,
     timeline: directoryTimeline(

@@ -7,6 +7,7 @@ import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { CheckpointDirectory } from '../directory/CheckpointDirectory.ts'
 import { commitLedgerSteps } from '../directory/commitLedgerNamespace.ts'
+import { committedContinuationRoots } from '../directory/committedContinuationRoots.ts'
 import { loadLedgerNamespace, loadLedgerSteps } from '../directory/loadLedgerNamespace.ts'
 import type { VerifySteps } from '../directory/verifySteps.ts'
 import { runSteps } from '../directory/verifySteps.ts'
@@ -619,12 +620,14 @@ export class PolicyModel {
    * `model-checkpoint/commit`: requires paused and zero in flight (`ledger_not_quiescent`); the
    * directory layer writes the lineage of exactly the capture keys the agent continuation roots
    * name, each root matching exactly one committed row (`ledger_mismatch` otherwise); manifest
-   * last. Lineage the roots do not name is recorded as `excluded_inactive`.
+   * last. Lineage the roots do not name is recorded as `excluded_inactive`. Without `roots` (the
+   * real NeMo-RL controller sends none, after committing the agent), the roots of the agent
+   * namespace already committed in D are used (`committedContinuationRoots`).
    */
   commit(
     checkpointId: string,
     dir: CheckpointDirectory,
-    roots: readonly ContinuationRoot[],
+    roots?: readonly ContinuationRoot[],
   ): Result<ModelCommitResult, CutoverError> {
     return runSteps(this.commitSteps(checkpointId, dir, roots))
   }
@@ -636,7 +639,7 @@ export class PolicyModel {
   *commitSteps(
     checkpointId: string,
     dir: CheckpointDirectory,
-    roots: readonly ContinuationRoot[],
+    given?: readonly ContinuationRoot[],
   ): Generator<void, Result<ModelCommitResult, CutoverError>, void> {
     const durable = (): boolean => {
       const loaded = loadLedgerNamespace(dir, this.#digest, this.serverName)
@@ -670,6 +673,10 @@ export class PolicyModel {
           const valid = self.#cuts.validate(self.#tokenStore)
           if (!valid.ok) return valid
         }
+        const read =
+          given === undefined ? committedContinuationRoots(dir, self.#digest, checkpointId) : null
+        if (read !== null && !read.ok) return read
+        const roots = read?.value ?? (given as readonly ContinuationRoot[])
         const named = new Set(roots.map((r) => r.capture_key))
         const rollouts: { [captureKey: string]: readonly LineageRow[] } = {}
         const excluded: ExecutionIdentity[] = []

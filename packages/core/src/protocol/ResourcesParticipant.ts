@@ -2,7 +2,7 @@
 // locks) and its control routes guard the same sessions under one fence (PROTOCOL.md §3.4, §4.4);
 // the session bookkeeping itself lives in SessionTable.
 import type { CutoverError, ErrorCode } from '../contracts/errors.ts'
-import { cutoverError } from '../contracts/errors.ts'
+import { cutoverError, errorBody } from '../contracts/errors.ts'
 import type { SessionState } from '../contracts/views.ts'
 import type { EnvironmentServer, EnvResponse } from '../environments/EnvironmentServer.ts'
 import type { ResourceSnapshot } from '../records/ResourceSnapshot.ts'
@@ -184,7 +184,7 @@ export class ResourcesParticipant<TSession> {
   #refuse(code: ErrorCode, message: string, meta?: SessionMeta): ResourcesResponse {
     return {
       status: 409,
-      body: { error: { code, message } },
+      body: errorBody(code, message) as unknown as JsonValue,
       revision: meta?.revision ?? null,
       revisionBefore: meta?.revision ?? null,
       sessionId: meta?.sessionId ?? null,

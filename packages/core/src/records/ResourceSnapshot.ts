@@ -34,4 +34,37 @@ export const resourceSnapshotSchema = z.object({
   mutation_receipts: z.array(resourceMutationReceiptSchema),
   created_at: z.number().int().nonnegative(),
 })
-export type ResourceSnapshot = z.infer<typeof resourceSnapshotSchema>
+
+/**
+ * The earlier generation's snapshot (Gym's `nemo_gym/checkpoint/resources.py`, which the real
+ * resources servers ran): schema 1, extra fields forbidden, a `state` object, `created_at` in
+ * (float) seconds, no mutation receipts. Read, never written (CONTRACTS.md §12).
+ */
+export const resourceSnapshotV1Schema = z.strictObject({
+  schema_version: z.literal(1),
+  rollout_id: z.string().regex(ID_PATTERN),
+  attempt_index: z.number().int().nonnegative(),
+  state_revision: z.number().int().nonnegative(),
+  state: z.record(z.string(), jsonValueSchema),
+  created_at: z.number().nonnegative().finite(),
+})
+export type ResourceSnapshotV1 = z.infer<typeof resourceSnapshotV1Schema>
+
+/**
+ * A snapshot as the directory layer holds it: schema 2 as written, or a schema 1 file read into the
+ * same shape (`fromSnapshotV1`: no receipts, `created_at` in milliseconds) with its version kept.
+ */
+export type ResourceSnapshot = Omit<z.infer<typeof resourceSnapshotSchema>, 'schema_version'> & {
+  readonly schema_version: typeof RESOURCE_SNAPSHOT_SCHEMA_VERSION | 1
+}
+
+/** A schema 1 snapshot in the shape every reader takes. */
+export const fromSnapshotV1 = (v1: ResourceSnapshotV1): ResourceSnapshot => ({
+  schema_version: 1,
+  rollout_id: v1.rollout_id,
+  attempt_index: v1.attempt_index,
+  state_revision: v1.state_revision,
+  state: v1.state,
+  mutation_receipts: [],
+  created_at: Math.round(v1.created_at * 1000),
+})

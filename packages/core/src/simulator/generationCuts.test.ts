@@ -303,7 +303,11 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
   it('[segment_mismatch] cutover verify checks segment files against the token-store manifest', () => {
     const { dirs } = run('generation-safe-cut')
     const dir = dirs.get('ck-1') as MemoryCheckpointDirectory
-    expect(verifyCheckpoint(dir, nodeDigest)).toEqual({ valid: true, problems: [] })
+    expect(verifyCheckpoint(dir, nodeDigest)).toEqual({
+      valid: true,
+      problems: [],
+      publisher: 'cutover',
+    })
     const path = tokenSegmentPath('policy-call-000001', 0)
     expect(dir.readFile(path)).toBeDefined()
     // Changed bytes.
