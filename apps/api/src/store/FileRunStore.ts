@@ -82,6 +82,9 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
         return undefined
       }
     },
+    recordingPath(runId) {
+      return join(runDir(runId), 'exchanges.jsonl')
+    },
     removeRun(runId) {
       rmSync(runDir(runId), { recursive: true, force: true })
     },

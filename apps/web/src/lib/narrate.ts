@@ -183,6 +183,9 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'agent.prepare_deadline':
     case 'fault.corrupt_file':
     case 'controller.publish_refused':
+    // recorded runs: discovery and routes the catalogue has no type for
+    case 'participant.capabilities':
+    case 'participant.call':
       return undefined // the generic line says it
     default:
       return unknownType(event)
