@@ -8,6 +8,7 @@ import {
   verifyCheckpoint,
 } from '@cutover/core'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
+import { folderSignature } from '../store/folderSignature.ts'
 
 /** Paths the controller writes (the publish checks' business, not the participants'). */
 const CONTROLLER_FILES = [
@@ -81,4 +82,24 @@ export function directoryFacts(checkpointId: string, path: string): RecordedDire
     ]
   }
   return { checkpoint_id: checkpointId, path, exists: true, aggregate, problems }
+}
+
+/**
+ * `directoryFacts`, remembered per directory while its lstat fingerprint (`folderSignature`) is
+ * unchanged: a live recorded run asks again whenever its recording grows, and verification reads
+ * and hashes every file.
+ */
+export function cachedDirectoryFacts(): (checkpointId: string, path: string) => RecordedDirectoryFacts {
+  const known = new Map<string, { signature: string; facts: RecordedDirectoryFacts }>()
+  return (checkpointId, path) => {
+    const key = `${checkpointId}\u0000${path}`
+    const signature = isDirectory(path) ? folderSignature(path) : 'absent'
+    const hit = known.get(key)
+    if (hit !== undefined && hit.signature === signature) return hit.facts
+    const facts = directoryFacts(checkpointId, path)
+    known.delete(key)
+    known.set(key, { signature, facts })
+    if (known.size > 64) known.delete(known.keys().next().value as string)
+    return facts
+  }
 }

@@ -55,8 +55,9 @@ export function recordingDirectories(
 export function recordingFacts(
   events: readonly TraceEvent[],
   recording: Pick<RecordingView, 'root' | 'checkpoint_dirs'>,
+  facts: (checkpointId: string, path: string) => RecordedDirectoryFacts = directoryFacts,
 ): RecordedDirectoryFacts[] {
-  return recordingDirectories(events, recording).map((d) => directoryFacts(d.checkpoint_id, d.path))
+  return recordingDirectories(events, recording).map((d) => facts(d.checkpoint_id, d.path))
 }
 
 /**

@@ -20,6 +20,8 @@ export interface RunStore {
   /** Absolute path of the data directory. */
   readonly root: string
   listRuns(): { readonly runs: readonly RunView[]; readonly unreadable: readonly UnreadableRun[] }
+  /** One run's `run.json` read back (undefined when absent or unreadable). */
+  readRun(runId: string): RunView | undefined
   /** Writes `run.json` atomically. */
   writeRun(view: RunView): void
   /**
