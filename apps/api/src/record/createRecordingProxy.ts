@@ -207,7 +207,8 @@ export function createRecordingProxy(options: RecordingProxyOptions): Server {
         finish()
         return
       }
-      if (req.destroyed || res.destroyed) {
+      // The client already went away (its own close handler cancelled this call).
+      if (res.destroyed || res.writableEnded) {
         finish()
         return
       }

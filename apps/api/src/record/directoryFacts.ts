@@ -89,7 +89,10 @@ export function directoryFacts(checkpointId: string, path: string): RecordedDire
  * unchanged: a live recorded run asks again whenever its recording grows, and verification reads
  * and hashes every file.
  */
-export function cachedDirectoryFacts(): (checkpointId: string, path: string) => RecordedDirectoryFacts {
+export function cachedDirectoryFacts(): (
+  checkpointId: string,
+  path: string,
+) => RecordedDirectoryFacts {
   const known = new Map<string, { signature: string; facts: RecordedDirectoryFacts }>()
   return (checkpointId, path) => {
     const key = `${checkpointId}\u0000${path}`

@@ -174,7 +174,7 @@ export function createRecordedRuns(deps: RecordedRunsDeps): RecordedRuns {
           recording: {
             ...recordingOf(r.view),
             problems: [...recordingOf(stored).problems, ...r.tail.problems].filter(
-              (p, i, all) => all.findIndex((q) => q.line === p.line) === i,
+              (p, i, all) => all.findIndex((q) => q.message === p.message) === i,
             ),
           },
         }
