@@ -11,19 +11,21 @@ import { createFileRunStore } from '../store/FileRunStore.ts'
 import { parseArgs, wantsHelp } from './parseArgs.ts'
 import { recordingSummary } from './recordCommand.ts'
 
-export const IMPORT_HELP = `usage: cutover import FILE.jsonl [--checkpoint-dirs DIR[,DIR…]] [--json]
+export const IMPORT_HELP = `usage: cutover import FILE.jsonl [--checkpoint-dirs DIR[,DIR…]] [--checkpoint-root DIR] [--json]
 
 Turns a recording made elsewhere (one HTTP exchange per line, the shape cutover record writes and
 the real stack's exchanges.jsonl: participant, method, path, query, request, status, response, t)
 into a stored run of kind "recorded" that cutover serve lists and opens: its sequence diagram,
 participant cards, events and the checks a black box allows (docs/recording.md). Lines are stored
-with secrets removed. A relative checkpoint_dir in a request resolves against FILE's folder, or to
+with secrets removed. A relative checkpoint_dir in a request resolves against --checkpoint-root
+(default FILE's folder), or to
 the directory of --checkpoint-dirs with the same name; --checkpoint-dirs also names directories no
 request names (the one a controller restored from without sending it), checked against the
 recording too. Those directories become openable in the inspector (inspect-roots.txt).
 
 Options:
   --checkpoint-dirs DIR,…  checkpoint directories of this recording (see above)
+  --checkpoint-root DIR    where a relative checkpoint_dir resolves (default: FILE's folder)
   --json                   print exactly one JSON object: the stored run
 
 Exit status: 0 the run is stored (a last line cut short mid-line is reported on stderr and on the
@@ -44,10 +46,11 @@ export function runImportCommand(
   const cwd = options.cwd ?? process.cwd()
   let file: string
   let dirs: string[]
+  let root: string | undefined
   let json: boolean
   try {
     const { values, switches, positionals } = parseArgs(argv, {
-      values: ['--checkpoint-dirs'],
+      values: ['--checkpoint-dirs', '--checkpoint-root'],
       switches: ['--json'],
       positionals: 1,
     })
@@ -55,6 +58,8 @@ export function runImportCommand(
     if (first === undefined) throw new UsageError('missing FILE.jsonl')
     file = resolve(cwd, first)
     dirs = (values.get('--checkpoint-dirs') ?? '').split(',').filter((d) => d.trim() !== '')
+    const rootText = values.get('--checkpoint-root')
+    root = rootText === undefined ? undefined : resolve(cwd, rootText)
     json = switches.has('--json')
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
@@ -75,6 +80,7 @@ export function runImportCommand(
     createdAt: new Date(now).toISOString(),
     checkpointDirs: dirs,
     cwd,
+    ...(root === undefined ? {} : { root }),
     secrets: [env['CUTOVER_CONTROL_TOKEN'], env['NEMO_GYM_CHECKPOINT_CONTROL_TOKEN']],
   })
   if (!imported.ok) {

@@ -16,7 +16,8 @@ import { createFileRunStore } from '../store/FileRunStore.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 export const RECORD_HELP = `usage: cutover record --upstream NAME=URL[,NAME=URL…] [--port-base N] [--host ADDRESS]
-                      [--out FLEET_FILE] [--gym-config FILE] [--run-name S] [--max-body-bytes N] [--json]
+                      [--out FLEET_FILE] [--gym-config FILE] [--run-name S] [--max-body-bytes N]
+                      [--checkpoint-root DIR] [--json]
 
 Stands a recording reverse proxy in front of each participant server and records every exchange
 that passes through it as a run of kind "recorded" (CONTRACTS.md §13): point the controller at the
@@ -49,6 +50,8 @@ Options:
                          { impl: { host, port } } } }, for NeMo-RL's checkpoint discovery
   --run-name S           a name for the run
   --max-body-bytes N     bytes of each body kept (default 65536)
+  --checkpoint-root DIR  where a relative checkpoint_dir of a request resolves (the participants'
+                         data directory; default: the working directory)
   --json                 print one line once every proxy listens:
                          { "run_id", "proxies": [{ "name", "url", "upstream" }] }
 
@@ -66,6 +69,7 @@ interface RecordArgs {
   readonly gymConfig: string | undefined
   readonly runName: string | null
   readonly maxBodyBytes: number
+  readonly checkpointRoot: string | undefined
   readonly json: boolean
 }
 
@@ -107,6 +111,7 @@ function parseRecordArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Recor
       '--gym-config',
       '--run-name',
       '--max-body-bytes',
+      '--checkpoint-root',
     ],
     switches: ['--json'],
   })
@@ -142,6 +147,7 @@ function parseRecordArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Recor
     gymConfig: values.get('--gym-config'),
     runName,
     maxBodyBytes,
+    checkpointRoot: values.get('--checkpoint-root'),
     json: switches.has('--json'),
   }
 }
@@ -201,7 +207,7 @@ export async function runRecordCommand(
       maxBodyBytes: args.maxBodyBytes,
       secrets: [env['CUTOVER_CONTROL_TOKEN'], env['NEMO_GYM_CHECKPOINT_CONTROL_TOKEN']],
       createdAt: new Date(now).toISOString(),
-      cwd,
+      cwd: args.checkpointRoot === undefined ? cwd : resolve(cwd, args.checkpointRoot),
       pid: process.pid,
       onCheckpointDir: (path) => addInspectRoot(dataDir, path),
     })

@@ -19,6 +19,8 @@ export interface ImportSetup {
   /** Checkpoint directories to open besides those the requests name (relative to `cwd`). */
   readonly checkpointDirs: readonly string[]
   readonly cwd: string
+  /** Where a relative `checkpoint_dir` resolves (default: the file's folder). */
+  readonly root?: string
   /** Secrets no line may keep (the control token), besides what the redactor recognises. */
   readonly secrets: readonly (string | undefined)[]
 }
@@ -81,7 +83,7 @@ export function importRecording(setup: ImportSetup): Result<RunView, ImportRefus
       exchanges: 0,
       participants: [],
       proxies: [],
-      root: dirname(setup.file),
+      root: setup.root ?? dirname(setup.file),
       checkpoint_dirs: setup.checkpointDirs.map((d) => resolve(setup.cwd, d)),
       problems: [],
       directories: [],

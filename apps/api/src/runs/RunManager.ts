@@ -464,7 +464,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   async function resultOf(id: string): Promise<Result<SimulationResult, CutoverError>> {
     if (recordings.has(id))
       return err(
-        cutoverError('invalid_phase', `run ${id} was recorded from a real controller: no simulation`),
+        cutoverError(
+          'invalid_phase',
+          `run ${id} was recorded from a real controller: no simulation`,
+        ),
       )
     const entry = runs.get(id)
     if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))

@@ -58,8 +58,7 @@ export function writesAttemptState(type: TraceEventType): boolean {
     case 'generation.cut_ack':
     case 'model.egress_fenced':
     case 'model.egress_released':
-    // recorded runs only: discovery, and routes the catalogue has no type for
-    case 'participant.capabilities':
+    case 'participant.capabilities': // recorded runs only: discovery, and uncatalogued routes
     case 'participant.call':
       return false
     default:
