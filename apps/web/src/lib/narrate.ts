@@ -183,8 +183,7 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'agent.prepare_deadline':
     case 'fault.corrupt_file':
     case 'controller.publish_refused':
-    // recorded runs: discovery and routes the catalogue has no type for
-    case 'participant.capabilities':
+    case 'participant.capabilities': // recorded runs: discovery, and uncatalogued routes
     case 'participant.call':
       return undefined // the generic line says it
     default:
