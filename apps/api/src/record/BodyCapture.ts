@@ -49,6 +49,11 @@ export class BodyCapture {
     this.#held = this.#limit
   }
 
+  /** The whole body, when it was kept whole (not past the bound). */
+  whole(): Buffer | undefined {
+    return this.#hash === undefined ? Buffer.concat(this.#chunks) : undefined
+  }
+
   get bytes(): number {
     return this.#bytes
   }

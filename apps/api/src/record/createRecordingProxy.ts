@@ -1,5 +1,5 @@
 import { Agent, createServer, request as httpRequest } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import type { JsonValue } from '@cutover/core'
 import { BodyCapture } from './BodyCapture.ts'
@@ -156,71 +156,95 @@ export function createRecordingProxy(options: RecordingProxyOptions): Server {
       }
     }
 
-    const upstreamRequest = httpRequest({
-      agent,
-      protocol: upstream.protocol,
-      hostname: upstream.hostname,
-      port: upstream.port === '' ? 80 : Number(upstream.port),
-      method: req.method,
-      path: `${base}${target}`,
-      headers,
-      setHost: false,
-    })
-    upstreamRequest.on('socket', (socket) => socket.setNoDelay(true))
-    upstreamRequest.on('response', (answer) => {
-      status = answer.statusCode ?? null
-      responseHeaders = answer.rawHeaders
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, [...answer.rawHeaders])
-      res.flushHeaders()
-      answer.on('data', (chunk: Buffer) => {
-        if (!res.write(chunk)) {
-          answer.pause()
-          res.once('drain', () => answer.resume())
+    let requestEnded = false
+    let upstreamRequest: ClientRequest
+    /**
+     * Sends the request upstream. Over a kept-alive connection the upstream may have closed (a
+     * participant process replaced on the same port): when that connection fails before any
+     * answer and the whole request body is in hand, it is sent once more on a new connection.
+     */
+    const forward = (pooled: boolean): void => {
+      const outgoing = httpRequest({
+        agent: pooled ? agent : false,
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port === '' ? 80 : Number(upstream.port),
+        method: req.method,
+        path: `${base}${target}`,
+        headers,
+        setHost: false,
+      })
+      upstreamRequest = outgoing
+      outgoing.on('socket', (socket) => socket.setNoDelay(true))
+      outgoing.on('response', (answer) => {
+        status = answer.statusCode ?? null
+        responseHeaders = answer.rawHeaders
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, [...answer.rawHeaders])
+        res.flushHeaders()
+        answer.on('data', (chunk: Buffer) => {
+          if (!res.write(chunk)) {
+            answer.pause()
+            res.once('drain', () => answer.resume())
+          }
+          responseBody.push(chunk)
+        })
+        answer.on('end', () => {
+          if (answer.rawTrailers.length > 0) {
+            const trailers: [string, string][] = []
+            for (let i = 0; i + 1 < answer.rawTrailers.length; i += 2)
+              trailers.push([answer.rawTrailers[i] as string, answer.rawTrailers[i + 1] as string])
+            res.addTrailers(trailers)
+          }
+          res.end(finish)
+        })
+        answer.on('error', (error) => {
+          failure = `the upstream's answer broke off: ${error.message}`
+          res.destroy()
+          finish()
+        })
+        answer.on('aborted', () => {
+          failure = 'the upstream closed the connection before its answer ended'
+          res.destroy()
+          finish()
+        })
+      })
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (done) return
+        const whole = requestBody.whole()
+        if (
+          pooled &&
+          outgoing.reusedSocket &&
+          !res.headersSent &&
+          requestEnded &&
+          whole !== undefined &&
+          (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+        ) {
+          forward(false)
+          upstreamRequest.end(whole)
+          return
         }
-        responseBody.push(chunk)
-      })
-      answer.on('end', () => {
-        if (answer.rawTrailers.length > 0) {
-          const trailers: [string, string][] = []
-          for (let i = 0; i + 1 < answer.rawTrailers.length; i += 2)
-            trailers.push([answer.rawTrailers[i] as string, answer.rawTrailers[i + 1] as string])
-          res.addTrailers(trailers)
+        failure = `${error.code ?? 'error'}: ${error.message}`
+        if (res.headersSent) {
+          res.destroy()
+          finish()
+          return
         }
-        res.end(finish)
+        // The client already went away (its own close handler cancelled this call).
+        if (res.destroyed || res.writableEnded) {
+          finish()
+          return
+        }
+        const body = unreachable(name, upstream, error)
+        status = 502
+        responseBody.push(Buffer.from(body))
+        res.writeHead(502, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        })
+        res.end(body, finish)
       })
-      answer.on('error', (error) => {
-        failure = `the upstream's answer broke off: ${error.message}`
-        res.destroy()
-        finish()
-      })
-      answer.on('aborted', () => {
-        failure = 'the upstream closed the connection before its answer ended'
-        res.destroy()
-        finish()
-      })
-    })
-    upstreamRequest.on('error', (error: NodeJS.ErrnoException) => {
-      if (done) return
-      failure = `${error.code ?? 'error'}: ${error.message}`
-      if (res.headersSent) {
-        res.destroy()
-        finish()
-        return
-      }
-      // The client already went away (its own close handler cancelled this call).
-      if (res.destroyed || res.writableEnded) {
-        finish()
-        return
-      }
-      const body = unreachable(name, upstream, error)
-      status = 502
-      responseBody.push(Buffer.from(body))
-      res.writeHead(502, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-      })
-      res.end(body, finish)
-    })
+    }
+    forward(true)
 
     req.on('data', (chunk: Buffer) => {
       if (!upstreamRequest.write(chunk)) {
@@ -229,7 +253,10 @@ export function createRecordingProxy(options: RecordingProxyOptions): Server {
       }
       requestBody.push(chunk)
     })
-    req.on('end', () => upstreamRequest.end())
+    req.on('end', () => {
+      requestEnded = true
+      upstreamRequest.end()
+    })
     // The client went away before the answer ended: the upstream call is cancelled with it.
     res.on('close', () => {
       if (res.writableFinished || done) return
