@@ -56,7 +56,11 @@ function queryOf(search: URLSearchParams, redactor: Redactor): { [key: string]: 
 
 /** The error envelope the proxy answers when its upstream does not (CONTRACTS.md §7). */
 function unreachable(name: string, upstream: URL, error: NodeJS.ErrnoException): string {
-  const message = `the recording proxy for ${name} could not reach ${upstream.origin}: ${error.code ?? 'error'} ${error.message}`
+  const connecting = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']
+  const what = connecting.includes(error.code ?? '')
+    ? 'could not reach'
+    : 'lost its connection, before an answer, to'
+  const message = `the recording proxy for ${name} ${what} ${upstream.origin}: ${error.code ?? 'error'} ${error.message}`
   return JSON.stringify({ error: { code: 'transport_error', message, detail: message } })
 }
 

@@ -78,7 +78,7 @@ export function importRecording(setup: ImportSetup): Result<RunView, ImportRefus
     ) as RunView['invariants'],
     failures: [],
     recording: {
-      name: basename(setup.file),
+      name: `${basename(dirname(setup.file))}/${basename(setup.file)}`,
       source: 'import',
       exchanges: 0,
       participants: [],

@@ -67,17 +67,30 @@ export function RecordedExchange({ event }: { event: TraceEvent | null }) {
       <div className="recorded-sides">
         <div>
           <h4>Request</h4>
-          {hasQuery && <pre className="recorded-body mono">{JSON.stringify(query, null, 2)}</pre>}
-          {Object.keys(h['request'] ?? {}).length > 0 && (
-            <pre className="recorded-body mono">{JSON.stringify(h['request'], null, 2)}</pre>
+          {hasQuery && (
+            <>
+              <div className="muted small">query</div>
+              <pre className="recorded-body mono">{JSON.stringify(query, null, 2)}</pre>
+            </>
           )}
+          {Object.keys(h['request'] ?? {}).length > 0 && (
+            <>
+              <div className="muted small">headers kept</div>
+              <pre className="recorded-body mono">{JSON.stringify(h['request'], null, 2)}</pre>
+            </>
+          )}
+          <div className="muted small">body</div>
           <Body value={p['request']} kept={p['request_body']} />
         </div>
         <div>
           <h4>Answer</h4>
           {Object.keys(h['response'] ?? {}).length > 0 && (
-            <pre className="recorded-body mono">{JSON.stringify(h['response'], null, 2)}</pre>
+            <>
+              <div className="muted small">headers kept</div>
+              <pre className="recorded-body mono">{JSON.stringify(h['response'], null, 2)}</pre>
+            </>
           )}
+          <div className="muted small">body</div>
           <Body value={p['response']} kept={p['response_body']} />
         </div>
       </div>

@@ -145,6 +145,7 @@ export function recordedViews(
     ]),
   )
   const rows = new Map<string, SessionRow>()
+  const discovered = new Set<string>()
   const cardsAt: (readonly ParticipantView[])[] = []
   const rowsAt: (readonly SessionRow[])[] = []
   let rowsChanged = true
@@ -207,8 +208,21 @@ export function recordedViews(
     }
     if (e.type === 'participant.capabilities' && e.outcome === 'ok') {
       const phase = textOf(answer['phase'])
-      if (phase !== undefined) card.phase = phase
-      if (card.admission === 'unknown' && phase === 'idle') card.admission = 'accepting'
+      // A phase the control calls did not lead to: another process answers now (a replacement),
+      // and nothing its predecessor said holds for it.
+      if (phase !== undefined && phase !== card.phase) {
+        if (card.phase !== 'unknown') {
+          card.admission = 'unknown'
+          card.inflight = 0
+          card.manifest_digest = null
+          card.tombstones = []
+        }
+        delete card.readiness
+        card.phase = phase
+      }
+      // Its first answer: an idle participant accepts (PROTOCOL.md §4.1).
+      if (!discovered.has(e.to) && phase === 'idle') card.admission = 'accepting'
+      discovered.add(e.to)
       card.checkpoint_id = textOf(answer['active_checkpoint_id']) ?? null
     }
     if (control && e.outcome === 'ok') {
@@ -220,7 +234,9 @@ export function recordedViews(
       const state = textOf(answer['state']) ?? textOf(answer['admission_state'])
       if (state === 'prepared') card.phase = 'prepared'
       else if (state !== undefined && ADMISSION.has(state)) card.admission = state
-      if (after === 'restored_paused') card.admission = 'paused'
+      // Resources answer no admission word: prepare and restore close it, resume opens it.
+      if (after === 'restored_paused' || e.type === 'resources.prepare') card.admission = 'paused'
+      if (e.type === 'resources.resume') card.admission = 'accepting'
       if (answer['ready_to_commit'] === true) card.phase = 'prepared'
       if (state === 'paused' && (e.type === 'model.status' || e.type === 'model.pause'))
         card.phase = 'prepared'
