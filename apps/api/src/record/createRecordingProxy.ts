@@ -184,7 +184,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): Server {
         status = answer.statusCode ?? null
         responseHeaders = answer.rawHeaders
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, [...answer.rawHeaders])
-        res.flushHeaders()
+        if (answer.headers['content-length'] === undefined) res.flushHeaders()
         answer.on('data', (chunk: Buffer) => {
           if (!res.write(chunk)) {
             answer.pause()
