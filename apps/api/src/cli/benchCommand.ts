@@ -173,8 +173,8 @@ function recordTable(f: RecordBenchFigures): string {
 }
 
 /**
- * `cutover bench [--rollouts N] [--json] [--api | --record]` (CONTRACTS.md §6, §11). `argv` holds the
- * arguments after `bench`.
+ * `cutover bench [--rollouts N] [--json] [--api | --record]` (CONTRACTS.md §6, §11). `argv`
+ * holds the arguments after `bench`.
  */
 export function runBenchCommand(
   argv: readonly string[],
