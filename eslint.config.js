@@ -72,7 +72,7 @@ export const purityRules = {
  * Core's layers, bottom first: a folder imports only from folders below it (and the foundation:
  * contracts/, rng/ and the root files json, result, ports, assert, jsonValueSchema, utf8). The
  * readers of traces and directories (invariants, render, scenarios, diff, inspect) sit just below
- * the simulator.
+ * the simulator; recording/ (a real cycle read from its exchanges) sits on top, beside nothing.
  */
 export const CORE_LAYERS = [
   ['records'],
@@ -82,6 +82,7 @@ export const CORE_LAYERS = [
   ['controller'],
   ['invariants', 'render', 'scenarios', 'diff', 'inspect'],
   ['simulator'],
+  ['recording'],
 ]
 const CORE_FOUNDATION = ['contracts', 'rng']
 const CORE_ROOT_FILES = [
@@ -140,7 +141,7 @@ export const API_LAYERS = [
   ['gym', 'model'],
   ['agent'],
   ['controller'],
-  ['fleet'],
+  ['fleet', 'record'],
   ['runs', 'checkpoints', 'directories'],
   ['routes'],
   ['app.ts'],

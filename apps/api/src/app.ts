@@ -69,6 +69,10 @@ export interface AppDeps {
    * (RunManagerDeps).
    */
   readonly readTrace?: ReadTrace
+  /** How often a recording still being recorded is read (RunManagerDeps; default 250 ms). */
+  readonly recordingPollMs?: number
+  /** Whether a recorder's process is alive (RunManagerDeps; tests stand in for a killed one). */
+  readonly processAlive?: (pid: number) => boolean
   /**
    * When set, a run's checkpoint folders are verified off the server's event loop (a worker
    * thread).

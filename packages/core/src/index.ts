@@ -288,3 +288,25 @@ export { diffTraces } from './diff/diffTraces.ts'
 export type { TraceDiff, TraceDifference } from './diff/diffTraces.ts'
 export { compareStates } from './diff/compareStates.ts'
 export { summarizeDiff } from './diff/summarizeDiff.ts'
+// recorded runs: a real checkpoint cycle read from its exchanges (recording/, CONTRACTS.md §13)
+export {
+  recordedExchangeSchema,
+  exchangeEnd,
+  REQUIRED_EXCHANGE_FIELDS,
+} from './recording/RecordedExchange.ts'
+export type { RecordedExchange, RecordedBody } from './recording/RecordedExchange.ts'
+export { parseRecording, readRecordingLine } from './recording/parseRecording.ts'
+export type { ParsedRecording, RecordingEntry } from './recording/parseRecording.ts'
+export { exchangeRoute, splitRolloutPrefix } from './recording/exchangeRoute.ts'
+export type { ExchangeRoute, ParticipantRole } from './recording/exchangeRoute.ts'
+export {
+  RecordedTraceBuilder,
+  exchangeIdentity,
+  traceParticipantId,
+} from './recording/RecordedTraceBuilder.ts'
+export { recordedChecks } from './recording/recordedChecks.ts'
+export type { RecordedDirectoryFacts } from './recording/recordedChecks.ts'
+export { recordedViews, recordedInvariants } from './recording/recordedViews.ts'
+export type { TraceViews } from './recording/recordedViews.ts'
+export { namedDirectories } from './recording/namedDirectories.ts'
+export type { NamedDirectory } from './recording/namedDirectories.ts'

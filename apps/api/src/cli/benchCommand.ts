@@ -7,9 +7,11 @@ import type { BenchFigures, BenchOptions } from './measureBench.ts'
 import { measureBench } from './measureBench.ts'
 import type { ApiBenchFigures } from './measureApiBench.ts'
 import { measureApiBench } from './measureApiBench.ts'
+import type { RecordBenchFigures } from './measureRecordBench.ts'
+import { measureRecordBench } from './measureRecordBench.ts'
 import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
-export const BENCH_HELP = `usage: cutover bench [--rollouts N] [--json] [--api]
+export const BENCH_HELP = `usage: cutover bench [--rollouts N] [--json] [--api | --record]
 
 Measures the performance figures of PRODUCT.md §6 on this machine and prints each beside its
 target (reported, never asserted). Runs two happy-path simulations of N rollouts mixed across
@@ -23,6 +25,9 @@ Options:
   --api          measure the server instead: start the API on a loopback port, stream a run of N
                  rollouts, and time the step, session and tables views of the running run over
                  HTTP (event_loop_max_stall_ms, view_ms_p95)
+  --record       measure a recording proxy instead: cutover model reached directly and through
+                 cutover record, /v1/responses back to back (record_added_latency_ms_median) and
+                 from 16 clients (record_responses_per_s_direct / _proxy)
   --json         print exactly one JSON object: { "rollouts", "cycle_ms", "cycle_ms_generation_safe", "events_per_s",
                  "workplace_sessions_per_s", "workplace_snapshot_bytes_median",
                  "workplace_full_bytes_median", "sha256_mb_per_s", ... , "notes": [...] }
@@ -153,9 +158,23 @@ function apiTable(f: ApiBenchFigures): string {
   ].join('\n')
 }
 
+function recordTable(f: RecordBenchFigures): string {
+  return [
+    'cutover bench --record — /v1/responses through a recording proxy vs direct',
+    '',
+    `latency, median of ${num(f.record_calls)} calls: direct ${f.record_latency_direct_ms_median} ms, through the proxy ${f.record_latency_proxy_ms_median} ms`,
+    `added latency per exchange (record_added_latency_ms_median): ${f.record_added_latency_ms_median} ms (p95 ${f.record_added_latency_ms_p95} ms)`,
+    `throughput, ${f.record_concurrency} clients: direct ${num(f.record_responses_per_s_direct)}/s, through the proxy ${num(f.record_responses_per_s_proxy)}/s (ratio ${f.record_throughput_ratio})`,
+    `recording: ${num(f.record_exchanges_recorded)} lines for ${num(f.record_proxy_requests)} calls through the proxy`,
+    '',
+    'Notes:',
+    ...f.record_notes.map((n) => `- ${n}`),
+  ].join('\n')
+}
+
 /**
- * `cutover bench [--rollouts N] [--json] [--api]` (CONTRACTS.md §6, §11). `argv` holds the
- * arguments after `bench`.
+ * `cutover bench [--rollouts N] [--json] [--api | --record]` (CONTRACTS.md §6, §11). `argv`
+ * holds the arguments after `bench`.
  */
 export function runBenchCommand(
   argv: readonly string[],
@@ -169,20 +188,30 @@ export function runBenchCommand(
   let rollouts = 1000
   let json: boolean
   let api: boolean
+  let record: boolean
   try {
     const { values, switches } = parseArgs(argv, {
       values: ['--rollouts'],
-      switches: ['--json', '--api'],
+      switches: ['--json', '--api', '--record'],
     })
     const text = values.get('--rollouts')
     if (text !== undefined) rollouts = parseIntegerOption('--rollouts', text, 1, MAX_ROLLOUTS)
     json = switches.has('--json')
     api = switches.has('--api')
+    record = switches.has('--record')
+    if (api && record) throw new UsageError('--api and --record measure different things: pick one')
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     io.stderr(`cutover bench: ${error.message}\n`)
     return EXIT.usage
   }
+  if (record)
+    return measureRecordBench(json ? {} : { progress: (line) => io.stderr(`${line}\n`) }).then(
+      (f) => {
+        io.stdout(json ? `${JSON.stringify(f)}\n` : `${recordTable(f)}\n`)
+        return f.record_exchanges_recorded === f.record_proxy_requests ? EXIT.ok : EXIT.failure
+      },
+    )
   if (api) {
     return measureApiBench({
       rollouts,

@@ -1,9 +1,8 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ServerType } from '@hono/node-server'
 import type { DirectoryRunView, ErrorBody } from '@cutover/core/contracts'
-import { INSPECT_ROOTS_FILE } from '../directories/inspectRoots.ts'
+import { INSPECT_ROOTS_FILE, addInspectRoot } from '../directories/inspectRoots.ts'
 import { resolveInspectPath } from '../directories/resolveInspectPath.ts'
 import { createNodeAppDeps, resolveDataDir } from '../nodeAppDeps.ts'
 import { closeOnSignals } from '../process/closeOnSignals.ts'
@@ -57,15 +56,6 @@ async function cutoverAnswers(base: string): Promise<boolean> {
   }
 }
 
-/** Adds DIR to the data directory's list of directories named to `cutover inspect` (once). */
-function recordRoot(dataDir: string, dir: string): void {
-  const file = join(dataDir, INSPECT_ROOTS_FILE)
-  const known = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []
-  if (known.includes(dir)) return
-  mkdirSync(dataDir, { recursive: true })
-  appendFileSync(file, `${dir}\n`)
-}
-
 /** `cutover inspect DIR [--port N]` (CONTRACTS.md §8). */
 export async function runInspectCommand(
   argv: readonly string[],
@@ -111,7 +101,7 @@ export async function runInspectCommand(
   }
   const dir = local.value
   const dataDir = resolveDataDir(env, cwd)
-  recordRoot(dataDir, dir)
+  addInspectRoot(dataDir, dir)
 
   const host = env['HOST'] ?? '127.0.0.1'
   let base = `http://${host}:${portText}`

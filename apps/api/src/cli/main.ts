@@ -14,6 +14,8 @@ import { runModelWorkerCommand } from './modelWorkerCommand.ts'
 import { runAgentCommand } from './agentCommand.ts'
 import { runFleetCommand } from './fleetCommand.ts'
 import { CHECKPOINT_OPERATIONS, runCheckpointCommand } from './checkpointCommand.ts'
+import { runRecordCommand } from './recordCommand.ts'
+import { runImportCommand } from './importCommand.ts'
 import { unknownNameMessage } from '@cutover/core/contracts'
 
 interface Command {
@@ -67,6 +69,17 @@ const COMMANDS: { readonly [name: string]: Command } = {
     summary:
       'the checkpoint cycle across real participant processes, checked against the simulator',
     run: (argv, io) => runFleetCommand(argv, io),
+  },
+  record: {
+    operands: 'record --upstream NAME=URL[,NAME=URL…] [--out FLEET_FILE]',
+    summary:
+      "recording proxies in front of participant servers: a real controller's cycle as a run",
+    run: (argv, io) => runRecordCommand(argv, io),
+  },
+  import: {
+    operands: 'import FILE.jsonl [--json]',
+    summary: 'a recording of exchanges (JSON lines) as a stored run of kind "recorded"',
+    run: (argv, io) => runImportCommand(argv, io),
   },
   inspect: {
     operands: 'inspect DIR [--port N]',

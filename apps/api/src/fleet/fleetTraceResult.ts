@@ -1,5 +1,6 @@
 import type { SimulationResult } from '@cutover/core'
 import { ENV_NAMES, InvariantChecker } from '@cutover/core'
+import { RECORDED_SCENARIO } from '@cutover/core/contracts'
 import type {
   EnvName,
   InvariantFailure,
@@ -308,6 +309,8 @@ export function fleetTraceResult(view: RunView, events: readonly TraceEvent[]): 
     }
   }
 
+  if (view.scenario === RECORDED_SCENARIO)
+    throw new Error(`run ${view.id} is a recorded run, not a fleet run`)
   return {
     config: {
       scenario: view.scenario,

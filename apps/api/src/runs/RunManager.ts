@@ -14,6 +14,7 @@ import type {
 import { INVARIANT_IDS, cutoverError } from '@cutover/core/contracts'
 import { fleetTraceResult } from '../fleet/fleetTraceResult.ts'
 import { hideLocalPaths } from '../http/hideLocalPaths.ts'
+import { processAlive } from '../participants/processAlive.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { driveSimulation } from './driveSimulation.ts'
 import { firstDifference } from './firstDifference.ts'
@@ -31,6 +32,7 @@ import { answerView, resultViews, runViews } from './RunViews.ts'
 import type { ViewMethod } from './simulationWorkerProtocol.ts'
 import type { ReadTrace } from './readTraceInWorker.ts'
 import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSimulation.ts'
+import { createRecordedRuns } from './recordedRuns.ts'
 
 /** What the run manager needs from the edge. */
 export interface RunManagerDeps {
@@ -58,6 +60,13 @@ export interface RunManagerDeps {
   readonly simulationWorkers?: SimulationWorkerFactory
   /** When set, a finished run's trace.json is read and parsed off this thread (`loadEvents`). */
   readonly readTrace?: ReadTrace
+  /**
+   * How often a recorded run whose recorder still records is read for new exchanges (default 250
+   * ms; 0: only when asked, for tests).
+   */
+  readonly recordingPollMs?: number
+  /** Whether a recorder's process is alive (default: signal 0). */
+  readonly processAlive?: (pid: number) => boolean
 }
 
 /** One run in memory. Plain data plus the listeners of its live event stream. */
@@ -127,6 +136,10 @@ export interface RunManager {
   subscribe(id: string, listener: () => void): () => void
   /** Resolves once no run is running (tests, shutdown). */
   idle(): Promise<void>
+  /** Reads every recording still being recorded (what the recordings' poll does; for tests). */
+  refreshRecordings(): void
+  /** Stops following recordings (shutdown). */
+  close(): void
   /** The simulation slots every simulation (fresh or re-run) takes its turn in. */
   readonly slots: RunSlots
   readonly limits: RunLimits
@@ -144,6 +157,14 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   const cacheLimit = deps.cachedResults ?? 16
   const limits = deps.limits ?? defaultRunLimits()
   const slots = createRunSlots(limits.simulations, limits.queued)
+  // Runs of kind `recorded` (CONTRACTS.md §13): their trace is their recording, followed live.
+  const recordings = createRecordedRuns({
+    store: deps.store,
+    alive: deps.processAlive ?? processAlive,
+    now: () => deps.clock.now(),
+    log,
+    ...(deps.recordingPollMs === undefined ? {} : { pollMs: deps.recordingPollMs }),
+  })
   /** The view a client sees: a queued run says where it stands. */
   const shown = (entry: RunEntry): RunView => {
     const position = entry.slot?.position() ?? 0
@@ -372,6 +393,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     if (now - scannedAt < 1000) return
     scannedAt = now
     for (const view of deps.store.listRuns().runs) {
+      if (view.kind === 'recorded') {
+        recordings.adopt(view)
+        continue
+      }
       if (
         runs.has(view.id) ||
         view.kind !== 'fleet' ||
@@ -437,6 +462,13 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   }
 
   async function resultOf(id: string): Promise<Result<SimulationResult, CutoverError>> {
+    if (recordings.has(id))
+      return err(
+        cutoverError(
+          'invalid_phase',
+          `run ${id} was recorded from a real controller: no simulation`,
+        ),
+      )
     const entry = runs.get(id)
     if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
     await entry.simulating
@@ -471,6 +503,10 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       for (const problem of unreadable)
         log(`skipping run folder ${problem.folder}: ${problem.reason}`)
       for (const storedView of stored) {
+        if (storedView.kind === 'recorded') {
+          recordings.adopt(storedView)
+          continue
+        }
         // Runs stored before paths were relative name their checkpoint directories absolutely.
         const view = {
           ...storedView,
@@ -492,19 +528,23 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     },
     list() {
       adoptStored()
-      return [...runs.values()].map(shown).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      return [...runs.values()]
+        .map(shown)
+        .concat(recordings.list())
+        .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     },
     get(id) {
-      if (!runs.has(id)) adoptStored()
+      if (!runs.has(id) && !recordings.has(id)) adoptStored()
+      if (recordings.has(id)) return recordings.get(id)
       const entry = runs.get(id)
       return entry === undefined ? undefined : shown(entry)
     },
     create(config) {
-      if (runs.size >= limits.runs) {
+      if (runs.size + recordings.size >= limits.runs) {
         return err(
           cutoverError(
             'data_dir_full',
-            `the data directory holds ${runs.size} runs, its limit (CUTOVER_MAX_RUNS=${limits.runs}); delete runs to make room`,
+            `the data directory holds ${runs.size + recordings.size} runs, its limit (CUTOVER_MAX_RUNS=${limits.runs}); delete runs to make room`,
           ),
         )
       }
@@ -560,6 +600,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       return ok(shown(entry))
     },
     remove(id) {
+      if (recordings.remove(id)) return true
       const entry = runs.get(id)
       if (entry === undefined) return false
       entry.cancelled = true
@@ -581,6 +622,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       return true
     },
     events(id) {
+      if (recordings.has(id)) return recordings.events(id)
       const entry = runs.get(id)
       return entry === undefined ? undefined : (readEvents(entry) ?? [])
     },
@@ -593,6 +635,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       return entry?.view.status === 'running' ? entry.live : undefined
     },
     async views(id) {
+      const traced = recordings.views(id)
+      if (traced !== undefined) return ok(resultViews(traced))
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
       if (entry.view.status === 'running' && entry.live !== undefined)
@@ -640,6 +684,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       return result.ok ? ok(resultViews(result.value)) : result
     },
     async settledViews(id) {
+      // A recording may go on for hours: its views are those of what it holds so far.
+      if (recordings.has(id)) return this.views(id)
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
       await entry.simulating
@@ -651,6 +697,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     },
     result: resultOf,
     subscribe(id, listener) {
+      if (recordings.has(id)) return recordings.subscribe(id, listener)
       const entry = runs.get(id)
       if (entry === undefined) return () => undefined
       entry.listeners.add(listener)
@@ -659,6 +706,8 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running])
     },
+    refreshRecordings: () => recordings.refresh(),
+    close: () => recordings.close(),
     slots,
     limits,
   }

@@ -1,4 +1,4 @@
-import type { SimulationResult } from '@cutover/core'
+import type { SimulationResult, TraceViews } from '@cutover/core'
 import type { TraceEvent } from '@cutover/core/contracts'
 import type { ViewMethod } from './simulationWorkerProtocol.ts'
 import { sessionsView } from './sessionsView.ts'
@@ -78,7 +78,7 @@ export function runViews(events: readonly TraceEvent[], ask: AskView): RunViews 
 
 /** One view of a simulation held in this thread, by name (what a view query asks). */
 export function callView(
-  result: SimulationResult,
+  result: TraceViews,
   method: ViewMethod,
   args: readonly unknown[],
 ): unknown {
@@ -93,7 +93,7 @@ export function callView(
 
 /** `callView`, as JSON text when `json` (undefined stays undefined). */
 export function answerView(
-  result: SimulationResult,
+  result: TraceViews,
   method: ViewMethod,
   args: readonly unknown[],
   json: boolean | undefined,
@@ -102,8 +102,11 @@ export function answerView(
   return json === true && value !== undefined ? JSON.stringify(value) : value
 }
 
-/** The views of a simulation held in this thread (a finished or live SimulationResult). */
-export function resultViews(result: SimulationResult): RunViews {
+/**
+ * The views of a run held in this thread: a finished or live SimulationResult, or a recorded run's
+ * views (`recordedViews`).
+ */
+export function resultViews(result: TraceViews): RunViews {
   return runViews(result.events, async (method, args, json) =>
     answerView(result, method, args, json),
   )

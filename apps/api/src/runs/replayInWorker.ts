@@ -1,13 +1,17 @@
 import type { Result } from '@cutover/core'
 import { err, ok } from '@cutover/core'
 import type { CutoverError, RunConfig, RunView, TraceEvent } from '@cutover/core/contracts'
-import { cutoverError } from '@cutover/core/contracts'
+import { RECORDED_SCENARIO, cutoverError } from '@cutover/core/contracts'
 import type { RunSlots } from './RunSlots.ts'
 import type { SimulationWorkerFactory, WorkerSimulation } from './startWorkerSimulation.ts'
 
 /** The config a stored run was simulated with (what a re-simulation runs again). */
 export function storedRunConfig(view: RunView): RunConfig {
   const { scenario, seed, rollouts, deadline_ms, faults, bug, cut_mode } = view
+  if (scenario === RECORDED_SCENARIO)
+    throw new Error(
+      `run ${view.id} was recorded from a real controller: there is nothing to re-simulate`,
+    )
   return {
     scenario,
     seed,

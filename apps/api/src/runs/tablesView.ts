@@ -11,7 +11,7 @@ import type { TablesView } from '@cutover/core/contracts'
  * after each request (≈ 440 KB of tables per answer for a Workplace session).
  */
 export function tablesView(
-  result: SimulationResult,
+  result: Pick<SimulationResult, 'tables' | 'sessionsAt' | 'events'>,
   key: string,
   step: number,
 ): TablesView | undefined {

@@ -61,6 +61,16 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
       runs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       return { runs, unreadable }
     },
+    readRun(runId) {
+      try {
+        const parsed = storedRunViewSchema.safeParse(
+          JSON.parse(readFileSync(join(runDir(runId), 'run.json'), 'utf8')),
+        )
+        return parsed.success && parsed.data.id === runId ? parsed.data : undefined
+      } catch {
+        return undefined
+      }
+    },
     writeRun(view) {
       mkdirSync(runDir(view.id), { recursive: true })
       writeFileAtomic(join(runDir(view.id), 'run.json'), `${JSON.stringify(view, null, 2)}\n`)
@@ -81,6 +91,9 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
       } catch {
         return undefined
       }
+    },
+    recordingPath(runId) {
+      return join(runDir(runId), 'exchanges.jsonl')
     },
     removeRun(runId) {
       rmSync(runDir(runId), { recursive: true, force: true })

@@ -13,12 +13,15 @@ export interface UnreadableRun {
 /**
  * Where runs live: the data directory (`CUTOVER_DATA_DIR` or `.cutover/`), one folder per run,
  * `runs/<id>/run.json` (the RunView), `runs/<id>/trace.json` once complete, and the run's
- * checkpoint directories under `runs/<id>/checkpoints/<checkpoint_id>/`.
+ * checkpoint directories under `runs/<id>/checkpoints/<checkpoint_id>/`; a recorded run holds its
+ * recording, `runs/<id>/exchanges.jsonl`, instead of a trace.
  */
 export interface RunStore {
   /** Absolute path of the data directory. */
   readonly root: string
   listRuns(): { readonly runs: readonly RunView[]; readonly unreadable: readonly UnreadableRun[] }
+  /** One run's `run.json` read back (undefined when absent or unreadable). */
+  readRun(runId: string): RunView | undefined
   /** Writes `run.json` atomically. */
   writeRun(view: RunView): void
   /**
@@ -29,6 +32,10 @@ export interface RunStore {
   hasTrace(runId: string): boolean
   /** The stored trace, or undefined when there is none or it does not parse. */
   readTrace(runId: string): readonly TraceEvent[] | undefined
+  /**
+   * Absolute path of a recorded run's recording (`runs/<id>/exchanges.jsonl`, CONTRACTS.md §13).
+   */
+  recordingPath(runId: string): string
   /** Removes the run's folder and everything in it. */
   removeRun(runId: string): void
   /** Absolute path of one checkpoint directory of a run. */

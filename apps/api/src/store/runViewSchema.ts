@@ -3,6 +3,8 @@ import {
   BUG_NAMES,
   CUT_MODES,
   INVARIANT_IDS,
+  RECORDED_CHECK_IDS,
+  RECORDED_SCENARIO,
   RUN_KINDS,
   SCENARIO_NAMES,
   faultSchema,
@@ -18,14 +20,45 @@ const invariantMapSchema = z.object(
   },
 )
 
+/** A recorded run's `recording` (CONTRACTS.md §13). */
+const recordingSchema = z.object({
+  name: z.string().nullable(),
+  source: z.enum(['record', 'import']),
+  exchanges: z.number().int().nonnegative(),
+  participants: z.array(z.string()),
+  proxies: z.array(z.object({ name: z.string(), url: z.string(), upstream: z.string() })),
+  recorder_pid: z.number().int().positive().optional(),
+  root: z.string(),
+  checkpoint_dirs: z.array(z.string()),
+  problems: z.array(z.object({ line: z.number().int().positive(), message: z.string() })),
+  directories: z.array(
+    z.object({
+      checkpoint_id: z.string(),
+      path: z.string(),
+      exists: z.boolean(),
+      published: z.boolean(),
+    }),
+  ),
+  checks: z.array(
+    z.object({
+      id: z.enum(RECORDED_CHECK_IDS),
+      status: z.enum(['pass', 'fail', 'not_observed']),
+      step: z.number().int().nonnegative().nullable(),
+      exchange: z.number().int().positive().nullable(),
+      message: z.string(),
+    }),
+  ),
+})
+
 /** `run.json` as read back from the data directory: a RunView, checked before it is served. */
 export const storedRunViewSchema = z.object({
   id: z.string().regex(/^[0-9a-z]{1,64}$/),
   // Runs stored before runs had a kind were all simulated.
   kind: z.enum(RUN_KINDS).default('simulated'),
-  scenario: z.enum(SCENARIO_NAMES),
+  scenario: z.enum([...SCENARIO_NAMES, RECORDED_SCENARIO]),
   seed: z.string().regex(/^[0-9]+$/),
-  rollouts: z.number().int().positive(),
+  // A recorded run may hold no rollout (a recording of control calls only).
+  rollouts: z.number().int().nonnegative(),
   deadline_ms: z.number().int().nonnegative(),
   faults: z.array(faultSchema),
   bug: z.enum(BUG_NAMES).optional(),
@@ -57,4 +90,5 @@ export const storedRunViewSchema = z.object({
       }),
     )
     .optional(),
+  recording: recordingSchema.optional(),
 }) satisfies z.ZodType<RunView>

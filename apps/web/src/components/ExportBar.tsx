@@ -83,13 +83,16 @@ export function ExportBar({
       <button type="button" disabled={!mermaid} onClick={svg}>
         SVG
       </button>
-      <button type="button" title={command} onClick={() => void copy('command', command)}>
-        {copied === 'command'
-          ? 'Copied ✓'
-          : fleet
-            ? 'Copy as cutover fleet'
-            : 'Copy as cutover simulate'}
-      </button>
+      {/* a real controller's recorded cycle is not reproduced by any command */}
+      {run.kind !== 'recorded' && (
+        <button type="button" title={command} onClick={() => void copy('command', command)}>
+          {copied === 'command'
+            ? 'Copied ✓'
+            : fleet
+              ? 'Copy as cutover fleet'
+              : 'Copy as cutover simulate'}
+        </button>
+      )}
       {fallback !== null && (
         <input
           className="copy-fallback"

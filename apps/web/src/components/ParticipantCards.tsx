@@ -38,6 +38,11 @@ export function ParticipantCards({ participants }: { participants: readonly Card
               pid {p.pid}
             </div>
           )}
+          {p.readiness !== undefined && (
+            <div className="participant-readiness muted small" title="what its latest answer said">
+              {p.readiness}
+            </div>
+          )}
           <dl className="participant-facts">
             <dt>admission</dt>
             <dd>{p.admission}</dd>

@@ -32,6 +32,10 @@ import { ManifestsTab } from './ManifestsTab.tsx'
 import { MermaidDiagram, preloadMermaid } from './MermaidDiagram.tsx'
 import { ParticipantCards } from './ParticipantCards.tsx'
 import { PhaseToggles } from './PhaseToggles.tsx'
+import { RecordedChecksTab } from './RecordedChecksTab.tsx'
+import { RecordedDirectories } from './RecordedDirectories.tsx'
+import { RecordedExchange } from './RecordedExchange.tsx'
+import { RecordedRunHeader } from './RecordedRunHeader.tsx'
 import { RunHeader } from './RunHeader.tsx'
 import { SessionsTab } from './SessionsTab.tsx'
 import { TablesTab } from './TablesTab.tsx'
@@ -164,7 +168,7 @@ export function RunInspector({
   const filterEdge = trace.live ? total - (total % FILTER_EDGE_EVERY) : -1
   // the directory writes (5 MB at 10,000 rollouts), only when the step shown is one and the fault
   // control that numbers them is shown: not while following the live edge, not for a fleet run
-  const offersFaults = !atLiveEdge && run.data?.kind !== 'fleet'
+  const offersFaults = !atLiveEdge && run.data?.kind !== 'fleet' && run.data?.kind !== 'recorded'
   const writes = useFilteredEvents(
     runId,
     { type: 'directory.write' },
@@ -201,8 +205,11 @@ export function RunInspector({
   const runData = run.data
   // A run recorded from processes (cutover fleet) has no fault schedule to edit: a re-run would be
   // a simulation.
+  // A recorded run (a real controller's cycle) has none either: its Events tab shows the current
+  // exchange whole instead.
+  const recorded = runData.kind === 'recorded'
   const injectAt = (testId: string) =>
-    runData.kind === 'fleet' ? (
+    recorded ? null : runData.kind === 'fleet' ? (
       <p className="muted" data-testid={testId}>
         Faults are injected into simulated runs; this run was recorded from processes.
       </p>
@@ -226,10 +233,14 @@ export function RunInspector({
 
   return (
     <div className="inspector">
-      <RunHeader
-        run={run.data}
-        onRemoveFault={(faults) => rerun.rerun(run.data, faults, step, view.tab)}
-      />
+      {recorded ? (
+        <RecordedRunHeader run={run.data} />
+      ) : (
+        <RunHeader
+          run={run.data}
+          onRemoveFault={(faults) => rerun.rerun(run.data, faults, step, view.tab)}
+        />
+      )}
       <TransportBar
         step={step}
         shown={shownStep}
@@ -353,7 +364,17 @@ export function RunInspector({
         ) : view.tab === 'lineage' ? (
           <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
         ) : view.tab === 'manifests' ? (
-          <ManifestsTab runId={runId} status={run.data.status} session={view.session} />
+          recorded ? (
+            <RecordedDirectories directories={run.data.recording?.directories ?? []} />
+          ) : (
+            <ManifestsTab runId={runId} status={run.data.status} session={view.session} />
+          )
+        ) : view.tab === 'invariants' && recorded ? (
+          <RecordedChecksTab
+            checks={run.data.recording?.checks ?? []}
+            step={data.step}
+            onSeek={seek}
+          />
         ) : view.tab === 'invariants' ? (
           <InvariantsTab
             invariants={data.invariants}
@@ -370,7 +391,13 @@ export function RunInspector({
             filterEdge={filterEdge}
             step={step}
             onSeek={seek}
-            inject={atLiveEdge ? undefined : injectAt('inject-fault-events')}
+            inject={
+              recorded ? (
+                <RecordedExchange event={data.event} />
+              ) : atLiveEdge ? undefined : (
+                injectAt('inject-fault-events')
+              )
+            }
           />
         )}
       </Tabs>

@@ -183,6 +183,8 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'agent.prepare_deadline':
     case 'fault.corrupt_file':
     case 'controller.publish_refused':
+    case 'participant.capabilities': // recorded runs: discovery, and uncatalogued routes
+    case 'participant.call':
       return undefined // the generic line says it
     default:
       return unknownType(event)

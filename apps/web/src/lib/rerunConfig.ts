@@ -1,3 +1,4 @@
+import { RECORDED_SCENARIO } from '@cutover/core/contracts'
 import type { Fault, RunConfigInput, RunView } from '@cutover/core/contracts'
 
 /**
@@ -9,6 +10,8 @@ export function rerunConfig(
   run: Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug' | 'cut_mode'>,
   faults: readonly Fault[],
 ): RunConfigInput {
+  if (run.scenario === RECORDED_SCENARIO)
+    throw new Error('a run recorded from a real controller has no config to run again')
   return {
     scenario: run.scenario,
     seed: run.seed,

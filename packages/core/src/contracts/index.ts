@@ -37,7 +37,22 @@ export type {
   RunConfigInput,
   RunConfig,
 } from './scenarios.ts'
-export { INVARIANT_IDS, RUN_KINDS } from './views.ts'
+export { INVARIANT_IDS, RECORDED_SCENARIO, RUN_KINDS } from './views.ts'
+export {
+  RECORDED_CHECK_IDS,
+  RECORDED_CHECK_INVARIANT,
+  RECORDED_CHECK_TEXT,
+  UNCHECKABLE_INVARIANTS,
+} from './recording.ts'
+export type {
+  RecordedCheck,
+  RecordedCheckId,
+  RecordedCheckStatus,
+  RecordedDirectoryView,
+  RecordingProblem,
+  RecordingProxyView,
+  RecordingView,
+} from './recording.ts'
 export {
   CUT_MODES,
   DEFAULT_CUT_MODE,

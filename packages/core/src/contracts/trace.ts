@@ -83,6 +83,9 @@ export const TRACE_EVENT_TYPES = [
   'controller.publish_refused',
   'controller.restore_abandoned',
   ...GENERATION_CUT_EVENT_TYPES,
+  // recorded runs only (CONTRACTS.md §13): exchanges the simulator has no message for
+  'participant.capabilities',
+  'participant.call',
 ] as const
 export type TraceEventType = (typeof TRACE_EVENT_TYPES)[number]
 
@@ -96,6 +99,17 @@ type Control = {
   readonly checkpoint_id: string
   readonly result?: JsonValue
   readonly message?: string
+}
+/** One recorded HTTP exchange (a recorded run's event, CONTRACTS.md §13). */
+type Exchange = {
+  readonly exchange: number
+  readonly participant: string
+  readonly method: string
+  readonly path: string
+  readonly http_status: number | null
+  readonly ms: number
+  readonly request: JsonValue
+  readonly response: JsonValue
 }
 /** A delayed request of an old attempt (`stale_request`). */
 type Stale = { readonly delayed?: true }
@@ -290,6 +304,10 @@ type PayloadFields = {
     readonly resume_from: number
     readonly continuation_token_count: number
   }
+  // recorded runs (CONTRACTS.md §13): every recorded event carries its exchange — route, status,
+  // duration, request and answer (simulator/EVENTS.md, "Recorded runs")
+  'participant.capabilities': Exchange
+  'participant.call': Exchange
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   TokenSegmentView,
 } from './generationCuts.ts'
 import type { Fault, InertFault, ScenarioName } from './scenarios.ts'
+import type { RecordingView } from './recording.ts'
 import type { ParticipantId, TraceEvent } from './trace.ts'
 
 /** Invariant ids (CONTRACTS.md §4). */
@@ -41,18 +42,25 @@ export interface InvariantFailure {
 export type RunStatus = 'running' | 'complete' | 'failed'
 
 /** Where a run's trace comes from. */
-export const RUN_KINDS = ['simulated', 'fleet', 'directory'] as const
+export const RUN_KINDS = ['simulated', 'fleet', 'directory', 'recorded'] as const
 export type RunKind = (typeof RUN_KINDS)[number]
+
+/**
+ * The `scenario` of a recorded run (CONTRACTS.md §13): no preset made it, a real controller did.
+ */
+export const RECORDED_SCENARIO = 'recorded'
 
 /** A run as the API returns it (CONTRACTS.md §7). */
 export interface RunView {
   readonly id: string
   /**
-   * How the run was made (CONTRACTS.md §9): simulated in process, recorded from participant
-   * processes (`cutover fleet`), or a checkpoint directory opened read-only.
+   * How the run was made (CONTRACTS.md §9, §13): simulated in process, recorded from participant
+   * processes (`cutover fleet`), a checkpoint directory opened read-only, or recorded from a real
+   * controller's exchanges (`cutover record`, `cutover import`).
    */
   readonly kind: RunKind
-  readonly scenario: ScenarioName
+  /** The preset the run was made from; `recorded` for a recorded run. */
+  readonly scenario: ScenarioName | typeof RECORDED_SCENARIO
   readonly seed: string
   readonly rollouts: number
   readonly deadline_ms: number
@@ -83,6 +91,8 @@ export interface RunView {
    * A fleet run's participant processes (CONTRACTS.md §9): the originals and their replacements.
    */
   readonly processes?: readonly FleetProcessView[]
+  /** A recorded run's recording: its proxies, problems, directories and black-box checks. */
+  readonly recording?: RecordingView
 }
 
 /** One participant OS process of a fleet run. */
@@ -117,6 +127,11 @@ export interface ParticipantView {
   readonly checkpoint_id: string | null
   /** A fleet run's card: the OS process that sent this participant's latest message so far. */
   readonly pid?: number
+  /**
+   * A recorded run's card: what the participant's latest answer said about its readiness (`ready
+   * to commit`, `4 running, 0 parked`, `1/1 workers acknowledged`).
+   */
+  readonly readiness?: string
 }
 
 export type SessionState =

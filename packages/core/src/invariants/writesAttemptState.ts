@@ -58,6 +58,8 @@ export function writesAttemptState(type: TraceEventType): boolean {
     case 'generation.cut_ack':
     case 'model.egress_fenced':
     case 'model.egress_released':
+    case 'participant.capabilities': // recorded runs only: discovery, and uncatalogued routes
+    case 'participant.call':
       return false
     default:
       return assertNever(type)

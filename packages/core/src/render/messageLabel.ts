@@ -21,10 +21,35 @@ export function messageLabel(event: TraceMessage): string {
   if (tokens) parts.push(tokens)
   const call = callHint(event)
   if (call) parts.push(call)
-  const path = pathHint(event.payload)
+  const exchange = exchangeHint(event)
+  const path =
+    exchange === undefined || NAMED_BY_PATH.has(event.type) ? pathHint(event.payload) : ''
   if (path) parts.push(path)
+  if (exchange) parts.push(exchange)
   const verified = verifyHint(event)
   if (verified) parts.push(verified)
+  return parts.join(' ')
+}
+
+/** Recorded events whose type does not name their route: the path says which call it was. */
+const NAMED_BY_PATH: ReadonlySet<string> = new Set([
+  'participant.call',
+  'env.request',
+  'env.start',
+  'env.verify',
+])
+
+/**
+ * A recorded exchange's answer on its line (CONTRACTS.md §13): `→ 400`, `→ no answer`, and the
+ * wait of a long poll (`waited 888 ms`). Undefined for a simulated event.
+ */
+function exchangeHint(event: TraceMessage): string | undefined {
+  if (!('http_status' in event.payload)) return undefined
+  const status = event.payload['http_status']
+  const parts = [typeof status === 'number' ? `→ ${status}` : '→ no answer']
+  const ms = event.payload['ms']
+  if (event.payload['long_poll'] === true && typeof ms === 'number')
+    parts.push(`waited ${Math.round(ms)} ms`)
   return parts.join(' ')
 }
 
