@@ -633,47 +633,47 @@ export const SPEC_RULES = [
   // ---- CONTRACTS.md §13: recording a real checkpoint from outside ----
   {
     id: 'record.forward-unchanged',
-    sources: ['CONTRACTS §13'],
+    sources: ['§13 CONTRACTS.md'],
     rule: 'a recording proxy forwards method, path, query, headers, status and body bytes unchanged (only Host is the upstream’s); chunked and streaming answers stream, long polls wait, and it never reads a message to forward it',
   },
   {
     id: 'record.no-secret',
-    sources: ['CONTRACTS §13'],
+    sources: ['§13 CONTRACTS.md'],
     rule: 'no recording line holds the Authorization header, the control token or any credential an Authorization header carried, in headers, query or bodies',
   },
   {
     id: 'record.bounded-body',
-    sources: ['CONTRACTS §13'],
+    sources: ['§13 CONTRACTS.md'],
     rule: 'a body longer than the bound keeps its head, its full size and the SHA-256 of the whole body',
   },
   {
     id: 'record.upstream-down',
-    sources: ['CONTRACTS §13', '§3.5'],
+    sources: ['§13 CONTRACTS.md', '§3.5'],
     rule: 'an upstream that does not answer gets the client 502 {"error": {"code": "transport_error", …}}, recorded like any answer',
   },
   {
     id: 'record.crash-safe',
-    sources: ['CONTRACTS §13'],
+    sources: ['§13 CONTRACTS.md'],
     rule: 'each exchange is one line appended when it ends: a killed recorder loses only exchanges in flight, a half-written last line is reported and every line before it kept, and a server lists the recording',
   },
   {
     id: 'record.live',
-    sources: ['CONTRACTS §13'],
+    sources: ['§13 CONTRACTS.md'],
     rule: 'a recorded run is listed and followed live while its recorder records: the same run, SSE, range and step routes as any run',
   },
   {
     id: 'import.malformed-line',
-    sources: ['CONTRACTS §13'],
+    sources: ['§13 CONTRACTS.md'],
     rule: 'cutover import refuses a recording with a line that is not an exchange, exit 2 naming the line, nothing stored',
   },
   {
     id: 'recorded.trace',
-    sources: ['CONTRACTS §13', 'CONTRACTS §2'],
+    sources: ['§13 CONTRACTS.md', '§2 CONTRACTS.md'],
     rule: 'a recorded run has one event per exchange in recording order, controller → participant for control calls and /run, agent → participant for data-plane calls, phases from the control routes, the exchange whole in its payload',
   },
   {
     id: 'recorded.checks',
-    sources: ['CONTRACTS §13'],
+    sources: ['§13 CONTRACTS.md'],
     rule: 'the checks a black box allows pass, fail naming the exchange that breaks them, or say they were not observed; the invariants they stand for fail with them',
   },
 ] as const satisfies readonly SpecRule[]
