@@ -116,6 +116,17 @@ export type {
   CheckpointView,
 } from './views.ts'
 export type { JsonValue } from '../json.ts'
+export { CARD_FIELDS } from './inspectorViews.ts'
+export type {
+  CardChange,
+  CardField,
+  MessageView,
+  PairRole,
+  TimelineBar,
+  TimelineBarKind,
+  TimelineLane,
+  TimelineView,
+} from './inspectorViews.ts'
 export type {
   DirectoryRunView,
   DirectoryProblemView,
