@@ -5,6 +5,7 @@ import type {
   RunSummary,
   CheckpointView,
   LineageView,
+  MessageView,
   RunConfigInput,
   RunView,
   ScenarioInfo,
@@ -12,12 +13,13 @@ import type {
   SessionsWindow,
   StepView,
   TablesView,
+  TimelineView,
   TraceEvent,
   TracePhase,
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
 import { bugKeys, runKeys, scenarioKeys } from './queryKeys.ts'
-import type { EventsRangeParams, SessionsWindowParams } from './queryKeys.ts'
+import type { EventsRangeParams, SessionsWindowParams, TimelineParams } from './queryKeys.ts'
 
 export type { EventsRangeParams } from './queryKeys.ts'
 
@@ -156,6 +158,27 @@ export const lineageQuery = (id: string, step: number) =>
     queryKey: runKeys.lineage(id, step),
     queryFn: () => apiFetch<LineageView>(`${run(id)}/lineage?step=${step}`),
     staleTime: Infinity,
+  })
+
+/** The payload panel of the message at a step (n ≥ 1): never changes once the step exists. */
+export const messageQuery = (id: string, step: number) =>
+  queryOptions({
+    queryKey: runKeys.message(id, step),
+    queryFn: () => apiFetch<MessageView>(`${run(id)}/steps/${step}/message`),
+    staleTime: Infinity,
+  })
+
+/**
+ * A window of the timeline's lanes over the run's first `total` events (the Timeline tab asks the
+ * lanes in view); its `now_ms` is the edge's, the tab draws the cursor at the step shown itself.
+ */
+export const timelineQuery = (id: string, params: TimelineParams) =>
+  queryOptions({
+    queryKey: runKeys.timeline(id, params),
+    queryFn: () =>
+      apiFetch<TimelineView>(`${run(id)}/timeline?offset=${params.offset}&limit=${params.limit}`),
+    staleTime: Infinity,
+    gcTime: 60_000,
   })
 
 export const checkpointsQuery = (id: string, status: RunView['status']) =>
