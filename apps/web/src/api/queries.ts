@@ -197,8 +197,11 @@ export const checkpointFileQuery = (id: string, cid: string, path: string) =>
     staleTime: Infinity,
   })
 
+/** The body of `POST /api/runs`: a config, and the run it is made from (a re-run's parent). */
+export type CreateRunBody = RunConfigInput & { readonly parent?: string }
+
 /** `POST /api/runs`: 201 with the run, still running. */
-export const createRun = (config: RunConfigInput) =>
+export const createRun = (config: CreateRunBody) =>
   apiFetch<RunView>('/api/runs', {
     method: 'POST',
     body: JSON.stringify(config),

@@ -83,6 +83,8 @@ export interface RunView {
    * A fleet run's participant processes (CONTRACTS.md §9): the originals and their replacements.
    */
   readonly processes?: readonly FleetProcessView[]
+  /** The run this one was made from ("Run with this fault", a chip's ×): its id. */
+  readonly parent?: string
 }
 
 /** One participant OS process of a fleet run. */
