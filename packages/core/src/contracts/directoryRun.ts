@@ -72,6 +72,11 @@ export interface DirectorySessionView {
   readonly detail: DirectorySessionDetail
   /** The snapshot's `state` as written. */
   readonly state: JsonValue
+  /**
+   * The first verification problem of its file (its code and message), when it has one: a damaged
+   * or missing snapshot is still listed, marked with it.
+   */
+  readonly problem?: DirectoryProblemView
 }
 
 /** One agent boundary record (one per execution). */
