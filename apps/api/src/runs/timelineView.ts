@@ -178,11 +178,14 @@ export function buildTimeline(events: readonly TraceEvent[], deadlineMs: number)
           }
         } else if (TOOL_EVENTS.has(event.type)) {
           const path = text(p['path']) ?? event.type
+          // the call went out when the agent last heard back (a model response, an environment
+          // answer); after a dispatch or a boundary it is drawn as the instant it was answered
           const from = lastMs.get(key) ?? ms
           push(rollout, bar('tool', attempt, from, ms, event.step, path, retired.has(key)))
         }
     }
-    lastMs.set(key, ms)
+    if (event.type === 'model.response' || TOOL_EVENTS.has(event.type)) lastMs.set(key, ms)
+    else lastMs.delete(key)
   }
   const first = events[0]?.time_ms ?? 0
   const last = events[events.length - 1]?.time_ms ?? first

@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { Mermaid } from 'mermaid'
+import { OTHERS_ID, declaredLifelines, foldLifelines } from '../lib/foldLifelines.ts'
 
 type DiagramState =
   | { status: 'rendering' }
@@ -334,6 +335,7 @@ export function MermaidDiagram({
   fill = false,
   marks = NO_MARKS,
   tools,
+  defaultHidden = NO_HIDDEN,
 }: {
   source: string
   /** Index of the message to highlight (-1: none, step 0). */
@@ -363,6 +365,11 @@ export function MermaidDiagram({
   marks?: readonly number[]
   /** Controls drawn at the start of the zoom row (the run page's phase folds). */
   tools?: ReactNode
+  /**
+   * Lifelines folded into one `others` lifeline when it opens (a narrow pane keeps the ones its
+   * story is about); the Lifelines menu changes them.
+   */
+  defaultHidden?: readonly string[]
 }) {
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const box = useRef<HTMLDivElement>(null)
@@ -370,7 +377,12 @@ export function MermaidDiagram({
   const head = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<DiagramState>({ status: 'rendering' })
   const [drawnKey, setDrawnKey] = useState<string | null>(null)
-  const key = useMemo(() => compactLifelines(source), [source])
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set(defaultHidden))
+  const lifelines = useMemo(
+    () => declaredLifelines(source).filter((l) => l.id !== OTHERS_ID),
+    [source],
+  )
+  const key = useMemo(() => compactLifelines(foldLifelines(source, hidden)), [source, hidden])
   const highlightRef = useRef(highlight)
   highlightRef.current = highlight
   const settledRef = useRef(onSettled)
@@ -480,6 +492,32 @@ export function MermaidDiagram({
     <>
       <div className="diagram-bar">
         {tools}
+        <details className="lifeline-menu">
+          <summary>
+            Lifelines
+            {lifelines.some((l) => hidden.has(l.id))
+              ? ` (${lifelines.filter((l) => hidden.has(l.id)).length} folded)`
+              : ''}
+          </summary>
+          <fieldset>
+            <legend className="small muted">Shown (unticked ones fold into “others”)</legend>
+            {lifelines.map((l) => (
+              <label key={l.id} className="check small">
+                <input
+                  type="checkbox"
+                  checked={!hidden.has(l.id)}
+                  onChange={() => {
+                    const next = new Set(hidden)
+                    if (next.has(l.id)) next.delete(l.id)
+                    else next.add(l.id)
+                    setHidden(next)
+                  }}
+                />{' '}
+                <span className="mono">{l.label.replace('<br/>', '')}</span>
+              </label>
+            ))}
+          </fieldset>
+        </details>
         <div className="diagram-zoom" role="toolbar" aria-label="Diagram zoom">
           <button
             type="button"
@@ -548,6 +586,7 @@ export function MermaidDiagram({
 }
 
 const NO_MARKS: readonly number[] = []
+const NO_HIDDEN: readonly string[] = []
 
 /** Presentation mode's smallest scale: 13 px labels drawn at ≥ 19 px. */
 const PRESENT_SCALE = 1.5
