@@ -137,6 +137,7 @@ export type {
   DirectoryBoundaryView,
   DirectoryLineageView,
 } from './directoryRun.ts'
+export { differingFields } from './runDiff.ts'
 export type {
   FirstDivergence,
   RunDiffSummary,
