@@ -371,7 +371,7 @@ export function RunInspector({
             />
           )}
         </div>
-        <aside className="cards-pane" aria-label="Narration and participants">
+        <aside className="cards-pane" aria-label="Narration and participants" tabIndex={0}>
           {aside?.(data)}
           {present && aside === undefined && data?.event && (
             <p className="present-narration" data-testid="narration">
@@ -394,7 +394,10 @@ export function RunInspector({
           onSeek={jump}
         />
       )}
-      {!atLiveEdge && <div className="inject-row">{injectAt('inject-fault')}</div>}
+      {/* the Events tab has the same control over its rows: one of them at a time */}
+      {!atLiveEdge && view.tab !== 'events' && (
+        <div className="inject-row">{injectAt('inject-fault')}</div>
+      )}
       <div className="export-row">
         <ExportBar run={run.data} mermaid={data?.mermaid ?? null} step={step} />
         {actions}

@@ -71,21 +71,21 @@ export function RunList() {
           options={RUN_STATUS_FILTERS}
         />
         <FilterSelect
-          label="Kind"
+          label="Kind filter"
           value={filters.kind}
           onChange={set('kind')}
           options={RUN_KIND_FILTERS}
           names={KIND_BADGES}
         />
         <FilterSelect
-          label="Bug"
+          label="Bug filter"
           value={filters.bug}
           onChange={set('bug')}
           options={['none', ...(bugs.data?.bugs.map((b) => b.name) ?? [])]}
           names={{ none: 'no bug' }}
         />
         <FilterSelect
-          label="Failing invariant"
+          label="Failing invariant filter"
           value={filters.invariant}
           onChange={set('invariant')}
           options={INVARIANT_IDS}
@@ -159,8 +159,8 @@ function FilterSelect({
 }) {
   return (
     <label className="small">
-      {label}{' '}
-      <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+      {label.replace(/ filter$/, '')}{' '}
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         <option value="">any</option>
         {options.map((o) => (
           <option key={o} value={o}>
