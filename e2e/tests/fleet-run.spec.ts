@@ -104,7 +104,7 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
   const step = Number(await retire.getAttribute('data-step'))
   await retire.click()
   await runPage.waitForStep(step)
-  await expect(runPage.currentMessage()).toContainText('agent.retire r1.a0')
+  await expect(runPage.currentMessage()).toHaveAttribute('data-label', /agent.retire r1.a0/)
   await runPage.openTab('Lineage')
   await expect(
     lineage.locator('[data-status="retired"][data-attempt="r1.a0"]').first(),

@@ -53,6 +53,7 @@ test('the SVG export holds the messages of the drawn window, with the participan
   await homePage.runScenario('happy-path')
   await runPage.waitForComplete()
   await runPage.waitForStep((await runPage.position()).total)
+  // one text per drawn line of a label (labels wrap)
   const drawn = await runPage.diagram.locator('.diagram-canvas text.messageText').count()
   expect(drawn).toBeGreaterThan(5)
   const [download] = await Promise.all([

@@ -161,7 +161,13 @@ function boxOf(message: DrawnMessage): { x: number; y: number; right: number; bo
  * its text and arrow; messages after it are faded, so the diagram reads as "the cycle so far"
  * with what comes next still in view. Runs in one pass over the messages, no re-render.
  */
-function applyHighlight(root: HTMLElement, index: number, scroll: boolean, centre = false): void {
+function applyHighlight(
+  root: HTMLElement,
+  index: number,
+  scroll: boolean,
+  centre = false,
+  labels: readonly string[] = [],
+): void {
   const messages = drawnMessages(root)
   messages.forEach((message, i) => {
     const current = i === index
@@ -183,6 +189,8 @@ function applyHighlight(root: HTMLElement, index: number, scroll: boolean, centr
     const box = document.createElementNS(SVG_NS, 'rect')
     box.setAttribute('class', 'current-box')
     box.setAttribute('data-testid', 'current-message')
+    // the label as the source has it (the drawing wraps it over lines)
+    box.setAttribute('data-label', labels[index] ?? '')
     box.setAttribute('x', String(b.x - 8))
     box.setAttribute('y', String(b.y - 4))
     box.setAttribute('width', String(b.right - b.x + 16))
@@ -192,6 +200,18 @@ function applyHighlight(root: HTMLElement, index: number, scroll: boolean, centr
   }
   // the box spans the text and both ends of the arrow: bring all of it into view
   if (scroll) scrollIntoContainer(root, root.querySelector('rect.current-box') ?? first, centre)
+}
+
+const MESSAGE_LINE = /^[A-Za-z0-9_]+-[-x>)]*[A-Za-z0-9_]+: (.*)$/
+
+/** The label of each message of a diagram source, in drawing order. */
+function messageLabels(source: string): string[] {
+  const out: string[] = []
+  for (const line of source.split('\n')) {
+    const m = MESSAGE_LINE.exec(line)
+    if (m) out.push(m[1] as string)
+  }
+  return out
 }
 
 /** Marks the messages at `marks` (indices among the drawn messages) as failing an invariant. */
@@ -419,7 +439,13 @@ export function MermaidDiagram({
         canvas.current.innerHTML = svg
         fitToContent(canvas.current.querySelector('svg'))
         if (head.current) buildHeader(head.current, canvas.current.querySelector('svg'))
-        applyHighlight(box.current, highlightRef.current, true, centreRef.current)
+        applyHighlight(
+          box.current,
+          highlightRef.current,
+          true,
+          centreRef.current,
+          messageLabels(key),
+        )
         setPainted(highlightRef.current)
         setDrawnKey(key)
         const fit = fitWidthScale(box.current, canvas.current)
@@ -450,7 +476,7 @@ export function MermaidDiagram({
   // bring it into view before the browser paints
   useLayoutEffect(() => {
     if (drawnKey !== key || !box.current) return
-    applyHighlight(box.current, highlight, true, presenting)
+    applyHighlight(box.current, highlight, true, presenting, messageLabels(key))
     setPainted(highlight)
   }, [drawnKey, key, highlight, scale, height, presenting])
 

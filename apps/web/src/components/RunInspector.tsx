@@ -244,7 +244,8 @@ export function RunInspector({
   const failing = (data?.failures ?? []).filter((f) => f.step === data?.step)
   const failureMarks = (data?.failures ?? []).map((f) => f.step)
 
-  // the straggler demo keeps its run in the query: the permalink keeps every parameter but the view's
+  // the straggler demo keeps its run in the query: the permalink keeps every parameter but the
+  // view's own
   const permalink = (() => {
     const extra = [...new URLSearchParams(window.location.search)].filter(
       ([k]) => !['step', 'tab', 'session', 'q', 'fold', 'message', 'present'].includes(k),
