@@ -7,9 +7,10 @@ import type { RunPage } from '../fixtures/RunPage.ts'
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname
 
 /** The first step of an event type in a run (asked of the API, as the page would). */
-async function stepOf(page: Page, run: RunView, type: string): Promise<number> {
+async function stepOf(page: Page, run: RunView, type: string, rollout?: string): Promise<number> {
+  const only = rollout === undefined ? '' : `&rollout=${rollout}`
   const range = (await (
-    await page.request.get(`/api/runs/${run.id}/events?type=${type}&limit=1`)
+    await page.request.get(`/api/runs/${run.id}/events?type=${type}&limit=1${only}`)
   ).json()) as EventsRange
   const event = range.events[0]
   if (!event) throw new Error(`run ${run.id} has no ${type}`)
@@ -111,7 +112,7 @@ test('the straggler demo at 1280×720: diagram, narration and the current messag
   runPage,
 }) => {
   await page.setViewportSize({ width: 1280, height: 720 })
-  await page.goto(`/demo/straggler?run=${straggler.id}`)
+  await page.goto(`/demo/straggler?run=${straggler.id}&step=0`)
   await runPage.waitForStep(0)
   await runPage.press('ArrowRight')
   await runPage.waitForStep(1)
@@ -172,7 +173,8 @@ test('every message opens: a click on the diagram, Enter on it, a row in Events 
   await panel.scrollIntoViewIfNeeded()
   await page.screenshot({ path: `${SCREENSHOTS}payload-panel.png` })
   // the panel follows the step, and a model request shows its answer
-  const request = await stepOf(page, straggler, 'model.request')
+  // r1's first call (r0's first one, the straggler's, is never answered)
+  const request = await stepOf(page, straggler, 'model.request', 'r1')
   await page.goto(`/runs/${straggler.id}?step=${request}&message=1`)
   await expect(panel).toHaveAttribute('data-step', String(request))
   await expect(panel.getByTestId('message-pair')).toHaveAttribute('data-role', 'request')
@@ -185,9 +187,13 @@ test('every message opens: a click on the diagram, Enter on it, a row in Events 
   await expect(panel).toHaveAttribute('data-step', String(request))
   // a row of the Events tab opens its message
   await runPage.openTab('Events')
-  const row = page.getByTestId('events-log').locator('button.event-row[data-step="5"]')
+  const row = page
+    .getByTestId('events-log')
+    .locator(`button.event-row:not([data-step="${request}"])`)
+    .first()
+  const rowStep = (await row.getAttribute('data-step')) ?? ''
   await row.click()
-  await expect(panel).toHaveAttribute('data-step', '5')
+  await expect(panel).toHaveAttribute('data-step', rowStep)
 })
 
 test('the timeline: a lane per rollout, the deadline line, the straggler struck through across it, the restore gap; a bar goes to its step', async ({
@@ -272,7 +278,7 @@ test('presentation mode: p and ?present=1 show the diagram and the narration onl
   await expect(page.getByRole('tablist')).toBeVisible()
   await page.goto(`/runs/${straggler.id}?step=${retire}&present=1`)
   await expect(page.getByTestId('presentation-mode')).toHaveAttribute('aria-pressed', 'true')
-  await expect(page.getByTestId('narration')).toBeVisible()
+  await expect(page.getByTestId('present-narration')).toBeVisible()
 })
 
 test('dark mode follows prefers-color-scheme and the header toggle overrides it', async ({
@@ -280,9 +286,9 @@ test('dark mode follows prefers-color-scheme and the header toggle overrides it'
 }) => {
   const background = () =>
     page.evaluate(() => {
-      const [r, g, b] = (getComputedStyle(document.body).backgroundColor.match(/\d+/g) ?? []).map(
-        Number,
-      )
+      const [r, g, b] = (
+        getComputedStyle(document.documentElement).backgroundColor.match(/\d+/g) ?? []
+      ).map(Number)
       return ((r ?? 0) + (g ?? 0) + (b ?? 0)) / 3
     })
   await page.emulateMedia({ colorScheme: 'dark' })

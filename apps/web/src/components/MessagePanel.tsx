@@ -31,7 +31,7 @@ function pairLine(view: MessageView): string {
     case 'request':
       return other
         ? `Request: answered at step ${other.step} by ${other.type}${key}.`
-        : `Request: no answer yet${key}.`
+        : `Request: no answer in the trace so far${key}.`
     case 'answer':
       return other
         ? `Answer to the ${other.type} of step ${other.step}${key}.`

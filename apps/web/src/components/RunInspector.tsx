@@ -318,6 +318,7 @@ export function RunInspector({
               data={data}
               live={atLiveEdge ? (summary?.last ?? null) : null}
               narrated={aside === undefined}
+              presenting={present}
               failing={failing}
             />
           </div>
@@ -375,7 +376,7 @@ export function RunInspector({
         <aside className="cards-pane" aria-label="Narration and participants" tabIndex={0}>
           {aside?.(data)}
           {present && aside === undefined && data?.event && (
-            <p className="present-narration" data-testid="narration">
+            <p className="present-narration" data-testid="present-narration">
               {narrate(data.event)}
             </p>
           )}
@@ -481,11 +482,14 @@ function CurrentEvent({
   data,
   live,
   narrated,
+  presenting,
   failing,
 }: {
   data: StepView | undefined
   live: TraceEvent | null
   narrated: boolean
+  /** Presentation mode names the step's narration beside the diagram instead, in large type. */
+  presenting: boolean
   /** Invariants that first fail at this step (a teaching-mode bug's failure is named here). */
   failing: readonly InvariantFailure[]
 }) {
@@ -517,7 +521,7 @@ function CurrentEvent({
           </span>
         ))}
       {/* a page with its own narration (the straggler demo) does not repeat it here */}
-      {narrated && (
+      {narrated && !presenting && (
         <span className="narration small" data-testid="narration">
           {narrate(event)}
         </span>

@@ -59,13 +59,13 @@ export function RunList() {
           onChange={(e) => set('q')(e.currentTarget.value)}
         />
         <FilterSelect
-          label="Scenario"
+          label="Scenario filter"
           value={filters.scenario}
           onChange={set('scenario')}
           options={scenarioNames}
         />
         <FilterSelect
-          label="Status"
+          label="Status filter"
           value={filters.status}
           onChange={set('status')}
           options={RUN_STATUS_FILTERS}
