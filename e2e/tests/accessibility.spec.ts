@@ -39,7 +39,17 @@ test('[a11y] every page, light and dark: no serious or critical axe violation, a
   const out = resolve(DATA_DIR, `a11y-${Date.now()}`)
   const printed = execFileSync(
     process.execPath,
-    ['apps/api/bin/cutover.js', 'simulate', '--scenario', 'happy-path', '--out', out, '--json'],
+    [
+      'apps/api/bin/cutover.js',
+      'simulate',
+      '--scenario',
+      'happy-path',
+      '--seed',
+      '3',
+      '--out',
+      out,
+      '--json',
+    ],
     { cwd: REPO, encoding: 'utf8' },
   )
   const checkpoint = (JSON.parse(printed) as { checkpoints: string[] }).checkpoints[0] as string

@@ -98,6 +98,7 @@ export function DemoRunPanel({
             source={data.diagram.source}
             highlight={data.diagram.highlight}
             defaultHidden={DEMO_FOLDED}
+            scope={mode}
             onOpen={(index) => {
               const at = data.diagram.steps[index]
               if (at !== undefined) onSeek(at)
@@ -127,6 +128,7 @@ export function DemoRunPanel({
         onSeek={onSeek}
         session={session}
         initialView="list"
+        scope={mode}
       />
     </section>
   )

@@ -356,6 +356,7 @@ export function MermaidDiagram({
   marks = NO_MARKS,
   tools,
   defaultHidden = NO_HIDDEN,
+  scope,
 }: {
   source: string
   /** Index of the message to highlight (-1: none, step 0). */
@@ -390,7 +391,10 @@ export function MermaidDiagram({
    * story is about); the Lifelines menu changes them.
    */
   defaultHidden?: readonly string[]
+  /** Named after its controls when a page holds two diagrams (`whole-request`, …). */
+  scope?: string
 }) {
+  const named = (name: string) => (scope === undefined ? name : `${name} (${scope})`)
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLDivElement>(null)
@@ -544,12 +548,12 @@ export function MermaidDiagram({
             ))}
           </fieldset>
         </details>
-        <div className="diagram-zoom" role="toolbar" aria-label="Diagram zoom">
+        <div className="diagram-zoom" role="toolbar" aria-label={named('Diagram zoom')}>
           <button
             type="button"
             onClick={() => zoomTo(Math.max(ZOOM_MIN, round(shownScale / ZOOM_STEP)))}
             disabled={shownScale <= ZOOM_MIN}
-            aria-label="Zoom out"
+            aria-label={named('Zoom out')}
           >
             −
           </button>
@@ -560,14 +564,24 @@ export function MermaidDiagram({
             type="button"
             onClick={() => zoomTo(Math.min(ZOOM_MAX, round(shownScale * ZOOM_STEP)))}
             disabled={shownScale >= ZOOM_MAX}
-            aria-label="Zoom in"
+            aria-label={named('Zoom in')}
           >
             +
           </button>
-          <button type="button" onClick={() => zoomTo('fit')} aria-pressed={zoom === 'fit'}>
+          <button
+            type="button"
+            onClick={() => zoomTo('fit')}
+            aria-pressed={zoom === 'fit'}
+            aria-label={scope === undefined ? undefined : named('Fit width')}
+          >
             Fit width
           </button>
-          <button type="button" onClick={() => zoomTo(1)} disabled={zoom === 1}>
+          <button
+            type="button"
+            onClick={() => zoomTo(1)}
+            disabled={zoom === 1}
+            aria-label={scope === undefined ? undefined : named('100%')}
+          >
             100%
           </button>
         </div>
