@@ -21,7 +21,7 @@ test('a run with a bug shows its broken invariant, and "first failing step" land
   await runPage.waitForComplete()
   await expect(page.getByTestId('bug-badge')).toHaveText('bug: call-ids-reused')
   await expect(page.getByTestId('inert-fault')).toContainText('this fault had no effect')
-  await expect(page.getByTestId('fault-chip')).toHaveText('crash_after_write · no effect')
+  await expect(page.getByTestId('fault-chip')).toHaveText('crash at write 5000 · no effect')
 
   await runPage.openTab('Invariants')
   const row = page.locator('[data-invariant="call-id-unique"]')
