@@ -100,7 +100,9 @@ for (const window of WINDOWS) {
       ]) {
         await page.goto(url)
         await expect(page.locator('main')).toBeVisible()
-        await page.waitForLoadState('networkidle')
+        const diagram = page.getByTestId('sequence-diagram').first()
+        if ((await diagram.count()) > 0)
+          await expect(diagram).toHaveAttribute('data-state', 'ready')
         await expectNoSidewaysScroll(page)
       }
     })
@@ -351,5 +353,5 @@ test('the home page opens on the runs list, newest first; search and filters nar
     .click()
   await page.waitForURL((url) => !url.pathname.endsWith(happy.id))
   await expect(page.getByTestId('parent-run')).toHaveText(happy.id)
-  await expect(page.getByRole('combobox', { name: 'Run to compare with' })).toHaveValue(happy.id)
+  await expect(page.getByRole('combobox', { name: 'Compare with this run' })).toHaveValue(happy.id)
 })

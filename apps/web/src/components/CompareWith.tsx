@@ -26,7 +26,7 @@ export function CompareWith({ runId }: { runId: string }) {
       <label>
         Compare with…{' '}
         <select
-          aria-label="Run to compare with"
+          aria-label="Compare with this run"
           value={chosen}
           onChange={(e) => setOther(e.currentTarget.value)}
           disabled={others.length === 0}
