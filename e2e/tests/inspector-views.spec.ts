@@ -172,8 +172,12 @@ test('every message opens: a click on the diagram, Enter on it, a row in Events 
     new RegExp(`/runs/${straggler.id}\\?step=${retire}&message=1$`),
   )
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await panel.scrollIntoViewIfNeeded()
+  // the screenshot in a window tall enough for the diagram and the panel under it
+  await page.setViewportSize({ width: 1280, height: 1080 })
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await expect(runPage.diagram).toHaveAttribute('data-state', 'ready')
   await page.screenshot({ path: `${SCREENSHOTS}payload-panel.png` })
+  await page.setViewportSize({ width: 1280, height: 720 })
   // the panel follows the step, and a model request shows its answer
   // r1's first call (r0's first one, the straggler's, is never answered)
   const request = await stepOf(page, straggler, 'model.request', 'r1')
@@ -220,7 +224,7 @@ test('the timeline: a lane per rollout, the deadline line, the straggler struck 
   expect(bar.x + bar.width).toBeGreaterThanOrEqual(line.x - 1)
   await expect(timeline.locator('.tl-gap').first()).toBeVisible()
   await expect(timeline.locator('[data-testid="timeline-bar"].is-continued').first()).toBeVisible()
-  await page.screenshot({ path: `${SCREENSHOTS}timeline.png` })
+  await timeline.screenshot({ path: `${SCREENSHOTS}timeline.png` })
   // a click goes to the bar's step, and Back returns to where the timeline was opened
   const target = Number(await straggled.getAttribute('data-step'))
   await straggled.click()
