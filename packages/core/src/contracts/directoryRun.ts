@@ -91,6 +91,11 @@ export interface DirectoryBoundaryView {
   readonly output_items: number
   readonly file: string
   readonly verified: boolean
+  /**
+   * The first verification problem of its file: a damaged or missing record is still listed
+   * (boundary and turn -1, nothing decoded), marked with it.
+   */
+  readonly problem?: DirectoryProblemView
 }
 
 /** The lineage from the model ledger, with what the ledger manifest adds to it. */

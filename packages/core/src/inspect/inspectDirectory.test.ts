@@ -117,6 +117,14 @@ describe('inspectDirectory', () => {
     const missing = inspectDirectory(gone, nodeDigest, base).sessions.find((s) => s.file === target)
     expect(missing?.problem?.code).toBe('missing_file')
     // a readable snapshot whose digest fails keeps its decoded state and carries the problem
+    // an agent boundary record likewise stays in Boundaries
+    const record = dir.list().find((e) => /^agent\/r.*\.json$/.test(e.path))?.path as string
+    const noRecord = new MemoryCheckpointDirectory({ location: 'memory:no-record' })
+    for (const e of dir.list())
+      if (e.path !== record) noRecord.writeFile(e.path, dir.readFile(e.path) as Uint8Array)
+    const boundaries = inspectDirectory(noRecord, nodeDigest, base).boundaries
+    expect(boundaries).toHaveLength(whole.boundaries.length)
+    expect(boundaries.find((b) => b.file === record)?.problem?.code).toBe('missing_file')
     const flippedView = inspectDirectory(flipped(dir, target), nodeDigest, base)
     expect(flippedView.sessions).toHaveLength(whole.sessions.length)
     expect(flippedView.sessions.find((s) => s.file === target)?.problem).toBeDefined()

@@ -80,7 +80,9 @@ function serverFolders(view: DirectoryView, root: string): string[] {
 }
 
 /** Data files of a namespace folder on disk (regular files, the manifest left out). */
-/** `r004.a1` of a snapshot file `resources/<env>/r004.a1.json`, or undefined for another name. */
+/**
+ * `r004.a1` of a snapshot or boundary file (`resources/<env>/r004.a1.json`, `agent/r004.a1.json`).
+ */
 const SNAPSHOT_FILE = /\/([A-Za-z0-9][A-Za-z0-9._-]*)\.a(0|[1-9][0-9]{0,8})\.json$/
 
 /**
@@ -194,9 +196,36 @@ export function inspectDirectory(
   // Agent boundaries.
   const boundaryRecords: AgentBoundaryRecord[] = []
   const boundaries: DirectoryBoundaryView[] = []
-  for (const path of dataFiles(view, AGENT_DIR)) {
+  // every record on disk or named by the manifest, so a damaged or missing one is still listed
+  const agentPaths = new Set(dataFiles(view, AGENT_DIR))
+  for (const name of agentManifest === undefined ? [] : Object.keys(agentManifest.files))
+    agentPaths.add(`${AGENT_DIR}/${name}`)
+  for (const path of [...agentPaths].sort()) {
     const record = readJson(view, path, agentBoundaryRecordSchema)
-    if (record === undefined) continue
+    const problem = firstProblem.get(path)
+    if (record === undefined) {
+      const name = SNAPSHOT_FILE.exec(path)
+      if (!name) continue
+      const missing = view.read(path) === undefined
+      boundaries.push({
+        key: `${name[1]}.a${name[2]}`,
+        rollout_id: name[1] as string,
+        attempt: Number(name[2]),
+        boundary_index: -1,
+        turn_index: -1,
+        last_committed_model_call_id: null,
+        resource_state_revisions: {},
+        output_items: 0,
+        file: path,
+        verified: false,
+        problem: problem ?? {
+          code: missing ? 'missing_file' : 'unreadable',
+          path,
+          message: missing ? 'the file is missing' : 'the file does not decode as a record',
+        },
+      })
+      continue
+    }
     boundaryRecords.push(record)
     boundaries.push({
       key: executionKey(record),
@@ -209,6 +238,7 @@ export function inspectDirectory(
       output_items: record.output_items.length,
       file: path,
       verified: verified(path),
+      ...(problem === undefined ? {} : { problem }),
     })
   }
 
