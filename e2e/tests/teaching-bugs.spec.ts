@@ -40,6 +40,11 @@ test('a run with a bug shows its broken invariant, and "first failing step" land
   await expect(row).toHaveAttribute('data-status', 'pass')
   await runPage.press('ArrowRight')
   await runPage.waitForStep(step)
+  // the failing message is marked in the diagram and named in the event line
+  await expect(
+    runPage.diagram.locator('text.messageText[data-failure="true"]').first(),
+  ).toBeVisible()
+  await expect(page.getByTestId('event-failure')).toContainText('call-id-unique fails here')
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: `${SCREENSHOTS}teaching-bug.png` })
 })
