@@ -107,7 +107,7 @@ export function buildTimeline(events: readonly TraceEvent[], deadlineMs: number)
         })
     }
     previous = { ms, step: event.step }
-    const stale = STALE.exec(event.from)
+    const stale = event.from.startsWith('rollout_') ? STALE.exec(event.from) : null
     const rollout = text(p['rollout_id']) ?? stale?.[1]
     const attempt = int(p['attempt_index'])
     if (rollout === undefined || attempt === undefined) continue

@@ -181,6 +181,17 @@ export const timelineQuery = (id: string, params: TimelineParams) =>
     gcTime: 60_000,
   })
 
+/**
+ * The timeline's counts alone (`limit=0`): asked ahead of the tab, it makes the run's worker build
+ * the Gantt while the reader looks at the diagram.
+ */
+export const timelineWarmQuery = (id: string) =>
+  queryOptions({
+    queryKey: runKeys.timeline(id, { total: -1, offset: 0, limit: 0 }),
+    queryFn: () => apiFetch<TimelineView>(`${run(id)}/timeline?limit=0`),
+    staleTime: Infinity,
+  })
+
 export const checkpointsQuery = (id: string, status: RunView['status']) =>
   queryOptions({
     queryKey: runKeys.checkpoints(id, status),

@@ -9,7 +9,7 @@ import { VirtualList } from './VirtualList.tsx'
 
 const LANE_HEIGHT = 28
 /** Lanes per request: the tab asks the pages of the lanes in view, never all 10,000. */
-export const TIMELINE_PAGE = 100
+export const TIMELINE_PAGE = 50
 const LIST_HEIGHT = 392
 /** An instantaneous bar (a tool call answered in the same millisecond) is drawn this wide. */
 const MIN_BAR_PERCENT = 0.35
