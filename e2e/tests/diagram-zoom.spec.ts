@@ -113,7 +113,7 @@ test('a 90-rollout straggler run at 1,440 px: at the start of every phase the di
     visited++
   }
   expect(visited).toBeGreaterThanOrEqual(5)
-  // every window draws its lifelines in the contract's order, controller and agent always among them
+  // every window draws its lifelines in the contract's order, controller and agent always there
   const ORDER = [
     'controller',
     'agent',
