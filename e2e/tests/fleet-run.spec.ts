@@ -60,7 +60,7 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
   // inject.
   await expect(page.getByRole('button', { name: 'Copy as cutover fleet' })).toHaveAttribute(
     'title',
-    `cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9`,
+    `npx cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9`,
   )
   await runPage.waitForComplete()
   // Every card names the OS process that held its role; at the end those are the replacements.
@@ -104,7 +104,7 @@ test('a run recorded by cutover fleet is listed with its marker and opens with t
   const step = Number(await retire.getAttribute('data-step'))
   await retire.click()
   await runPage.waitForStep(step)
-  await expect(runPage.currentMessage()).toContainText('agent.retire r1.a0')
+  await expect(runPage.currentMessage()).toHaveAttribute('data-label', /agent.retire r1.a0/)
   await runPage.openTab('Lineage')
   await expect(
     lineage.locator('[data-status="retired"][data-attempt="r1.a0"]').first(),

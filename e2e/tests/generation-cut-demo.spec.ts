@@ -37,9 +37,9 @@ test('the generation-cut demo steps both modes together: the cut (token count) i
   await expect(page.getByTestId('step-counter')).toHaveText(new RegExp(`^step ${cutStep} / \\d+$`))
   await panelAt(safe, Number(cutStep))
   await panelAt(whole, Number(cutStep))
-  const cutMessage = safe.getByTestId('sequence-diagram').locator('text.messageText.is-current')
-  await expect(cutMessage).toContainText(`cut at token ${k}`)
-  const call = /call (\S+)/.exec((await cutMessage.textContent()) ?? '')?.[1]
+  const cutMessage = safe.getByTestId('current-message')
+  await expect(cutMessage).toHaveAttribute('data-label', new RegExp(`cut at token ${k}`))
+  const call = /call (\S+)/.exec((await cutMessage.getAttribute('data-label')) ?? '')?.[1]
   expect(call).toBeTruthy()
   await expect(safe.getByTestId('straggler-fate')).toContainText(`cut at token ${k}`)
 
@@ -48,8 +48,9 @@ test('the generation-cut demo steps both modes together: the cut (token count) i
   const continueStep = Number(/step (\d+)/.exec((await continueButton.textContent()) ?? '')?.[1])
   await continueButton.click()
   await panelAt(safe, continueStep)
-  const continued = safe.getByTestId('sequence-diagram').locator('text.messageText.is-current')
-  await expect(continued).toContainText(
+  const continued = safe.getByTestId('current-message')
+  await expect(continued).toHaveAttribute(
+    'data-label',
     new RegExp(`from token ${k} \\(\\w+\\) \\+\\d+ call ${call}$`),
   )
   await expect(safe.getByTestId('narrative')).toContainText(`from token ${k}`)

@@ -77,7 +77,24 @@ test('a directory written by cutover simulate --out, opened by path: Workplace t
   await form.getByRole('button', { name: 'Open read-only' }).click()
   await page.waitForURL(/\/runs\/dir[0-9a-f]{16}/)
   await expect(page.getByTestId('directory-verdict')).toContainText('problem')
-  await page.getByRole('tab', { name: 'Manifests' }).click()
+  // the damaged session is still in Sessions, marked with its problem and file
+  const damagedRow = page
+    .getByTestId('sessions-table')
+    .locator(`[role="row"][data-session="${victim.replace(/\.json$/, '')}"]`)
+  await expect(damagedRow).toHaveAttribute('data-problem', 'digest_mismatch')
+  await expect(page.getByTestId('damaged-sessions')).toContainText(`resources/workplace/${victim}`)
+  await damagedRow.click()
+  await expect(page.getByTestId('session-problem')).toContainText('digest_mismatch')
+  await page.screenshot({ path: `${SCREENSHOTS}directory-damaged.png` })
+  // the problem badge opens the Manifests tab at that file
+  await page.getByTestId('directory-verdict').click()
+  await expect(page.getByRole('tab', { name: 'Manifests' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  await expect(
+    page.getByRole('region', { name: `File resources/workplace/${victim}` }),
+  ).toBeVisible()
   const problem = page.locator(
     `[data-testid="directory-problem"][data-path="resources/workplace/${victim}"]`,
   )
@@ -95,7 +112,6 @@ test('a directory written by cutover simulate --out, opened by path: Workplace t
   await expect(
     page.getByRole('region', { name: `File resources/workplace/${victim}` }),
   ).toBeVisible()
-  await page.screenshot({ path: `${SCREENSHOTS}directory-damaged.png` })
 
   // the directory's own timeline ends with the marker
   await page.getByRole('tab', { name: 'Timeline' }).click()
@@ -117,6 +133,8 @@ test('a path that is not a checkpoint directory, and one outside the allowed roo
   await form.getByRole('textbox', { name: /Directory path/ }).fill('/etc')
   await form.getByRole('button', { name: 'Open read-only' }).click()
   await expect(page.getByRole('alert')).toContainText('path_not_allowed')
+  // the refusal names the roots it may open
+  await expect(page.getByRole('alert')).toContainText(/cutover inspect\): the data directory/)
   await expect(page).toHaveURL(/\/$/)
   // the browser logs each refused request; those two were asked for
   const refused = consoleErrors.filter((e) => /status of (400|403)/.test(e))

@@ -151,6 +151,47 @@ async function measureInspector(
   }, SCROLL_STEPS)
   expect(scroll.at_bottom).toBe(true)
 
+  // the timeline's first render: a click on its tab to the frame after its first lanes' bars are
+  // drawn (the worker builds the whole Gantt once, the page asks the lanes in view), then a scroll
+  // to its last lane
+  const timeline = await page.evaluate(
+    () =>
+      new Promise<{ first_ms: number; lanes: number }>((resolve) => {
+        const tab = Array.from(document.querySelectorAll('[role="tab"]')).find(
+          (t) => t.textContent === 'Timeline',
+        ) as HTMLElement
+        const t0 = performance.now()
+        tab.click()
+        const check = () => {
+          const drawn = document.querySelector('[data-testid="timeline-bar"]')
+          if (drawn)
+            requestAnimationFrame(() =>
+              resolve({
+                first_ms: performance.now() - t0,
+                lanes: Number(
+                  document.querySelector('[data-testid="timeline"]')?.getAttribute('data-rollouts'),
+                ),
+              }),
+            )
+          else requestAnimationFrame(check)
+        }
+        requestAnimationFrame(check)
+      }),
+  )
+  const laneList = page.getByTestId('timeline').locator('.vlist')
+  const timelineScroll = await laneList.evaluate(async (element) => {
+    const t0 = performance.now()
+    element.scrollTop = element.scrollHeight
+    for (;;) {
+      await new Promise((r) => requestAnimationFrame(r))
+      const labels = element.querySelectorAll('.tl-label')
+      const last = labels[labels.length - 1]?.textContent ?? '…'
+      if (last !== '…' && element.querySelector('.tl-bar')) break
+      if (performance.now() - t0 > 60_000) break
+    }
+    return performance.now() - t0
+  })
+
   const figures = {
     rollouts: run.rollouts,
     events: run.events,
@@ -188,6 +229,9 @@ async function measureInspector(
     ),
     step_sessions_requests: sessionsLoads.length,
     step_sessions_bytes_max: Math.max(0, ...sessionsLoads.map((l) => l.bytes)),
+    timeline_lanes: timeline.lanes,
+    timeline_first_render_ms: Math.round(timeline.first_ms),
+    timeline_scroll_to_last_lane_ms: Math.round(timelineScroll),
   }
   mkdirSync(RESULTS, { recursive: true })
   writeFileSync(`${RESULTS}${file}`, `${JSON.stringify(figures, null, 2)}\n`)

@@ -12,7 +12,7 @@ test('the inspector is served under its Content-Security-Policy, and the suite s
     expect(csp).toContain(directive)
   expect(headers['x-content-type-options']).toBe('nosniff')
   expect(headers['referrer-policy']).toBe('no-referrer')
-  await expect(page.getByTestId('scenario-card').first()).toBeVisible()
+  await expect(page.getByTestId('runs-list')).toBeVisible()
   expect(cspViolations).toEqual([])
 
   // An injected inline script does not run, and the watch every test carries reports it.

@@ -36,7 +36,7 @@ test('the straggler demo shows the retired attempt in the lineage and the stale_
   const step = Number(await refused.getAttribute('data-step'))
   await refused.click()
   await runPage.waitForStep(step)
-  await expect(runPage.currentMessage()).toContainText('stale_attempt')
+  await expect(runPage.currentMessage()).toHaveAttribute('data-label', /stale_attempt/)
   await expect(page.getByTestId('narrative')).toContainText('stale_attempt')
 
   // the retirement itself, one step at a time with its narrative

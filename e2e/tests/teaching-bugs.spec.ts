@@ -21,7 +21,7 @@ test('a run with a bug shows its broken invariant, and "first failing step" land
   await runPage.waitForComplete()
   await expect(page.getByTestId('bug-badge')).toHaveText('bug: call-ids-reused')
   await expect(page.getByTestId('inert-fault')).toContainText('this fault had no effect')
-  await expect(page.getByTestId('fault-chip')).toHaveText('crash_after_write · no effect')
+  await expect(page.getByTestId('fault-chip')).toHaveText('crash at write 5000 · no effect')
 
   await runPage.openTab('Invariants')
   const row = page.locator('[data-invariant="call-id-unique"]')
@@ -40,6 +40,11 @@ test('a run with a bug shows its broken invariant, and "first failing step" land
   await expect(row).toHaveAttribute('data-status', 'pass')
   await runPage.press('ArrowRight')
   await runPage.waitForStep(step)
+  // the failing message is marked in the diagram and named in the event line
+  await expect(
+    runPage.diagram.locator('text.messageText[data-failure="true"]').first(),
+  ).toBeVisible()
+  await expect(page.getByTestId('event-failure')).toContainText('call-id-unique fails here')
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: `${SCREENSHOTS}teaching-bug.png` })
 })
@@ -53,6 +58,7 @@ test('the SVG export holds the messages of the drawn window, with the participan
   await homePage.runScenario('happy-path')
   await runPage.waitForComplete()
   await runPage.waitForStep((await runPage.position()).total)
+  // one text per drawn line of a label (labels wrap)
   const drawn = await runPage.diagram.locator('.diagram-canvas text.messageText').count()
   expect(drawn).toBeGreaterThan(5)
   const [download] = await Promise.all([

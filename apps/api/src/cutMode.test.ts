@@ -81,7 +81,8 @@ describe('cut_mode (CONTRACTS.md §10) over the API and the CLI', () => {
     const line = simulateCommandLine(view)
     expect(line).toContain('--cut-mode generation-safe')
     const words = [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '')
-    const cli = simulate([...words.slice(2), '--json'])
+    expect(words.slice(0, 3)).toEqual(['npx', 'cutover', 'simulate'])
+    const cli = simulate([...words.slice(3), '--json'])
     expect(cli.stderr).toBe('')
     const events = (await api.json(`/api/runs/${view.id}/events`)).body.events as TraceEvent[]
     expect(JSON.stringify(cli.result?.events)).toBe(JSON.stringify(events))

@@ -4,16 +4,21 @@ import { HomePage } from './pages/HomePage.tsx'
 import { NotFoundPage } from './pages/NotFoundPage.tsx'
 import { RunPage } from './pages/RunPage.tsx'
 import { StragglerDemoPage } from './pages/StragglerDemoPage.tsx'
+import { ThemeToggle } from './components/ThemeToggle.tsx'
 import { Link } from './router/Link.tsx'
 import { useRoute } from './router/navigation.ts'
+import type { InspectorView } from './router/route.ts'
+
+/** The inspector's part of a run or demo route (without the page and its run). */
+function inspectorView(route: InspectorView): InspectorView {
+  const { step, tab, session, q, fold, message, present } = route
+  return { step, tab, session, q, fold, message, present }
+}
 
 /** The shell: a header and the page the URL names. */
 export function App() {
   const route = useRoute()
-  const view =
-    route.page === 'run' || route.page === 'straggler'
-      ? { step: route.step, tab: route.tab, session: route.session }
-      : null
+  const view = route.page === 'run' || route.page === 'straggler' ? inspectorView(route) : null
   return (
     <>
       <header className="app-head">
@@ -47,6 +52,7 @@ export function App() {
             Generation-cut demo
           </Link>
         </nav>
+        <ThemeToggle />
       </header>
       {route.page === 'home' && <HomePage />}
       {route.page === 'run' && <RunPage key={route.id} id={route.id} view={view ?? route} />}

@@ -125,6 +125,7 @@ export {
 } from './render/renderSequenceDiagram.ts'
 export type { SequenceDiagram, SequenceDiagramOptions } from './render/renderSequenceDiagram.ts'
 export { diagramWindow, DEFAULT_WINDOW_SIZE } from './render/diagramWindow.ts'
+export { compareParticipants, diagramParticipant } from './render/diagramParticipant.ts'
 export type { StepWindow } from './render/diagramWindow.ts'
 export { demoTrace } from './render/demoTrace.ts'
 // environments and their checkpoint codecs (environments/, rng/)

@@ -60,6 +60,12 @@ describe('cutover diff', () => {
     )
   })
 
+  it('[diff] the text output names the fields that differ in each differing event', () => {
+    const human = run([happy.id, straggler.id]).stdout
+    const first = /first divergence:[^\n]*\n[^\n]*\n[^\n]*\n {2}differs in: (.+)/.exec(human)
+    expect(first?.[1]).toMatch(/^(type|from|to|phase|outcome|time_ms|payload\.[a-z_]+)(, .+)?$/)
+  })
+
   it('[cli] usage errors and unknown runs: exit 2, one line on stderr', () => {
     for (const argv of [
       [happy.id],

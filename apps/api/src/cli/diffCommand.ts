@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { diffTraces, summarizeDiff } from '@cutover/core'
 import type { TraceEvent } from '@cutover/core/contracts'
+import { differingFields } from '@cutover/core/contracts'
 import { NodeCheckpointDirectory } from '@cutover/core/adapters'
 import { resolveDataDir } from '../nodeAppDeps.ts'
 import { createFileRunStore } from '../store/FileRunStore.ts'
@@ -93,6 +94,7 @@ export function runDiffCommand(
         `first divergence: step ${first.step_a} of A, step ${first.step_b} of B`,
         `  A ${line(a[first.step_a - 1])}`,
         `  B ${line(b[first.step_b - 1])}`,
+        `  differs in: ${differingFields(a[first.step_a - 1] ?? null, b[first.step_b - 1] ?? null).join(', ') || '(nothing)'}`,
       )
       if (first.a.length === 0 || first.b.length === 0) {
         const [extra, other] = first.a.length === 0 ? ['B', 'A'] : ['A', 'B']
@@ -107,6 +109,12 @@ export function runDiffCommand(
       )
       for (const e of d.a.slice(0, 3)) out.push(`  A ${line(e)}`)
       for (const e of d.b.slice(0, 3)) out.push(`  B ${line(e)}`)
+      // events replaced one for one: which fields of each pair differ
+      if (d.a.length === d.b.length)
+        d.a.slice(0, 3).forEach((e, k) => {
+          const fields = differingFields(e, d.b[k] ?? null)
+          if (fields.length > 0) out.push(`  differs in: ${fields.join(', ')}`)
+        })
     }
     if (diff.differences.length > 50)
       out.push(`… ${diff.differences.length - 50} more (--json for the count)`)

@@ -118,8 +118,8 @@ describe('cutover simulate --faults / --bug', () => {
       expect(line).toContain('--deadline-ms 80')
       expect(line).toContain('--faults ')
       const words = shellWords(line)
-      expect(words.slice(0, 2)).toEqual(['cutover', 'simulate'])
-      const cli = simulate([...words.slice(2), '--json'])
+      expect(words.slice(0, 3)).toEqual(['npx', 'cutover', 'simulate'])
+      const cli = simulate([...words.slice(3), '--json'])
       expect(cli.stderr).toBe('')
       expect(JSON.stringify(cli.result?.events)).toBe(JSON.stringify(events))
       expect(JSON.parse(cli.stdout)).toMatchObject({

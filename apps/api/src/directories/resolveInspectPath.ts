@@ -38,7 +38,7 @@ export function resolveInspectPath(
     return err(
       cutoverError(
         'path_not_allowed',
-        `${absolute}${real === absolute ? '' : ` (really ${real})`} is outside the directories this server may open: the data directory, CUTOVER_INSPECT_ROOTS and the directories named to cutover inspect`,
+        `${absolute}${real === absolute ? '' : ` (really ${real})`} is outside the directories this server may open (the data directory, CUTOVER_INSPECT_ROOTS and the directories named to cutover inspect): ${allowed.length === 0 ? 'none' : allowed.join(', ')}`,
       ),
     )
   }

@@ -106,3 +106,29 @@ export const sessionsQuery = z.strictObject({
 
 /** A query that takes no parameters (any is refused, naming it). */
 export const noQuery = z.strictObject({})
+
+/** The most lanes one window of `GET /api/runs/:id/timeline` answers. */
+export const MAX_TIMELINE_LIMIT = 1_000
+
+/**
+ * Query of `GET /api/runs/:id/timeline`: the step whose virtual time is `now_ms` (default: the
+ * edge), lanes from `offset` (default 0), at most `limit` of them (default 100; 0 gives only the
+ * counts, deadlines and gaps), and where the lane of `rollout` is.
+ */
+export const timelineQuery = z.strictObject({
+  step: stepText.optional(),
+  offset: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,8})$/, 'offset is a non-negative integer')
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,3})$/, 'limit is a non-negative integer')
+    .refine((s) => Number(s) <= MAX_TIMELINE_LIMIT, `limit is at most ${MAX_TIMELINE_LIMIT}`)
+    .optional(),
+  rollout: z
+    .string()
+    .max(128)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'rollout is a rollout id, e.g. r004')
+    .optional(),
+})

@@ -6,7 +6,15 @@ import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
 import type { RunViews } from '../runs/RunViews.ts'
-import { sessionKeyParam, sessionsQuery, stepOnlyQuery, stepQuery, stepText } from './params.ts'
+import {
+  noQuery,
+  sessionKeyParam,
+  sessionsQuery,
+  stepOnlyQuery,
+  stepQuery,
+  stepText,
+  timelineQuery,
+} from './params.ts'
 import { requireRun } from './runsRoutes.ts'
 
 /**
@@ -84,6 +92,43 @@ export function runViewRoutes(runs: RunManager): Hono {
     // Built and encoded where the simulation lives (a run's worker thread): this thread only sends
     // the text.
     return jsonText(c, await result.json('stepView', { step, total, collapsed, size }))
+  })
+
+  // the payload panel: the message at a step, its pair, the participant fields it changed and its
+  // session before and after (two card lists, whatever the run's size)
+  app.get('/runs/:id/steps/:n/message', async (c) => {
+    const query = validate(noQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const result = await requireResult(c, runs)
+    if (result instanceof Response) return result
+    const total = result.events.length
+    const step = parseStep(c, c.req.param('n'), total)
+    if (typeof step !== 'number') return step
+    if (step === 0)
+      return errorResponse(c, 'invalid_request', 'step 0 is before the first message: no message')
+    return jsonText(c, await result.json('messageView', { step, total }))
+  })
+
+  // the Gantt of virtual time: a window of its lanes, built in the run's worker
+  app.get('/runs/:id/timeline', async (c) => {
+    const query = validate(timelineQuery, c.req.query(), 'query')
+    if (!query.ok) return cutoverErrorResponse(c, query.error)
+    const result = await requireResult(c, runs)
+    if (result instanceof Response) return result
+    const total = result.events.length
+    const step = parseStep(c, query.value.step, total)
+    if (typeof step !== 'number') return step
+    const { offset, limit, rollout } = query.value
+    return jsonText(
+      c,
+      await result.json('timelineView', {
+        step,
+        total,
+        offset: Number(offset ?? 0),
+        limit: Number(limit ?? 100),
+        rollout,
+      }),
+    )
   })
 
   app.get('/runs/:id/sessions', async (c) => {

@@ -24,6 +24,9 @@ const SSE_BATCH = 2000
 const DEFAULT_EVENTS_LIMIT = 1000
 
 /** Resolves `:id` to a known run, or answers 400/404. */
+/** The body of `POST /api/runs`: a run config and, optionally, the run it was made from. */
+const createRunBody = runConfigSchema.extend({ parent: runIdParam.optional() })
+
 export function requireRun(c: Context, runs: RunManager): { id: string; view: RunView } | Response {
   const id = validate(runIdParam, c.req.param('id'), 'run id')
   if (!id.ok) return cutoverErrorResponse(c, id.error)
@@ -70,11 +73,13 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
         `no scenario ${JSON.stringify(scenario)} (one of ${simulator.scenarios.map((s) => s.name).join(', ')})`,
       )
     }
-    const input = validate(runConfigSchema, body.value, 'run config')
+    const input = validate(createRunBody, body.value, 'run config')
     if (!input.ok) return cutoverErrorResponse(c, input.error)
-    const config = simulator.resolve(input.value)
+    // `parent` names the run this one was made from: kept on the view, never part of the config
+    const { parent, ...configInput } = input.value
+    const config = simulator.resolve(configInput)
     if (!config.ok) return cutoverErrorResponse(c, config.error)
-    const created = runs.create(config.value)
+    const created = runs.create(config.value, parent === undefined ? {} : { parent })
     if (!created.ok) return cutoverErrorResponse(c, created.error)
     return c.json(created.value satisfies RunView, 201)
   })

@@ -105,7 +105,7 @@ export interface RunManager {
    * directory holds its limit of runs and `too_many_runs` when every slot is busy and the queue
    * full.
    */
-  create(config: RunConfig): Result<RunView, CutoverError>
+  create(config: RunConfig, options?: { readonly parent?: string }): Result<RunView, CutoverError>
   /** Stops (if running) and deletes a run and its folder; false when unknown. */
   remove(id: string): boolean
   /** The events so far (running) or the whole trace (complete); undefined for an unknown run. */
@@ -539,7 +539,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       const entry = runs.get(id)
       return entry === undefined ? undefined : shown(entry)
     },
-    create(config) {
+    create(config, options = {}) {
       if (runs.size + recordings.size >= limits.runs) {
         return err(
           cutoverError(
@@ -578,6 +578,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
         damaged: [],
         invariants: allPass(),
         failures: [],
+        ...(options.parent === undefined ? {} : { parent: options.parent }),
       }
       try {
         deps.store.writeRun(view)

@@ -1,10 +1,12 @@
 import type { SimulationResult, TraceViews } from '@cutover/core'
 import type { TraceEvent } from '@cutover/core/contracts'
 import type { ViewMethod } from './simulationWorkerProtocol.ts'
+import { messageView } from './messageView.ts'
 import { sessionsView } from './sessionsView.ts'
 import { sessionsWindow } from './sessionsWindow.ts'
 import { stepView } from './stepView.ts'
 import { tablesView } from './tablesView.ts'
+import { timelineView } from './timelineView.ts'
 
 /**
  * The per-step views of SimulationResult a view query can name, plus the composed step, sessions
@@ -12,7 +14,7 @@ import { tablesView } from './tablesView.ts'
  */
 type ResultMethod = Exclude<
   ViewMethod,
-  'stepView' | 'sessionsView' | 'sessionsWindow' | 'tablesView'
+  'stepView' | 'sessionsView' | 'sessionsWindow' | 'tablesView' | 'messageView' | 'timelineView'
 >
 const VIEW_METHODS: readonly ViewMethod[] = [
   'participantsAt',
@@ -25,6 +27,8 @@ const VIEW_METHODS: readonly ViewMethod[] = [
   'sessionsView',
   'sessionsWindow',
   'tablesView',
+  'messageView',
+  'timelineView',
 ]
 
 /** A composed view as a method of the run (its SimulationResult argument taken away). */
@@ -36,6 +40,8 @@ type ViewSignatures = { readonly [K in ResultMethod]: SimulationResult[K] } & {
   readonly sessionsView: Composed<typeof sessionsView>
   readonly sessionsWindow: Composed<typeof sessionsWindow>
   readonly tablesView: Composed<typeof tablesView>
+  readonly messageView: Composed<typeof messageView>
+  readonly timelineView: Composed<typeof timelineView>
 }
 
 /**
@@ -88,6 +94,10 @@ export function callView(
   if (method === 'sessionsWindow')
     return sessionsWindow(result, args[0] as Parameters<typeof sessionsWindow>[1])
   if (method === 'tablesView') return tablesView(result, args[0] as string, args[1] as number)
+  if (method === 'messageView')
+    return messageView(result, args[0] as Parameters<typeof messageView>[1])
+  if (method === 'timelineView')
+    return timelineView(result, args[0] as Parameters<typeof timelineView>[1])
   return (result[method] as (...a: readonly unknown[]) => unknown).apply(result, [...args])
 }
 

@@ -35,6 +35,8 @@ export type ViewMethod =
   | 'sessionsView'
   | 'sessionsWindow'
   | 'tablesView'
+  | 'messageView'
+  | 'timelineView'
 
 /** Main thread → worker. */
 export type ToSimulationWorker = {

@@ -14,7 +14,7 @@ const card = (id: ParticipantView['id'], tombstones: number): ParticipantView =>
 })
 
 describe('step view', () => {
-  it('[api] a card carries its first tombstones in order and their count; the view carries no session rows', () => {
+  it('[api] a card carries its first tombstones in order and their count, cards in lifeline order; the view carries no session rows', () => {
     const source = {
       events: [],
       invariantsAt: () => ({ invariants: {} as never, failures: [] }),
@@ -25,12 +25,13 @@ describe('step view', () => {
       ],
     }
     const view = stepView(source, { step: 0, total: 0, collapsed: [] })
+    // the cards in the diagram's lifeline order, whatever order the run lists them in
     expect(view.participants.map((p) => [p.id, p.tombstones.length, p.tombstone_count])).toEqual([
-      ['agent', CARD_TOMBSTONES, 9_572],
       ['controller', 0, 0],
+      ['agent', CARD_TOMBSTONES, 9_572],
       ['policy_model', CARD_TOMBSTONES, CARD_TOMBSTONES],
     ])
-    expect(view.participants[0]?.tombstones.slice(0, 2)).toEqual(['r00000.a0', 'r00001.a0'])
+    expect(view.participants[1]?.tombstones.slice(0, 2)).toEqual(['r00000.a0', 'r00001.a0'])
     expect(view).not.toHaveProperty('sessions')
   })
 })

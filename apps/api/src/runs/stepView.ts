@@ -1,5 +1,10 @@
 import type { SimulationResult } from '@cutover/core'
-import { diagramWindow, renderSequenceDiagram } from '@cutover/core'
+import {
+  compareParticipants,
+  diagramParticipant,
+  diagramWindow,
+  renderSequenceDiagram,
+} from '@cutover/core'
 import type {
   ParticipantView,
   StepParticipantView,
@@ -31,6 +36,17 @@ const cardOf = (p: ParticipantView): StepParticipantView => ({
   tombstone_count: p.tombstones.length,
 })
 
+/**
+ * The cards in the diagram's lifeline order (controller, agent, policy model, workers, token store,
+ * resources, directory), whatever order the run's kind lists its participants in.
+ */
+export function inLifelineOrder<T extends { readonly id: string }>(cards: readonly T[]): T[] {
+  return cards
+    .map((card) => ({ card, rank: diagramParticipant(card.id) }))
+    .sort((a, b) => compareParticipants(a.rank, b.rank))
+    .map(({ card }) => card)
+}
+
 type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'participantsAt'>
 
 /**
@@ -57,7 +73,7 @@ export function stepView(result: StepViewSource, query: StepViewQuery): StepView
     total,
     event,
     phase: event?.phase ?? null,
-    participants: result.participantsAt(step).map(cardOf),
+    participants: inLifelineOrder(result.participantsAt(step)).map(cardOf),
     invariants,
     failures,
     mermaid: diagram.source,

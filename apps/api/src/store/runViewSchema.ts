@@ -79,6 +79,10 @@ export const storedRunViewSchema = z.object({
     }),
   ),
   error: z.string().optional(),
+  parent: z
+    .string()
+    .regex(/^[0-9a-z]{1,64}$/)
+    .optional(),
   processes: z
     .array(
       z.object({

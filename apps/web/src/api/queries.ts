@@ -5,6 +5,7 @@ import type {
   RunSummary,
   CheckpointView,
   LineageView,
+  MessageView,
   RunConfigInput,
   RunView,
   ScenarioInfo,
@@ -12,12 +13,13 @@ import type {
   SessionsWindow,
   StepView,
   TablesView,
+  TimelineView,
   TraceEvent,
   TracePhase,
 } from '@cutover/core/contracts'
 import { apiFetch, apiText } from './client.ts'
 import { bugKeys, runKeys, scenarioKeys } from './queryKeys.ts'
-import type { EventsRangeParams, SessionsWindowParams } from './queryKeys.ts'
+import type { EventsRangeParams, SessionsWindowParams, TimelineParams } from './queryKeys.ts'
 
 export type { EventsRangeParams } from './queryKeys.ts'
 
@@ -158,6 +160,38 @@ export const lineageQuery = (id: string, step: number) =>
     staleTime: Infinity,
   })
 
+/** The payload panel of the message at a step (n ≥ 1): never changes once the step exists. */
+export const messageQuery = (id: string, step: number) =>
+  queryOptions({
+    queryKey: runKeys.message(id, step),
+    queryFn: () => apiFetch<MessageView>(`${run(id)}/steps/${step}/message`),
+    staleTime: Infinity,
+  })
+
+/**
+ * A window of the timeline's lanes over the run's first `total` events (the Timeline tab asks the
+ * lanes in view); its `now_ms` is the edge's, the tab draws the cursor at the step shown itself.
+ */
+export const timelineQuery = (id: string, params: TimelineParams) =>
+  queryOptions({
+    queryKey: runKeys.timeline(id, params),
+    queryFn: () =>
+      apiFetch<TimelineView>(`${run(id)}/timeline?offset=${params.offset}&limit=${params.limit}`),
+    staleTime: Infinity,
+    gcTime: 60_000,
+  })
+
+/**
+ * The timeline's counts alone (`limit=0`): asked ahead of the tab, it makes the run's worker build
+ * the Gantt while the reader looks at the diagram.
+ */
+export const timelineWarmQuery = (id: string) =>
+  queryOptions({
+    queryKey: runKeys.timeline(id, { total: -1, offset: 0, limit: 0 }),
+    queryFn: () => apiFetch<TimelineView>(`${run(id)}/timeline?limit=0`),
+    staleTime: Infinity,
+  })
+
 export const checkpointsQuery = (id: string, status: RunView['status']) =>
   queryOptions({
     queryKey: runKeys.checkpoints(id, status),
@@ -174,8 +208,11 @@ export const checkpointFileQuery = (id: string, cid: string, path: string) =>
     staleTime: Infinity,
   })
 
+/** The body of `POST /api/runs`: a config, and the run it is made from (a re-run's parent). */
+export type CreateRunBody = RunConfigInput & { readonly parent?: string }
+
 /** `POST /api/runs`: 201 with the run, still running. */
-export const createRun = (config: RunConfigInput) =>
+export const createRun = (config: CreateRunBody) =>
   apiFetch<RunView>('/api/runs', {
     method: 'POST',
     body: JSON.stringify(config),

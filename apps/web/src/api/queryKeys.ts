@@ -29,6 +29,14 @@ export interface SessionsWindowParams {
   readonly environment?: EnvName | undefined
 }
 
+/** A window of the timeline's lanes (`GET /api/runs/:id/timeline?step=&offset=&limit=`). */
+export interface TimelineParams {
+  /** The run's events when asked (a running run's timeline grows). */
+  readonly total: number
+  readonly offset: number
+  readonly limit: number
+}
+
 /**
  * Query keys, one factory per resource (TanStack's key factory pattern).
  *
@@ -56,6 +64,9 @@ export const runKeys = {
   tables: (id: string, key: string, step: number) =>
     [...runKeys.detail(id), 'tables', key, step] as const,
   lineage: (id: string, step: number) => [...runKeys.detail(id), 'lineage', step] as const,
+  message: (id: string, step: number) => [...runKeys.detail(id), 'message', step] as const,
+  timeline: (id: string, params: TimelineParams) =>
+    [...runKeys.detail(id), 'timeline', params] as const,
   checkpoints: (id: string, status: string) =>
     [...runKeys.detail(id), 'checkpoints', status] as const,
   checkpointFile: (id: string, cid: string, path: string) =>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { RunConfigInput } from '@cutover/core/contracts'
 import { createRun } from './queries.ts'
+import type { CreateRunBody } from './queries.ts'
 import { runKeys } from './queryKeys.ts'
 
 /**
@@ -9,7 +9,7 @@ import { runKeys } from './queryKeys.ts'
 export function useCreateRun() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (config: RunConfigInput) => createRun(config),
+    mutationFn: (config: CreateRunBody) => createRun(config),
     onSuccess: (created) => {
       client.setQueryData(runKeys.detail(created.id), created)
       void client.invalidateQueries({ queryKey: runKeys.list() })

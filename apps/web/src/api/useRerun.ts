@@ -5,7 +5,9 @@ import type { Tab } from '../router/route.ts'
 import { useCreateRun } from './useCreateRun.ts'
 
 /** What a re-run copies from its run. */
-type RunLike = Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug'>
+type RunLike = Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 'bug'> & {
+  readonly id?: string
+}
 
 /**
  * Re-running a run with another fault schedule: `rerun(run, faults, step, tab)` creates the new
@@ -15,8 +17,12 @@ type RunLike = Pick<RunView, 'scenario' | 'seed' | 'rollouts' | 'deadline_ms' | 
 export function useRerun() {
   const create = useCreateRun()
   const rerun = (run: RunLike, faults: readonly Fault[], step: number, tab: Tab) =>
-    create.mutate(rerunConfig(run, faults), {
-      onSuccess: (created) => go({ page: 'run', id: created.id, step, tab, session: null }),
-    })
+    // the new run names its parent: its page links back, and Compare defaults to it
+    create.mutate(
+      { ...rerunConfig(run, faults), ...(run.id ? { parent: run.id } : {}) },
+      {
+        onSuccess: (created) => go({ page: 'run', id: created.id, step, tab, session: null }),
+      },
+    )
   return { rerun, pending: create.isPending, error: create.error }
 }

@@ -6,7 +6,12 @@ import { go } from '../router/navigation.ts'
 /** "Compare with…" on a run page: pick another finished run and open `/diff?a=<this>&b=<that>`. */
 export function CompareWith({ runId }: { runId: string }) {
   const runs = useQuery(runsQuery())
-  const others = (runs.data?.runs ?? []).filter((r) => r.id !== runId && r.status === 'complete')
+  const all = runs.data?.runs ?? []
+  // a run made from another ("Run with this fault") is compared with its parent by default
+  const parent = all.find((r) => r.id === runId)?.parent
+  const others = all
+    .filter((r) => r.id !== runId && r.status === 'complete')
+    .sort((a, b) => Number(b.id === parent) - Number(a.id === parent))
   const [other, setOther] = useState('')
   const chosen = others.some((r) => r.id === other) ? other : (others[0]?.id ?? '')
   return (
@@ -21,6 +26,7 @@ export function CompareWith({ runId }: { runId: string }) {
       <label>
         Compare with…{' '}
         <select
+          aria-label="Compare with this run"
           value={chosen}
           onChange={(e) => setOther(e.currentTarget.value)}
           disabled={others.length === 0}
@@ -28,6 +34,7 @@ export function CompareWith({ runId }: { runId: string }) {
           {others.length === 0 && <option value="">no other finished run</option>}
           {others.map((r) => (
             <option key={r.id} value={r.id}>
+              {r.id === parent ? 'parent: ' : ''}
               {r.scenario} · seed {r.seed} · {r.rollouts} rollouts · {r.id}
             </option>
           ))}

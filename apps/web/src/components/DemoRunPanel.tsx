@@ -10,6 +10,18 @@ import { LineageTab } from './LineageTab.tsx'
 import { Loading } from './Loading.tsx'
 import { MermaidDiagram } from './MermaidDiagram.tsx'
 
+/**
+ * The lifelines a half-width pane folds into "others" when it opens: the cut is told by the
+ * controller, agent, policy model, generation worker and token store (the menu shows the rest).
+ */
+const DEMO_FOLDED = [
+  'resources_blackjack',
+  'resources_counter',
+  'resources_workplace',
+  'directory',
+  'rollouts',
+]
+
 /** What a cut mode does to the straggler, in one sentence a person reads beside the diagram. */
 export function fateText(fate: StragglerFate): string {
   switch (fate.kind) {
@@ -85,7 +97,12 @@ export function DemoRunPanel({
           <MermaidDiagram
             source={data.diagram.source}
             highlight={data.diagram.highlight}
-            initialZoom={0.7}
+            defaultHidden={DEMO_FOLDED}
+            scope={mode}
+            onOpen={(index) => {
+              const at = data.diagram.steps[index]
+              if (at !== undefined) onSeek(at)
+            }}
             label={`${mode} sequence diagram, steps ${data.window.from}–${data.window.to}`}
           />
         ) : view.status === 'error' ? (
@@ -111,6 +128,7 @@ export function DemoRunPanel({
         onSeek={onSeek}
         session={session}
         initialView="list"
+        scope={mode}
       />
     </section>
   )

@@ -29,10 +29,15 @@ export function DirectoryBoundariesTab({ run }: { run: DirectoryRunView }) {
         </thead>
         <tbody>
           {run.boundaries.map((b) => (
-            <tr key={b.key} data-execution={b.key}>
+            <tr
+              key={b.key}
+              data-execution={b.key}
+              data-problem={b.problem?.code}
+              className={b.problem ? 'is-damaged' : undefined}
+            >
               <td className="mono">{b.key}</td>
-              <td className="num">{b.boundary_index}</td>
-              <td className="num">{b.turn_index}</td>
+              <td className="num">{b.boundary_index < 0 ? '—' : b.boundary_index}</td>
+              <td className="num">{b.turn_index < 0 ? '—' : b.turn_index}</td>
               <td className="mono">{b.last_committed_model_call_id ?? '—'}</td>
               <td className="mono">
                 {Object.entries(b.resource_state_revisions)
@@ -42,7 +47,9 @@ export function DirectoryBoundariesTab({ run }: { run: DirectoryRunView }) {
               <td className="num">{b.output_items}</td>
               <td className="mono small">
                 {b.file}{' '}
-                {b.verified ? (
+                {b.problem ? (
+                  <span className="file-status status-digest_mismatch">✗ {b.problem.code}</span>
+                ) : b.verified ? (
                   ''
                 ) : (
                   <span className="file-status status-digest_mismatch">not verified</span>

@@ -47,6 +47,7 @@ export function DirectoryInspector({
   onView: (view: InspectorView) => void
 }) {
   const run = useQuery(directoryRunQuery(runId))
+  const [file, setFile] = useState<string | null>(null)
   const [tab, setTab] = useState<DirectoryTab>(
     (DIRECTORY_TABS as readonly string[]).includes(view.tab)
       ? (view.tab as DirectoryTab)
@@ -68,6 +69,11 @@ export function DirectoryInspector({
       onView({ ...view, tab: next })
   }
   const selectSession = (session: string) => onView({ ...view, session })
+  // the problem badge and a damaged session open the Manifests tab at the file
+  const openFile = (path: string | null) => {
+    setFile(path)
+    select('manifests')
+  }
   const count = data.problems.length
   return (
     <div className="inspector directory-inspector">
@@ -86,12 +92,21 @@ export function DirectoryInspector({
               checkpoint <span className="mono">{data.checkpoint_id}</span>
             </span>
           )}
-          <span
-            className={`inv-summary ${data.valid ? 'is-pass' : 'is-fail'}`}
-            data-testid="directory-verdict"
-          >
-            {data.valid ? '✓ verifies' : `✗ ${count} problem${count === 1 ? '' : 's'}`}
-          </span>
+          {data.valid ? (
+            <span className="inv-summary is-pass" data-testid="directory-verdict">
+              ✓ verifies
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="inv-summary is-fail badge-button problem-badge"
+              data-testid="directory-verdict"
+              title="Show the problems in the Manifests tab"
+              onClick={() => openFile(data.problems.find((p) => p.path !== null)?.path ?? null)}
+            >
+              ✗ {count} problem{count === 1 ? '' : 's'} →
+            </button>
+          )}
           <span className="muted small">
             {data.sessions.length} sessions · {data.boundaries.length} boundaries ·{' '}
             {data.files.length} files
@@ -110,6 +125,7 @@ export function DirectoryInspector({
             selected={view.session}
             onSelect={selectSession}
             onOpenTables={() => select('tables')}
+            onOpenFile={openFile}
           />
         ) : tab === 'tables' ? (
           <DirectoryTablesTab run={data} selected={view.session} onSelect={selectSession} />
@@ -118,7 +134,7 @@ export function DirectoryInspector({
         ) : tab === 'lineage' ? (
           <DirectoryLineageTab lineage={data.lineage} />
         ) : tab === 'manifests' ? (
-          <DirectoryManifestsTab run={data} />
+          <DirectoryManifestsTab key={file ?? ''} run={data} file={file} />
         ) : (
           <DirectoryTimelineTab run={data} />
         )}

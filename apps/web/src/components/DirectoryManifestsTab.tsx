@@ -86,9 +86,16 @@ function DirectoryFile({ run, path }: { run: DirectoryRunView; path: string }) {
  * ledger's generation cuts (cut at token k), as the run's Manifests tab and Sessions detail show
  * them.
  */
-export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
+export function DirectoryManifestsTab({
+  run,
+  file = null,
+}: {
+  run: DirectoryRunView
+  /** The file it opens at (a problem badge's or a damaged session's). */
+  file?: string | null
+}) {
   const tree = fileTree(run.files)
-  const [selected, setSelected] = useState<string | null>(null)
+  const [selected, setSelected] = useState<string | null>(file)
   return (
     <div className="manifests-grid" data-testid="manifests-view">
       <div className="manifests-nav">
@@ -116,10 +123,21 @@ export function DirectoryManifestsTab({ run }: { run: DirectoryRunView }) {
                 data-testid="directory-problem"
                 data-code={p.code}
                 data-path={p.path ?? ''}
-                className="problem"
+                className={`problem${p.path !== null && p.path === selected ? ' is-selected' : ''}`}
               >
                 <code className="error-code">{p.code}</code>{' '}
-                <span className="mono">{p.path ?? '(directory)'}</span>
+                {p.path !== null &&
+                run.files.some((f) => f.path === p.path && f.kind === 'file') ? (
+                  <button
+                    type="button"
+                    className="link-button mono"
+                    onClick={() => setSelected(p.path)}
+                  >
+                    {p.path}
+                  </button>
+                ) : (
+                  <span className="mono">{p.path ?? '(directory)'}</span>
+                )}
                 <div className="small">{p.message}</div>
               </li>
             ))}

@@ -10,9 +10,11 @@ import { SessionsTable } from './SessionsTable.tsx'
 function SnapshotDetail({
   session,
   onOpenTables,
+  onOpenFile,
 }: {
   session: DirectorySessionView
   onOpenTables: () => void
+  onOpenFile: (path: string) => void
 }) {
   const d = session.detail
   return (
@@ -33,6 +35,15 @@ function SnapshotDetail({
           <span className="badge status-failed">file has problems: not verified</span>
         )}
       </div>
+      {session.problem && (
+        <p className="notice notice-error" data-testid="session-problem">
+          <code className="error-code">{session.problem.code}</code>{' '}
+          <span className="mono">{session.file}</span>: {session.problem.message}{' '}
+          <button type="button" className="link-button" onClick={() => onOpenFile(session.file)}>
+            Show in Manifests →
+          </button>
+        </p>
+      )}
       {d.kind === 'blackjack' ? (
         <dl className="facts">
           <dt>Player</dt>
@@ -91,26 +102,54 @@ export function DirectorySessionsTab({
   selected,
   onSelect,
   onOpenTables,
+  onOpenFile,
 }: {
   run: DirectoryRunView
   selected: string | null
   onSelect: (key: string) => void
   onOpenTables: () => void
+  /** Opens the Manifests tab at a file (a damaged snapshot's). */
+  onOpenFile: (path: string) => void
 }) {
   const session = run.sessions.find((s) => s.row.key === selected)
+  const problems = new Map(
+    run.sessions.flatMap((s) => (s.problem ? [[s.row.key, s.problem.code] as const] : [])),
+  )
+  const damaged = run.sessions.filter((s) => s.problem !== undefined)
   return (
     <div className="sessions-tab">
       {run.sessions.length === 0 ? (
         <Empty>No readable resources snapshot in this directory.</Empty>
       ) : (
-        <SessionsTable
-          rows={run.sessions.map((s) => s.row)}
-          selected={selected}
-          onSelect={onSelect}
-        />
+        <div>
+          {damaged.length > 0 && (
+            <p className="notice notice-error small" data-testid="damaged-sessions">
+              {damaged.length} damaged session{damaged.length === 1 ? '' : 's'}:{' '}
+              {damaged.map((s, i) => (
+                <span key={s.row.key}>
+                  {i > 0 && ', '}
+                  <button
+                    type="button"
+                    className="link-button mono"
+                    onClick={() => onSelect(s.row.key)}
+                  >
+                    {s.row.key}
+                  </button>{' '}
+                  (<code>{s.problem?.code}</code> in <span className="mono">{s.file}</span>)
+                </span>
+              ))}
+            </p>
+          )}
+          <SessionsTable
+            rows={run.sessions.map((s) => s.row)}
+            selected={selected}
+            onSelect={onSelect}
+            problems={problems}
+          />
+        </div>
       )}
       {session ? (
-        <SnapshotDetail session={session} onOpenTables={onOpenTables} />
+        <SnapshotDetail session={session} onOpenTables={onOpenTables} onOpenFile={onOpenFile} />
       ) : (
         <Empty>Select a session to see the state its snapshot holds.</Empty>
       )}

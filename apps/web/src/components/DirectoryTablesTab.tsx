@@ -23,9 +23,10 @@ export function DirectoryTablesTab({
   const chosen =
     workplace.find((s) => s.row.key === selected)?.row.key ?? workplace[0]?.row.key ?? null
   const [changedOnly, setChangedOnly] = useState(true)
+  const damaged = workplace.find((s) => s.row.key === chosen && s.detail.kind === 'unreadable')
   const tables = useQuery({
     ...directoryTablesQuery(run.id, chosen ?? ''),
-    enabled: chosen !== null,
+    enabled: chosen !== null && damaged === undefined,
   })
   return (
     <div className="tables-view" data-testid="tables-view">
@@ -39,7 +40,7 @@ export function DirectoryTablesTab({
           >
             {workplace.map((s) => (
               <option key={s.row.key} value={s.row.key}>
-                {s.row.key} — {s.row.summary}
+                {s.row.key} — {s.problem ? `✗ ${s.problem.code} (${s.file})` : s.row.summary}
               </option>
             ))}
           </select>
@@ -56,6 +57,12 @@ export function DirectoryTablesTab({
       </div>
       {chosen === null ? (
         <Empty>This directory holds no readable Workplace snapshot.</Empty>
+      ) : damaged ? (
+        <p className="notice notice-error" data-testid="session-problem">
+          <code className="error-code">{damaged.problem?.code}</code>{' '}
+          <span className="mono">{damaged.file}</span>: {damaged.problem?.message} — its tables
+          cannot be rebuilt.
+        </p>
       ) : tables.status === 'pending' ? (
         <Loading what={`the tables of ${chosen}`} minHeight={240} />
       ) : tables.status === 'error' ? (

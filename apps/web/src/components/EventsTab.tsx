@@ -29,6 +29,8 @@ export function EventsTab({
   filterEdge,
   step,
   onSeek,
+  filter: urlFilter = '',
+  onFilter,
   inject,
 }: {
   runId: string
@@ -40,9 +42,16 @@ export function EventsTab({
   filterEdge: number
   step: number
   onSeek: (step: number) => void
+  /** The filter as the URL has it (`q=`), and where a change of it goes (the URL). */
+  filter?: string
+  onFilter?: (filter: string) => void
   inject?: ReactNode
 }) {
-  const [filter, setFilter] = useState('')
+  const [filter, setLocalFilter] = useState(urlFilter)
+  const setFilter = (text: string) => {
+    setLocalFilter(text)
+    onFilter?.(text)
+  }
   const deferred = useDeferredValue(filter)
   const q = filterWords(deferred).join(' ')
   return (

@@ -1,4 +1,5 @@
 import type { Fault } from '@cutover/core/contracts'
+import { faultText } from '../lib/faultText.ts'
 
 /**
  * One scheduled fault as a chip (`fault-chip`): its kind and rollout, "no effect" when it never
@@ -9,13 +10,17 @@ export function FaultChip({
   inert = false,
   removeLabel,
   onRemove,
+  rollouts,
 }: {
   fault: Fault
+  /** The run's fleet size: a rollout given by index is named by its id. */
+  rollouts?: number
   inert?: boolean
   removeLabel?: string
   onRemove?: () => void
 }) {
   const text = JSON.stringify(fault)
+  const words = faultText(fault, rollouts)
   return (
     <span
       className={`fault-chip${inert ? ' is-inert' : ''}`}
@@ -23,15 +28,14 @@ export function FaultChip({
       data-kind={fault.kind}
       title={text}
     >
-      {fault.kind}
-      {'rollout' in fault ? ` ${String(fault.rollout)}` : ''}
+      {words}
       {inert ? ' · no effect' : ''}
       {onRemove && (
         <button
           type="button"
           className="chip-remove"
           data-testid="remove-fault"
-          aria-label={`${removeLabel ?? 'Remove this fault'}: ${text}`}
+          aria-label={`${removeLabel ?? 'Remove this fault'}: ${words}`}
           title={removeLabel ?? 'Remove this fault'}
           onClick={onRemove}
         />

@@ -44,13 +44,16 @@ export function LineageGraph({
   return (
     <div
       className="lineage-graph-box"
+      tabIndex={0}
+      role="region"
+      aria-label="Lineage graph (scrolls by rollout)"
       style={{ height: Math.min(HEIGHT, rollouts.length * LANE.height + 4) }}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
     >
       <div style={{ height: rollouts.length * LANE.height, position: 'relative', width }}>
         <svg
           data-testid="lineage-graph"
-          role="img"
+          role="group"
           aria-label={`Lineage graph, rollouts ${start + 1}–${end} of ${rollouts.length}`}
           width={width}
           height={(end - start) * LANE.height}
@@ -85,6 +88,8 @@ export function LineageGraph({
               key={rollout.rollout_id}
               transform={`translate(0 ${i * LANE.height})`}
               data-rollout={rollout.rollout_id}
+              role="group"
+              aria-label={`rollout ${rollout.rollout_id} (${rollout.environment})`}
             >
               <line
                 x1={0}
@@ -105,6 +110,8 @@ export function LineageGraph({
                   className={`graph-attempt attempt-${attempt.status}`}
                   data-attempt={`${rollout.rollout_id}.a${attempt.attempt}`}
                   data-status={attempt.status}
+                  role="group"
+                  aria-label={`${rollout.rollout_id}.a${attempt.attempt}: ${attempt.status}`}
                 >
                   <rect
                     x={x}
@@ -127,6 +134,18 @@ export function LineageGraph({
                           r={LANE.radius}
                           className={`call-node${call.relay ? ' is-relay' : ''}${call.generation_cut ? ' is-cut' : ''}`}
                           onClick={onSeek ? () => onSeek(call.step) : undefined}
+                          onKeyDown={
+                            onSeek
+                              ? (event) => {
+                                  if (event.key !== 'Enter' && event.key !== ' ') return
+                                  event.preventDefault()
+                                  onSeek(call.step)
+                                }
+                              : undefined
+                          }
+                          role={onSeek ? 'button' : 'img'}
+                          tabIndex={onSeek ? 0 : undefined}
+                          aria-label={`model call ${call.model_call_id} of ${rollout.rollout_id}.a${attempt.attempt}${call.relay ? ', relay from the restored parent' : ''}${note ? `, ${note}` : ''}${onSeek ? `: go to step ${call.step}` : ''}`}
                           data-call={call.model_call_id}
                         >
                           <title>{`${call.model_call_id}${call.parent_call_id ? ` ← ${call.parent_call_id}` : ''}${note ? ` · ${note}` : ''}${onSeek ? ` · step ${call.step}` : ''}`}</title>

@@ -32,6 +32,7 @@ export function LineageTab({
   onSeek,
   session = null,
   initialView = 'graph',
+  scope,
 }: {
   runId: string
   step: number
@@ -39,7 +40,10 @@ export function LineageTab({
   session?: string | null
   /** How the tab opens: the drawn graph, or the list (the generation-cut demo's narrow panels). */
   initialView?: 'graph' | 'list'
+  /** Named after its controls when a page holds two lineages (`whole-request`, …). */
+  scope?: string
 }) {
+  const named = (name: string) => (scope === undefined ? name : `${name} (${scope})`)
   const lineage = useQuery({
     ...lineageQuery(runId, step),
     placeholderData: (previous) => previous,
@@ -75,7 +79,7 @@ export function LineageTab({
       <div className="table-tools">
         <input
           type="search"
-          aria-label="Filter rollouts"
+          aria-label={named('Filter rollouts')}
           placeholder="Filter rollouts"
           value={filter}
           onChange={(e) => setFilter(e.currentTarget.value)}
@@ -83,16 +87,29 @@ export function LineageTab({
         <label className="check">
           <input
             type="checkbox"
+            aria-label={
+              scope === undefined ? undefined : named('Only retired, fenced or continued')
+            }
             checked={onlyInteresting}
             onChange={(e) => setOnlyInteresting(e.currentTarget.checked)}
           />{' '}
           Only retired, fenced or continued
         </label>
         <span className="view-toggle" role="group" aria-label="Lineage view">
-          <button type="button" aria-pressed={asGraph} onClick={() => setAsGraph(true)}>
+          <button
+            type="button"
+            aria-pressed={asGraph}
+            aria-label={scope === undefined ? undefined : named('Graph')}
+            onClick={() => setAsGraph(true)}
+          >
             Graph
           </button>
-          <button type="button" aria-pressed={!asGraph} onClick={() => setAsGraph(false)}>
+          <button
+            type="button"
+            aria-pressed={!asGraph}
+            aria-label={scope === undefined ? undefined : named('List')}
+            onClick={() => setAsGraph(false)}
+          >
             List
           </button>
         </span>

@@ -1,5 +1,7 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import type { ReactNode } from 'react'
 import type { Mermaid } from 'mermaid'
+import { OTHERS_ID, declaredLifelines, foldLifelines } from '../lib/foldLifelines.ts'
 
 type DiagramState =
   | { status: 'rendering' }
@@ -7,6 +9,14 @@ type DiagramState =
   | { status: 'error'; kind: 'parse' | 'render'; message: string }
 
 let mermaidReady: Promise<Mermaid> | undefined
+
+/** The message label's size in the drawing (scaled by the zoom). */
+export const MESSAGE_FONT_PX = 13
+/**
+ * The smallest label a reader is shown, in CSS px: "Fit width" never shrinks the diagram below
+ * this (it scrolls sideways in its own box instead), nor does zooming out.
+ */
+export const MIN_LABEL_PX = 11
 
 /**
  * A one-message diagram: parsing it loads mermaid's sequence-diagram module (a chunk of its own).
@@ -42,9 +52,23 @@ function loadMermaid() {
       sequence: {
         useMaxWidth: false,
         mirrorActors: false,
-        messageFontSize: 13,
-        actorFontSize: 13,
+        messageFontSize: MESSAGE_FONT_PX,
+        actorFontSize: 12,
         noteFontSize: 12,
+        // legible at any pane width: labels wrap to the lifelines' spacing instead of pushing the
+        // lifelines apart, lifelines the window does not use are left out, and the boxes are narrow
+        wrap: true,
+        wrapPadding: 6,
+        width: 90,
+        actorMargin: 14,
+        height: 50,
+        boxMargin: 6,
+        boxTextMargin: 4,
+        noteMargin: 6,
+        messageMargin: 26,
+        diagramMarginX: 8,
+        diagramMarginY: 6,
+        hideUnusedParticipants: true,
       },
     })
     await mermaid.parse(WARM_UP, { suppressErrors: true })
@@ -58,10 +82,27 @@ export function preloadMermaid(): void {
   void loadMermaid()
 }
 
+/** Lifeline names longer than this are drawn on two lines, split after their first `_`. */
+const LONG_NAME = 9
+
+/**
+ * The API's diagram with long lifeline names drawn on two lines (`resources_` / `blackjack`), so
+ * the boxes stay as narrow as the lifelines' spacing; the ids, and so every message, are unchanged.
+ */
+export function compactLifelines(source: string): string {
+  return source.replace(/^participant ([A-Za-z0-9_]+)(?: as (.+))?$/gm, (line, id: string, as) => {
+    const label = (as as string | undefined) ?? id
+    const cut = label.indexOf('_')
+    if (label.length <= LONG_NAME || cut < 0 || label.includes('<br')) return line
+    return `participant ${id} as ${label.slice(0, cut + 1)}<br/>${label.slice(cut + 1)}`
+  })
+}
+
 /** The marker the current message's text starts with (as in the API's highlighted source). */
 const HIGHLIGHT_MARK = '▶'
 const HIGHLIGHT_CLASS = 'is-current'
 const FUTURE_CLASS = 'is-future'
+const FAILURE_CLASS = 'is-failure'
 const SVG_NS = 'http://www.w3.org/2000/svg'
 
 /** The arrow mermaid draws right after a message's text (a line, or a path for a self-message). */
@@ -70,47 +111,132 @@ function arrowOf(text: Element): Element | null {
   return next && /\bmessageLine[01]\b/.test(next.getAttribute('class') ?? '') ? next : null
 }
 
+/** One drawn message: its text lines (a wrapped label is one `text` per line) and its arrow. */
+interface DrawnMessage {
+  readonly texts: readonly SVGTextElement[]
+  readonly arrow: Element | null
+}
+
+/** The drawn messages in drawing order: text lines up to (and with) the arrow drawn after them. */
+function drawnMessages(root: ParentNode): DrawnMessage[] {
+  const out: DrawnMessage[] = []
+  let lines: SVGTextElement[] = []
+  for (const text of root.querySelectorAll<SVGTextElement>('text.messageText')) {
+    lines.push(text)
+    const arrow = arrowOf(text)
+    if (arrow) {
+      out.push({ texts: lines, arrow })
+      lines = []
+    }
+  }
+  if (lines.length > 0) out.push({ texts: lines, arrow: null })
+  return out
+}
+
+const toggle = (message: DrawnMessage, name: string, on: boolean) => {
+  for (const text of message.texts) text.classList.toggle(name, on)
+  message.arrow?.classList.toggle(name, on)
+}
+
+/** The box around a drawn message's text lines and arrow, in SVG units. */
+function boxOf(message: DrawnMessage): { x: number; y: number; right: number; bottom: number } {
+  let x = Infinity
+  let y = Infinity
+  let right = -Infinity
+  let bottom = -Infinity
+  const parts: Element[] = [...message.texts, ...(message.arrow ? [message.arrow] : [])]
+  for (const part of parts) {
+    if (!(part instanceof SVGGraphicsElement) || typeof part.getBBox !== 'function') continue
+    const b = part.getBBox()
+    x = Math.min(x, b.x)
+    y = Math.min(y, b.y)
+    right = Math.max(right, b.x + b.width)
+    bottom = Math.max(bottom, b.y + b.height)
+  }
+  return { x, y, right, bottom }
+}
+
 /**
  * Moves the highlight to the `index`-th message of a drawn diagram: the marker and a box behind
  * its text and arrow; messages after it are faded, so the diagram reads as "the cycle so far"
  * with what comes next still in view. Runs in one pass over the messages, no re-render.
  */
-function applyHighlight(root: HTMLElement, index: number, scroll: boolean): void {
-  const texts = root.querySelectorAll<SVGTextElement>('text.messageText')
-  texts.forEach((text, i) => {
+function applyHighlight(
+  root: HTMLElement,
+  index: number,
+  scroll: boolean,
+  centre = false,
+  labels: readonly string[] = [],
+): void {
+  const messages = drawnMessages(root)
+  messages.forEach((message, i) => {
     const current = i === index
     // index -1 is step 0 (before the first message): everything in the window is still to come
-    const future = i > index
-    const arrow = arrowOf(text)
-    text.classList.toggle(HIGHLIGHT_CLASS, current)
-    text.classList.toggle(FUTURE_CLASS, future)
-    arrow?.classList.toggle(HIGHLIGHT_CLASS, current)
-    arrow?.classList.toggle(FUTURE_CLASS, future)
-    const content = text.textContent ?? ''
+    toggle(message, HIGHLIGHT_CLASS, current)
+    toggle(message, FUTURE_CLASS, i > index)
+    const first = message.texts[0] as SVGTextElement
+    const content = first.textContent ?? ''
     const marked = content.startsWith(HIGHLIGHT_MARK)
-    if (current && !marked) text.textContent = `${HIGHLIGHT_MARK} ${content}`
-    if (!current && marked) text.textContent = content.slice(HIGHLIGHT_MARK.length).trimStart()
+    if (current && !marked) first.textContent = `${HIGHLIGHT_MARK} ${content}`
+    if (!current && marked) first.textContent = content.slice(HIGHLIGHT_MARK.length).trimStart()
   })
   root.querySelector('rect.current-box')?.remove()
-  const target = texts[index]
+  const target = messages[index]
   if (!target) return
-  const arrow = arrowOf(target)
-  if (typeof target.getBBox === 'function') {
-    const a = target.getBBox()
-    const b = arrow instanceof SVGGraphicsElement ? arrow.getBBox() : a
-    const x = Math.min(a.x, b.x) - 8
-    const y = Math.min(a.y, b.y) - 4
+  const first = target.texts[0] as SVGTextElement
+  const b = boxOf(target)
+  if (Number.isFinite(b.x)) {
     const box = document.createElementNS(SVG_NS, 'rect')
     box.setAttribute('class', 'current-box')
-    box.setAttribute('x', String(x))
-    box.setAttribute('y', String(y))
-    box.setAttribute('width', String(Math.max(a.x + a.width, b.x + b.width) + 8 - x))
-    box.setAttribute('height', String(Math.max(a.y + a.height, b.y + b.height) + 6 - y))
+    box.setAttribute('data-testid', 'current-message')
+    // the label as the source has it (the drawing wraps it over lines)
+    box.setAttribute('data-label', labels[index] ?? '')
+    box.setAttribute('x', String(b.x - 8))
+    box.setAttribute('y', String(b.y - 4))
+    box.setAttribute('width', String(b.right - b.x + 16))
+    box.setAttribute('height', String(b.bottom - b.y + 10))
     box.setAttribute('rx', '4')
-    target.parentNode?.insertBefore(box, target)
+    first.parentNode?.insertBefore(box, first)
   }
   // the box spans the text and both ends of the arrow: bring all of it into view
-  if (scroll) scrollIntoContainer(root, root.querySelector('rect.current-box') ?? target)
+  if (scroll) scrollIntoContainer(root, root.querySelector('rect.current-box') ?? first, centre)
+}
+
+const MESSAGE_LINE = /^[A-Za-z0-9_]+-[-x>)]*[A-Za-z0-9_]+: (.*)$/
+
+/** The label of each message of a diagram source, in drawing order. */
+function messageLabels(source: string): string[] {
+  const out: string[] = []
+  for (const line of source.split('\n')) {
+    const m = MESSAGE_LINE.exec(line)
+    if (m) out.push(m[1] as string)
+  }
+  return out
+}
+
+/** Marks the messages at `marks` (indices among the drawn messages) as failing an invariant. */
+function applyMarks(root: HTMLElement, marks: readonly number[]): void {
+  const marked = new Set(marks)
+  drawnMessages(root).forEach((message, i) => {
+    const on = marked.has(i)
+    toggle(message, FAILURE_CLASS, on)
+    for (const text of message.texts)
+      if (on) text.setAttribute('data-failure', 'true')
+      else text.removeAttribute('data-failure')
+  })
+}
+
+/** The index among the drawn messages of the message text or arrow an event landed on, or -1. */
+function messageIndexAt(root: HTMLElement, target: EventTarget | null): number {
+  if (!(target instanceof Element)) return -1
+  const messages = drawnMessages(root)
+  const text = target.closest('text.messageText')
+  if (text) return messages.findIndex((m) => m.texts.includes(text as SVGTextElement))
+  if (/\bmessageLine[01]\b/.test(target.getAttribute('class') ?? ''))
+    return messages.findIndex((m) => m.arrow === target)
+  if (target.closest('rect.current-box'))
+    return messages.findIndex((m) => m.texts[0]?.classList.contains(HIGHLIGHT_CLASS))
+  return -1
 }
 
 /**
@@ -126,10 +252,14 @@ function buildHeader(header: HTMLElement, svg: SVGSVGElement | null): void {
     header.style.height = '0px'
     return
   }
+  // in CSS units of the drawing: the viewBox (fitToContent) starts above the boxes' y = 0
+  const top = svg.viewBox?.baseVal?.y ?? 0
   const height =
     Math.max(
       ...tops.map((r) => Number(r.getAttribute('y') ?? 0) + Number(r.getAttribute('height') ?? 0)),
-    ) + 4
+    ) -
+    Math.min(0, top) +
+    4
   const copy = svg.cloneNode(true) as SVGSVGElement
   const id = `${svg.id}-head`
   copy.id = id
@@ -174,13 +304,22 @@ function fitToContent(svg: SVGSVGElement | null): void {
   svg.style.removeProperty('max-width')
 }
 
-/** Scrolls the diagram's own scroll box (never the page) so `target` is comfortably visible. */
-function scrollIntoContainer(box: HTMLElement, target: Element): void {
+/**
+ * Scrolls the diagram's own scroll box so `target` is comfortably visible (centred when
+ * `centre`, as in presentation mode), then the page as little as needed to bring it into the
+ * window (a short window shows the diagram below the transport).
+ */
+function scrollIntoContainer(box: HTMLElement, target: Element, centre = false): void {
   const boxRect = box.getBoundingClientRect()
   const rect = target.getBoundingClientRect()
   const margin = 48
-  if (rect.top < boxRect.top + margin || rect.bottom > boxRect.bottom - margin) {
-    box.scrollTop += rect.top - boxRect.top - box.clientHeight / 2
+  const head = box.querySelector<HTMLElement>('.diagram-head')?.getBoundingClientRect().height ?? 0
+  if (
+    centre ||
+    rect.top < boxRect.top + head + margin / 2 ||
+    rect.bottom > boxRect.bottom - margin
+  ) {
+    box.scrollTop += rect.top - boxRect.top - (box.clientHeight + head - rect.height) / 2
   }
   if (rect.left < boxRect.left || rect.right > boxRect.right) {
     // both ends of the arrow when they fit side by side, else its start
@@ -190,6 +329,11 @@ function scrollIntoContainer(box: HTMLElement, target: Element): void {
         ? rect.left - boxRect.left - (room - rect.width) / 2
         : rect.left - boxRect.left - 16
   }
+  // the page only when the reader is looking at the diagram (not reading a tab further down)
+  const now = target.getBoundingClientRect()
+  const seen = boxRect.bottom > 0 && boxRect.top < window.innerHeight
+  if (seen && (now.top < 0 || now.bottom > window.innerHeight))
+    target.scrollIntoView?.({ block: 'nearest', inline: 'nearest' })
 }
 
 /**
@@ -206,6 +350,13 @@ export function MermaidDiagram({
   label,
   initialZoom = 'fit',
   onSettled,
+  onOpen,
+  presenting = false,
+  fill = false,
+  marks = NO_MARKS,
+  tools,
+  defaultHidden = NO_HIDDEN,
+  scope,
 }: {
   source: string
   /** Index of the message to highlight (-1: none, step 0). */
@@ -213,8 +364,8 @@ export function MermaidDiagram({
   testId?: string
   label?: string
   /**
-   * The zoom it opens at: fit to the pane's width (default), or a scale (a narrow pane reads better
-   * zoomed, scrolled to the current message).
+   * The zoom it opens at: fit to the pane's width (default), or a scale. Either way never below
+   * the scale at which labels are MIN_LABEL_PX: a wide diagram scrolls sideways in its own box.
    */
   initialZoom?: number | 'fit'
   /**
@@ -222,23 +373,55 @@ export function MermaidDiagram({
    * first one).
    */
   onSettled?: () => void
+  /**
+   * A message was clicked, or Enter pressed on the diagram (the current message): its index among
+   * the drawn messages. The diagram is a tab stop when given.
+   */
+  onOpen?: (index: number) => void
+  /** Presentation mode: large type (at least PRESENT_SCALE), the current message centred. */
+  presenting?: boolean
+  /** The scroll box takes the height left in the window below it (at least MIN_FILL_PX). */
+  fill?: boolean
+  /** Messages (indices among the drawn ones) where an invariant first fails: marked in red. */
+  marks?: readonly number[]
+  /** Controls drawn at the start of the zoom row (the run page's phase folds). */
+  tools?: ReactNode
+  /**
+   * Lifelines folded into one `others` lifeline when it opens (a narrow pane keeps the ones its
+   * story is about); the Lifelines menu changes them.
+   */
+  defaultHidden?: readonly string[]
+  /** Named after its controls when a page holds two diagrams (`whole-request`, …). */
+  scope?: string
 }) {
+  const named = (name: string) => (scope === undefined ? name : `${name} (${scope})`)
   const id = `m${useId().replace(/[^a-zA-Z0-9]/g, '')}`
   const box = useRef<HTMLDivElement>(null)
   const canvas = useRef<HTMLDivElement>(null)
   const head = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<DiagramState>({ status: 'rendering' })
   const [drawnKey, setDrawnKey] = useState<string | null>(null)
-  const key = source
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set(defaultHidden))
+  const lifelines = useMemo(
+    () => declaredLifelines(source).filter((l) => l.id !== OTHERS_ID),
+    [source],
+  )
+  const key = useMemo(() => compactLifelines(foldLifelines(source, hidden)), [source, hidden])
   const highlightRef = useRef(highlight)
   highlightRef.current = highlight
   const settledRef = useRef(onSettled)
   settledRef.current = onSettled
+  const centreRef = useRef(presenting)
+  centreRef.current = presenting
   const [painted, setPainted] = useState(-1)
-  // fit-to-width by default: every lifeline shows in the pane without scrolling sideways
-  const [zoom, setZoom] = useState<number | 'fit'>(initialZoom)
+  // fit-to-width by default: as many lifelines as fit at a legible size, the rest a scroll away
+  const [zoom, setZoom] = useState<number | 'fit'>(
+    initialZoom === 'fit' ? 'fit' : Math.max(FIT_MIN, initialZoom),
+  )
   const [fitScale, setFitScale] = useState(1)
-  const scale = zoom === 'fit' ? fitScale : zoom
+  const shownScale = zoom === 'fit' ? fitScale : zoom
+  const scale = presenting ? Math.max(PRESENT_SCALE, shownScale) : shownScale
+  const [height, setHeight] = useState<number | null>(null)
 
   useEffect(() => {
     let cancelled = false
@@ -260,7 +443,13 @@ export function MermaidDiagram({
         canvas.current.innerHTML = svg
         fitToContent(canvas.current.querySelector('svg'))
         if (head.current) buildHeader(head.current, canvas.current.querySelector('svg'))
-        applyHighlight(box.current, highlightRef.current, true)
+        applyHighlight(
+          box.current,
+          highlightRef.current,
+          true,
+          centreRef.current,
+          messageLabels(key),
+        )
         setPainted(highlightRef.current)
         setDrawnKey(key)
         const fit = fitWidthScale(box.current, canvas.current)
@@ -287,57 +476,142 @@ export function MermaidDiagram({
     }
   }, [id, key])
 
-  // same drawing, new highlight: move it in the existing SVG before the browser paints
+  // same drawing, new highlight (or a new scale, height or mode): move it in the existing SVG and
+  // bring it into view before the browser paints
   useLayoutEffect(() => {
     if (drawnKey !== key || !box.current) return
-    applyHighlight(box.current, highlight, true)
+    applyHighlight(box.current, highlight, true, presenting, messageLabels(key))
     setPainted(highlight)
-  }, [drawnKey, key, highlight])
+  }, [drawnKey, key, highlight, scale, height, presenting])
+
+  const marksKey = marks.join(',')
+  useLayoutEffect(() => {
+    if (drawnKey !== key || !box.current) return
+    applyMarks(box.current, marksKey === '' ? [] : marksKey.split(',').map(Number))
+  }, [drawnKey, key, marksKey])
+
+  // the box follows the window: a resize refits the width (at "Fit width"), gives the box the
+  // height left below it, and the layout effect above brings the current message back into view
+  useEffect(() => {
+    const el = box.current
+    if (!el) return
+    const measure = () => {
+      if (fill) setHeight(fillHeight(el))
+      if (zoom === 'fit' && canvas.current?.querySelector('svg'))
+        setFitScale((shown) => steadyFit(shown, fitWidthScale(el, canvas.current as HTMLElement)))
+    }
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(el.parentElement ?? el)
+    window.addEventListener('resize', measure)
+    return () => {
+      observer.disconnect()
+      window.removeEventListener('resize', measure)
+    }
+  }, [fill, zoom, drawnKey])
 
   const zoomTo = (next: number | 'fit') => {
     if (next === 'fit' && box.current && canvas.current)
       setFitScale(fitWidthScale(box.current, canvas.current))
     setZoom(next)
   }
+  const open = (index: number) => {
+    if (onOpen && index >= 0) onOpen(index)
+  }
   return (
     <>
-      <div className="diagram-zoom" role="toolbar" aria-label="Diagram zoom">
-        <button
-          type="button"
-          onClick={() => zoomTo(Math.max(ZOOM_MIN, round(scale / ZOOM_STEP)))}
-          disabled={scale <= ZOOM_MIN}
-          aria-label="Zoom out"
-        >
-          −
-        </button>
-        <span className="zoom-level" data-testid="diagram-zoom-level">
-          {Math.round(scale * 100)}%
-        </span>
-        <button
-          type="button"
-          onClick={() => zoomTo(Math.min(ZOOM_MAX, round(scale * ZOOM_STEP)))}
-          disabled={scale >= ZOOM_MAX}
-          aria-label="Zoom in"
-        >
-          +
-        </button>
-        <button type="button" onClick={() => zoomTo('fit')} aria-pressed={zoom === 'fit'}>
-          Fit width
-        </button>
-        <button type="button" onClick={() => zoomTo(1)} disabled={zoom === 1}>
-          100%
-        </button>
+      <div className="diagram-bar">
+        {tools}
+        <details className="lifeline-menu">
+          <summary>
+            Lifelines
+            {lifelines.some((l) => hidden.has(l.id))
+              ? ` (${lifelines.filter((l) => hidden.has(l.id)).length} folded)`
+              : ''}
+          </summary>
+          <fieldset>
+            <legend className="small muted">Shown (unticked ones fold into “others”)</legend>
+            {lifelines.map((l) => (
+              <label key={l.id} className="check small">
+                <input
+                  type="checkbox"
+                  checked={!hidden.has(l.id)}
+                  onChange={() => {
+                    const next = new Set(hidden)
+                    if (next.has(l.id)) next.delete(l.id)
+                    else next.add(l.id)
+                    setHidden(next)
+                  }}
+                />{' '}
+                <span className="mono">{l.label.replace('<br/>', '')}</span>
+              </label>
+            ))}
+          </fieldset>
+        </details>
+        <div className="diagram-zoom" role="toolbar" aria-label={named('Diagram zoom')}>
+          <button
+            type="button"
+            onClick={() => zoomTo(Math.max(ZOOM_MIN, round(shownScale / ZOOM_STEP)))}
+            disabled={shownScale <= ZOOM_MIN}
+            aria-label={named('Zoom out')}
+          >
+            −
+          </button>
+          <span className="zoom-level" data-testid="diagram-zoom-level">
+            {Math.round(scale * 100)}%
+          </span>
+          <button
+            type="button"
+            onClick={() => zoomTo(Math.min(ZOOM_MAX, round(shownScale * ZOOM_STEP)))}
+            disabled={shownScale >= ZOOM_MAX}
+            aria-label={named('Zoom in')}
+          >
+            +
+          </button>
+          <button
+            type="button"
+            onClick={() => zoomTo('fit')}
+            aria-pressed={zoom === 'fit'}
+            aria-label={scope === undefined ? undefined : named('Fit width')}
+          >
+            Fit width
+          </button>
+          <button
+            type="button"
+            onClick={() => zoomTo(1)}
+            disabled={zoom === 1}
+            aria-label={scope === undefined ? undefined : named('100%')}
+          >
+            100%
+          </button>
+        </div>
       </div>
       <div
-        className="diagram"
+        className={`diagram${onOpen ? ' is-openable' : ''}`}
         data-testid={testId}
         data-state={state.status}
         data-highlight={state.status === 'ready' ? painted : undefined}
+        data-scale={scale}
         aria-busy={state.status === 'rendering'}
-        aria-label={label}
+        aria-label={
+          onOpen ? `${label ?? 'Sequence diagram'}. Enter opens the current message.` : label
+        }
         role="figure"
         ref={box}
-        tabIndex={-1}
+        style={height === null ? undefined : { height }}
+        tabIndex={onOpen ? 0 : -1}
+        onClick={
+          onOpen ? (event) => open(messageIndexAt(event.currentTarget, event.target)) : undefined
+        }
+        onKeyDown={
+          onOpen
+            ? (event) => {
+                if (event.key !== 'Enter' || event.target !== event.currentTarget) return
+                event.preventDefault()
+                open(Math.max(0, highlight))
+              }
+            : undefined
+        }
       >
         {state.status === 'error' && (
           <p role="alert" className="error">
@@ -351,8 +625,27 @@ export function MermaidDiagram({
   )
 }
 
+const NO_MARKS: readonly number[] = []
+const NO_HIDDEN: readonly string[] = []
+
+/** Presentation mode's smallest scale: 13 px labels drawn at ≥ 19 px. */
+const PRESENT_SCALE = 1.5
+/** The smallest height a filling diagram box takes (a short window scrolls the page instead). */
+const MIN_FILL_PX = 300
+
+/** The height left in the window below the box's top (in the page, not in the viewport). */
+function fillHeight(el: HTMLElement): number {
+  const top = el.getBoundingClientRect().top + window.scrollY
+  return Math.max(
+    MIN_FILL_PX,
+    Math.floor(window.innerHeight - Math.min(top, window.innerHeight) - 12),
+  )
+}
+
 const ZOOM_STEP = 1.25
-const ZOOM_MIN = 0.2
+/** The scale below which a label would be under MIN_LABEL_PX (rounded up to a percent). */
+const FIT_MIN = Math.ceil((MIN_LABEL_PX / MESSAGE_FONT_PX) * 100) / 100
+const ZOOM_MIN = FIT_MIN
 const ZOOM_MAX = 3
 const round = (n: number) => Math.round(n * 100) / 100
 
@@ -374,5 +667,5 @@ function fitWidthScale(box: HTMLElement, canvas: HTMLElement): number {
   const room = box.clientWidth - 16
   if (!(natural > 0) || !(room > 0)) return 1
   // rounded down: a scale rounded up by half a percent is a few pixels of sideways scroll
-  return Math.max(ZOOM_MIN, Math.min(1, Math.floor((room / natural) * 100) / 100))
+  return Math.max(FIT_MIN, Math.min(1, Math.floor((room / natural) * 100) / 100))
 }

@@ -170,9 +170,7 @@ describe('the fault schedule as editable chips', () => {
     expect(
       (await screen.findAllByTestId('fault-chip')).map((c) => c.getAttribute('data-kind')),
     ).toEqual(['straggler', 'crash_after_write'])
-    fireEvent.click(
-      screen.getByRole('button', { name: /^Remove this fault: \{"kind":"straggler"/ }),
-    )
+    fireEvent.click(screen.getByRole('button', { name: /^Remove this fault: straggler / }))
     expect(JSON.parse(field.value)).toEqual([{ kind: 'crash_after_write', k: 3 }])
     expect(screen.getAllByTestId('fault-chip').map((c) => c.getAttribute('data-kind'))).toEqual([
       'crash_after_write',

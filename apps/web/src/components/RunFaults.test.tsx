@@ -25,8 +25,8 @@ describe('run faults', () => {
     )
     const chips = screen.getAllByTestId('fault-chip')
     expect(chips.map((c) => c.textContent)).toEqual([
-      'straggler r0',
-      'crash_after_write · no effect',
+      'straggler r0 +400 ms',
+      'crash at write 999 · no effect',
     ])
     expect(screen.getByTestId('inert-fault').textContent).toContain(
       'this fault had no effect: the commit wrote fewer than 999 files',

@@ -10,7 +10,7 @@ export function RunFaults({
   run,
   onRemove,
 }: {
-  run: Pick<RunView, 'faults' | 'inert_faults' | 'bug' | 'status'>
+  run: Pick<RunView, 'faults' | 'inert_faults' | 'bug' | 'status'> & { rollouts?: number }
   onRemove?: (faults: readonly Fault[]) => void
 }) {
   if (run.faults.length === 0 && run.bug === undefined) return null
@@ -31,6 +31,7 @@ export function RunFaults({
           key={i}
           fault={f}
           inert={inert.has(JSON.stringify(f))}
+          rollouts={run.rollouts}
           removeLabel="Run without this fault"
           onRemove={onRemove && (() => onRemove(run.faults.filter((_, j) => j !== i)))}
         />

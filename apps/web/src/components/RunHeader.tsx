@@ -1,6 +1,7 @@
 import { DEFAULT_CUT_MODE, INVARIANT_IDS } from '@cutover/core/contracts'
 import type { Fault, RunView } from '@cutover/core/contracts'
 import { Link } from '../router/Link.tsx'
+import { routeHref } from '../router/route.ts'
 import { RunFaults } from './RunFaults.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
 
@@ -22,6 +23,25 @@ export function RunHeader({
       <nav className="crumbs" aria-label="Breadcrumb">
         <Link href="/">Runs</Link> <span aria-hidden="true">/</span>{' '}
         <span className="mono">{run.id}</span>
+        {run.parent !== undefined && (
+          <>
+            {' '}
+            <span className="muted">· made from</span>{' '}
+            <Link
+              className="mono"
+              data-testid="parent-run"
+              href={routeHref({
+                page: 'run',
+                id: run.parent,
+                step: null,
+                tab: 'sessions',
+                session: null,
+              })}
+            >
+              {run.parent}
+            </Link>
+          </>
+        )}
       </nav>
       <h1>
         {run.scenario} <span className="muted small">seed</span>{' '}

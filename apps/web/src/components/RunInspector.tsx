@@ -2,13 +2,14 @@ import { useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type {
+  InvariantFailure,
   KeyMoment,
   PhaseBand,
   StepView,
   TraceEvent,
   TracePhase,
 } from '@cutover/core/contracts'
-import { bugsQuery, runQuery, stepQuery } from '../api/queries.ts'
+import { bugsQuery, runQuery, stepQuery, timelineWarmQuery } from '../api/queries.ts'
 import { useFilteredEvents } from '../api/useRangeEvents.ts'
 import { useRunSummary } from '../api/useRunSummary.ts'
 import { useRerun } from '../api/useRerun.ts'
@@ -18,7 +19,9 @@ import { phaseStarts } from '../lib/phaseStarts.ts'
 import { StoryNav } from './StoryNav.tsx'
 import { stickyDiagram } from '../lib/stickyDiagram.ts'
 import type { DrawnDiagram } from '../lib/stickyDiagram.ts'
+import { viewSearch } from '../router/route.ts'
 import type { InspectorView, Tab } from '../router/route.ts'
+import { isTypingTarget } from '../lib/stepKey.ts'
 import { Empty } from './Empty.tsx'
 import { DivergedNotice } from './DivergedNotice.tsx'
 import { ErrorNotice } from './ErrorNotice.tsx'
@@ -28,6 +31,7 @@ import { InjectFault } from './InjectFault.tsx'
 import { InvariantsTab } from './InvariantsTab.tsx'
 import { LineageTab } from './LineageTab.tsx'
 import { Loading } from './Loading.tsx'
+import { MessagePanel } from './MessagePanel.tsx'
 import { ManifestsTab } from './ManifestsTab.tsx'
 import { MermaidDiagram, preloadMermaid } from './MermaidDiagram.tsx'
 import { ParticipantCards } from './ParticipantCards.tsx'
@@ -39,6 +43,7 @@ import { RecordedRunHeader } from './RecordedRunHeader.tsx'
 import { RunHeader } from './RunHeader.tsx'
 import { SessionsTab } from './SessionsTab.tsx'
 import { TablesTab } from './TablesTab.tsx'
+import { TimelineTab } from './TimelineTab.tsx'
 import { Tabs } from './Tabs.tsx'
 import { TransportBar } from './TransportBar.tsx'
 import { usePlayback } from './usePlayback.ts'
@@ -120,8 +125,13 @@ export function RunInspector({
   // the step view needs only the run (its total): it does not wait for the whole trace to arrive
   const ready = run.status === 'success' && (summary !== null || run.data.status !== 'running')
 
-  const [collapsed, setCollapsed] = useState<ReadonlySet<TracePhase>>(new Set())
-  const folded = useMemo(() => [...collapsed].sort(), [collapsed])
+  // the folded phases live in the URL (`fold=`), so a permalink opens folded the same way
+  const foldKey = (view.fold ?? []).join(',')
+  const folded = useMemo(
+    () => (foldKey === '' ? [] : (foldKey.split(',') as TracePhase[])),
+    [foldKey],
+  )
+  const collapsed = useMemo(() => new Set<TracePhase>(folded), [folded])
   const stepView = useQuery({
     ...stepQuery(runId, step, folded),
     enabled: ready && !choosing,
@@ -149,6 +159,9 @@ export function RunInspector({
 
   const seek = (n: number) =>
     onView({ ...view, step: Math.max(0, Math.min(total, n)) }, { replace: true })
+  // a jump (a key moment, a phase, a bar of the timeline, a row's change) is a history entry of
+  // its own: Back returns to the step it left
+  const jump = (n: number) => onView({ ...view, step: Math.max(0, Math.min(total, n)) })
   const playback = usePlayback(step, total, seek)
 
   // neighbours are what the next key press asks for: fetch them while the user reads this step
@@ -158,11 +171,26 @@ export function RunInspector({
       if (n >= 0 && n <= total) void client.prefetchQuery(stepQuery(runId, n, folded))
   }, [client, ready, runId, step, total, folded])
 
+  // the Gantt is built once per trace in the run's worker (≈ 0.6 s at 10,000 rollouts): once the
+  // first step is drawn and the run has ended, a small request builds it there, so opening the
+  // Timeline tab only asks for its lanes
+  const warm = ready && stepView.isSuccess && run.data?.status !== 'running' && total > 0
+  useEffect(() => {
+    if (!warm) return
+    const timer = window.setTimeout(
+      () => void client.prefetchQuery(timelineWarmQuery(runId)),
+      1_500,
+    )
+    return () => window.clearTimeout(timer)
+  }, [client, warm, runId])
+
   useStepKeys(step, total, seek, playback.toggle)
+  const present = view.present === true
+  usePresentKey(() => onView({ ...view, present: !present }, { replace: true }))
 
   const bands = summary?.bands ?? NO_BANDS
   const starts = useMemo(() => phaseStarts(bands), [bands])
-  const present = useMemo(() => new Set<TracePhase>(summary?.phases ?? []), [summary?.phases])
+  const phasesPresent = useMemo(() => new Set<TracePhase>(summary?.phases ?? []), [summary?.phases])
   // a filtered read of a running run (a scan of its events on the server) is asked again every
   // FILTER_EDGE_EVERY events, not at every poll of the summary
   const filterEdge = trace.live ? total - (total % FILTER_EDGE_EVERY) : -1
@@ -176,13 +204,12 @@ export function RunInspector({
     offersFaults && stepView.data?.event?.type === 'directory.write',
   )
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
-  const toggleFold = (phase: TracePhase) =>
-    setCollapsed((old) => {
-      const next = new Set(old)
-      if (next.has(phase)) next.delete(phase)
-      else next.add(phase)
-      return next
-    })
+  const toggleFold = (phase: TracePhase) => {
+    const next = new Set(collapsed)
+    if (next.has(phase)) next.delete(phase)
+    else next.add(phase)
+    onView({ ...view, fold: [...next].sort() }, { replace: true })
+  }
 
   if (run.status === 'pending') return <Loading what={`run ${runId}`} minHeight={600} />
   if (run.status === 'error')
@@ -229,10 +256,27 @@ export function RunInspector({
   if (diagram !== null && diagram !== drawn) setDrawn(diagram)
   const setTab = (tab: Tab) => onView({ ...view, tab })
   const setSession = (session: string) => onView({ ...view, session }, { replace: true })
-  const newEvents = total - (view.step ?? total)
+  // a frozen view ahead of what has streamed so far (a permalink into a run still starting) has
+  // nothing new yet
+  const newEvents = Math.max(0, total - (view.step ?? total))
+  const openMessage = (at: number) => onView({ ...view, step: at, message: true })
+  const closeMessage = () => onView({ ...view, message: false }, { replace: true })
+  const failing = (data?.failures ?? []).filter((f) => f.step === data?.step)
+  const failureMarks = (data?.failures ?? []).map((f) => f.step)
 
+  // the straggler demo keeps its run in the query: the permalink keeps every parameter but the
+  // view's own
+  const permalink = (() => {
+    const extra = [...new URLSearchParams(window.location.search)].filter(
+      ([k]) => !['step', 'tab', 'session', 'q', 'fold', 'message', 'present'].includes(k),
+    )
+    return `${window.location.pathname}${viewSearch({ ...view, step, message: true, present: false }, extra)}`
+  })()
   return (
-    <div className="inspector">
+    <div
+      className={`inspector${present ? ' is-presenting' : ''}`}
+      data-presenting={present || undefined}
+    >
       {recorded ? (
         <RecordedRunHeader run={run.data} />
       ) : (
@@ -247,9 +291,19 @@ export function RunInspector({
         total={total}
         playback={playback}
         onSeek={seek}
+        onJump={jump}
         phases={starts}
         bands={bands}
       >
+        <StoryNav
+          runId={runId}
+          summary={summary?.moments ?? NO_MOMENTS}
+          edge={filterEdge}
+          failures={run.data.failures}
+          step={step}
+          session={view.session}
+          onSeek={jump}
+        />
         <div className="live-state" aria-live="polite">
           {trace.live ? (
             following ? (
@@ -265,16 +319,17 @@ export function RunInspector({
             )
           ) : null}
         </div>
+        <button
+          type="button"
+          className="present-toggle"
+          data-testid="presentation-mode"
+          aria-pressed={present}
+          title="Presentation mode (p): the diagram and the narration only, in large type"
+          onClick={() => onView({ ...view, present: !present }, { replace: true })}
+        >
+          {present ? 'Exit presentation' : 'Present'}
+        </button>
       </TransportBar>
-      <StoryNav
-        runId={runId}
-        summary={summary?.moments ?? NO_MOMENTS}
-        edge={filterEdge}
-        failures={run.data.failures}
-        step={step}
-        session={view.session}
-        onSeek={seek}
-      />
       <DivergedNotice run={run.data} error={stepView.error} />
       <div
         className="stage"
@@ -287,10 +342,10 @@ export function RunInspector({
               data={data}
               live={atLiveEdge ? (summary?.last ?? null) : null}
               narrated={aside === undefined}
+              presenting={present}
+              failing={failing}
             />
-            <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={present} />
           </div>
-          {!atLiveEdge && injectAt('inject-fault')}
           {rerun.error && (
             <ErrorNotice what="create the new run with this fault schedule" error={rerun.error} />
           )}
@@ -317,7 +372,21 @@ export function RunInspector({
             <MermaidDiagram
               source={diagram?.source ?? ''}
               highlight={diagram?.highlight ?? -1}
+              marks={
+                diagram
+                  ? diagram.steps.flatMap((s, i) => (failureMarks.includes(s) ? [i] : []))
+                  : []
+              }
               label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
+              onOpen={(index) => {
+                const at = diagram?.steps[index]
+                if (at !== undefined) openMessage(at)
+              }}
+              presenting={present}
+              fill
+              tools={
+                <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={phasesPresent} />
+              }
             />
           )}
           {stepView.status === 'error' && data && (
@@ -328,8 +397,13 @@ export function RunInspector({
             />
           )}
         </div>
-        <aside className="cards-pane">
+        <aside className="cards-pane" aria-label="Narration and participants" tabIndex={0}>
           {aside?.(data)}
+          {present && aside === undefined && data?.event && (
+            <p className="present-narration" data-testid="present-narration">
+              {narrate(data.event)}
+            </p>
+          )}
           {data ? (
             <ParticipantCards participants={data.participants} />
           ) : stepView.status === 'error' ? null : (
@@ -337,6 +411,19 @@ export function RunInspector({
           )}
         </aside>
       </div>
+      {view.message && (
+        <MessagePanel
+          runId={runId}
+          step={step}
+          permalink={permalink}
+          onClose={closeMessage}
+          onSeek={jump}
+        />
+      )}
+      {/* the Events tab has the same control over its rows: one of them at a time */}
+      {!atLiveEdge && view.tab !== 'events' && (
+        <div className="inject-row">{injectAt('inject-fault')}</div>
+      )}
       <div className="export-row">
         <ExportBar run={run.data} mermaid={data?.mermaid ?? null} step={step} />
         {actions}
@@ -351,7 +438,7 @@ export function RunInspector({
             selected={view.session}
             onSelect={setSession}
             onOpenTables={() => onView({ ...view, tab: 'tables' })}
-            onSeek={seek}
+            onSeek={jump}
           />
         ) : view.tab === 'tables' ? (
           <TablesTab
@@ -359,10 +446,17 @@ export function RunInspector({
             step={data.step}
             selected={view.session}
             onSelect={setSession}
-            onSeek={seek}
+            onSeek={jump}
           />
         ) : view.tab === 'lineage' ? (
-          <LineageTab runId={runId} step={data.step} onSeek={seek} session={view.session} />
+          <LineageTab runId={runId} step={data.step} onSeek={jump} session={view.session} />
+        ) : view.tab === 'timeline' ? (
+          <TimelineTab
+            runId={runId}
+            total={total}
+            nowMs={data.event?.time_ms ?? null}
+            onJump={jump}
+          />
         ) : view.tab === 'manifests' ? (
           recorded ? (
             <RecordedDirectories directories={run.data.recording?.directories ?? []} />
@@ -373,7 +467,7 @@ export function RunInspector({
           <RecordedChecksTab
             checks={run.data.recording?.checks ?? []}
             step={data.step}
-            onSeek={seek}
+            onSeek={jump}
           />
         ) : view.tab === 'invariants' ? (
           <InvariantsTab
@@ -381,7 +475,7 @@ export function RunInspector({
             failures={data.failures}
             runFailures={run.data.failures}
             step={data.step}
-            onSeek={seek}
+            onSeek={jump}
             bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)}
           />
         ) : (
@@ -390,7 +484,11 @@ export function RunInspector({
             total={total}
             filterEdge={filterEdge}
             step={step}
-            onSeek={seek}
+            onSeek={openMessage}
+            filter={view.q ?? ''}
+            onFilter={(q: string) =>
+              onView({ ...view, q: q === '' ? undefined : q }, { replace: true })
+            }
             inject={
               recorded ? (
                 <RecordedExchange event={data.event} />
@@ -405,15 +503,35 @@ export function RunInspector({
   )
 }
 
+/** `p` toggles presentation mode (not while typing, nor with a modifier). */
+function usePresentKey(toggle: () => void): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'p' || event.defaultPrevented) return
+      if (event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return
+      event.preventDefault()
+      toggle()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  })
+}
+
 /** The message at this step in one line, above the diagram. */
 function CurrentEvent({
   data,
   live,
   narrated,
+  presenting,
+  failing,
 }: {
   data: StepView | undefined
   live: TraceEvent | null
   narrated: boolean
+  /** Presentation mode names the step's narration beside the diagram instead, in large type. */
+  presenting: boolean
+  /** Invariants that first fail at this step (a teaching-mode bug's failure is named here). */
+  failing: readonly InvariantFailure[]
 }) {
   const event = live ?? data?.event
   if (!event)
@@ -435,8 +553,15 @@ function CurrentEvent({
       )}{' '}
       <span className={event.outcome === 'ok' ? 'muted' : 'outcome-error'}>{event.outcome}</span>
       <span className="muted"> · {event.time_ms} ms</span>
+      {live === null &&
+        failing.map((f) => (
+          <span key={f.id} className="failure-chip" data-testid="event-failure">
+            {' '}
+            ✗ invariant {f.id} fails here: {f.message}
+          </span>
+        ))}
       {/* a page with its own narration (the straggler demo) does not repeat it here */}
-      {narrated && (
+      {narrated && !presenting && (
         <span className="narration small" data-testid="narration">
           {narrate(event)}
         </span>

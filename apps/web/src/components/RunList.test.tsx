@@ -72,10 +72,16 @@ describe('runs list', () => {
     )
   })
 
-  it('[runs] a run recorded by cutover fleet carries a "processes" marker; a simulated run none', async () => {
+  it('[runs] every row names its kind: a run recorded by cutover fleet "processes", a recorded one "recorded from a real controller"', async () => {
     apiFetch.mockImplementation(async (path: string) =>
       path === '/api/runs'
-        ? { runs: [RUN, { ...RUN, id: 'run2', kind: 'fleet', scenario: 'straggler-retirement' }] }
+        ? {
+            runs: [
+              RUN,
+              { ...RUN, id: 'run2', kind: 'fleet', scenario: 'straggler-retirement' },
+              { ...RUN, id: 'run3', kind: 'recorded' },
+            ],
+          }
         : null,
     )
     render(
@@ -85,9 +91,16 @@ describe('runs list', () => {
         <RunList />
       </QueryClientProvider>,
     )
-    const marker = await screen.findByTestId('run-kind')
-    expect(marker.textContent).toBe('processes')
-    expect(marker.closest('tr')?.getAttribute('data-run')).toBe('run2')
-    expect(screen.getAllByTestId('run-kind')).toHaveLength(1)
+    await screen.findAllByTestId('run-kind')
+    const kinds = screen
+      .getAllByTestId('run-kind')
+      .map((m) => [m.closest('tr')?.getAttribute('data-run'), m.textContent])
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        ['run1', 'simulated'],
+        ['run2', 'processes'],
+        ['run3', 'recorded from a real controller'],
+      ]),
+    )
   })
 })

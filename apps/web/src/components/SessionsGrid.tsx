@@ -43,6 +43,7 @@ export function SessionsGrid({
   onSelect,
   onRange,
   height = 360,
+  problemOf,
 }: {
   count: number
   matched: number
@@ -58,6 +59,8 @@ export function SessionsGrid({
   /** Told the rows drawn (visible plus overscan). */
   onRange?: (start: number, end: number) => void
   height?: number
+  /** A session's verification problem (a directory's damaged snapshot): marked on its row. */
+  problemOf?: (key: string) => string | undefined
 }) {
   // rows are indices: the sparse array costs nothing at 18,766 rows
   const items = useMemo(() => new Array<undefined>(matched), [matched])
@@ -150,14 +153,16 @@ export function SessionsGrid({
                     className="vtable-row is-pending"
                   />
                 )
+              const problem = problemOf?.(row.key)
               return (
                 <div
                   role="row"
                   id={`session-row-${row.key}`}
+                  data-problem={problem}
                   aria-rowindex={index + 2}
                   aria-selected={row.key === selected}
                   tabIndex={row.key === selected || (selectedIndex < 0 && index === 0) ? 0 : -1}
-                  className={`vtable-row state-${row.state}${row.key === selected ? ' is-selected' : ''}`}
+                  className={`vtable-row state-${row.state}${row.key === selected ? ' is-selected' : ''}${problem ? ' is-damaged' : ''}`}
                   data-session={row.key}
                   onClick={() => onSelect(row.key)}
                   onKeyDown={(event) => onRowKey(event, index)}
@@ -173,6 +178,12 @@ export function SessionsGrid({
                   </div>
                   <div role="cell" className="col-state">
                     <span className={`state-chip state-${row.state}`}>{row.state}</span>
+                    {problem && (
+                      <span className="problem-mark" title={`verification problem: ${problem}`}>
+                        {' '}
+                        ✗ {problem}
+                      </span>
+                    )}
                   </div>
                   <div role="cell" className="col-revision num">
                     {row.revision ?? '—'}

@@ -13,8 +13,11 @@ export function SessionsTable({
   selected,
   onSelect,
   height = 360,
+  problems,
 }: {
   rows: readonly SessionRow[]
+  /** Verification problems by session key (a directory's damaged snapshots). */
+  problems?: ReadonlyMap<string, string>
   selected: string | null
   onSelect: (key: string) => void
   height?: number
@@ -36,6 +39,7 @@ export function SessionsTable({
       selectedIndex={selectedIndex}
       onSelect={onSelect}
       height={height}
+      problemOf={problems && ((key) => problems.get(key))}
     />
   )
 }

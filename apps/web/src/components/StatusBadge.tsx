@@ -7,7 +7,8 @@ export function StatusBadge({
   status,
   queuePosition,
 }: {
-  status: RunStatus
+  /** A RunStatus, or a status another part of the server adds (`damaged`). */
+  status: RunStatus | (string & {})
   queuePosition?: number | undefined
 }) {
   if (status === 'running' && queuePosition !== undefined) {

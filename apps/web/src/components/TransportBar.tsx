@@ -20,6 +20,7 @@ export function TransportBar({
   phases,
   bands,
   children,
+  onJump,
 }: {
   step: number
   shown?: number
@@ -29,6 +30,8 @@ export function TransportBar({
   phases: readonly PhaseStart[]
   bands: readonly PhaseBand[]
   children?: ReactNode
+  /** Jumps that add a history entry (phase and end buttons); default `onSeek`. */
+  onJump?: (step: number) => void
 }) {
   return (
     <div className="transport">
@@ -41,6 +44,7 @@ export function TransportBar({
         onTogglePlay={playback.toggle}
         onSpeed={playback.setSpeed}
         phases={phases}
+        onJump={onJump}
       />
       <Scrubber
         step={shown}

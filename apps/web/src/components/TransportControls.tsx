@@ -16,6 +16,7 @@ export function TransportControls({
   onTogglePlay,
   onSpeed,
   phases = [],
+  onJump = onSeek,
 }: {
   step: number
   total: number
@@ -26,6 +27,8 @@ export function TransportControls({
   onSpeed: (speed: number) => void
   /** Where each phase of the cycle starts, for previous/next phase. */
   phases?: readonly PhaseStart[]
+  /** A jump (first/last step, previous/next phase): one history entry each, Back returns. */
+  onJump?: (step: number) => void
 }) {
   const previous = previousPhase(phases, step)
   const next = nextPhase(phases, step)
@@ -36,7 +39,7 @@ export function TransportControls({
         aria-label="First step"
         title="First step (Home)"
         disabled={step === 0}
-        onClick={() => onSeek(0)}
+        onClick={() => onJump(0)}
       >
         <Icon name="first" />
       </button>
@@ -73,7 +76,7 @@ export function TransportControls({
         aria-label="Last step"
         title="Last step (End)"
         disabled={step >= total}
-        onClick={() => onSeek(total)}
+        onClick={() => onJump(total)}
       >
         <Icon name="last" />
       </button>
@@ -87,7 +90,7 @@ export function TransportControls({
             : 'No earlier phase'
         }
         disabled={!previous}
-        onClick={() => previous && onSeek(previous.step)}
+        onClick={() => previous && onJump(previous.step)}
       >
         ⇤ phase
       </button>
@@ -97,7 +100,7 @@ export function TransportControls({
         aria-label="next phase"
         title={next ? `Next phase: ${next.phase} at step ${next.step}` : 'No later phase'}
         disabled={!next}
-        onClick={() => next && onSeek(next.step)}
+        onClick={() => next && onJump(next.step)}
       >
         phase ⇥
       </button>

@@ -6,6 +6,7 @@ import type {
   StateDifference,
   TraceEvent,
 } from '@cutover/core/contracts'
+import { differingFields } from '@cutover/core/contracts'
 import { runDiffQuery } from '../api/diffQueries.ts'
 import { runsQuery } from '../api/queries.ts'
 import { DiffEventCard } from '../components/DiffEventCard.tsx'
@@ -76,6 +77,12 @@ function DiffBody({ diff }: { diff: RunDiffView }) {
           <h2 id="first-divergence-title" data-testid="first-divergence">
             First divergence: step {first.step_a} of A, step {first.step_b} of B
           </h2>
+          <p className="small" data-testid="first-divergence-fields">
+            Differs in:{' '}
+            <span className="mono">
+              {differingFields(first.a, first.b).join(', ') || 'nothing'}
+            </span>
+          </p>
           <div className="diff-sides">
             <DiffEventCard
               side="A"
@@ -122,6 +129,18 @@ function DiffBody({ diff }: { diff: RunDiffView }) {
                 <span className="muted small">
                   {d.a_count} event{d.a_count === 1 ? '' : 's'} of A replaced by {d.b_count} of B
                 </span>
+                {d.a.length === d.b.length && (
+                  <div className="small" data-testid="difference-fields">
+                    {d.a.map((e, k) => (
+                      <div key={e.step}>
+                        differs in:{' '}
+                        <span className="mono">
+                          {differingFields(e, d.b[k] ?? null).join(', ') || 'nothing'}
+                        </span>
+                      </div>
+                    ))}
+                  </div>
+                )}
                 <div className="diff-sides small mono">
                   <div>
                     {d.a.map((e) => (

@@ -92,16 +92,9 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
   return (
     <main className="page demo-page">
       <header className="demo-head">
-        <h1>Straggler retirement</h1>
-        <p className="muted">
-          One rollout is still generating when the prepare deadline passes. It is sacrificed —
-          aborted by the model, retired by the agent, its session dropped by resources — and fenced
-          everywhere; the checkpoint commits without it and it is redispatched fresh. Later a
-          delayed request from the retired attempt arrives and is refused with{' '}
-          <code>stale_attempt</code>. Step with ← and →.
-        </p>
-        {run !== null && (
-          <p>
+        <div className="demo-head-line">
+          <h1>Straggler retirement</h1>
+          {run !== null && (
             <button
               type="button"
               className="link-button"
@@ -110,11 +103,12 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
                 create.mutate(
                   { scenario: SCENARIO },
                   {
+                    // a fresh run opens at its first message, not at the live edge
                     onSuccess: (created) =>
                       go({
                         page: 'straggler',
                         run: created.id,
-                        step: null,
+                        step: 1,
                         tab: view.tab,
                         session: null,
                       }),
@@ -124,8 +118,15 @@ export function StragglerDemoPage({ run, view }: { run: string | null; view: Ins
             >
               {create.isPending ? 'Starting a fresh run…' : 'Start a fresh demo run'}
             </button>
-          </p>
-        )}
+          )}
+        </div>
+        <p className="muted">
+          One rollout is still generating when the prepare deadline passes. It is sacrificed —
+          aborted by the model, retired by the agent, its session dropped by resources — and fenced
+          everywhere; the checkpoint commits without it and it is redispatched fresh. Later a
+          delayed request from the retired attempt arrives and is refused with{' '}
+          <code>stale_attempt</code>. Step with ← and →.
+        </p>
       </header>
       {body}
     </main>

@@ -33,6 +33,26 @@ describe('routes', () => {
     expect(parseRoute('/runs/abc', '?tab=Lineage')).toMatchObject({ tab: 'lineage' })
   })
 
+  it('[permalink] the Events filter, the folded phases, the open payload panel and presentation mode are in the URL', () => {
+    const route = parseRoute(
+      '/runs/abc',
+      '?step=9&tab=events&q=stale_attempt&fold=retire,commit,bogus&message=1&present=1',
+    )
+    expect(route).toMatchObject({
+      step: 9,
+      tab: 'events',
+      q: 'stale_attempt',
+      fold: ['commit', 'retire'],
+      message: true,
+      present: true,
+    })
+    expect(routeHref(route)).toBe(
+      '/runs/abc?step=9&tab=events&q=stale_attempt&fold=commit%2Cretire&message=1&present=1',
+    )
+    expect(parseRoute('/runs/abc', '?tab=timeline')).toMatchObject({ tab: 'timeline' })
+    expect(parseRoute('/runs/abc', '?message=0&present=yes')).not.toHaveProperty('message')
+  })
+
   it('[permalink] every route survives a round trip through its URL', () => {
     const routes: Route[] = [
       { page: 'home' },

@@ -1,5 +1,16 @@
+import { TRACE_PHASES } from '@cutover/core/contracts'
+import type { TracePhase } from '@cutover/core/contracts'
+
 /** The inspector's tabs, in the order they appear; `tab=` in the URL takes these names. */
-export const TABS = ['sessions', 'tables', 'lineage', 'manifests', 'invariants', 'events'] as const
+export const TABS = [
+  'sessions',
+  'tables',
+  'lineage',
+  'timeline',
+  'manifests',
+  'invariants',
+  'events',
+] as const
 export type Tab = (typeof TABS)[number]
 
 /** The label a tab shows (CONTRACTS.md §8: names exactly as shown). */
@@ -7,6 +18,7 @@ export const TAB_LABELS: { readonly [T in Tab]: string } = {
   sessions: 'Sessions',
   tables: 'Tables',
   lineage: 'Lineage',
+  timeline: 'Timeline',
   manifests: 'Manifests',
   invariants: 'Invariants',
   events: 'Events',
@@ -17,6 +29,14 @@ export interface InspectorView {
   readonly step: number | null
   readonly tab: Tab
   readonly session: string | null
+  /** The Events tab's filter (`q=`); absent: none. */
+  readonly q?: string
+  /** The diagram's folded phases (`fold=prepare,commit`); absent: none. */
+  readonly fold?: readonly TracePhase[]
+  /** The payload panel of the current message is open (`message=1`). */
+  readonly message?: boolean
+  /** Presentation mode (`present=1`): the diagram and the narration only, in large type. */
+  readonly present?: boolean
 }
 
 /** Every page of the app, parsed from the URL. The URL is the permalink. */
@@ -54,11 +74,22 @@ function parseView(params: URLSearchParams): InspectorView {
   const step = parseStep(params)
   const rawTab = (params.get('tab') ?? '').toLowerCase()
   const session = params.get('session')
-  return {
+  const view: {
+    -readonly [K in keyof InspectorView]: InspectorView[K]
+  } = {
     step,
     tab: isTab(rawTab) ? rawTab : 'sessions',
     session: session !== null && SESSION_KEY.test(session) ? session : null,
   }
+  const q = params.get('q')
+  if (q) view.q = q.slice(0, 200)
+  const fold = (params.get('fold') ?? '')
+    .split(',')
+    .filter((p): p is TracePhase => (TRACE_PHASES as readonly string[]).includes(p))
+  if (fold.length > 0) view.fold = [...new Set(fold)].sort()
+  if (params.get('message') === '1') view.message = true
+  if (params.get('present') === '1') view.present = true
+  return view
 }
 
 /** Parses a location into a route. Unknown paths give `not_found` rather than a silent redirect. */
@@ -91,11 +122,15 @@ export function parseRoute(pathname: string, search: string): Route {
 }
 
 /** Builds the query string of an inspector view, leaving defaults out so links stay short. */
-function viewSearch(view: InspectorView, extra: readonly [string, string][] = []): string {
+export function viewSearch(view: InspectorView, extra: readonly [string, string][] = []): string {
   const params = new URLSearchParams(extra as [string, string][])
   if (view.step !== null) params.set('step', String(view.step))
   if (view.tab !== 'sessions') params.set('tab', view.tab)
   if (view.session !== null) params.set('session', view.session)
+  if (view.q) params.set('q', view.q)
+  if (view.fold && view.fold.length > 0) params.set('fold', [...view.fold].sort().join(','))
+  if (view.message) params.set('message', '1')
+  if (view.present) params.set('present', '1')
   const text = params.toString()
   return text ? `?${text}` : ''
 }

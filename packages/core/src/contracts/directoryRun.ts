@@ -72,6 +72,11 @@ export interface DirectorySessionView {
   readonly detail: DirectorySessionDetail
   /** The snapshot's `state` as written. */
   readonly state: JsonValue
+  /**
+   * The first verification problem of its file (its code and message), when it has one: a damaged
+   * or missing snapshot is still listed, marked with it.
+   */
+  readonly problem?: DirectoryProblemView
 }
 
 /** One agent boundary record (one per execution). */
@@ -86,6 +91,11 @@ export interface DirectoryBoundaryView {
   readonly output_items: number
   readonly file: string
   readonly verified: boolean
+  /**
+   * The first verification problem of its file: a damaged or missing record is still listed
+   * (boundary and turn -1, nothing decoded), marked with it.
+   */
+  readonly problem?: DirectoryProblemView
 }
 
 /** The lineage from the model ledger, with what the ledger manifest adds to it. */

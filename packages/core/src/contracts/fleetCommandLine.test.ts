@@ -3,13 +3,13 @@ import { fleetCommandLine } from './fleetCommandLine.ts'
 import { simulateCommandLine } from './simulateCommandLine.ts'
 
 describe('the command line of a run', () => {
-  it('[fleet-trace] a run recorded from processes is recorded again by cutover fleet with its scenario, seed and rollouts', () => {
+  it('[fleet-trace] a run recorded from processes is recorded again by `npx cutover fleet`, as pasted at the repo root, with its scenario, seed and rollouts', () => {
     expect(fleetCommandLine({ scenario: 'straggler-retirement', seed: '7', rollouts: 9 })).toBe(
-      'cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9',
+      'npx cutover fleet --scenario straggler-retirement --seed 7 --rollouts 9',
     )
   })
 
-  it('[cli] a simulated run is reproduced by cutover simulate with every option', () => {
+  it('[cli] a simulated run is reproduced by `npx cutover simulate` (runs as pasted at the repo root) with every option', () => {
     expect(
       simulateCommandLine({
         scenario: 'happy-path',
@@ -19,7 +19,7 @@ describe('the command line of a run', () => {
         faults: [],
       }),
     ).toBe(
-      "cutover simulate --scenario happy-path --seed 3 --rollouts 12 --deadline-ms 100 --faults '[]'",
+      "npx cutover simulate --scenario happy-path --seed 3 --rollouts 12 --deadline-ms 100 --faults '[]'",
     )
   })
 })

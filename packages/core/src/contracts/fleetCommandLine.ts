@@ -6,5 +6,5 @@ import type { RunView } from './views.ts'
  * processes run on the wall clock — so it names only what `cutover fleet` takes.
  */
 export function fleetCommandLine(run: Pick<RunView, 'scenario' | 'seed' | 'rollouts'>): string {
-  return `cutover fleet --scenario ${run.scenario} --seed ${run.seed} --rollouts ${run.rollouts}`
+  return `npx cutover fleet --scenario ${run.scenario} --seed ${run.seed} --rollouts ${run.rollouts}`
 }

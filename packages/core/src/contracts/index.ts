@@ -135,6 +135,17 @@ export type {
   CheckpointView,
 } from './views.ts'
 export type { JsonValue } from '../json.ts'
+export { CARD_FIELDS } from './inspectorViews.ts'
+export type {
+  CardChange,
+  CardField,
+  MessageView,
+  PairRole,
+  TimelineBar,
+  TimelineBarKind,
+  TimelineLane,
+  TimelineView,
+} from './inspectorViews.ts'
 export type {
   DirectoryRunView,
   DirectoryProblemView,
@@ -145,6 +156,7 @@ export type {
   DirectoryBoundaryView,
   DirectoryLineageView,
 } from './directoryRun.ts'
+export { differingFields } from './runDiff.ts'
 export type {
   FirstDivergence,
   RunDiffSummary,

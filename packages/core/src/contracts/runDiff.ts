@@ -49,3 +49,30 @@ export interface RunDiffView extends RunDiffSummary {
   /** True when the traces differ too much to align past a point: the rest is one difference. */
   readonly truncated: boolean
 }
+
+const EVENT_FIELDS = ['type', 'from', 'to', 'phase', 'outcome', 'time_ms'] as const
+
+/**
+ * The fields in which two events differ: `type`, `from`, `to`, `phase`, `outcome`, `time_ms` and
+ * `payload.<key>` for each payload key whose value differs (key order ignored), in that order;
+ * `["(no event)"]` when only one of them exists. Pure.
+ */
+export function differingFields(a: TraceEvent | null, b: TraceEvent | null): string[] {
+  if (a === null || b === null) return a === b ? [] : ['(no event)']
+  const out: string[] = EVENT_FIELDS.filter((f) => a[f] !== b[f])
+  const keys = [...new Set([...Object.keys(a.payload), ...Object.keys(b.payload)])].sort()
+  for (const key of keys)
+    if (canonical(a.payload[key]) !== canonical(b.payload[key])) out.push(`payload.${key}`)
+  return out
+}
+
+/** JSON text with object keys sorted, so two equal values compare equal whatever their order. */
+function canonical(value: unknown): string {
+  if (value === undefined) return 'undefined'
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  const entries = Object.entries(value as Record<string, unknown>).sort(([x], [y]) =>
+    x < y ? -1 : x > y ? 1 : 0,
+  )
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`
+}

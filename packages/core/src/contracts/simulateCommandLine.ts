@@ -17,5 +17,5 @@ export function simulateCommandLine(
   // A run's config holds cut_mode only when it is not the default or not its scenario's: then it is
   // said.
   const cutMode = run.cut_mode === undefined ? '' : ` --cut-mode ${run.cut_mode}`
-  return `cutover simulate --scenario ${run.scenario} --seed ${run.seed} --rollouts ${run.rollouts} --deadline-ms ${run.deadline_ms}${cutMode} --faults '${faults}'${bug}`
+  return `npx cutover simulate --scenario ${run.scenario} --seed ${run.seed} --rollouts ${run.rollouts} --deadline-ms ${run.deadline_ms}${cutMode} --faults '${faults}'${bug}`
 }

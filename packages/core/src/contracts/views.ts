@@ -93,6 +93,8 @@ export interface RunView {
   readonly processes?: readonly FleetProcessView[]
   /** A recorded run's recording: its proxies, problems, directories and black-box checks. */
   readonly recording?: RecordingView
+  /** The run this one was made from ("Run with this fault", a chip's ×): its id. */
+  readonly parent?: string
 }
 
 /** One participant OS process of a fleet run. */

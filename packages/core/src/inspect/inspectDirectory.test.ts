@@ -90,6 +90,46 @@ describe('inspectDirectory', () => {
     expect(view.sessions.some((s) => s.row.environment === 'workplace')).toBe(true)
   })
 
+  it('[inspect] a damaged or missing snapshot is still a session, marked with its problem and file', () => {
+    const dir = simulatedCheckpoint()
+    const whole = inspectDirectory(dir, nodeDigest, base)
+    const target = dir.list().find((e) => e.path.startsWith('resources/counter/r'))?.path as string
+    // a byte that breaks the JSON itself: the snapshot no longer decodes
+    const broken = new MemoryCheckpointDirectory({ location: 'memory:broken' })
+    for (const e of dir.list())
+      broken.writeFile(
+        e.path,
+        e.path === target
+          ? new TextEncoder().encode('{"not json')
+          : (dir.readFile(e.path) as Uint8Array),
+      )
+    const view = inspectDirectory(broken, nodeDigest, base)
+    expect(view.sessions).toHaveLength(whole.sessions.length)
+    const row = view.sessions.find((s) => s.file === target)
+    expect(row?.problem?.code).toBe('digest_mismatch')
+    expect(row?.row).toMatchObject({ state: 'uncertain', revision: null })
+    expect(row?.verified).toBe(false)
+    expect(row?.detail.kind).toBe('unreadable')
+    // the file gone altogether: still listed, as missing
+    const gone = new MemoryCheckpointDirectory({ location: 'memory:gone' })
+    for (const e of dir.list())
+      if (e.path !== target) gone.writeFile(e.path, dir.readFile(e.path) as Uint8Array)
+    const missing = inspectDirectory(gone, nodeDigest, base).sessions.find((s) => s.file === target)
+    expect(missing?.problem?.code).toBe('missing_file')
+    // a readable snapshot whose digest fails keeps its decoded state and carries the problem
+    // an agent boundary record likewise stays in Boundaries
+    const record = dir.list().find((e) => /^agent\/r.*\.json$/.test(e.path))?.path as string
+    const noRecord = new MemoryCheckpointDirectory({ location: 'memory:no-record' })
+    for (const e of dir.list())
+      if (e.path !== record) noRecord.writeFile(e.path, dir.readFile(e.path) as Uint8Array)
+    const boundaries = inspectDirectory(noRecord, nodeDigest, base).boundaries
+    expect(boundaries).toHaveLength(whole.boundaries.length)
+    expect(boundaries.find((b) => b.file === record)?.problem?.code).toBe('missing_file')
+    const flippedView = inspectDirectory(flipped(dir, target), nodeDigest, base)
+    expect(flippedView.sessions).toHaveLength(whole.sessions.length)
+    expect(flippedView.sessions.find((s) => s.file === target)?.problem).toBeDefined()
+  })
+
   it('[inspect] a missing manifest and a stray file: named, placed, never thrown', () => {
     const dir = simulatedCheckpoint()
     const copy = new MemoryCheckpointDirectory({ location: 'memory:partial' })

@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type {
   DirectoryBoundaryView,
   DirectoryFileView,
+  DirectoryProblemView,
   DirectoryRunView,
   DirectorySessionView,
 } from '../contracts/directoryRun.ts'
@@ -79,6 +80,51 @@ function serverFolders(view: DirectoryView, root: string): string[] {
 }
 
 /** Data files of a namespace folder on disk (regular files, the manifest left out). */
+/**
+ * `r004.a1` of a snapshot or boundary file (`resources/<env>/r004.a1.json`, `agent/r004.a1.json`).
+ */
+const SNAPSHOT_FILE = /\/([A-Za-z0-9][A-Za-z0-9._-]*)\.a(0|[1-9][0-9]{0,8})\.json$/
+
+/**
+ * The row of a snapshot that cannot be read (damaged bytes, a missing file): named by its file,
+ * state `uncertain`, marked with its verification problem.
+ */
+function unreadableSession(
+  path: string,
+  server: string,
+  environment: Environment,
+  problem: DirectoryProblemView | undefined,
+  missing: boolean,
+): DirectorySessionView | undefined {
+  const name = SNAPSHOT_FILE.exec(path)
+  if (!name) return undefined
+  const rollout = name[1] as string
+  const attempt = Number(name[2])
+  const why = missing ? 'the file is missing' : 'the file does not decode as a snapshot'
+  return {
+    row: {
+      key: `${rollout}.a${attempt}`,
+      rollout_id: rollout,
+      attempt,
+      environment,
+      state: 'uncertain',
+      revision: null,
+      session_id: null,
+      summary: `damaged: ${problem?.code ?? (missing ? 'missing_file' : 'unreadable')}`,
+    },
+    server,
+    file: path,
+    verified: false,
+    detail: { kind: 'unreadable', message: problem ? `${why}: ${problem.message}` : why },
+    state: null,
+    problem: problem ?? {
+      code: missing ? 'missing_file' : 'unreadable',
+      path,
+      message: why,
+    },
+  }
+}
+
 const dataFiles = (view: DirectoryView, folder: string): string[] =>
   view
     .below(folder)
@@ -108,9 +154,11 @@ export function inspectDirectory(
   const report = verifyCheckpoint(dir, digest)
   const view = createDirectoryView(dir, digest)
   const problemsAt = new Map<string, string[]>()
+  const firstProblem = new Map<string, DirectoryProblemView>()
   for (const p of report.problems) {
     if (p.path === null) continue
     problemsAt.set(p.path, [...(problemsAt.get(p.path) ?? []), p.code])
+    if (!firstProblem.has(p.path)) firstProblem.set(p.path, p)
   }
   const verified = (path: string) => (problemsAt.get(path) ?? []).length === 0
 
@@ -148,9 +196,36 @@ export function inspectDirectory(
   // Agent boundaries.
   const boundaryRecords: AgentBoundaryRecord[] = []
   const boundaries: DirectoryBoundaryView[] = []
-  for (const path of dataFiles(view, AGENT_DIR)) {
+  // every record on disk or named by the manifest, so a damaged or missing one is still listed
+  const agentPaths = new Set(dataFiles(view, AGENT_DIR))
+  for (const name of agentManifest === undefined ? [] : Object.keys(agentManifest.files))
+    agentPaths.add(`${AGENT_DIR}/${name}`)
+  for (const path of [...agentPaths].sort()) {
     const record = readJson(view, path, agentBoundaryRecordSchema)
-    if (record === undefined) continue
+    const problem = firstProblem.get(path)
+    if (record === undefined) {
+      const name = SNAPSHOT_FILE.exec(path)
+      if (!name) continue
+      const missing = view.read(path) === undefined
+      boundaries.push({
+        key: `${name[1]}.a${name[2]}`,
+        rollout_id: name[1] as string,
+        attempt: Number(name[2]),
+        boundary_index: -1,
+        turn_index: -1,
+        last_committed_model_call_id: null,
+        resource_state_revisions: {},
+        output_items: 0,
+        file: path,
+        verified: false,
+        problem: problem ?? {
+          code: missing ? 'missing_file' : 'unreadable',
+          path,
+          message: missing ? 'the file is missing' : 'the file does not decode as a record',
+        },
+      })
+      continue
+    }
     boundaryRecords.push(record)
     boundaries.push({
       key: executionKey(record),
@@ -163,6 +238,7 @@ export function inspectDirectory(
       output_items: record.output_items.length,
       file: path,
       verified: verified(path),
+      ...(problem === undefined ? {} : { problem }),
     })
   }
 
@@ -203,11 +279,20 @@ export function inspectDirectory(
     if (manifest !== undefined) listed.set(folder, Object.keys(manifest.files).sort())
     if (!ENVIRONMENTS.includes(server)) continue
     const environment = server as Environment
-    for (const path of dataFiles(view, folder)) {
+    // every snapshot on disk or named by the manifest, so a damaged or missing one is still listed
+    const paths = new Set(dataFiles(view, folder))
+    for (const name of manifest === undefined ? [] : Object.keys(manifest.files))
+      paths.add(`${folder}/${name}`)
+    for (const path of [...paths].sort()) {
       const bytes = view.read(path)
       const json = bytes === undefined ? undefined : parseJsonFile(bytes)
       const parsed = json?.ok === true ? parseSnapshotFromFile(json.value) : undefined
-      if (parsed === undefined || !parsed.ok) continue
+      const problem = firstProblem.get(path)
+      if (parsed === undefined || !parsed.ok) {
+        const unread = unreadableSession(path, server, environment, problem, bytes === undefined)
+        if (unread !== undefined) sessions.push(unread)
+        continue
+      }
       const snapshot = parsed.value
       environments.set(snapshot.rollout_id, environment)
       const { detail, summary } = describeSnapshot(server, snapshot, workplace)
@@ -227,6 +312,7 @@ export function inspectDirectory(
         verified: verified(path),
         detail,
         state: snapshot.state,
+        ...(problem === undefined ? {} : { problem }),
       })
     }
   }
