@@ -85,8 +85,10 @@ test('cutover import of the real stack’s unadapted run: the diagram shows the 
   await page.goto(`/runs/${run.id}?step=6&tab=invariants`)
   await runPage.waitForStep(6)
   await expect(page.getByTestId('recorded-badge')).toHaveText('recorded from a real controller')
-  await expect(runPage.currentMessage()).toContainText('agent.prepare ✗ invalid_request')
-  await expect(runPage.currentMessage()).toContainText('→ 400')
+  await expect(runPage.currentMessage()).toHaveAttribute(
+    'data-label',
+    /agent\.prepare ✗ invalid_request → 400/,
+  )
   const check = page.locator('[data-check="control-accepted"]')
   await expect(check).toHaveAttribute('data-status', 'fail')
   await expect(check).toContainText('answered 400 invalid_request')
@@ -143,7 +145,7 @@ test('cutover record in front of Cutover’s processes: the run streams live whi
     expect(restoreStep).toBeGreaterThan(0)
     await page.goto(`/runs/${runId}?step=${restoreStep}`)
     await runPage.waitForStep(restoreStep as number)
-    await expect(runPage.currentMessage()).toContainText('model.restore')
+    await expect(runPage.currentMessage()).toHaveAttribute('data-label', /model\.restore/)
     const model = page.locator('[data-testid="participant-card"][data-participant="policy_model"]')
     await expect(model).toHaveAttribute('data-phase', 'restored_paused')
     await expect(runPage.participantCards).toHaveCount(6)

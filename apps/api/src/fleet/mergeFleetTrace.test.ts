@@ -4,7 +4,7 @@ import { INVARIANT_IDS } from '@cutover/core/contracts'
 import type { WireRecord } from '../participants/processTrace.ts'
 import { controllerRecords } from './controllerRecords.ts'
 import { fleetTraceResult, traceInvariants } from './fleetTraceResult.ts'
-import { mergeFleetTrace } from './mergeFleetTrace.ts'
+import { mergeFleetTrace, withoutDeliveredAnswers } from './mergeFleetTrace.ts'
 
 let seq = 0
 const rec = (
@@ -261,5 +261,49 @@ describe('fleetTraceResult', () => {
       { id: 'equivalence', step: trace.length, message: 'r0 differs' },
     ])
     expect(end.invariants.equivalence).toBe('fail')
+  })
+})
+
+describe('a /run answer is placed at its delivery to the controller', () => {
+  const receipt = {
+    rollout_id: 'r5',
+    attempt_index: 0,
+    execution_generation: 1,
+    result_identity: 'x',
+    result_digest: 'a'.repeat(64),
+  }
+  const done = { rollout_id: 'r5', attempt_index: 0, reward: 1, receipt }
+  // The agent finishes r5 at 100 and sends its answer; the controller asks the agent to prepare at
+  // 105; the answer reaches the dispatcher at 110, which acknowledges it at once.
+  const agent = [rec(100, 'agent', 'controller', 'run.complete', done, 2)]
+  const controller = [
+    rec(105, 'controller', 'agent', 'agent.prepare', { checkpoint_id: 'ck-1' }, 1, 'prepare'),
+  ]
+  const dispatcher = [
+    rec(110, 'agent', 'controller', 'run.complete', done, 1),
+    rec(110, 'controller', 'agent', 'agent.acknowledge', { receipts: [receipt] }, 1),
+  ]
+
+  it('[controller.acks-before-prepare] a result still on its way at prepare, acknowledged on arrival, keeps the invariant', () => {
+    const merged = mergeFleetTrace([
+      { rank: 0, records: controller },
+      { rank: 1, records: dispatcher },
+      { rank: 2, records: withoutDeliveredAnswers(agent, new Set(['r5.a0'])) },
+    ])
+    expect(merged.map((e) => e.type)).toEqual([
+      'agent.prepare',
+      'run.complete',
+      'agent.acknowledge',
+    ])
+    expect(traceInvariants(merged, merged.length).invariants['acks-before-prepare']).toBe('pass')
+  })
+
+  it('[controller.acks-before-prepare] placed at its sending instead, the same exchange reads as an acknowledgement held back', () => {
+    const merged = mergeFleetTrace([
+      { rank: 0, records: controller },
+      { rank: 1, records: dispatcher.slice(1) },
+      { rank: 2, records: agent },
+    ])
+    expect(traceInvariants(merged, merged.length).invariants['acks-before-prepare']).toBe('fail')
   })
 })

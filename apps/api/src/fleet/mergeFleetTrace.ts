@@ -34,6 +34,24 @@ export function readWireFile(file: string): WireRecord[] {
   return out
 }
 
+/** `<rollout_id>.a<attempt>` of a `/run` record's payload. */
+const runKey = (payload: unknown): string => {
+  const p = (payload ?? {}) as { rollout_id?: unknown; attempt_index?: unknown }
+  return `${String(p.rollout_id)}.a${String(p.attempt_index)}`
+}
+
+/**
+ * A participant's records without its `run.complete` answers that the dispatcher noted on their
+ * delivery (`delivered`, as `<rollout_id>.a<attempt>`): the merged trace places an answer to the
+ * controller where the controller received it, so it shows what the controller knew when.
+ */
+export function withoutDeliveredAnswers(
+  records: readonly WireRecord[],
+  delivered: ReadonlySet<string>,
+): WireRecord[] {
+  return records.filter((r) => !(r.type === 'run.complete' && delivered.has(runKey(r.payload))))
+}
+
 /**
  * Merges the records of every process into one trace: ordered by wall-clock time (all processes
  * share the machine's clock), ties by source rank then each source's own order, so the same records

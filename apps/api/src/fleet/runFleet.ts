@@ -29,7 +29,7 @@ import type { WireRecord } from '../participants/processTrace.ts'
 import { TRACE_FILE_ENV } from '../participants/processTrace.ts'
 import { controllerRecords } from './controllerRecords.ts'
 import type { FleetTraceEvent, TraceSource } from './mergeFleetTrace.ts'
-import { mergeFleetTrace, readWireFile } from './mergeFleetTrace.ts'
+import { mergeFleetTrace, readWireFile, withoutDeliveredAnswers } from './mergeFleetTrace.ts'
 import type { ParticipantProcess } from './spawnParticipant.ts'
 import { sendStaleRequests } from './sendStaleRequests.ts'
 import { spawnParticipant } from './spawnParticipant.ts'
@@ -149,17 +149,22 @@ export async function runFleet(
   const extraWorkers: StartedWorker[] = []
   const traceFiles: string[] = []
   let replacementStarts = 0
-  /** The messages this process sends as the dispatcher (run.dispatch, agent.acknowledge). */
+  /**
+   * The messages this process sends as the dispatcher (run.dispatch, agent.acknowledge), and the
+   * answers of its `/run` calls (run.complete) as they are delivered to it.
+   */
   const dispatched: WireRecord[] = []
+  /** The `/run` answers the dispatcher noted on delivery, as `<rollout_id>.a<attempt>`. */
+  const delivered = new Set<string>()
   const noteDispatch = (
     type: string,
     payload: { [key: string]: JsonValue },
     outcome: string,
     at = Date.now(),
+    route: { from: string; to: string } = { from: 'controller', to: 'agent' },
   ): void =>
     void dispatched.push({
-      from: 'controller',
-      to: 'agent',
+      ...route,
       type,
       payload,
       outcome,
@@ -292,6 +297,27 @@ export async function runFleet(
       refusal === 'agent_admission_closed' ? refusal : 'ok',
       sent,
     )
+    // The answer as it reaches the controller: placed at its delivery, so the merged trace shows
+    // what the controller knew when — a result still on its way when the agents are asked to
+    // prepare is not one the controller held back (acks-before-prepare). The agent's own record
+    // of the same answer (at its sending) is left out of the merge.
+    if (r.ok) {
+      const answer = r.body as { reward?: unknown; receipt?: unknown }
+      const refused = errorCodeOf(r.body)
+      delivered.add(`${plan.rollout_id}.a${attempt}`)
+      noteDispatch(
+        'run.complete',
+        {
+          rollout_id: plan.rollout_id,
+          attempt_index: attempt,
+          reward: refused === undefined && typeof answer.reward === 'number' ? answer.reward : 0,
+          receipt: refused === undefined ? ((answer.receipt ?? null) as JsonValue) : null,
+        },
+        refused ?? 'ok',
+        Date.now(),
+        { from: 'agent', to: 'controller' },
+      )
+    }
     if (r.ok && errorCodeOf(r.body) === 'agent_admission_closed') {
       // Refused before it began (admission closed for the checkpoint): dispatched again after
       // resume.
@@ -579,7 +605,10 @@ export async function runFleet(
   const sources: TraceSource[] = [
     { rank: 0, records: controllerRecords(host.trace, calls, process.pid) },
     { rank: 1, records: dispatched },
-    ...traceFiles.map((file, i) => ({ rank: 2 + i, records: readWireFile(file) })),
+    ...traceFiles.map((file, i) => ({
+      rank: 2 + i,
+      records: withoutDeliveredAnswers(readWireFile(file), delivered),
+    })),
   ]
   const report =
     controller.stage === 'done'
