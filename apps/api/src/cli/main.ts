@@ -72,8 +72,7 @@ const COMMANDS: { readonly [name: string]: Command } = {
   },
   record: {
     operands: 'record --upstream NAME=URL[,NAME=URL…] [--out FLEET_FILE]',
-    summary:
-      "recording proxies in front of participant servers: a real controller's cycle as a run",
+    summary: "recording proxies in front of participant servers: a controller's cycle as a run",
     run: (argv, io) => runRecordCommand(argv, io),
   },
   import: {
@@ -126,6 +125,9 @@ function commandRows(): string {
     })
     .join('\n')
 }
+
+/** Every command's name, in the order `--help` lists them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS)
 
 export const USAGE = `usage: cutover <command> [options]
 
