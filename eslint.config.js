@@ -147,6 +147,8 @@ export const API_LAYERS = [
   ['app.ts'],
   ['nodeAppDeps.ts', 'server.ts'],
   ['cli'],
+  // the fault campaign's harness (npm run faults) drives the CLI and the processes from above
+  ['faults'],
 ]
 const api = (path) => `./apps/api/src/${path}`
 

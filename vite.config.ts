@@ -35,11 +35,21 @@ export default defineConfig({
   server: { proxy: { '/api': toApi, '/gym': toApi } },
   test: {
     root: repo,
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'apps/*/src/**/*.test.{ts,tsx}',
-      'scripts/**/*.test.ts',
-    ],
+    // `npm run faults` (scripts/faults.mjs) runs the fault campaign on its own: real processes,
+    // killed and restarted, one file after another; the unit run leaves it out.
+    ...(process.env['CUTOVER_FAULTS'] === '1'
+      ? {
+          include: ['apps/api/src/faults/**/*.faults.test.ts'],
+          fileParallelism: false,
+        }
+      : {
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.ts',
+          ],
+          exclude: ['**/node_modules/**', '**/*.faults.test.ts'],
+        }),
     environment: 'node',
     restoreMocks: true,
     // No test or hook races the clock: on a machine whose cores are busy a 1,000-rollout run or a

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck, lint, formatting, the conformance index, unit tests, the web build and the
-# e2e suite in Debian's Chromium. Ends with one plain line `total: N passed, N failed, N skipped`
+# `npm test`: typecheck, lint, formatting, the conformance index, unit tests, the fault campaign
+# (`npm run faults`), the web build and the e2e suite in Debian's Chromium. Ends with one plain line `total: N passed, N failed, N skipped`
 # (scripts/summarize-tests.mjs) in which every failed step counts, whether or not a test failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,7 @@ step lint npx eslint .
 step format npx prettier --check --log-level warn .
 step conformance npm run --silent conformance
 step unit npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
+step faults node scripts/faults.mjs "$OUT/faults.json"
 e2e() {
   export E2E_DATA_DIR="$OUT/e2e-data"
   # A free loopback port, so a server left running elsewhere cannot collide with the suite's own.
@@ -40,5 +41,5 @@ if step build npx vite build --logLevel warn; then
 fi
 
 node scripts/summarize-tests.mjs --steps "$STEPS" --vitest "unit=$OUT/vitest.json" \
-  --playwright "e2e=$OUT/e2e.json" || status=1
+  --vitest "faults=$OUT/faults.json" --playwright "e2e=$OUT/e2e.json" || status=1
 exit $status

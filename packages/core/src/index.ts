@@ -5,7 +5,7 @@ export { assert, assertNever } from './assert.ts'
 export { canonicalJson } from './json.ts'
 export type { JsonValue } from './json.ts'
 export type { Digest, Clock } from './ports.ts'
-export { DirectoryWriteError } from './directory/CheckpointDirectory.ts'
+export { DirectoryWriteError, directoryWriteCode } from './directory/CheckpointDirectory.ts'
 export type { CheckpointDirectory, DirectoryEntry } from './directory/CheckpointDirectory.ts'
 // records: identities, keys, record types and their schemas (records/)
 export {
@@ -113,6 +113,7 @@ export { loadAggregateManifest } from './directory/loadAggregateManifest.ts'
 export type { LoadedAggregateManifest } from './directory/loadAggregateManifest.ts'
 export { reconcileReplacementSet } from './directory/reconcileReplacementSet.ts'
 export { verifyCheckpoint } from './directory/verifyCheckpoint.ts'
+export { loadPublishedCheckpoint } from './directory/loadPublishedCheckpoint.ts'
 export { tokenSegmentViews } from './directory/tokenSegments.ts'
 export { isSafeRelativePath } from './directory/safePath.ts'
 export {
@@ -216,7 +217,7 @@ export type {
 export { ControlFence, FENCE_PHASES } from './protocol/ControlFence.ts'
 export type { FencePhase, FenceSnapshot } from './protocol/ControlFence.ts'
 // protocol participants, controller, simulator, scenarios, invariants (simulator/EVENTS.md)
-export { FENCE_OPS } from './protocol/ControlFence.ts'
+export { FENCE_OPS, forRequest } from './protocol/ControlFence.ts'
 export type { FenceOperation, FenceBegin, FenceTicket } from './protocol/ControlFence.ts'
 export { PolicyModel } from './protocol/PolicyModel.ts'
 export type {

@@ -11,7 +11,7 @@ import type {
 import type { CutoverError } from '@cutover/core/contracts'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
-import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
+import type { CheckpointPlace, DirectoryRequest } from '../control/openCheckpointDir.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { ROLLOUT_ID_PATTERN } from '../control/executionIdentity.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
@@ -138,10 +138,10 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
   ): Response => reply(c, result.ok ? { ok: true, value: wireStatus(result.value) } : result)
   const openDir = (
     c: Context,
-    requested: string,
+    request: DirectoryRequest,
     create: boolean,
   ): CheckpointDirectory | Response =>
-    openCheckpointDir(c, options, requested, create, options.openDirectory)
+    openCheckpointDir(c, options, request, create, options.openDirectory, agent.fence)
 
   app.get('/capabilities', (c) => c.json(agentCapabilities(agent)))
 
@@ -199,13 +199,13 @@ export function agentControlRoutes(options: AgentControlOptions): Hono {
   })
 
   controlOperation(app, '/agent-checkpoint/commit', directoryBody, (body, c) => {
-    const dir = openDir(c, body.checkpoint_dir, true)
+    const dir = openDir(c, body, true)
     if (dir instanceof Response) return dir
     return reply(c, agent.commit(body.checkpoint_id, dir))
   })
 
   controlOperation(app, '/agent-checkpoint/restore', directoryBody, (body, c) => {
-    const dir = openDir(c, body.checkpoint_dir, false)
+    const dir = openDir(c, body, false)
     if (dir instanceof Response) return dir
     const restored = agent.restore(body.checkpoint_id, dir)
     if (!restored.ok) return reply(c, restored)

@@ -9,6 +9,7 @@ import type {
   RolloutPlan,
 } from '@cutover/core'
 import { ENV_NAMES } from '@cutover/core'
+import { API_BODY_LIMIT, limitBody } from '../http/bodyLimits.ts'
 import { cutoverErrorResponse } from '../http/errorResponse.ts'
 import { readValidJson } from '../http/jsonBody.ts'
 import { ROLLOUT_ID_PATTERN } from '../control/executionIdentity.ts'
@@ -53,6 +54,8 @@ export function createAgentApp(options: AgentAppOptions): Hono {
   const { agent } = options
   const signal = new ChangeSignal()
   const app = new Hono()
+  // Every route's body is held to the API limit, in the envelope (`POST /run` is ~200 bytes).
+  app.use('*', limitBody(API_BODY_LIMIT))
   app.get('/', (c) => c.json({ participant: 'agent', name: agent.instanceName, pid: options.pid }))
   if (options.controlToken !== undefined) {
     app.route(

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,7 +95,7 @@ afterAll(async () => {
 })
 
 describe('cutover checkpoint', () => {
-  it('[fleet-token] prepare then resume against a fleet file; the report names every participant', async () => {
+  it('[fleet-token] [fence.stale-before-replay] prepare then resume against a fleet file; the report names every participant; a repeated resume is already_finished', async () => {
     const status = await cutover([
       'checkpoint',
       'status',
@@ -141,7 +141,8 @@ describe('cutover checkpoint', () => {
     ])
     expect(resume.code).toBe(0)
     expect((JSON.parse(resume.stdout) as { phase: string }).phase).toBe('idle')
-    // Resume is recorded per checkpoint id: a repeated resume replays its result (idempotent).
+    // The id is finished: every participant answers a repeated resume stale_checkpoint (never its
+    // cached bytes), which the command records as already_finished.
     const again = await cutover([
       'checkpoint',
       'resume',
@@ -152,6 +153,10 @@ describe('cutover checkpoint', () => {
       '--json',
     ])
     expect(again.code).toBe(0)
+    const repeated = JSON.parse(again.stdout) as { participants: { result?: unknown }[] }
+    expect(repeated.participants.map((p) => p.result)).toEqual(
+      Array.from({ length: 5 }, () => 'already_finished'),
+    )
   })
 
   it('[fleet-replacement] commit and restore as single operations: prepare, commit (checkpoint.json last, the directory verifies), restore into --restore-expected processes (paused), resume', async () => {
@@ -211,6 +216,31 @@ describe('cutover checkpoint', () => {
       /checkpoint_not_found|not found|missing/i,
     )
   })
+
+  it('[control.envelope-everywhere] [cli] a restore from a checkpoint path that is a symlink (or a file) prints one JSON object: refused with checkpoint_dir_invalid, exit 1', async () => {
+    mkdirSync(join(dataDir, 'ck-real'), { recursive: true })
+    symlinkSync(join(dataDir, 'ck-real'), join(dataDir, 'ck-link'))
+    writeFileSync(join(dataDir, 'ck-file'), 'not a directory')
+    for (const id of ['ck-link', 'ck-file']) {
+      const r = await cutover([
+        'checkpoint',
+        'restore',
+        '--fleet',
+        replacementFile,
+        '--id',
+        id,
+        '--dir',
+        dataDir,
+        '--json',
+      ])
+      expect(r.code, r.stderr).toBe(1)
+      const report = JSON.parse(r.stdout) as { phase: string; reason: string }
+      expect(report.phase).toBe('aborted')
+      expect(report.reason).toMatch(/^checkpoint_dir_invalid: /)
+    }
+    // A restore creates nothing: an absent checkpoint stays absent.
+    expect(existsSync(join(dataDir, 'ck-none'))).toBe(false)
+  }, 60_000)
 
   it('[controller.discover] [cli] a wrong or missing token, a bad fleet file, an unreachable participant: exit 2 naming the participant and endpoint', async () => {
     const wrong = await cutover(

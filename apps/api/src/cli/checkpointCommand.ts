@@ -31,7 +31,8 @@ Sends one checkpoint operation to every participant a fleet file lists ({"model"
 "agent": [URL…], "resources": {"<name>": URL…}}), with the token from CUTOVER_CONTROL_TOKEN (never
 from the file). prepare: agents, then models (long-polled until paused), then resources; a refusal
 aborts (every participant a prepare was sent to is resumed, dependencies first). resume / abort:
-models and resources before agents (abort records invalid_phase as already_accepting). status: each
+models and resources before agents (a finished id's stale_checkpoint is recorded as
+already_finished; abort records invalid_phase as already_accepting). status: each
 participant's capabilities phase. commit (after a prepare): agent, then model (with the agent's
 continuation roots), then resources commit into checkpoint_dir CK, and the controller publishes the
 aggregate manifest, the token-store snapshot and checkpoint.json last; a failed commit aborts.
@@ -243,12 +244,20 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
       if (only !== null && !only.has(t.participant)) continue
       const okay = await send(t, ROUTES[t.kind].resume, ANSWERS.resumed)
       const last = answers[answers.length - 1]
-      if (!okay && abort && last?.error?.code === 'invalid_phase')
+      // A finished id is stale_checkpoint for every operation (CONTRACTS.md §12): the participant
+      // already resumed (or aborted) this checkpoint, which is what resume and abort ask for.
+      const settled =
+        last?.error?.code === 'stale_checkpoint'
+          ? 'already_finished'
+          : abort && last?.error?.code === 'invalid_phase'
+            ? 'already_accepting'
+            : null
+      if (!okay && settled !== null)
         answers[answers.length - 1] = {
           participant: t.participant,
           url: t.url,
-          status: last.status,
-          result: 'already_accepting',
+          status: last?.status ?? null,
+          result: settled,
         }
       else if (!okay) all = false
     }

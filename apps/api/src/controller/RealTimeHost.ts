@@ -199,9 +199,13 @@ export class RealTimeHost implements ControllerHost {
       this.#pumping = false
     }
   }
-  openDirectory(checkpointId: string): SteppedDirectory {
+  openDirectory(
+    checkpointId: string,
+    _writer?: () => string,
+    mode?: 'write' | 'read',
+  ): SteppedDirectory {
     return new DirectDirectory(
-      this.#options.openDirectory(join(this.#options.dataDir, checkpointId), true),
+      this.#options.openDirectory(join(this.#options.dataDir, checkpointId), mode !== 'read'),
     )
   }
   published(checkpointId: string): void {

@@ -1,7 +1,6 @@
 import type { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, ResourcesParticipant } from '@cutover/core'
-import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
-import { checkpointDirUnder } from '../control/checkpointDirUnder.ts'
+import { errorResponse } from '../http/errorResponse.ts'
 import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
@@ -57,14 +56,13 @@ export function controlRoutes(options: ControlRoutesOptions): Hono {
   })
 
   controlOperation(app, '/resources-checkpoint/commit', directoryBody, (body, c) => {
-    const path = checkpointDirUnder(options.dataDir, body.checkpoint_dir, options.checkpointRoots)
-    if (!path.ok) return cutoverErrorResponse(c, path.error)
-    const dir = options.openDirectory(path.value, true)
+    const dir = openCheckpointDir(c, options, body, true, options.openDirectory, participant.fence)
+    if (dir instanceof Response) return dir
     return reply(c, participant.commit(body.checkpoint_id, dir))
   })
 
   controlOperation(app, '/resources-checkpoint/restore', directoryBody, (body, c) => {
-    const dir = openCheckpointDir(c, options, body.checkpoint_dir, false, options.openDirectory)
+    const dir = openCheckpointDir(c, options, body, false, options.openDirectory, participant.fence)
     if (dir instanceof Response) return dir
     // The participant verifies the namespace and, when D holds agent records, reconciles with them.
     return reply(c, participant.restore(body.checkpoint_id, dir))

@@ -79,6 +79,9 @@ export function createGymApp(options: GymAppOptions): Hono {
   const cookieName = gymCookieName(env)
   const app = new Hono()
 
+  // The control plane first: its own body limit answers in the envelope (a Gym route's 413 is the
+  // reference's `detail`, which a controller cannot read as a protocol code).
+  if (options.control !== undefined) app.route('/ng-control/v1', options.control)
   app.use(
     '*',
     bodyLimit({
@@ -87,7 +90,6 @@ export function createGymApp(options: GymAppOptions): Hono {
         json(c, 413, { detail: `Request body exceeds the limit of ${GYM_BODY_LIMIT} bytes` }),
     }),
   )
-  if (options.control !== undefined) app.route('/ng-control/v1', options.control)
 
   app.all('*', async (c) => {
     let path = c.req.path.slice(mountPath.length) || '/'

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel } from '@cutover/core'
 import { TokenStore } from '@cutover/core'
 import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
+import { GYM_BODY_LIMIT, limitBody } from '../http/bodyLimits.ts'
 import type { ProcessNote } from '../participants/processTrace.ts'
 import { ChangeSignal } from './ChangeSignal.ts'
 import type { ModelWorkerPool } from './ModelWorkerPool.ts'
@@ -37,6 +38,9 @@ export function createModelApp(options: ModelAppOptions): Hono {
   const signal = options.signal ?? new ChangeSignal()
   const tokens = new TokenStore()
   const app = new Hono()
+  // Every route's body is bounded, in the envelope: a Responses body carries a whole conversation,
+  // so the data plane takes what a Gym route takes (the control plane holds its own to the API's).
+  app.use('*', limitBody(GYM_BODY_LIMIT))
   app.get('/', (c) =>
     c.json({
       participant: 'model',

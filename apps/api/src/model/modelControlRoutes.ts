@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { CheckpointDirectory, Clock, Digest, PolicyModel, TokenStore } from '@cutover/core'
 import { continuationRootSchema } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
-import type { CheckpointPlace } from '../control/openCheckpointDir.ts'
+import type { CheckpointPlace, DirectoryRequest } from '../control/openCheckpointDir.ts'
 import { openCheckpointDir } from '../control/openCheckpointDir.ts'
 import { controlOperation, controlReply, createControlApp } from '../control/createControlApp.ts'
 import {
@@ -110,10 +110,10 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
     )
   const openDir = (
     c: Context,
-    requested: string,
+    request: DirectoryRequest,
     create: boolean,
   ): CheckpointDirectory | Response =>
-    openCheckpointDir(c, options, requested, create, options.openDirectory)
+    openCheckpointDir(c, options, request, create, options.openDirectory, model.fence)
 
   app.get('/capabilities', (c) => c.json(modelCapabilities(model, pool)))
 
@@ -165,13 +165,13 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
   })
 
   controlOperation(app, '/model-checkpoint/commit', commitBody, (body, c) => {
-    const dir = openDir(c, body.checkpoint_dir, true)
+    const dir = openDir(c, body, true)
     if (dir instanceof Response) return dir
     return reply(c, model.commit(body.checkpoint_id, dir, body.continuation_roots))
   })
 
   controlOperation(app, '/model-checkpoint/restore', directoryBody, (body, c) => {
-    const dir = openDir(c, body.checkpoint_dir, false)
+    const dir = openDir(c, body, false)
     if (dir instanceof Response) return dir
     return reply(c, model.restore(body.checkpoint_id, dir))
   })

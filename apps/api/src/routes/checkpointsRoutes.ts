@@ -10,7 +10,7 @@ import type { RunManager } from '../runs/RunManager.ts'
 import { folderSignature } from '../store/folderSignature.ts'
 import type { RunStore } from '../store/RunStore.ts'
 import { checkpointIdParam } from './params.ts'
-import { requireRun } from './runsRoutes.ts'
+import { requireWholeRun } from './runsRoutes.ts'
 
 const CONTENT_TYPES: readonly (readonly [string, string])[] = [
   ['.json', 'application/json; charset=utf-8'],
@@ -71,7 +71,7 @@ export function checkpointsRoutes(
   }
 
   app.get('/runs/:id/checkpoints', async (c) => {
-    const run = requireRun(c, runs)
+    const run = requireWholeRun(c, runs)
     if (run instanceof Response) return run
     const checkpoints: CheckpointView[] = []
     for (const cid of store.listCheckpoints(run.id)) {
@@ -95,7 +95,7 @@ export function checkpointsRoutes(
   })
 
   app.get('/runs/:id/checkpoints/:cid/files/*', (c) => {
-    const run = requireRun(c, runs)
+    const run = requireWholeRun(c, runs)
     if (run instanceof Response) return run
     const cid = validate(checkpointIdParam, c.req.param('cid'), 'checkpoint id')
     if (!cid.ok) return cutoverErrorResponse(c, cid.error)

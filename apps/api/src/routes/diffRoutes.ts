@@ -30,6 +30,17 @@ export function diffRoutes(runs: RunManager): Hono {
     if (run_a === undefined) return errorResponse(c, 'run_not_found', `no run ${a} (a)`)
     const run_b = runs.get(b)
     if (run_b === undefined) return errorResponse(c, 'run_not_found', `no run ${b} (b)`)
+    // A queued run is not waited for (its slot may be minutes away): the diff is refused at once.
+    for (const [run, side] of [
+      [run_a, 'a'],
+      [run_b, 'b'],
+    ] as const)
+      if (run.queue_position !== undefined)
+        return errorResponse(
+          c,
+          'run_not_started',
+          `run ${run.id} (${side}) is queued for a simulation slot (position ${run.queue_position})`,
+        )
     // Each run's views where its simulation lives (its worker thread while it holds them): only the
     // two states at the divergence cross over, never a re-simulation on this thread.
     const [ra, rb] = await Promise.all([runs.settledViews(a), runs.settledViews(b)])

@@ -7,6 +7,7 @@ import { BUG_CATALOGUE } from '@cutover/core'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { readJson, validate } from '../http/jsonBody.ts'
 import type { RunManager } from '../runs/RunManager.ts'
+import { damagedError } from '../runs/RunManager.ts'
 import type { SimulatorPort } from '../runs/SimulatorPort.ts'
 import { yieldToEventLoop } from '../runs/driveSimulation.ts'
 import { eventsJsonBody } from '../runs/traceJson.ts'
@@ -33,6 +34,19 @@ export function requireRun(c: Context, runs: RunManager): { id: string; view: Ru
   const view = runs.get(id.value)
   if (view === undefined) return errorResponse(c, 'run_not_found', `no run ${id.value}`)
   return { id: id.value, view }
+}
+
+/**
+ * `requireRun` for what reads a run's trace (its summary, its events, its views): a damaged run is
+ * 409 `run_damaged` (never served as if whole).
+ */
+export function requireWholeRun(
+  c: Context,
+  runs: RunManager,
+): { id: string; view: RunView } | Response {
+  const run = requireRun(c, runs)
+  if (run instanceof Response || run.view.status !== 'damaged') return run
+  return cutoverErrorResponse(c, damagedError(run.view))
 }
 
 /** Parses `Last-Event-ID`: the step after which an SSE stream resumes. */
@@ -103,7 +117,7 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
   app.get('/runs/:id/summary', async (c) => {
     const query = validate(noQuery, c.req.query(), 'query')
     if (!query.ok) return cutoverErrorResponse(c, query.error)
-    const run = requireRun(c, runs)
+    const run = requireWholeRun(c, runs)
     if (run instanceof Response) return run
     await runs.loadEvents(run.id)
     const events = runs.events(run.id) ?? []
@@ -113,7 +127,7 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
   app.get('/runs/:id/events', async (c) => {
     const query = validate(eventsRangeQuery, c.req.query(), 'query')
     if (!query.ok) return cutoverErrorResponse(c, query.error)
-    const run = requireRun(c, runs)
+    const run = requireWholeRun(c, runs)
     if (run instanceof Response) return run
     // a reloaded run's trace.json is parsed off this thread, once
     await runs.loadEvents(run.id)

@@ -145,6 +145,22 @@ export interface RunManager {
   readonly limits: RunLimits
 }
 
+/** 409 `run_damaged`: a stored run whose run.json failed its digest, with why. */
+export function damagedError(view: RunView): CutoverError {
+  return cutoverError('run_damaged', `run ${view.id} is damaged: ${view.error ?? 'run.json'}`)
+}
+
+/** 409 `run_not_started`: the run waits for its simulation slot (its place when queued). */
+function notStarted(entry: RunEntry): CutoverError {
+  const position = entry.slot?.position() ?? 0
+  return cutoverError(
+    'run_not_started',
+    position > 0
+      ? `run ${entry.view.id} is queued for a simulation slot (position ${position}); its views exist once it starts`
+      : `run ${entry.view.id} has not started simulating yet; its views exist once it starts`,
+  )
+}
+
 const allPass = (): InvariantMap =>
   Object.fromEntries(INVARIANT_IDS.map((id) => [id, 'pass'])) as InvariantMap
 
@@ -471,6 +487,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       )
     const entry = runs.get(id)
     if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
+    if (entry.view.status === 'damaged') return err(damagedError(entry.view))
     await entry.simulating
     if (entry.cancelled) return err(cutoverError('run_not_found', `run ${id} was deleted`))
     if (entry.view.status === 'failed' && entry.result === undefined) {
@@ -499,9 +516,20 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
 
   return {
     load() {
-      const { runs: stored, unreadable } = deps.store.listRuns()
+      const { runs: stored, unreadable, damaged } = deps.store.listRuns()
       for (const problem of unreadable)
         log(`skipping run folder ${problem.folder}: ${problem.reason}`)
+      // Listed, with why, and never served as if whole (views answer 409 run_damaged).
+      for (const { folder, view } of damaged) {
+        log(`run ${folder} is damaged: ${view.error ?? ''}`)
+        runs.set(view.id, {
+          view,
+          events: undefined,
+          result: undefined,
+          cancelled: false,
+          listeners: new Set(),
+        })
+      }
       for (const storedView of stored) {
         if (storedView.kind === 'recorded') {
           recordings.adopt(storedView)
@@ -640,8 +668,14 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (traced !== undefined) return ok(resultViews(traced))
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
+      if (entry.view.status === 'damaged') return err(damagedError(entry.view))
       if (entry.view.status === 'running' && entry.live !== undefined)
         return ok(resultViews(entry.live))
+      // A fresh run that has not begun simulating (queued for a slot, or just granted one): its
+      // views do not exist yet, and a view never waits for the slot (issue #29). Its events and
+      // its run view answer meanwhile.
+      if (entry.view.status === 'running' && entry.worker === undefined)
+        return err(notStarted(entry))
       // A fleet run (recorded from processes) is never re-simulated: its views come from its trace,
       // in this thread.
       if (
@@ -689,6 +723,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
       if (recordings.has(id)) return this.views(id)
       const entry = runs.get(id)
       if (entry === undefined) return err(cutoverError('run_not_found', `no run ${id}`))
+      if (entry.view.status === 'damaged') return err(damagedError(entry.view))
       await entry.simulating
       if (entry.view.status === 'running') {
         const finished = await resultOf(id)

@@ -150,12 +150,60 @@ describe('run persistence', () => {
     }
   })
 
-  it('[persist] unreadable run folders are skipped, not served half-read', async () => {
+  it('[api.run-digest] [persist] a run folder whose run.json does not parse is listed as damaged with why, never served half-read', async () => {
     mkdirSync(join(dir, 'runs', 'broken'), { recursive: true })
     writeFileSync(join(dir, 'runs', 'broken', 'run.json'), '{"id":')
     const api = apiHarness(dir)
-    expect((await api.json('/api/runs')).body.runs.map((r: RunView) => r.id)).not.toContain(
-      'broken',
-    )
+    const listed = (await api.json('/api/runs')).body.runs.find((r: RunView) => r.id === 'broken')
+    expect(listed).toMatchObject({ id: 'broken', status: 'damaged' })
+    expect(listed.error).toMatch(/run\.json is not JSON/)
+    expect(await api.json('/api/runs/broken/steps/0')).toMatchObject({
+      status: 409,
+      body: { error: { code: 'run_damaged' } },
+    })
+    expect((await api.app.request('/api/runs/broken', JSON_DELETE)).status).toBe(204)
+  })
+
+  it('[api.run-digest] run.json carries its digest: a byte flipped inside a key or a value lists the run as damaged, and no view, event or checkpoint of it is served', async () => {
+    const first = apiHarness(dir)
+    const created = await first.createRun({ scenario: 'happy-path', seed: 11, rollouts: 3 })
+    const run = await first.waitComplete(created.id)
+    await first.runs.idle()
+    const file = join(dir, 'runs', run.id, 'run.json')
+    const whole = readFileSync(file, 'utf8')
+    expect(JSON.parse(whole).sha256).toMatch(/^[0-9a-f]{64}$/)
+    // One byte inside a key the schema would drop silently, one inside a key it needs, one in a
+    // value, one in the digest itself.
+    for (const [from, to] of [
+      ['"inert_faults"', '"inert_faultz"'],
+      ['"scenario"', '"scenarjo"'],
+      ['"rollouts": 3', '"rollouts": 4'],
+      ['"sha256": "', '"sha256": "0'],
+      ['"sha256"', '"sha257"'],
+    ] as const) {
+      expect(whole).toContain(from)
+      writeFileSync(file, whole.replace(from, to))
+      const api = apiHarness(dir)
+      const listed = (await api.json(`/api/runs/${run.id}`)).body as RunView
+      expect([from, listed.status]).toEqual([from, 'damaged'])
+      expect(listed.error).toMatch(/sha256|unknown keys|run\.json/)
+      for (const path of [
+        `/api/runs/${run.id}/steps/1`,
+        `/api/runs/${run.id}/events`,
+        `/api/runs/${run.id}/summary`,
+        `/api/runs/${run.id}/lineage`,
+        `/api/runs/${run.id}/checkpoints`,
+      ]) {
+        const r = await api.json(path)
+        expect([from, path, r.status, r.body.error?.code]).toEqual([from, path, 409, 'run_damaged'])
+      }
+      expect((await api.json('/api/runs')).body.runs.map((r: RunView) => r.status)).toContain(
+        'damaged',
+      )
+    }
+    writeFileSync(file, whole)
+    const restored = apiHarness(dir)
+    expect((await restored.json(`/api/runs/${run.id}`)).body.status).toBe('complete')
+    await restored.app.request(`/api/runs/${run.id}`, JSON_DELETE)
   })
 })

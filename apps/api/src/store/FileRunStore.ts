@@ -5,9 +5,8 @@ import { err, isSafeRelativePath, ok } from '@cutover/core'
 import type { RunView, TraceEvent } from '@cutover/core/contracts'
 import { cutoverError } from '@cutover/core/contracts'
 import { writeFileAtomic } from '@cutover/core/adapters'
-import { describeIssues } from '../http/jsonBody.ts'
-import type { RunStore, UnreadableRun } from './RunStore.ts'
-import { storedRunViewSchema } from './runViewSchema.ts'
+import type { DamagedRun, RunStore, UnreadableRun } from './RunStore.ts'
+import { damagedRunView, openRunFile, sealRunFile } from './runFile.ts'
 
 /**
  * Opens a real checkpoint directory at an absolute path (NodeCheckpointDirectory); `create` for
@@ -16,6 +15,8 @@ import { storedRunViewSchema } from './runViewSchema.ts'
 export type OpenDirectory = (path: string, create: boolean) => CheckpointDirectory
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+/** What a run id looks like (runViewSchema's `id`). */
+const RUN_ID = /^[0-9a-z]{1,64}$/
 
 /** The data directory on disk. Every write of run.json / trace.json is atomic. */
 export function createFileRunStore(root: string, openDirectory: OpenDirectory): RunStore {
@@ -35,45 +36,57 @@ export function createFileRunStore(root: string, openDirectory: OpenDirectory): 
   return {
     root: dataDir,
     listRuns() {
-      if (!existsSync(runsDir)) return { runs: [], unreadable: [] }
+      if (!existsSync(runsDir)) return { runs: [], unreadable: [], damaged: [] }
       const runs: RunView[] = []
       const unreadable: UnreadableRun[] = []
+      const damaged: DamagedRun[] = []
       for (const entry of readdirSync(runsDir, { withFileTypes: true })) {
         if (!entry.isDirectory() || entry.name.startsWith('.')) continue
         const file = join(runsDir, entry.name, 'run.json')
+        let text: string
         try {
-          const parsed = storedRunViewSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')))
-          if (!parsed.success)
-            unreadable.push({
-              folder: entry.name,
-              reason: `run.json: ${describeIssues(parsed.error)}`,
-            })
-          else if (parsed.data.id !== entry.name)
-            unreadable.push({ folder: entry.name, reason: `run.json names run ${parsed.data.id}` })
-          else runs.push(parsed.data)
+          text = readFileSync(file, 'utf8')
         } catch (error) {
           unreadable.push({
             folder: entry.name,
             reason: error instanceof Error ? error.message : String(error),
           })
+          continue
         }
+        // A folder whose name is no run id is not a run (nothing could address it).
+        if (!RUN_ID.test(entry.name)) {
+          unreadable.push({ folder: entry.name, reason: 'not a run id' })
+          continue
+        }
+        const opened = openRunFile(text)
+        const reason = !opened.ok
+          ? opened.error
+          : opened.value.id !== entry.name
+            ? `run.json names run ${opened.value.id}`
+            : null
+        if (reason === null && opened.ok) runs.push(opened.value)
+        else
+          damaged.push({
+            folder: entry.name,
+            view: damagedRunView(entry.name, text, reason ?? 'run.json is damaged'),
+          })
       }
       runs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      return { runs, unreadable }
+      return { runs, unreadable, damaged }
     },
     readRun(runId) {
+      let text: string
       try {
-        const parsed = storedRunViewSchema.safeParse(
-          JSON.parse(readFileSync(join(runDir(runId), 'run.json'), 'utf8')),
-        )
-        return parsed.success && parsed.data.id === runId ? parsed.data : undefined
+        text = readFileSync(join(runDir(runId), 'run.json'), 'utf8')
       } catch {
         return undefined
       }
+      const opened = openRunFile(text)
+      return opened.ok && opened.value.id === runId ? opened.value : undefined
     },
     writeRun(view) {
       mkdirSync(runDir(view.id), { recursive: true })
-      writeFileAtomic(join(runDir(view.id), 'run.json'), `${JSON.stringify(view, null, 2)}\n`)
+      writeFileAtomic(join(runDir(view.id), 'run.json'), sealRunFile(view))
     },
     writeTrace(runId, json) {
       mkdirSync(runDir(runId), { recursive: true })

@@ -11,6 +11,15 @@ export interface UnreadableRun {
 }
 
 /**
+ * A run folder whose run.json fails its digest or its schema: listed as `damaged` (status and
+ * `error`), with whatever of its fields still check, never served as if whole.
+ */
+export interface DamagedRun {
+  readonly folder: string
+  readonly view: RunView
+}
+
+/**
  * Where runs live: the data directory (`CUTOVER_DATA_DIR` or `.cutover/`), one folder per run,
  * `runs/<id>/run.json` (the RunView), `runs/<id>/trace.json` once complete, and the run's
  * checkpoint directories under `runs/<id>/checkpoints/<checkpoint_id>/`; a recorded run holds its
@@ -19,10 +28,15 @@ export interface UnreadableRun {
 export interface RunStore {
   /** Absolute path of the data directory. */
   readonly root: string
-  listRuns(): { readonly runs: readonly RunView[]; readonly unreadable: readonly UnreadableRun[] }
-  /** One run's `run.json` read back (undefined when absent or unreadable). */
+  listRuns(): {
+    readonly runs: readonly RunView[]
+    /** Folders that are not runs at all (no run.json, a name that is not a run id). */
+    readonly unreadable: readonly UnreadableRun[]
+    readonly damaged: readonly DamagedRun[]
+  }
+  /** One run's `run.json` read back (undefined when absent, unreadable or failing its digest). */
   readRun(runId: string): RunView | undefined
-  /** Writes `run.json` atomically. */
+  /** Writes `run.json` atomically, sealed with the SHA-256 of its content (`sha256`). */
   writeRun(view: RunView): void
   /**
    * Writes `trace.json` atomically (once the run is complete): `json` is its text (`traceJson`).

@@ -62,7 +62,12 @@ export function DemoRunPanel({
 }) {
   const total = events.length
   const step = Math.min(cursor, total)
-  const view = useQuery({ ...stepQuery(run.id, step), placeholderData: keepPreviousData })
+  const view = useQuery({
+    ...stepQuery(run.id, step),
+    // a queued run has no step views yet (409 run_not_started)
+    enabled: run.queue_position === undefined,
+    placeholderData: keepPreviousData,
+  })
   const data = view.data
   const session = fate.kind === 'pending' ? null : `${fate.rollout}.a0`
   return (

@@ -123,7 +123,11 @@ export function RunInspector({
   const atLiveEdge = following && trace.live
   const shownStep = atLiveEdge ? total : step
   // the step view needs only the run (its total): it does not wait for the whole trace to arrive
-  const ready = run.status === 'success' && (summary !== null || run.data.status !== 'running')
+  // (a queued run has no step views yet: the API answers 409 run_not_started, never waits)
+  const ready =
+    run.status === 'success' &&
+    run.data.queue_position === undefined &&
+    (summary !== null || run.data.status !== 'running')
 
   // the folded phases live in the URL (`fold=`), so a permalink opens folded the same way
   const foldKey = (view.fold ?? []).join(',')

@@ -43,6 +43,31 @@ describe('runs list', () => {
     expect(faultsCell({ ...RUN, faults: [], damaged: [] })).toBe('none')
   })
 
+  it('[api.run-digest] [runs] a damaged run is listed with its status and why, and the list does not break on it', async () => {
+    const damaged: RunView = {
+      ...RUN,
+      id: 'run2',
+      status: 'damaged',
+      outcome: null,
+      damaged: [],
+      faults: [],
+      error: 'run.json does not match its sha256: its content changed after it was written',
+    }
+    apiFetch.mockImplementation(async (path: string) =>
+      path === '/api/runs' ? { runs: [damaged, RUN] } : null,
+    )
+    render(
+      <QueryClientProvider
+        client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+      >
+        <RunList />
+      </QueryClientProvider>,
+    )
+    const badge = await screen.findByText('damaged')
+    expect(badge.getAttribute('title')).toMatch(/does not match its sha256/)
+    expect(screen.getByText('complete')).toBeTruthy()
+  })
+
   it('[runs] delete asks first; "Keep" keeps the run and nothing is sent', async () => {
     apiFetch.mockImplementation(async (path: string) =>
       path === '/api/runs' ? { runs: [RUN] } : null,

@@ -271,7 +271,7 @@ function RunRow({ run }: { run: RunView }) {
         {faultsCell(run)}
       </td>
       <td>
-        <StatusBadge status={run.status} queuePosition={run.queue_position} />
+        <StatusBadge status={run.status} queuePosition={run.queue_position} reason={run.error} />
       </td>
       <td>
         <InvariantSummary run={run} />

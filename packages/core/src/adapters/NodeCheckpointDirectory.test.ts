@@ -15,7 +15,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
 import { commitSampleCheckpoint, createSampleCheckpoint } from '../directory/sampleCheckpoint.ts'
 import { verifyCheckpoint } from '../directory/verifyCheckpoint.ts'
-import { NodeCheckpointDirectory } from './NodeCheckpointDirectory.ts'
+import {
+  NodeCheckpointDirectory,
+  TEMP_PREFIX,
+  fileSystemErrorCode,
+} from './NodeCheckpointDirectory.ts'
+import { directoryWriteCode } from '../directory/CheckpointDirectory.ts'
 import { nodeDigest } from './nodeDigest.ts'
 import { loadNodeWorkplaceData } from './nodeWorkplaceData.ts'
 import { resolveRunConfig, runSimulation } from '../simulator/simulate.ts'
@@ -230,5 +235,109 @@ describe('NodeCheckpointDirectory', () => {
         }
       }
     }
+  })
+})
+
+describe('NodeCheckpointDirectory after a killed writer', () => {
+  /** What a SIGKILLed writer leaves: its temp files, under the names the old scheme used too. */
+  const leftovers = (root: string, folder: string): string[] => {
+    const names = [
+      `${TEMP_PREFIX}manifest.json-${process.pid}-0`,
+      `${TEMP_PREFIX}manifest.json-${process.pid}-1`,
+      `${TEMP_PREFIX}manifest.json-99999-1`,
+    ]
+    mkdirSync(join(root, folder), { recursive: true })
+    for (const name of names) writeFileSync(join(root, folder, name), '{"half":')
+    return names.map((n) => `${folder}/${n}`)
+  }
+
+  it('[directory.temp-files-repaired] a retried commit removes the temp files a killed writer left and leaves a directory that verifies', () => {
+    const root = tempRoot()
+    const sample = createSampleCheckpoint(5)
+    expect(commitSampleCheckpoint(new NodeCheckpointDirectory(root), nodeDigest, sample).ok).toBe(
+      true,
+    )
+    const left = [...leftovers(root, 'token-store'), ...leftovers(root, 'resources/counter')]
+    const torn = new NodeCheckpointDirectory(root, { create: false })
+    expect(
+      verifyCheckpoint(torn, nodeDigest)
+        .problems.filter((p) => p.code === 'unlisted_file')
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(left.sort())
+    // The retry: the same commit again over the same directory (new objects, as a new process).
+    expect(commitSampleCheckpoint(new NodeCheckpointDirectory(root), nodeDigest, sample).ok).toBe(
+      true,
+    )
+    const repaired = new NodeCheckpointDirectory(root, { create: false })
+    expect(repaired.list().filter((e) => e.path.includes(TEMP_PREFIX))).toEqual([])
+    expect(verifyCheckpoint(repaired, nodeDigest)).toEqual({ valid: true, problems: [] })
+  })
+
+  it("[directory.temp-files-repaired] temp names are unique across objects and attempts of one process: an earlier attempt's temp never collides", () => {
+    const root = tempRoot()
+    const a = new NodeCheckpointDirectory(root)
+    const b = new NodeCheckpointDirectory(root)
+    a.writeFile('agent/manifest.json', bytes('{"a":1}\n'))
+    b.writeFile('resources/x/manifest.json', bytes('{"b":1}\n'))
+    const c = new NodeCheckpointDirectory(root)
+    c.writeFile('resources/y/manifest.json', bytes('{"c":1}\n'))
+    const temps = [
+      ...readdirSync(join(root, 'agent')),
+      ...readdirSync(join(root, 'resources/x')),
+      ...readdirSync(join(root, 'resources/y')),
+    ].map((n) => n.slice(n.indexOf('manifest.json-') + 'manifest.json-'.length))
+    expect(new Set(temps).size).toBe(3)
+    for (const t of temps) expect(t).toMatch(new RegExp(`^${process.pid}-[0-9a-f]{8}-\\d+$`))
+  })
+
+  it('[directory.temp-files-repaired] a failed sync takes its temp files with it', () => {
+    const root = tempRoot()
+    const dir = new NodeCheckpointDirectory(root)
+    dir.writeFile('agent/r0.a0.json', bytes('{"a":1}\n'))
+    // The target's name is taken by a folder: the rename fails, as a disk error would.
+    mkdirSync(join(root, 'agent/r0.a0.json/inside'), { recursive: true })
+    expect(() => dir.sync()).toThrow(DirectoryWriteError)
+    expect(readdirSync(join(root, 'agent')).filter((n) => n.startsWith(TEMP_PREFIX))).toEqual([])
+  })
+
+  it('[directory.checkpoint-dir-invalid] a checkpoint directory that is a file, lies under one or is a symlink is refused with checkpoint_dir_invalid', () => {
+    const root = tempRoot()
+    writeFileSync(join(root, 'file'), 'x')
+    mkdirSync(join(root, 'real'))
+    symlinkSync(join(root, 'real'), join(root, 'link'))
+    for (const [path, create] of [
+      ['file', true],
+      ['file/ck', true],
+      ['file', false],
+      ['link', false],
+      ['link', true],
+    ] as const) {
+      let thrown: unknown
+      try {
+        new NodeCheckpointDirectory(join(root, path), { create })
+      } catch (e) {
+        thrown = e
+      }
+      expect(thrown, path).toBeInstanceOf(DirectoryWriteError)
+      expect(directoryWriteCode(thrown), path).toBe('checkpoint_dir_invalid')
+    }
+    const dir = new NodeCheckpointDirectory(join(root, 'real'))
+    writeFileSync(join(root, 'real/agent'), 'not a folder')
+    let thrown: unknown
+    try {
+      dir.writeFile('agent/r0.a0.json', bytes('{}'))
+    } catch (e) {
+      thrown = e
+    }
+    expect(directoryWriteCode(thrown)).toBe('checkpoint_dir_invalid')
+  })
+
+  it('[directory.storage-full] a full disk or quota is storage_full, whichever call meets it', () => {
+    const fsError = (code: string) => Object.assign(new Error(`${code}: no space`), { code })
+    expect(fileSystemErrorCode(fsError('ENOSPC'))).toBe('storage_full')
+    expect(fileSystemErrorCode(fsError('EDQUOT'))).toBe('storage_full')
+    expect(fileSystemErrorCode(fsError('ENOTDIR'))).toBe('checkpoint_dir_invalid')
+    expect(fileSystemErrorCode(fsError('EACCES'))).toBeUndefined()
   })
 })

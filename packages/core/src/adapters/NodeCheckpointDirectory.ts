@@ -12,14 +12,60 @@ import {
 } from 'node:fs'
 import type { Stats } from 'node:fs'
 import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { dirname, join } from 'node:path'
+import type { ErrorCode } from '../contracts/errors.ts'
 import type { CheckpointDirectory, DirectoryEntry } from '../directory/CheckpointDirectory.ts'
 import { DirectoryWriteError } from '../directory/CheckpointDirectory.ts'
 import { isSafeRelativePath } from '../directory/safePath.ts'
 import { fsyncFolder, writeAll } from './writeFileAtomic.ts'
 
-/** Prefix of in-flight temp files; a crash can leave some behind, and verify then reports them. */
-const TEMP_PREFIX = '.cutover-tmp-'
+/**
+ * Prefix of in-flight temp files. A killed writer can leave some behind (verify reports them as
+ * unlisted); the next writer into that folder removes them before its first write there, so a
+ * retried commit repairs the directory.
+ */
+export const TEMP_PREFIX = '.cutover-tmp-'
+
+/**
+ * Temp names are unique across objects, attempts and processes: the pid, a random tag drawn once
+ * per process (a recycled pid draws another) and a counter for the whole process, so a retry in the
+ * same process never meets the name an earlier attempt left (O_EXCL would refuse it).
+ */
+const TEMP_TAG = `${process.pid}-${randomBytes(4).toString('hex')}`
+let tempCounter = 0
+
+/**
+ * Fault-injection hooks (the fault campaign, `npm run faults`; never set in use): each checkpoint
+ * file write holds its temp file `CUTOVER_FAULT_WRITE_PAUSE_MS` before it returns, and each read
+ * from disk waits `CUTOVER_FAULT_READ_PAUSE_MS` first, so a test polling the directory or the
+ * participants can SIGKILL this process at every write and during every restore.
+ */
+const WRITE_PAUSE_MS = pauseFromEnv('CUTOVER_FAULT_WRITE_PAUSE_MS')
+const READ_PAUSE_MS = pauseFromEnv('CUTOVER_FAULT_READ_PAUSE_MS')
+
+function pauseFromEnv(name: string): number {
+  const ms = Number(process.env[name] ?? 0)
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 60_000) : 0
+}
+
+/** Blocks this thread for `ms` (the hooks above model a slow disk, so they block as one would). */
+function pause(ms: number): void {
+  if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+/**
+ * The protocol code a file-system failure keeps whoever reports it: a full disk or quota is
+ * `storage_full`; a path that cannot be a directory (a file on the way, a symlink) is
+ * `checkpoint_dir_invalid`; anything else is left to the writer's own code.
+ */
+export function fileSystemErrorCode(error: unknown): ErrorCode | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'storage_full'
+  if (code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP' || code === 'EISDIR')
+    return 'checkpoint_dir_invalid'
+  return undefined
+}
 
 /** One written file not yet made durable: its bytes sit in `temp` (same folder) until `sync()`. */
 interface PendingWrite {
@@ -76,7 +122,10 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
   readonly #pending = new Map<string, PendingWrite>()
   /** Files this object made durable, by relative path: their bytes and the lstat they had then. */
   readonly #durable = new Map<string, DurableFile>()
-  #counter = 0
+  /** Folders whose leftover temp files this object removed before its first write there. */
+  readonly #swept = new Set<string>()
+  /** A writer (`create`) sweeps; a reader never changes D. */
+  readonly #writer: boolean
   #writes = 0
   #folderSyncs = 0
   #durabilitySteps = 0
@@ -105,21 +154,41 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
   constructor(root: string, options: { readonly create?: boolean } = {}) {
     this.location = root
     this.#root = root
-    if (options.create ?? true) mkdirSync(root, { recursive: true })
-    if (!lstatSync(root).isDirectory()) throw new Error(`${root} is not a directory`)
+    this.#writer = options.create ?? true
+    let stat: Stats
+    try {
+      if (options.create ?? true) mkdirSync(root, { recursive: true })
+      stat = lstatSync(root)
+    } catch (e) {
+      throw new DirectoryWriteError(
+        root,
+        `cannot open ${root}: ${(e as Error).message}`,
+        fileSystemErrorCode(e) ??
+          ((e as { code?: unknown }).code === 'ENOENT'
+            ? 'checkpoint_not_found'
+            : 'checkpoint_dir_invalid'),
+      )
+    }
+    if (!stat.isDirectory())
+      throw new DirectoryWriteError(
+        root,
+        `${root} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'}`,
+        'checkpoint_dir_invalid',
+      )
   }
 
   writeFile(path: string, data: Uint8Array): void {
     if (!isSafeRelativePath(path))
       throw new DirectoryWriteError(path, `refusing unsafe path ${JSON.stringify(path)}`)
     const relativeFolder = dirname(path) === '.' ? '' : dirname(path)
-    this.#ensureFolder(relativeFolder)
     const folder = join(this.#root, relativeFolder)
     const base = path.slice(path.lastIndexOf('/') + 1)
-    const temp = join(folder, `${TEMP_PREFIX}${base}-${process.pid}-${this.#counter++}`)
+    const temp = join(folder, `${TEMP_PREFIX}${base}-${TEMP_TAG}-${++tempCounter}`)
     const copy = data.slice()
     let written = false
     try {
+      this.#ensureFolder(relativeFolder)
+      this.#sweep(relativeFolder)
       const fd = openSync(
         temp,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
@@ -131,10 +200,16 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
         closeSync(fd)
       }
       written = true
+      pause(WRITE_PAUSE_MS)
     } catch (e) {
-      throw new DirectoryWriteError(path, `write of ${path} failed: ${(e as Error).message}`)
+      if (e instanceof DirectoryWriteError) throw e
+      throw new DirectoryWriteError(
+        path,
+        `write of ${path} failed: ${(e as Error).message}`,
+        fileSystemErrorCode(e),
+      )
     } finally {
-      if (!written) rmSync(temp, { force: true })
+      if (!written) removeQuietly(temp)
     }
     const superseded = this.#pending.get(path)
     if (superseded !== undefined) rmSync(superseded.temp, { force: true })
@@ -161,10 +236,43 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
       }
       this.#touched.clear()
     } catch (e) {
+      // The batch is lost, as after a crash: its temp files that were not renamed go too.
+      for (const p of batch) removeQuietly(p.temp)
       throw new DirectoryWriteError(
         batch[0]?.target ?? this.#root,
         `sync of ${this.#root} failed: ${(e as Error).message}`,
+        fileSystemErrorCode(e),
       )
+    }
+  }
+
+  /** `#sweep` where a failure to list or remove must not fail a read. */
+  #sweepQuietly(folder: string): void {
+    try {
+      this.#sweep(folder)
+    } catch {
+      // the read goes on; the write into this folder sweeps again or reports the failure
+      this.#swept.delete(folder)
+    }
+  }
+
+  /**
+   * Before this object's first read or write in relative `folder`: removes the temp files a killed
+   * writer left there (one folder has one writer at a time: a participant its namespace, the
+   * controller D's top level and token-store/), so they never outlive a retried commit.
+   */
+  #sweep(folder: string): void {
+    if (!this.#writer || this.#swept.has(folder)) return
+    this.#swept.add(folder)
+    const absolute = folder === '' ? this.#root : join(this.#root, folder)
+    const own = new Set([...this.#pending.values()].map((p) => p.temp))
+    for (const dirent of readdirSync(absolute, { withFileTypes: true })) {
+      if (!dirent.isFile() || !dirent.name.startsWith(TEMP_PREFIX)) continue
+      const path = join(absolute, dirent.name)
+      if (!own.has(path)) {
+        rmSync(path, { force: true })
+        this.#touched.add(absolute)
+      }
     }
   }
 
@@ -196,7 +304,11 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
     const pending = this.#pending.get(path)
     if (pending !== undefined) return pending.data.slice()
     const slash = path.lastIndexOf('/')
-    if (slash >= 0 && !this.#isRealFolder(path.slice(0, slash))) return undefined
+    const folder = slash >= 0 ? path.slice(0, slash) : ''
+    if (slash >= 0 && !this.#isRealFolder(folder)) return undefined
+    // A writer reads what it is about to rewrite or replay (an existing manifest) first: the
+    // temp files a killed writer left in that folder go before they can be seen.
+    if (this.#writer && !this.#swept.has(folder)) this.#sweepQuietly(folder)
     const full = join(this.#root, path)
     const stat = lstatOrUndefined(full)
     if (!stat?.isFile()) return undefined
@@ -207,6 +319,7 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
       if (durable.signature === fileSignature(stat)) return durable.data.slice()
       this.#durable.delete(path)
     }
+    pause(READ_PAUSE_MS)
     let fd: number
     try {
       fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW)
@@ -283,9 +396,17 @@ export class NodeCheckpointDirectory implements CheckpointDirectory {
         this.#touched.add(join(this.#root, parent))
         this.#touched.add(absolute)
       } else if (stat.isSymbolicLink()) {
-        throw new DirectoryWriteError(relative, `refusing to write through symlink ${relative}`)
+        throw new DirectoryWriteError(
+          relative,
+          `refusing to write through symlink ${relative}`,
+          'checkpoint_dir_invalid',
+        )
       } else if (!stat.isDirectory()) {
-        throw new DirectoryWriteError(relative, `${relative} is not a directory`)
+        throw new DirectoryWriteError(
+          relative,
+          `${relative} is not a directory`,
+          'checkpoint_dir_invalid',
+        )
       }
       this.#knownDirs.add(relative)
     }
@@ -318,6 +439,15 @@ interface DurableFile {
 /** What changes whenever a file's bytes or identity change: inode, size, mtime and ctime. */
 function fileSignature(stat: Stats): string {
   return `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`
+}
+
+/** Removes a file if it can; a folder that is not one (the failure being reported) is left. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true })
+  } catch {
+    // the write's own failure is the one reported
+  }
 }
 
 function lstatOrUndefined(path: string) {

@@ -8,7 +8,10 @@
 export interface SpecRule {
   /** Stable id, `<area>.<rule>`; tests name it as `[<id>]`. */
   readonly id: string
-  /** PROTOCOL.md sections (and §8 rows, as `§8 <row>`) the rule comes from. */
+  /**
+   * PROTOCOL.md sections (and §8 rows, as `§8 <row>`) the rule comes from; a rule of the external
+   * contracts names its section as `CONTRACTS.md §<n> …`.
+   */
   readonly sources: readonly string[]
   /** The rule in one line. */
   readonly rule: string
@@ -41,7 +44,17 @@ export const SPEC_RULES = [
   {
     id: 'fence.replay',
     sources: ['§3.1', '§8 same checkpoint op retried'],
-    rule: 'a (checkpoint_id, operation) with a recorded result replays it, even after the id is retired',
+    rule: 'a (checkpoint_id, operation) with a recorded result replays it while the id is not finished',
+  },
+  {
+    id: 'fence.replay-same-request',
+    sources: ['§3.1', '§8 same checkpoint op retried', 'CONTRACTS.md §12 replay'],
+    rule: 'a recorded result is replayed (an in-flight call coalesced) only for the same request: a retry with a new deadline_ts is a replay, a different checkpoint_dir is checkpoint_conflict and nothing is written',
+  },
+  {
+    id: 'fence.stale-before-replay',
+    sources: ['§3.1', '§8 finished checkpoint id', 'CONTRACTS.md §12 replay'],
+    rule: 'a finished id is stale_checkpoint for every operation, the ones with a recorded result included, before any directory is opened',
   },
   {
     id: 'fence.coalesce',
@@ -385,6 +398,31 @@ export const SPEC_RULES = [
     rule: 'restore into a process that served traffic is refused: resources unsafe_resources_restore, model ledger_mismatch, agent error',
   },
   {
+    id: 'restore.verifies-everything',
+    sources: ['§3.5', '§5', '§5.5'],
+    rule: 'before any participant restores, the controller runs the one verification `cutover verify` runs (every file the directory layer lists, the token store and its segments included): verify and restore cannot disagree',
+  },
+  {
+    id: 'directory.temp-files-repaired',
+    sources: ['§5', 'CONTRACTS.md §5'],
+    rule: 'temp file names are unique across attempts and processes, a failed write or sync removes its own, and a writer removes the ones a killed writer left in a folder before it reads or writes there, so a retried commit repairs the directory',
+  },
+  {
+    id: 'directory.storage-full',
+    sources: ['§5'],
+    rule: 'a full disk (ENOSPC, EDQUOT) is storage_full on every attempt, whoever writes: participants, the controller and its retries',
+  },
+  {
+    id: 'directory.checkpoint-dir-invalid',
+    sources: ['§5'],
+    rule: 'a checkpoint directory that is a file, lies under one or is a symlink is checkpoint_dir_invalid, never a thrown error',
+  },
+  {
+    id: 'control.envelope-everywhere',
+    sources: ['§3.1', 'CONTRACTS.md §7'],
+    rule: 'every error a control route (and the agent’s POST /run) can produce is the envelope with a protocol code: 413 payload_too_large, checkpoint_dir_invalid and storage_full naming paths relative to the data directory',
+  },
+  {
     id: 'restore.corrupt-refused',
     sources: ['§5', '§8 corrupt / missing / torn snapshot'],
     rule: 'a corrupt, missing or torn namespace is refused naming the file and installs nothing',
@@ -451,6 +489,11 @@ export const SPEC_RULES = [
     rule: 'restore refuses when the committed participant set (id, name, kind) differs from the current fleet',
   },
   {
+    id: 'controller.restore-already-live',
+    sources: ['§3.5', '§2.4', '§8 restore into a process that served traffic'],
+    rule: 'a fleet is restored only when every participant restored the checkpoint in this attempt: one that already finished it (stale_checkpoint) fails the restore with participant_already_live naming every such participant',
+  },
+  {
     id: 'controller.resume-order',
     sources: ['§3.5', '§3.7'],
     rule: 'resume: dependencies (policy model, resources) before agents, then dispatch',
@@ -490,6 +533,38 @@ export const SPEC_RULES = [
     rule: 'registry: register refused while frozen, freeze of another or a retired id is an error, unfreeze only by the owning id',
     notModelled:
       'the simulator freezes dispatch as one flag for one transaction at a time; the registry id checks have no second caller to refuse',
+  },
+  // ---- the API's runs (CONTRACTS.md §7) ----
+  {
+    id: 'api.view-never-waits',
+    sources: ['CONTRACTS.md §7'],
+    rule: 'a view of a run that has not started (queued for a simulation slot) answers at once with 409 run_not_started; a running one answers with what exists; no view waits for the slot',
+  },
+  {
+    id: 'api.run-digest',
+    sources: ['CONTRACTS.md §7'],
+    rule: 'run.json carries the SHA-256 of its content, checked on load: a run whose digest fails (or whose file does not parse) is listed as damaged with its reason and its trace, views and checkpoints are 409 run_damaged',
+  },
+  // ---- the fault campaign (issue #29; `npm run faults`: real processes) ----
+  {
+    id: 'faults.commit-kill',
+    sources: ['§3.5', '§5'],
+    rule: 'a controller SIGKILLed at any write of a commit leaves a directory verify and restore both refuse, and a retried commit with the same id repairs it (valid, no temp file); a participant killed while it writes fails the commit, torn and refused',
+  },
+  {
+    id: 'faults.restore-kill',
+    sources: ['§3.5', '§2.4'],
+    rule: 'a controller or participant SIGKILLed at any point of a restore activates nothing corrupt: a retried restore restores the whole fleet or fails with participant_already_live naming the live participants',
+  },
+  {
+    id: 'faults.damage',
+    sources: ['§5', '§5.5', '§8 corrupt / missing / torn snapshot'],
+    rule: 'every kind of damage at rest (a flipped, missing, truncated or extended file of each kind, an unlisted file, a symlink) is refused by verify and by restore alike, and nothing is activated',
+  },
+  {
+    id: 'faults.storage-full',
+    sources: ['§5'],
+    rule: 'a commit on a full disk is storage_full on every attempt of whichever writer meets it, leaves no temp file, and a commit after room is made verifies',
   },
   // ---- §4.6 coordinator ----
   {

@@ -45,6 +45,11 @@ export const ERROR_CODES = [
   // an answer that does not fit its schema (CONTRACTS.md §12): the message names the participant,
   // the route and the field
   'participant_protocol_error',
+  // a restore target that already finished this checkpoint (restored and resumed): it is live
+  'participant_already_live',
+  // checkpoint directories on a real file system: a full disk, a path that cannot be a directory
+  'storage_full',
+  'checkpoint_dir_invalid',
   // HTTP controller transport (§3.5 transport limits)
   'transport_error',
   'invalid_response',
@@ -65,6 +70,10 @@ export const ERROR_CODES = [
   'path_not_allowed',
   // a stored run whose deterministic re-simulation no longer reproduces its trace (CONTRACTS.md §8)
   'run_diverged',
+  // a view of a run still waiting for its simulation slot
+  'run_not_started',
+  // a stored run whose run.json fails its digest (never served as if whole)
+  'run_damaged',
   'internal_error',
   // API security refusals (CONTRACTS.md §8)
   'host_not_allowed',

@@ -39,7 +39,11 @@ export interface InvariantFailure {
   readonly message: string
 }
 
-export type RunStatus = 'running' | 'complete' | 'failed'
+/**
+ * `damaged`: a stored run whose run.json failed its digest (or did not parse); it is listed with
+ * the reason in `error`, never served as if whole.
+ */
+export type RunStatus = 'running' | 'complete' | 'failed' | 'damaged'
 
 /** Where a run's trace comes from. */
 export const RUN_KINDS = ['simulated', 'fleet', 'directory', 'recorded'] as const

@@ -136,7 +136,7 @@ function harness(options: HarnessOptions = {}) {
 /** The fleet with some of the model's control operations replaced. */
 function withModel(
   f: Fleet,
-  over: Partial<Pick<Fleet['model'], 'pause' | 'status' | 'restore'>> & {
+  over: Partial<Pick<Fleet['model'], 'pause' | 'status' | 'restore' | 'resume'>> & {
     admission?: () => Fleet['model']['admission']
   },
 ): Fleet {
@@ -154,7 +154,7 @@ function withModel(
     abortInflight: (cid, id) => m.abortInflight(cid, id),
     commit: (cid, dir, roots) => m.commit(cid, dir, roots),
     restore: over.restore ?? ((cid, dir) => m.restore(cid, dir)),
-    resume: (cid) => m.resume(cid),
+    resume: over.resume ?? ((cid) => m.resume(cid)),
     workerAck: (k) => m.workerAck(k),
   }
   return { ...f, model }
@@ -249,6 +249,41 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
     expect(model?.fence.phase).toBe('idle')
   })
 
+  it('[controller.abort-resumes-lost-response] an abort resumes only the participants a prepare was sent to: resources never asked to prepare get no resume', () => {
+    const h = harness({
+      wrap: (f) =>
+        withModel(f, {
+          admission: () => 'draining',
+          status: () => err(cutoverError('missing_workers', 'worker 1 did not acknowledge')),
+        }),
+    })
+    h.controller.begin('ck')
+    h.drain()
+    expect(abortReason(h.log)).toBe('prepare_incomplete: missing_workers')
+    const abortAt = h.log.findIndex((e) => e.type === 'controller.abort')
+    const resumed = h.log.slice(abortAt).filter((e) => e.type.endsWith('.resume'))
+    expect(resumed.map((e) => e.to)).toEqual(['policy_model', 'agent'])
+    expect(resumed.every((e) => e.outcome === 'ok')).toBe(true)
+  })
+
+  it('[controller.abort-resumes-lost-response] during an abort an invalid_phase answer to resume is recorded as already_accepting', () => {
+    const h = harness({
+      wrap: (f) =>
+        withModel(f, {
+          pause: (cid, d) => (
+            f.model.pause(cid, d),
+            err(cutoverError('internal_error', 'response lost'))
+          ),
+          resume: () => err(cutoverError('invalid_phase', 'nothing to resume')),
+        }),
+    })
+    h.controller.begin('ck')
+    const resume = h.log.find((e) => e.type === 'model.resume')
+    expect(resume?.outcome).toBe('ok')
+    expect(resume?.payload).toMatchObject({ result: { state: 'already_accepting' } })
+    expect(h.controller.stage).toBe('aborted')
+  })
+
   it('[controller.abort-resumes-lost-response] a lost response to restore still gets resume on that fresh participant', () => {
     let lost: World | undefined
     const h = harness({
@@ -298,5 +333,31 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
       /^fleet_mismatch: committed but not in the fleet: \[counter:counter:resources\]; in the fleet but not committed: \[counter2:counter2:resources\]/,
     )
     expect(h.types().filter((t) => t.endsWith('.restore'))).toEqual([])
+  })
+
+  it('[controller.restore-already-live] a restore whose participants already restored and resumed the checkpoint fails with participant_already_live naming each of them, never restored', () => {
+    let first: World | undefined
+    const h = harness({
+      spawn: (w) => {
+        if (first === undefined) return (first = w)
+        // The retried restore: the model and the agent are the processes the first restore made
+        // live; the resources servers are fresh replacements.
+        return { ...w, model: first.model, agent: first.agent }
+      },
+    })
+    h.controller.begin('ck')
+    h.drain()
+    expect(h.controller.stage).toBe('done')
+    expect(first?.model.fence.isRetired('ck')).toBe(true)
+    h.log.length = 0
+    h.controller.restorePublished('ck')
+    h.drain()
+    expect(h.controller.stage).toBe('aborted')
+    const reason = abandoned(h.log)
+    expect(reason).toMatch(/^participant_already_live: policy_model, agent already restored/)
+    expect(reason).not.toContain('resources_')
+    expect(h.log.find((e) => e.type === 'model.restore')?.outcome).toBe('stale_checkpoint')
+    // Nothing after the refusal was restored.
+    expect(h.log.filter((e) => e.type === 'resources.restore')).toEqual([])
   })
 })

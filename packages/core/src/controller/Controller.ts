@@ -11,6 +11,7 @@ import type {
   TracePhase,
 } from '../contracts/trace.ts'
 import type { EnvName } from '../contracts/environments.ts'
+import { directoryWriteCode } from '../directory/CheckpointDirectory.ts'
 import { encodeJsonFile } from '../directory/jsonFile.ts'
 import { AGGREGATE_MANIFEST_PATH } from '../directory/layout.ts'
 import type { AggregateParticipant } from '../directory/manifests.ts'
@@ -26,7 +27,7 @@ import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey, parseKey } from '../records/ExecutionIdentity.ts'
 import type { Result } from '../result.ts'
-import { err } from '../result.ts'
+import { err, ok } from '../result.ts'
 import type { ControllerHost, SteppedDirectory } from './ControllerHost.ts'
 import type { Work } from './controllerWork.ts'
 import { ask, atOnce, runNow } from './controllerWork.ts'
@@ -84,6 +85,12 @@ export class Controller {
   /** False for a restore asked on its own (`restorePublished`): it stops restored and paused. */
   #resumeAfterRestore = true
   #results: { [key: string]: JsonValue } = {}
+  /**
+   * The participants a prepare was sent to for the checkpoint this controller began, whom an
+   * abort resumes (a lost answer cannot prove one did not pause); null when this controller did
+   * not send the prepare (`cutover checkpoint abort` in a fresh process), so an abort resumes all.
+   */
+  #prepared: Set<string> | null = null
   /** True while the resources export runs as a task (the drain wait is over; no more pokes). */
   #exporting = false
   /** Number of checkpoints attempted; the second one is the retaken checkpoint after an abort. */
@@ -167,6 +174,7 @@ export class Controller {
     this.#cid = cid
     this.#stage = 'preparing'
     this.#retired = []
+    this.#prepared = new Set()
     this.#commitAttempts = 0
     this.#results = {}
     const now = this.#host.now()
@@ -191,6 +199,7 @@ export class Controller {
         )
     }
     const w = this.#host.fleet()
+    this.#prepared.add('agent')
     const agent = this.#emitResult(
       'prepare',
       'agent',
@@ -200,6 +209,7 @@ export class Controller {
     )
     if (!agent.ok) return yield* this.#abort('prepare failed')
     if (acksAfter) this.#flushAcknowledgements()
+    this.#prepared.add('policy_model')
     const pause = this.#emitResult(
       'prepare',
       'policy_model',
@@ -335,6 +345,7 @@ export class Controller {
     const w = this.#host.fleet()
     try {
       for (const env of ENV_NAMES) {
+        this.#prepared?.add(`resources_${env}`)
         const r = this.#emitResult(
           'prepare',
           `resources_${env}`,
@@ -379,6 +390,7 @@ export class Controller {
   commitPrepared(cid: string): void {
     this.#cid = cid
     this.#stage = 'committing'
+    this.#prepared = null
     this.#commitAttempts = 0
     this.#results = {}
     this.#retired = []
@@ -393,6 +405,7 @@ export class Controller {
   restorePublished(cid: string, resume = false): void {
     this.#cid = cid
     this.#stage = 'restoring'
+    this.#prepared = null
     this.#resumeAfterRestore = resume
     this.restore()
   }
@@ -429,7 +442,17 @@ export class Controller {
     const attempt = this.#commitAttempts
     const w = this.#host.fleet()
     let writer = 'controller'
-    const dir = this.#host.openDirectory(this.#cid, () => writer)
+    const opened = this.#open(() => writer)
+    if (!opened.ok) {
+      this.#host.log('commit', 'controller.publish_refused', {
+        checkpoint_id: this.#cid,
+        manifest: 'directory',
+        code: opened.error.code,
+        message: opened.error.message,
+      })
+      return yield* this.#retryCommit(opened.error)
+    }
+    const dir = opened.value
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
     function* step<T>(
@@ -561,7 +584,7 @@ export class Controller {
         writes('controller')
         yield* self.#flush(dir)
         if (e instanceof Error && e.name === 'DirectoryWriteError')
-          return err(cutoverError('internal_error', e.message))
+          return err(cutoverError(directoryWriteCode(e) ?? 'internal_error', e.message))
         throw e
       } finally {
         writes('controller')
@@ -622,6 +645,10 @@ export class Controller {
     for (;;) {
       const next = steps.next()
       if (next.done === true) return next.value
+      if (next.value.recheck === true) {
+        yield
+        continue
+      }
       this.#host.emit(
         phase,
         reader,
@@ -631,6 +658,23 @@ export class Controller {
         'ok',
       )
       yield
+    }
+  }
+
+  /**
+   * The checkpoint's directory, or why it cannot be one (a real directory that is a file or a
+   * symlink, a full disk): the host's port throws `DirectoryWriteError`, here a refusal with its
+   * code.
+   */
+  #open(
+    writer: () => string,
+    mode: 'write' | 'read' = 'write',
+  ): Result<SteppedDirectory, CutoverError> {
+    try {
+      return ok(this.#host.openDirectory(this.#cid, writer, mode))
+    } catch (e) {
+      if (!(e instanceof Error && e.name === 'DirectoryWriteError')) throw e
+      return err(cutoverError(directoryWriteCode(e) ?? 'checkpoint_dir_invalid', e.message))
     }
   }
 
@@ -652,26 +696,49 @@ export class Controller {
     if (this.#stage !== 'restoring') return
     const old = this.#host.fleet()
     const fresh = this.#host.spawnFleet()
-    const dir = this.#host.openDirectory(this.#cid, () => 'directory')
+    const opened = this.#open(() => 'directory', 'read')
     const touched: string[] = []
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const self = this
+    // Participants that answered restore with stale_checkpoint: they finished this checkpoint
+    // before this attempt (restored, then resumed by an abandoned attempt) and are live.
+    const live: string[] = []
     function* fail(why: string): Work {
       // Abort the restore: every fresh participant a restore was sent to is resumed, then
       // discarded; the original processes (still committed_paused) resume and the checkpoint is
       // retaken later.
       self.#stage = 'aborted'
-      // Dependency order even here (model, resources, then agent); resume on an untouched idle
-      // participant is harmless, and it keeps every resume round ordered.
+      // Dependency order even here (model, resources, then agent). Every participant is asked,
+      // so a stale_checkpoint answer names each one already live; an untouched idle one answers
+      // invalid_phase, recorded as already accepting.
       if (touched.length > 0)
-        for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent'])
-          yield* self.#resumeOne('abort', fresh, p)
+        for (const p of ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`), 'agent']) {
+          const resumed = yield* self.#resumeOne('abort', fresh, p)
+          // A stale_checkpoint answer to resume names another participant that is already live.
+          if (!resumed.ok && resumed.error.code === 'stale_checkpoint' && !live.includes(p))
+            live.push(p)
+        }
       self.#host.log('abort', 'controller.restore_abandoned', {
         checkpoint_id: self.#cid,
-        reason: why,
+        reason: live.length === 0 ? why : alreadyLive(self.#cid, live),
       })
       yield* self.#resumeAll('abort', old, null)
     }
+    // Decision (issue #29, a half-restored fleet): a fleet is called restored only when every
+    // participant restored this checkpoint in this attempt. A participant that already finished
+    // it (an earlier attempt restored and then resumed it) answers stale_checkpoint, and the
+    // restore fails with participant_already_live naming every such participant, rather than
+    // re-restoring into fresh processes: the controller of `cutover checkpoint restore` drives the
+    // processes a fleet file lists and cannot start or replace them, and a live participant has
+    // served traffic since, so only its operator can replace it (`cutover fleet` spawns a fresh
+    // fleet for every restore and never meets one).
+    const refused = (who: string, error: CutoverError): Work => {
+      if (error.code !== 'stale_checkpoint') return fail(error.code)
+      live.push(who)
+      return fail(alreadyLive(this.#cid, live))
+    }
+    if (!opened.ok) return yield* fail(`${opened.error.code}: ${opened.error.message}`)
+    const dir = opened.value
     // The actor reads checkpoint.json and the aggregate manifest (verified) and compares the
     // committed participant set with the current fleet before any participant restores (§3.5,
     // §5.5).
@@ -695,7 +762,7 @@ export class Controller {
         ? yield* this.#verifying('restore', m.restoreSteps(this.#cid, dir), 'policy_model')
         : yield* ask(m.restore(this.#cid, dir)),
     )
-    if (!model.ok) return yield* fail(model.error.code)
+    if (!model.ok) return yield* refused('policy_model', model.error)
     yield
     touched.push('agent')
     const a = fresh.agent
@@ -707,7 +774,7 @@ export class Controller {
         ? yield* this.#verifying('restore', a.restoreSteps(this.#cid, dir), 'agent')
         : yield* ask(a.restore(this.#cid, dir)),
     )
-    if (!agent.ok) return yield* fail(agent.error.code)
+    if (!agent.ok) return yield* refused('agent', agent.error)
     this.#records = agent.value.records_list
     yield
     for (const env of ENV_NAMES) {
@@ -721,7 +788,7 @@ export class Controller {
         // `sessions`: every generation's answer has it (the earlier one has no `activated` list).
         activated: r.ok ? r.value.sessions : 0,
       })
-      if (!r.ok) return yield* fail(r.error.code)
+      if (!r.ok) return yield* refused(`resources_${env}`, r.error)
       yield
     }
     this.#host.adoptFleet(fresh)
@@ -734,30 +801,53 @@ export class Controller {
     this.#host.schedule(5, () => this.#host.runTask(this.#resumeAll('resume', fresh, records)))
   }
 
-  *#resumeOne(phase: TracePhase, w: Fleet, participant: string): Work {
+  *#resumeOne(
+    phase: TracePhase,
+    w: Fleet,
+    participant: string,
+  ): Work<Result<unknown, CutoverError>> {
+    // During an abort an `invalid_phase` answer means the participant is already accepting.
+    const settled = (r: Result<unknown, CutoverError>): Result<unknown, CutoverError> =>
+      phase === 'abort' && !r.ok && r.error.code === 'invalid_phase'
+        ? ok({ state: 'already_accepting' })
+        : r
     if (participant === 'policy_model')
-      this.#emitResult(phase, 'policy_model', 'model.resume', yield* ask(w.model.resume(this.#cid)))
-    else if (participant === 'agent')
-      this.#emitResult(phase, 'agent', 'agent.resume', yield* ask(w.agent.resume(this.#cid)))
-    else {
-      const env = participant.slice('resources_'.length) as EnvName
-      this.#emitResult(
+      return this.#emitResult(
         phase,
-        participant,
-        'resources.resume',
-        yield* ask(w.resources[env].resume(this.#cid)),
+        'policy_model',
+        'model.resume',
+        settled(yield* ask(w.model.resume(this.#cid))),
       )
-    }
+    if (participant === 'agent')
+      return this.#emitResult(
+        phase,
+        'agent',
+        'agent.resume',
+        settled(yield* ask(w.agent.resume(this.#cid))),
+      )
+    const env = participant.slice('resources_'.length) as EnvName
+    return this.#emitResult(
+      phase,
+      participant,
+      'resources.resume',
+      settled(yield* ask(w.resources[env].resume(this.#cid))),
+    )
   }
 
   /**
    * Resume: dependencies (policy model, resources) before agents, then dispatch; one participant
    * per step.
    */
-  *#resumeAll(phase: TracePhase, w: Fleet, restored: readonly AgentBoundaryRecord[] | null): Work {
+  *#resumeAll(
+    phase: TracePhase,
+    w: Fleet,
+    restored: readonly AgentBoundaryRecord[] | null,
+    only: ReadonlySet<string> | null = null,
+  ): Work {
     const deps = ['policy_model', ...ENV_NAMES.map((e) => `resources_${e}`)]
     const order = this.#test.resumeAgentsFirst === true ? ['agent', ...deps] : [...deps, 'agent']
     for (const p of order) {
+      if (only !== null && !only.has(p)) continue
       yield* this.#resumeOne(phase, w, p)
       yield
     }
@@ -767,7 +857,8 @@ export class Controller {
   }
 
   /**
-   * Abort: resume every participant (an `invalid_phase` answer means already accepting), unfreeze.
+   * Abort: resume every participant a prepare was sent to (all of them when this controller did
+   * not send it; an `invalid_phase` answer means already accepting), unfreeze.
    */
   abort(reason: string): void {
     this.#runNow(this.#abort(reason))
@@ -779,13 +870,18 @@ export class Controller {
     this.#host.log('abort', 'controller.abort', { checkpoint_id: this.#cid, reason })
     // One step: an abort is a handful of calls, and its callers expect the fleet resumed when it
     // ends.
-    yield* atOnce(this.#resumeAll('abort', w, null))
+    yield* atOnce(this.#resumeAll('abort', w, null, this.#prepared))
   }
 
   /** Whether the controller may retake a checkpoint after an abort. */
   get canRetry(): boolean {
     return this.#stage === 'aborted' && this.attempts < this.#maxAttempts
   }
+}
+
+/** The reason of a restore refused because participants already finished the checkpoint. */
+function alreadyLive(checkpointId: string, live: readonly string[]): string {
+  return `participant_already_live: ${live.join(', ')} already restored and resumed checkpoint ${checkpointId} in an earlier attempt and ${live.length === 1 ? 'is' : 'are'} live; restore into fresh processes (--restore-expected) for ${live.length === 1 ? 'it' : 'them'}`
 }
 
 function toJson(value: unknown): JsonValue {

@@ -70,9 +70,15 @@ export interface ControllerHost {
   runTask(task: ControllerTask): void
   /**
    * Checkpoint `id`'s directory (writes staged, then performed and traced one per step); `writer`
-   * names the participant that writes.
+   * names the participant that writes. A restore (`read`) opens it without creating it. A real
+   * directory that cannot be one throws `DirectoryWriteError` with its code
+   * (`checkpoint_not_found`, `checkpoint_dir_invalid`, `storage_full`).
    */
-  openDirectory(checkpointId: string, writer: () => string): SteppedDirectory
+  openDirectory(
+    checkpointId: string,
+    writer: () => string,
+    mode?: 'write' | 'read',
+  ): SteppedDirectory
   /**
    * The hashing port the controller's own directory writes (aggregate, token store, marker) use.
    */

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../contracts/errors.ts'
+
 /**
  * The directory port: the controller-provided checkpoint directory `D` every participant writes
  * into. Core never touches a file system; the edges inject an implementation (the real one,
@@ -29,12 +31,29 @@ export interface DirectoryEntry {
   readonly bytes: number
 }
 
-/** The injected crash of a directory write (PRODUCT.md §7, fault `crash_after_write`). */
+/**
+ * A directory write that failed: the injected crash (PRODUCT.md §7, fault `crash_after_write`), or
+ * the real file system refusing it. `errorCode`, when set, is the protocol code the failure keeps
+ * whoever reports it (`storage_full` for a full disk, `checkpoint_dir_invalid` for a directory
+ * that cannot be one); without it the writer's own checkpoint error code applies.
+ */
 export class DirectoryWriteError extends Error {
   readonly path: string
-  constructor(path: string, message: string) {
+  readonly errorCode: ErrorCode | undefined
+  constructor(path: string, message: string, errorCode?: ErrorCode) {
     super(message)
     this.name = 'DirectoryWriteError'
     this.path = path
+    this.errorCode = errorCode
   }
+}
+
+/**
+ * The protocol code a thrown directory failure carries, if any. By name, not instanceof: the
+ * adapters may come from another copy of the module graph.
+ */
+export function directoryWriteCode(error: unknown): ErrorCode | undefined {
+  if (!(error instanceof Error) || error.name !== 'DirectoryWriteError') return undefined
+  const code = (error as { errorCode?: unknown }).errorCode
+  return typeof code === 'string' ? (code as ErrorCode) : undefined
 }

@@ -16,6 +16,33 @@ import { directoryError, problem } from './problems.ts'
 import type { VerifySteps } from './verifySteps.ts'
 import { runSteps } from './verifySteps.ts'
 import { lineageRowSchema } from '../records/LineageRow.ts'
+import { validatedByDigest } from './validatedByDigest.ts'
+
+/**
+ * A lineage file's rows, each checked against the row schema; on failure the problem's message
+ * and, when the JSON lines parsed, their count (the manifest's row count is checked before the
+ * rows' schema).
+ */
+function parseLineageFile(
+  bytes: Uint8Array,
+):
+  | { readonly ok: true; readonly rows: readonly LineageRow[] }
+  | { readonly ok: false; readonly lines: number | null; readonly message: string } {
+  const lines = parseJsonLines(bytes)
+  if (!lines.ok) return { ok: false, lines: null, message: lines.error }
+  const rows: LineageRow[] = []
+  for (const [i, line] of lines.value.entries()) {
+    const row = lineageRowSchema.safeParse(line)
+    if (!row.success)
+      return {
+        ok: false,
+        lines: lines.value.length,
+        message: `row ${i + 1}: ${describeZodError(row.error)}`,
+      }
+    rows.push(row.data)
+  }
+  return { ok: true, rows }
+}
 
 /** A verified model-ledger namespace (schema 2). */
 export interface LoadedLedgerNamespace {
@@ -88,7 +115,7 @@ export function* loadLedgerSteps(
   const keys = manifest.storage_references.map((r) => r.key)
   if (new Set(keys).size !== keys.length)
     problems.push(problem('schema_error', manifestPath, 'duplicate storage reference keys'))
-  const rollouts: Record<string, LineageRow[]> = {}
+  const rollouts: Record<string, readonly LineageRow[]> = {}
   const file_digests: Record<string, string> = { [manifestPath]: read.sha256 }
   const fileProblems = yield* checkListedFiles(
     view,
@@ -99,32 +126,23 @@ export function* loadLedgerSteps(
       file_digests[file.path] = file.sha256
       const meta = owner.get(file.name)
       if (!meta) return undefined
-      if (file.bytes.length !== meta.bytes)
-        return problem(
-          'schema_error',
-          file.path,
-          `${file.bytes.length} bytes, manifest says ${meta.bytes}`,
-        )
-      const lines = parseJsonLines(file.bytes)
-      if (!lines.ok) return problem('schema_error', file.path, lines.error)
-      if (lines.value.length !== meta.rows)
-        return problem(
-          'schema_error',
-          file.path,
-          `${lines.value.length} rows, manifest says ${meta.rows}`,
-        )
-      const rows: LineageRow[] = []
-      for (const [i, line] of lines.value.entries()) {
-        const row = lineageRowSchema.safeParse(line)
-        if (!row.success)
-          return problem('schema_error', file.path, `row ${i + 1}: ${describeZodError(row.error)}`)
-        if (captureKey(row.data) !== meta.capture)
-          return problem(
-            'schema_error',
-            file.path,
-            `row ${i + 1} belongs to ${captureKey(row.data)}`,
-          )
-        rows.push(row.data)
+      if (file.size !== meta.bytes)
+        return problem('schema_error', file.path, `${file.size} bytes, manifest says ${meta.bytes}`)
+      // The rows' parse depends on the bytes only: known bytes (read back after their commit,
+      // checked by publish) are not parsed again.
+      const parsed = validatedByDigest(parseLineageFile, file.sha256, () =>
+        parseLineageFile(file.bytes),
+      )
+      if (!parsed.ok && parsed.lines === null)
+        return problem('schema_error', file.path, parsed.message)
+      const count = parsed.ok ? parsed.rows.length : parsed.lines
+      if (count !== meta.rows)
+        return problem('schema_error', file.path, `${count} rows, manifest says ${meta.rows}`)
+      if (!parsed.ok) return problem('schema_error', file.path, parsed.message)
+      const rows = parsed.rows
+      for (const [i, row] of rows.entries()) {
+        if (captureKey(row) !== meta.capture)
+          return problem('schema_error', file.path, `row ${i + 1} belongs to ${captureKey(row)}`)
       }
       rollouts[meta.capture] = rows
       return undefined

@@ -51,11 +51,16 @@ export function readManifest<T>(
   })
 }
 
-/** A listed file that exists and matches its digest, with its bytes. */
+/**
+ * A listed file that exists and matches its digest. `bytes` is read when first asked (a parse that
+ * `validatedByDigest` already knows needs none: a view whose hashes an earlier check took reads the
+ * file no second time); `size` is the listing's.
+ */
 export interface CheckedFile {
   readonly name: string
   readonly path: string
   readonly sha256: string
+  readonly size: number
   readonly bytes: Uint8Array
 }
 
@@ -93,12 +98,12 @@ export function* checkListedFiles(
       problems.push(problem('symlink', path, 'listed file is a symlink'))
       return { bytes: 0, problem: true }
     }
-    const bytes = entry ? view.read(path) : undefined
-    if (bytes === undefined) {
+    const actual = entry ? view.sha256(path) : undefined
+    if (actual === undefined) {
       problems.push(problem('missing_file', path, `listed in ${manifestPath} but not present`))
       return { bytes: 0, problem: true }
     }
-    const actual = view.sha256(path) as string
+    const size = entry?.bytes ?? 0
     if (actual !== expected) {
       view.release(path)
       problems.push(
@@ -108,12 +113,20 @@ export function* checkListedFiles(
           `sha256 ${actual} differs from ${expected} in ${manifestPath}`,
         ),
       )
-      return { bytes: bytes.length, problem: true }
+      return { bytes: size, problem: true }
     }
-    const bad = each({ name, path, sha256: actual, bytes })
+    const bad = each({
+      name,
+      path,
+      sha256: actual,
+      size,
+      get bytes() {
+        return view.read(path) ?? new Uint8Array()
+      },
+    })
     view.release(path)
     if (bad !== undefined) found.push(bad)
-    return { bytes: bytes.length, problem: bad !== undefined }
+    return { bytes: size, problem: bad !== undefined }
   }
   yield* verifySteps(folder, Object.keys(files).sort(), check)
   for (const entry of view.below(folder)) {

@@ -20,10 +20,12 @@ import { checkpointMarkerSchema, tokenStoreManifestSchema } from './manifests.ts
 import { readManifest } from './namespaceChecks.ts'
 import { readAggregateManifest } from './readAggregateManifest.ts'
 import type { NamespaceOwner } from './participantNamespaces.ts'
-import { loadParticipantNamespaces } from './participantNamespaces.ts'
+import { loadParticipantNamespaceSteps } from './participantNamespaces.ts'
 import type { CheckpointProblem, VerifyReport } from './problems.ts'
 import { problem } from './problems.ts'
 import { isSafeRelativePath } from './safePath.ts'
+import type { VerifySteps } from './verifySteps.ts'
+import { runSteps } from './verifySteps.ts'
 
 /**
  * Verifies a whole checkpoint directory, as `cutover verify` does (CONTRACTS.md §6): the global
@@ -37,7 +39,16 @@ import { isSafeRelativePath } from './safePath.ts'
  * no problem there, and everything else — every digest above all — is checked as always.
  */
 export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): VerifyReport {
-  const view = createDirectoryView(dir, digest)
+  return runSteps(verifyCheckpointSteps(createDirectoryView(dir, digest)))
+}
+
+/**
+ * The one verification of a checkpoint directory, over a view (`verifyCheckpoint`, and restore
+ * before any participant restores: `loadPublishedSteps`), one bounded batch of a namespace's files
+ * at a time. A view whose files were already read and hashed (restore's aggregate check) lends
+ * their hashes; the namespaces' parse reads each file once more.
+ */
+export function* verifyCheckpointSteps(view: DirectoryView): VerifySteps<VerifyReport> {
   const problems: CheckpointProblem[] = []
   for (const entry of view.entries.values()) {
     if (entry.kind === 'symlink')
@@ -115,7 +126,7 @@ export function verifyCheckpoint(dir: CheckpointDirectory, digest: Digest): Veri
     problems.push(problem('unlisted_file', entry.path, 'not part of the checkpoint layout'))
   }
 
-  const loaded = loadParticipantNamespaces(view, owners, checkpointId)
+  const loaded = yield* loadParticipantNamespaceSteps(view, owners, checkpointId)
   problems.push(...loaded.problems.map((p) => p.problem))
   // After the namespaces: each of their files was read, hashed and released once, and the view
   // keeps the hashes, so the aggregate's check of every file reads none again (problems are sorted

@@ -20,6 +20,12 @@ export interface VerifyProgress {
   readonly total: number
   /** Problems found in this batch (the refusal that follows names them). */
   readonly problems: number
+  /**
+   * True for a batch of files an earlier batch of the same check already read and hashed (the
+   * whole-directory verification after restore's aggregate check): a step ends on it, but a trace
+   * names each file's check once.
+   */
+  readonly recheck?: true
 }
 
 /** A check that yields one `VerifyProgress` per bounded batch and returns its result. */

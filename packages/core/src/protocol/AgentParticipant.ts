@@ -15,7 +15,7 @@ import { loadAgentNamespace, loadAgentSteps } from '../directory/loadAgentNamesp
 import { createDirectoryView } from '../directory/DirectoryView.ts'
 import type { VerifySteps } from '../directory/verifySteps.ts'
 import { runSteps } from '../directory/verifySteps.ts'
-import { ControlFence, FENCE_OPS, FENCE_PHASES } from './ControlFence.ts'
+import { ControlFence, FENCE_OPS, FENCE_PHASES, forRequest } from './ControlFence.ts'
 import { fencedCommitSteps } from './fencedCommit.ts'
 import type { AgentBoundaryRecord } from '../records/AgentBoundaryRecord.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
@@ -600,6 +600,7 @@ export class AgentParticipant {
     return yield* fencedCommitSteps(
       this.fence,
       checkpointId,
+      dir,
       'agent_checkpoint_error',
       durable,
       function* () {
@@ -656,8 +657,12 @@ export class AgentParticipant {
       CutoverError
     >
   > {
+    // A finished id, or the same restore asked of another directory, is refused before D is read.
+    const restore = forRequest(FENCE_OPS.restore, dir.location)
+    const admitted = this.fence.admits(checkpointId, restore.operation, restore.request)
+    if (!admitted.ok) return admitted
     const loaded = yield* loadAgentSteps(createDirectoryView(dir, this.#digest))
-    return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
+    return this.fence.run(checkpointId, restore, () => {
       if (this.#served || this.#executions.size > 0)
         return err(
           cutoverError(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { cutoverError } from '../contracts/errors.ts'
 import { err, ok } from '../result.ts'
-import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import { ControlFence, FENCE_OPS, forRequest } from './ControlFence.ts'
 
 const codeOf = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code)
 
@@ -46,11 +46,55 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(runs).toBe(1)
   })
 
-  it('[fence.replay] [fence] replay works even after the checkpoint id is retired', () => {
+  it('[fence.stale-before-replay] [fence] a finished id is stale_checkpoint for every operation, its recorded ones included', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.prepare, () => ok('p'))
     f.run('ck', FENCE_OPS.agentResume, () => ok('r'))
-    expect(f.run('ck', FENCE_OPS.agentResume, () => ok('again'))).toEqual(ok('r'))
+    for (const op of [
+      FENCE_OPS.prepare,
+      FENCE_OPS.commit,
+      FENCE_OPS.agentResume,
+      FENCE_OPS.restore,
+    ])
+      expect(codeOf(f.run('ck', op, () => ok('again')))).toBe('stale_checkpoint')
+    expect(codeOf(f.admits('ck', 'commit', 'D'))).toBe('stale_checkpoint')
+  })
+
+  it('[fence.stale-before-replay] [fence] while another id is prepared, a finished id is stale_checkpoint, never its cached bytes', () => {
+    const f = new ControlFence()
+    f.run('ck-a', FENCE_OPS.resourcesPrepare, () => ok('prepared a'))
+    f.run('ck-a', forRequest(FENCE_OPS.commit, 'D/ck-a'), () => ok('committed a'))
+    f.run('ck-a', FENCE_OPS.resourcesResume, () => ok('resumed a'))
+    f.run('ck-c', FENCE_OPS.resourcesPrepare, () => ok('prepared c'))
+    for (const op of [FENCE_OPS.resourcesPrepare, FENCE_OPS.commit, FENCE_OPS.resourcesResume])
+      expect(codeOf(f.run('ck-a', op, () => ok('ran')))).toBe('stale_checkpoint')
+    expect(f.snapshot().active_checkpoint_id).toBe('ck-c')
+  })
+
+  it('[fence.replay-same-request] [fence] a retry with a new deadline replays; the same operation with another checkpoint_dir is checkpoint_conflict and runs nothing', () => {
+    const f = new ControlFence()
+    f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(0), 100)
+    let runs = 0
+    const first = f.run('ck', forRequest(FENCE_OPS.commit, 'D/ck'), () => ok(++runs), 100)
+    expect(f.run('ck', forRequest(FENCE_OPS.commit, 'D/ck'), () => ok(++runs), 999)).toEqual(first)
+    const other = f.run('ck', forRequest(FENCE_OPS.commit, 'D/elsewhere'), () => ok(++runs), 100)
+    expect(codeOf(other)).toBe('checkpoint_conflict')
+    expect(codeOf(f.admits('ck', 'commit', 'D/elsewhere'))).toBe('checkpoint_conflict')
+    expect(f.admits('ck', 'commit', 'D/ck').ok).toBe(true)
+    expect(runs).toBe(1)
+    expect(f.phase).toBe('committed_paused')
+  })
+
+  it('[fence.replay-same-request] [fence] an in-flight operation coalesces only the same request', () => {
+    const f = new ControlFence()
+    f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(0))
+    const first = f.begin('ck', forRequest(FENCE_OPS.commit, 'D/ck'))
+    expect(first.ok && first.value.kind).toBe('started')
+    expect(codeOf(f.begin('ck', forRequest(FENCE_OPS.commit, 'D/other')))).toBe(
+      'checkpoint_conflict',
+    )
+    const same = f.begin('ck', forRequest(FENCE_OPS.commit, 'D/ck'))
+    expect(same.ok && same.value.kind).toBe('coalesced')
   })
 
   it('[fence.coalesce] [fence] an identical in-flight operation is coalesced onto the same pending ticket', () => {

@@ -32,7 +32,18 @@ export interface FenceOperation {
   readonly onFailure?: FencePhase
   /** resume/abort: on success the id becomes stale forever and the phase returns to idle. */
   readonly retire?: boolean
+  /**
+   * What this call asked beyond its id and operation (a commit's or restore's checkpoint directory,
+   * `forRequest`): a recorded result is replayed only for the same request.
+   */
+  readonly request?: string
 }
+
+/** `op` as asked for `request` (the checkpoint directory's location). */
+export const forRequest = (op: FenceOperation, request: string): FenceOperation => ({
+  ...op,
+  request,
+})
 
 /**
  * The outcome of `begin`: a recorded result replayed, a coalesced duplicate, or a started
@@ -60,11 +71,20 @@ export interface FenceSnapshot {
   readonly deadline_ms: number | null
 }
 
+/** A recorded result with the request it answered (replayed only for the same request). */
+interface Recorded {
+  readonly result: Result<unknown, CutoverError>
+  readonly request: string | undefined
+}
+
 /**
- * The shared control-plane fence of one server (PROTOCOL.md §3.1, §4.1): idempotent replay of a
- * recorded result, coalescing of an identical in-flight call, `stale_checkpoint` for retired ids,
- * `checkpoint_conflict` for a second id, `invalid_phase` otherwise. Deadlines are absolute virtual
- * ms; an expired deadline is a zero budget, never an error (Gym sacrifices work instead).
+ * The shared control-plane fence of one server (PROTOCOL.md §3.1, §4.1; CONTRACTS.md §12 replay):
+ * `stale_checkpoint` for a finished (retired) id, for every operation and before anything else;
+ * replay of a recorded result, and coalescing of an identical in-flight call, only for the same
+ * request (a different `checkpoint_dir` for the same id and operation is `checkpoint_conflict`; a
+ * new deadline is still a replay); `checkpoint_conflict` for a second id; `invalid_phase`
+ * otherwise, and for a resume of an id this server never began. Deadlines are absolute virtual ms;
+ * an expired deadline is a zero budget, never an error (Gym sacrifices work instead).
  *
  * A small class over plain-data fields: every participant owns one and the simulator drives
  * operations synchronously, so an explicit begin/finish pair models "in flight".
@@ -74,7 +94,9 @@ export class ControlFence {
   #activeId: string | null = null
   #deadline: number | null = null
   readonly #retired = new Set<string>()
-  readonly #results = new Map<string, Result<unknown, CutoverError>>()
+  /** Ids an operation began with on this server (a resume of any other id is `invalid_phase`). */
+  readonly #begun = new Set<string>()
+  readonly #results = new Map<string, Recorded>()
   readonly #inflight = new Map<string, FenceTicket>()
 
   get phase(): FencePhase {
@@ -119,18 +141,52 @@ export class ControlFence {
     return ok(undefined)
   }
 
-  /** Starts a fenced operation, or replays / coalesces an identical one. */
+  /**
+   * The checks that come before any directory is opened or read (CONTRACTS.md §12): a finished id
+   * is `stale_checkpoint` for every operation; a recorded or in-flight `(checkpoint_id,
+   * operation)` whose request (`checkpoint_dir`) differs is `checkpoint_conflict`. `request` is
+   * what the operation was asked beyond its id (the checkpoint directory's location), if anything.
+   */
+  admits(checkpointId: string, operation: string, request?: string): Result<void, CutoverError> {
+    if (this.#retired.has(checkpointId))
+      return err(cutoverError('stale_checkpoint', `checkpoint ${checkpointId} is already finished`))
+    const key = `${checkpointId}\u0000${operation}`
+    const earlier = this.#results.get(key)?.request ?? this.#inflight.get(key)?.op.request
+    if (request !== undefined && earlier !== undefined && earlier !== request)
+      return err(
+        cutoverError(
+          'checkpoint_conflict',
+          `${operation} of checkpoint ${checkpointId} was asked with another checkpoint_dir; a retry must name the same directory`,
+        ),
+      )
+    return ok(undefined)
+  }
+
+  /**
+   * Starts a fenced operation, or replays / coalesces an identical one (same id, operation and
+   * request; a new deadline does not make it another request).
+   */
   begin<T>(
     checkpointId: string,
     op: FenceOperation,
     deadline?: number,
   ): Result<FenceBegin<T>, CutoverError> {
+    const admitted = this.admits(checkpointId, op.operation, op.request)
+    if (!admitted.ok) return admitted
     const key = `${checkpointId}\u0000${op.operation}`
     const recorded = this.#results.get(key)
     if (recorded !== undefined)
-      return ok({ kind: 'replayed', result: recorded as Result<T, CutoverError> })
+      return ok({ kind: 'replayed', result: recorded.result as Result<T, CutoverError> })
     const pending = this.#inflight.get(key)
     if (pending !== undefined) return ok({ kind: 'coalesced', ticket: pending })
+    // Nothing to resume: an id never prepared (or restored) here is not this server's checkpoint.
+    if (op.retire === true && this.#activeId === null && !this.#begun.has(checkpointId))
+      return err(
+        cutoverError(
+          'invalid_phase',
+          `checkpoint ${checkpointId} was never prepared or restored here; there is nothing to resume`,
+        ),
+      )
     const check = this.requirePhase(checkpointId, op.allowed)
     if (!check.ok) return check
     const ticket: FenceTicket = {
@@ -142,6 +198,7 @@ export class ControlFence {
       entryDeadline: this.#deadline,
     }
     this.#inflight.set(key, ticket)
+    this.#begun.add(checkpointId)
     this.#activeId = checkpointId
     if (deadline !== undefined) this.#deadline = deadline
     if (op.during !== null) this.#phase = op.during
@@ -162,7 +219,7 @@ export class ControlFence {
       }
       return result
     }
-    this.#results.set(ticket.key, result)
+    this.#results.set(ticket.key, { result, request: ticket.op.request })
     if (ticket.op.retire === true) {
       this.#retired.add(ticket.checkpointId)
       this.#phase = 'idle'
@@ -229,7 +286,7 @@ export class ControlFence {
   /** True when `(checkpointId, operation)` has a recorded successful result. */
   hasRecorded(checkpointId: string, operation: string): boolean {
     const r = this.#results.get(`${checkpointId}\u0000${operation}`)
-    return r !== undefined && r.ok
+    return r !== undefined && r.result.ok
   }
 
   /** preparing → prepared once the participant reports readiness (drained / ready_to_commit). */

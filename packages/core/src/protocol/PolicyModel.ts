@@ -14,7 +14,7 @@ import { runSteps } from '../directory/verifySteps.ts'
 import type { Digest } from '../ports.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
-import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import { ControlFence, FENCE_OPS, forRequest } from './ControlFence.ts'
 import { fencedCommitSteps } from './fencedCommit.ts'
 import type { ContinuationRoot } from '../records/ContinuationRoot.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
@@ -650,6 +650,7 @@ export class PolicyModel {
     return yield* fencedCommitSteps(
       this.fence,
       checkpointId,
+      dir,
       'ledger_mismatch',
       durable,
       function* () {
@@ -740,9 +741,13 @@ export class PolicyModel {
   ): VerifySteps<Result<ModelRestoreResult, CutoverError>> {
     const role = this.#roleCheck()
     if (!role.ok) return role
+    // A finished id, or the same restore asked of another directory, is refused before D is read.
+    const restore = forRequest(FENCE_OPS.modelRestore, dir.location)
+    const admitted = this.fence.admits(checkpointId, restore.operation, restore.request)
+    if (!admitted.ok) return admitted
     const view = createDirectoryView(dir, this.#digest)
     const ledger = yield* loadLedgerSteps(view, this.serverName)
-    const result = this.fence.run(checkpointId, FENCE_OPS.modelRestore, () => {
+    const result = this.fence.run(checkpointId, restore, () => {
       // Admission closes only once the fence accepted the restore (a refused call changes nothing).
       this.#state = 'paused'
       if (this.#served || this.#ledger.size > 0)

@@ -23,7 +23,7 @@ import { loadResourcesNamespace } from '../directory/loadResourcesNamespace.ts'
 import { decodeUtf8, encodeUtf8 } from '../utf8.ts'
 import { base64Decode } from './base64Decode.ts'
 import { base64Encode } from './base64Encode.ts'
-import { ControlFence, FENCE_OPS } from './ControlFence.ts'
+import { ControlFence, FENCE_OPS, forRequest } from './ControlFence.ts'
 import { fencedCommitSteps } from './fencedCommit.ts'
 import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
@@ -742,6 +742,7 @@ export class ResourcesParticipant<TSession> {
     return yield* fencedCommitSteps(
       this.fence,
       checkpointId,
+      dir,
       'resources_checkpoint_error',
       durable,
       function* () {
@@ -786,8 +787,12 @@ export class ResourcesParticipant<TSession> {
       CutoverError
     >
   > {
+    // A finished id, or the same restore asked of another directory, is refused before D is read.
+    const restore = forRequest(FENCE_OPS.restore, dir.location)
+    const admitted = this.fence.admits(checkpointId, restore.operation, restore.request)
+    if (!admitted.ok) return admitted
     const set = yield* loadReplacementSteps(dir, this.#digest, this.serverName)
-    return this.fence.run(checkpointId, FENCE_OPS.restore, () => {
+    return this.fence.run(checkpointId, restore, () => {
       if (this.#servedStateful || this.#servedUntracked || this.#sessions.boundCount > 0)
         return err(
           cutoverError('unsafe_resources_restore', 'this process has served stateful traffic'),

@@ -118,7 +118,7 @@ export const SCENARIOS: readonly ScenarioInfo[] = [
     name: 'corrupt-prefix-segment',
     title: 'Corrupt prefix segment',
     narrative:
-      "After the commit one byte of rollout r0's staged prefix segment is flipped. Restore verifies every segment a durable_prefix names before activating anything, so the policy model refuses with restored_cut_digest_mismatch, naming the segment file, and installs nothing. The controller abandons the restore, the original processes resume, and the retaken checkpoint restores cleanly.",
+      "After the commit one byte of rollout r0's staged prefix segment is flipped. Restore verifies the whole directory before any participant restores, every segment a durable_prefix names included, so the controller refuses the restore with segment_mismatch, naming the segment file, and nothing is installed (the policy model's own check would refuse it too, with restored_cut_digest_mismatch). The controller abandons the restore, the original processes resume, and the retaken checkpoint restores cleanly.",
     config: { rollouts: 9, deadline_ms: 100, cut_mode: 'generation-safe' },
     faults: [
       { kind: 'straggler', rollout: 0, extra_ms: 400 },

@@ -262,17 +262,23 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     }
   })
 
-  it('[model.generation-safe-cuts] a corrupt segment refuses the restore, names the file, installs nothing; the retaken checkpoint restores', () => {
+  it('[model.generation-safe-cuts] [restore.verifies-everything] a corrupt segment refuses the restore before any participant restores, naming the file; the retaken checkpoint restores', () => {
     const { result } = run('corrupt-prefix-segment')
-    const refused = ofType(result.events, 'model.restore').find((e) => e.outcome !== 'ok')
-    expect(refused?.outcome).toBe('restored_cut_digest_mismatch')
-    expect(refused?.payload.message).toContain('token-store/segments/policy-call-000001.seg-0.json')
-    expect(ofType(result.events, 'controller.restore_abandoned')).toHaveLength(1)
+    const abandoned = ofType(result.events, 'controller.restore_abandoned')
+    expect(abandoned).toHaveLength(1)
+    const reason = String(abandoned[0]?.payload.reason)
+    expect(reason).toContain('segment_mismatch')
+    expect(reason).toContain('token-store/segments/policy-call-000001.seg-0.json')
+    // The controller's verification refused ck-1: no participant was asked to restore it.
+    const restores = result.events.filter(
+      (e) => e.type.endsWith('.restore') && e.payload['checkpoint_id'] === 'ck-1',
+    )
+    expect(restores).toEqual([])
     expect(result.checkpoints.map((c) => c.damaged)).toEqual([true, false])
     expect(result.failures).toEqual([])
   })
 
-  it("[model.generation-safe-cuts] a missing segment refuses the policy model's restore before anything is installed", () => {
+  it("[model.generation-safe-cuts] a missing or corrupt segment refuses the policy model's own restore before anything is installed", () => {
     const { dirs } = run('generation-safe-cut')
     const dir = (dirs.get('ck-1') as MemoryCheckpointDirectory).reopen()
     dir.remove(tokenSegmentPath('policy-call-000001', 0))
@@ -287,6 +293,21 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(model.tombstones()).toEqual([])
     expect(model.ledgerRows()).toEqual([])
     expect(model.admission).toBe('restore_failed_paused')
+    // A controller that does not verify the directory first (the real NeMo-RL one): the model's own
+    // check refuses a corrupt segment too, naming it.
+    const corrupt = (dirs.get('ck-1') as MemoryCheckpointDirectory).reopen()
+    corrupt.flipByte(tokenSegmentPath('policy-call-000001', 0), 1)
+    const fresh = new PolicyModel(nodeDigest, {
+      serverName: 'policy',
+      restoreExpected: true,
+      generation: 1,
+    })
+    const refused = fresh.restore('ck-1', corrupt)
+    expect(refused.ok ? null : refused.error.code).toBe('restored_cut_digest_mismatch')
+    expect(refused.ok ? '' : refused.error.message).toContain(
+      tokenSegmentPath('policy-call-000001', 0),
+    )
+    expect(fresh.ledgerRows()).toEqual([])
   })
 
   it('[coordinator.cut-leases] a second claimant of a restored cut is refused, a late one finds it consumed', () => {
