@@ -69,6 +69,15 @@ describe('control routes under a fault campaign', () => {
     expect(existsSync(elsewhere)).toBe(false)
   })
 
+  it('[fence.invalid-phase] resume of an id an idle server never prepared is 409 invalid_phase in the envelope, and the server stays idle', async () => {
+    const a = resources(join(dir, 'never'))
+    const r = await a.control('resume', op('ck-never'))
+    expect([r.status, r.body.error?.code]).toEqual([409, 'invalid_phase'])
+    expect(r.body.error.message).toMatch(/never prepared/)
+    // Nothing was retired by the refusal: the id can still be prepared.
+    expect((await a.control('prepare', op('ck-never'))).status).toBe(200)
+  })
+
   it('[fence.replay-same-request] a commit retried with a new deadline replays; with another checkpoint_dir it is 409 checkpoint_conflict and that directory is never created', async () => {
     const a = resources(dir)
     await a.seed('r1')

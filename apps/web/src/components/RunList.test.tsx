@@ -63,9 +63,9 @@ describe('runs list', () => {
         <RunList />
       </QueryClientProvider>,
     )
-    const badge = await screen.findByText('damaged')
+    const badge = await screen.findByText('damaged', { selector: '.badge' })
     expect(badge.getAttribute('title')).toMatch(/does not match its sha256/)
-    expect(screen.getByText('complete')).toBeTruthy()
+    expect(screen.getByText('complete', { selector: '.badge' })).toBeTruthy()
   })
 
   it('[runs] delete asks first; "Keep" keeps the run and nothing is sent', async () => {

@@ -271,7 +271,7 @@ describe('NodeCheckpointDirectory after a killed writer', () => {
     )
     const repaired = new NodeCheckpointDirectory(root, { create: false })
     expect(repaired.list().filter((e) => e.path.includes(TEMP_PREFIX))).toEqual([])
-    expect(verifyCheckpoint(repaired, nodeDigest)).toEqual({ valid: true, problems: [] })
+    expect(verifyCheckpoint(repaired, nodeDigest)).toMatchObject({ valid: true, problems: [] })
   })
 
   it("[directory.temp-files-repaired] temp names are unique across objects and attempts of one process: an earlier attempt's temp never collides", () => {

@@ -41,6 +41,39 @@ describe('invariants catch a broken participant at the right step', () => {
     expect(r.invariantsAt(failure?.step ?? 0).invariants['resume-order']).toBe('fail')
   })
 
+  it('[invariants] resume-order after an abort asks only for the dependencies a prepare was sent to', () => {
+    step = 0
+    const abortRound = (resumed: readonly string[]) => {
+      const c = new InvariantChecker()
+      c.observe(ev('agent.prepare', 'controller', 'agent', {}, 'ok', 'prepare'))
+      c.observe(ev('model.pause', 'controller', 'policy_model', {}, 'ok', 'prepare'))
+      c.observe(ev('resources.prepare', 'controller', 'resources_counter', {}, 'ok', 'prepare'))
+      for (const to of resumed)
+        c.observe(
+          ev(
+            to === 'policy_model' ? 'model.resume' : 'resources.resume',
+            'controller',
+            to,
+            {},
+            'ok',
+            'abort',
+          ),
+        )
+      c.observe(ev('agent.resume', 'controller', 'agent', {}, 'ok', 'abort'))
+      return c
+    }
+    // The model and the counter were prepared and resumed first: blackjack and workplace, never
+    // asked to prepare, need no resume.
+    expect(abortRound(['policy_model', 'resources_counter']).failures).toEqual([])
+    expect(abortRound(['policy_model']).failures).toEqual([
+      {
+        id: 'resume-order',
+        step: expect.any(Number),
+        message: 'agent resumed before resources_counter',
+      },
+    ])
+  })
+
   it('[invariants] manifest-last fails at the aggregate written before the resources manifests', () => {
     const r = broken({ aggregateBeforeResources: true })
     const failure = r.failures.find((f) => f.id === 'manifest-last')

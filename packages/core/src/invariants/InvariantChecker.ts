@@ -34,6 +34,12 @@ export class InvariantChecker {
   readonly #revisions = new Map<string, number>()
   /** Per resume (or abort) round: which dependencies resumed, whether the agent resumed. */
   #resumeDeps = new Set<string>()
+  /**
+   * Dependencies a prepare or restore was sent to since the last resume round: those the agent's
+   * resume must follow (an abort resumes only them). Empty when the trace shows none (a resume on
+   * its own): then every dependency.
+   */
+  #askedDeps = new Set<string>()
   #agentResumed = false
   #resumeOpen = false
   /** N+1 key → the N call it must link to; relays consumed. */
@@ -312,6 +318,14 @@ export class InvariantChecker {
   }
 
   #resumeOrder(e: TraceEvent): void {
+    if (
+      (e.type === 'model.pause' ||
+        e.type === 'resources.prepare' ||
+        e.type === 'model.restore' ||
+        e.type === 'resources.restore') &&
+      e.from === 'controller'
+    )
+      this.#askedDeps.add(e.to)
     const isResume =
       e.type === 'model.resume' || e.type === 'resources.resume' || e.type === 'agent.resume'
     if (isResume && !this.#resumeOpen) {
@@ -327,9 +341,14 @@ export class InvariantChecker {
     }
     if (!isResume) return
     if (e.type === 'agent.resume') {
-      const missing = RESUME_DEPENDENCIES.filter((d) => !this.#resumeDeps.has(d))
+      const required =
+        this.#askedDeps.size === 0
+          ? RESUME_DEPENDENCIES
+          : RESUME_DEPENDENCIES.filter((d) => this.#askedDeps.has(d))
+      const missing = required.filter((d) => !this.#resumeDeps.has(d))
       if (missing.length > 0)
         this.fail('resume-order', e.step, `agent resumed before ${missing.join(', ')}`)
+      this.#askedDeps = new Set()
       this.#agentResumed = true
       this.#resumeOpen = false
     } else this.#resumeDeps.add(e.to)

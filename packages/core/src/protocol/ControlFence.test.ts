@@ -21,6 +21,18 @@ describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
     expect(f.phase).toBe('prepared')
   })
 
+  it('[fence.invalid-phase] [fence] resume of an id never prepared or restored here is invalid_phase and changes nothing; the same id once prepared resumes', () => {
+    const f = new ControlFence()
+    const never = f.run('ck-never', FENCE_OPS.resourcesResume, () => ok(1))
+    expect(codeOf(never)).toBe('invalid_phase')
+    expect(f.phase).toBe('idle')
+    expect(f.activeCheckpointId).toBeNull()
+    // Refusing it retired nothing: the id can still be prepared and then resumed.
+    expect(f.run('ck-never', FENCE_OPS.resourcesPrepare, () => ok(1)).ok).toBe(true)
+    expect(f.run('ck-never', FENCE_OPS.resourcesResume, () => ok(1)).ok).toBe(true)
+    expect(f.phase).toBe('idle')
+  })
+
   it('[fence.failure-rolls-back] [fence] commit moves prepared → committed_paused; a failed commit returns to prepared', () => {
     const f = new ControlFence()
     f.run('ck', FENCE_OPS.resourcesPrepare, () => ok(1))
