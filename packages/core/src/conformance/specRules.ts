@@ -507,8 +507,6 @@ export const SPEC_RULES = [
     id: 'controller.abort-already-accepting',
     sources: ['§3.5', '§8 operation in wrong phase'],
     rule: 'during abort an invalid_phase answer to resume is recorded as already_accepting',
-    notModelled:
-      'every participant accepts resume in every phase an abort can find it in (idle included), so no invalid_phase answer arises',
   },
   {
     id: 'controller.release-exact-receipt',

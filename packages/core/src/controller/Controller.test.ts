@@ -266,7 +266,7 @@ describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
     expect(resumed.every((e) => e.outcome === 'ok')).toBe(true)
   })
 
-  it('[controller.abort-resumes-lost-response] during an abort an invalid_phase answer to resume is recorded as already_accepting', () => {
+  it('[controller.abort-already-accepting] during an abort an invalid_phase answer to resume is recorded as already_accepting', () => {
     const h = harness({
       wrap: (f) =>
         withModel(f, {
