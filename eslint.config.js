@@ -1,6 +1,6 @@
 // ESLint flat config. The purity fence keeps core deterministic; the layer fence keeps core's
 // folders importing in one direction only (packages/core/README.md); the boundary fence keeps the
-// web app talking to core through its contracts only (HOUSE_STYLE.md §B2).
+// web app talking to core through its contracts only.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'

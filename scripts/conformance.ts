@@ -1,4 +1,4 @@
-// `npm run conformance`: the PROTOCOL.md rule → test index (issue #12). Reads the rule table
+// `npm run conformance`: the docs/protocol.md rule → test index (issue #12). Reads the rule table
 // (packages/core/src/conformance/specRules.ts) and the names of every test (`it`/`test` titles in
 // the test files), counts the tests naming each rule as `[<rule id>]`, prints the table and exits 1
 // when a modelled rule has no test, a test names an unknown rule id, or SPEC_RULES.md is stale.
@@ -59,8 +59,9 @@ function markdown(): string {
     '# Protocol conformance index',
     '',
     'Generated from `packages/core/src/conformance/specRules.ts` by `npm run conformance -- --write`; do not edit by hand.',
-    'Every rule of PROTOCOL.md §3, §4 and §6 and every row of §8 has a stable id. A test covers a rule by naming',
-    'it as `[<id>]` in its title; `npm run conformance` counts those tests and fails when a modelled rule has none.',
+    'Every rule of docs/protocol.md §3, §4 and §6 and every row of its §8 has a stable id; a source `§N` is',
+    'a section of docs/protocol.md, any other source names its doc. A test covers a rule by naming it as',
+    '`[<id>]` in its title; `npm run conformance` counts those tests and fails when a modelled rule has none.',
     '',
     '| Rule | Sources | Rule text | Not modelled because |',
     '|---|---|---|---|',

@@ -35,12 +35,12 @@ function sections(markdown: string): Map<string, string> {
 }
 
 /**
- * The sections of this page a rule's sources name: `§3.1` and `§8 <row>` are PROTOCOL.md's
- * numbers, which docs/protocol.md keeps; a `CONTRACTS.md` source names no section here.
+ * The sections of this page a rule's sources name: `§3.1` and `§8 <row>` are this page's numbers;
+ * a source naming another page (`docs/real-stack.md`) names no section here.
  */
 function namedSections(sources: readonly string[]): string[] {
   return sources
-    .filter((s) => !s.includes('CONTRACTS.md'))
+    .filter((s) => !s.includes('.md'))
     .map((s) => /^§(\d+(?:\.\d+)?)/.exec(s)?.[1])
     .filter((n): n is string => n !== undefined)
 }

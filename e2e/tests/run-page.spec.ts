@@ -70,7 +70,7 @@ test('the home page lists the scenarios and opens a run from its card', async ({
   page,
 }) => {
   await homePage.open()
-  // the eight presets of CONTRACTS.md §3 and the six generation-safe ones of §10
+  // the eight presets of docs/protocol.md §12.3 and the six generation-safe ones of §11
   await expect(homePage.cards).toHaveCount(14)
   // at 1,024 px no card's text runs out of it (long error codes wrap)
   await page.setViewportSize({ width: 1024, height: 768 })

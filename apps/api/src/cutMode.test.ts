@@ -25,7 +25,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const simulate = (argv: readonly string[]) => simulateCli(root, workplace, argv)
 
-describe('cut_mode (CONTRACTS.md §10) over the API and the CLI', () => {
+describe('cut_mode (docs/protocol.md §11) over the API and the CLI', () => {
   const { dir, cleanup } = tempDataDir()
   const api = apiHarness(dir)
   afterAll(cleanup)

@@ -290,7 +290,7 @@ export { diffTraces } from './diff/diffTraces.ts'
 export type { TraceDiff, TraceDifference } from './diff/diffTraces.ts'
 export { compareStates } from './diff/compareStates.ts'
 export { summarizeDiff } from './diff/summarizeDiff.ts'
-// recorded runs: a real checkpoint cycle read from its exchanges (recording/, CONTRACTS.md §13)
+// recorded runs: a real checkpoint cycle read from its exchanges (recording/, docs/recording.md)
 export {
   recordedExchangeSchema,
   exchangeEnd,

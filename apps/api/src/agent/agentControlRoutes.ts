@@ -42,7 +42,7 @@ const receiptSchema = z.strictObject({
 })
 /**
  * One receipt, wrapped (`{schema_version, receipt}`, Cutover's dispatcher) or flat (the receipt's
- * own fields, as the real NeMo-RL controller posts what status listed; CONTRACTS.md §12).
+ * own fields, as the real NeMo-RL controller posts what status listed; docs/real-stack.md).
  */
 const acknowledgeBody = z.union([
   z.strictObject({ schema_version: controlSchemaVersion, receipt: receiptSchema }),
@@ -84,7 +84,7 @@ function receiptOf(body: z.infer<typeof receiptSchema>): CompletionReceipt {
   }
 }
 
-/** The agent's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
+/** The agent's capabilities (docs/protocol.md §3.1) merged with its fence snapshot. */
 export function agentCapabilities(agent: AgentParticipant): object {
   const fence = agent.fence.snapshot()
   return {
@@ -105,7 +105,7 @@ export function agentCapabilities(agent: AgentParticipant): object {
 /**
  * A status or prepare report as it goes on the wire: each completed-unacknowledged item also
  * carries its receipt as `completion_receipt`, the field the real controller reads and posts back
- * to `acknowledge` (CONTRACTS.md §12).
+ * to `acknowledge` (docs/real-stack.md).
  */
 export function wireStatus(report: AgentStatus): object {
   return {
@@ -118,7 +118,7 @@ export function wireStatus(report: AgentStatus): object {
 }
 
 /**
- * The agent's control plane (PROTOCOL.md §3.3) under `/ng-control/v1`: capabilities and
+ * The agent's control plane (docs/protocol.md §3.3) under `/ng-control/v1`: capabilities and
  * `agent-checkpoint/{prepare,status,commit,restore,resume,retire,acknowledge,acknowledge-completed,
  * completion-receipt,discard-restored-continuation}`, behind the bearer token. Prepare answers as
  * Gym's Design-A agent does, since the real controller calls it once and commits next: once ready

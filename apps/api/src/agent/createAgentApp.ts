@@ -33,7 +33,7 @@ export interface AgentAppOptions extends CheckpointPlace {
 }
 
 /**
- * `POST /run` (CONTRACTS.md §9): `environment`, optional `seed` (the rollout's seed, decimal) and
+ * `POST /run` (docs/fleet.md): `environment`, optional `seed` (the rollout's seed, decimal) and
  * `task` (its example row; default 0), and `model_delay_ms` (a slow generation, for stragglers).
  */
 const runBody = z.strictObject({

@@ -34,7 +34,7 @@ export interface AgentUpstreams {
   readonly resources: { readonly [K in EnvName]: string }
 }
 
-/** What `/run` answers once the rollout ended (CONTRACTS.md §9). */
+/** What `/run` answers once the rollout ended (docs/fleet.md). */
 export interface RunAnswer {
   readonly rollout_id: string
   readonly attempt_index: number

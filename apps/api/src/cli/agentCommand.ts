@@ -16,7 +16,7 @@ Serves the agent participant (instance "agent") on 127.0.0.1 (--port 0 or absent
 printed as the first stdout line "listening on http://127.0.0.1:<port>"). POST /run with
 {"rollout_id","attempt_index","environment","seed"?,"task"?} runs one rollout against the model
 and resources servers over HTTP and answers, when it ended, {"rollout_id","attempt_index","reward",
-"output","receipt"}. With CUTOVER_CONTROL_TOKEN set, the control routes of PROTOCOL.md §3.3 are
+"output","receipt"}. With CUTOVER_CONTROL_TOKEN set, the control routes of docs/protocol.md §3.3 are
 mounted under /ng-control/v1/agent-checkpoint/ behind Authorization: Bearer <token>: prepare
 answers once every execution is parked on a boundary, else 409 agent_prepare_incomplete at the
 deadline (?wait_ready=0: at once); acknowledge takes a receipt flat or wrapped. checkpoint_dir and

@@ -69,7 +69,7 @@ describe('cutover bench', () => {
     expect(readdirSync(r.tempRoot)).toEqual([])
   })
 
-  it('[bench] the human table shows each figure beside its PRODUCT.md §6 target', async () => {
+  it('[bench] the human table shows each figure beside its target (docs/performance.md)', async () => {
     const r = await run(['--rollouts', '3'])
     expect(r.code).toBe(0)
     for (const name of FIXED.slice(1)) expect(r.stdout).toContain(`(${name})`)

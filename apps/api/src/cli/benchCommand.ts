@@ -13,7 +13,7 @@ import { parseArgs, parseIntegerOption, wantsHelp } from './parseArgs.ts'
 
 export const BENCH_HELP = `usage: cutover bench [--rollouts N] [--json] [--api | --record]
 
-Measures the performance figures of PRODUCT.md §6 on this machine and prints each beside its
+Measures the performance figures of docs/performance.md on this machine and prints each beside its
 target (reported, never asserted). Runs two happy-path simulations of N rollouts mixed across
 blackjack, counter and workplace (one on the real file system in a temp folder that is removed
 afterwards, one in memory), the generation-safe-cut scenario of N rollouts on the real file system
@@ -37,8 +37,8 @@ Exit status: 0 measured; 1 a measured run failed an invariant or wrote an invali
 2 usage error (one line on stderr).`
 
 /**
- * One row of the human table: a figure, how to show it, its PRODUCT.md §6 target and whether it is
- * met.
+ * One row of the human table: a figure, how to show it, its target (docs/performance.md) and
+ * whether it is met.
  */
 interface Row {
   readonly label: string
@@ -115,7 +115,7 @@ function humanTable(f: BenchFigures): string {
   const table = rows(f)
   const w0 = Math.max(...table.map((r) => r.label.length), 'figure'.length)
   const w1 = Math.max(...table.map((r) => r.value.length), 'measured'.length)
-  const w2 = Math.max(...table.map((r) => r.target.length), 'target (PRODUCT.md §6)'.length)
+  const w2 = Math.max(...table.map((r) => r.target.length), 'target (docs/performance.md)'.length)
   const line = (a: string, b: string, c: string, d: string) =>
     `${a.padEnd(w0)}  ${b.padStart(w1)}  ${c.padEnd(w2)}  ${d}`
   const phases = Object.entries(f.cycle_phases_ms)
@@ -124,7 +124,7 @@ function humanTable(f: BenchFigures): string {
   return [
     `cutover bench — ${f.scenario}, seed ${f.seed}, ${num(f.rollouts)} rollouts`,
     '',
-    line('figure', 'measured', 'target (PRODUCT.md §6)', 'met'),
+    line('figure', 'measured', 'target (docs/performance.md)', 'met'),
     line('-'.repeat(w0), '-'.repeat(w1), '-'.repeat(w2), '---'),
     ...table.map((r) =>
       line(r.label, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO'),
@@ -173,8 +173,8 @@ function recordTable(f: RecordBenchFigures): string {
 }
 
 /**
- * `cutover bench [--rollouts N] [--json] [--api | --record]` (CONTRACTS.md §6, §11). `argv`
- * holds the arguments after `bench`.
+ * `cutover bench [--rollouts N] [--json] [--api | --record]` (docs/cli.md, docs/performance.md).
+ * `argv` holds the arguments after `bench`.
  */
 export function runBenchCommand(
   argv: readonly string[],

@@ -236,7 +236,7 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
   }
   const resumeAll = async (only: ReadonlySet<string> | null, abort: boolean): Promise<boolean> => {
     let all = true
-    // Dependencies (models, resources) before agents (PROTOCOL.md §3.5).
+    // Dependencies (models, resources) before agents (docs/protocol.md §3.5).
     for (const t of [
       ...targets.filter((x) => x.kind !== 'agent'),
       ...targets.filter((x) => x.kind === 'agent'),
@@ -244,7 +244,7 @@ export async function runCheckpointCommand(argv: readonly string[], io: CliIo): 
       if (only !== null && !only.has(t.participant)) continue
       const okay = await send(t, ROUTES[t.kind].resume, ANSWERS.resumed)
       const last = answers[answers.length - 1]
-      // A finished id is stale_checkpoint for every operation (CONTRACTS.md §12): the participant
+      // A finished id is stale_checkpoint for every operation (docs/real-stack.md): the participant
       // already resumed (or aborted) this checkpoint, which is what resume and abort ask for.
       const settled =
         last?.error?.code === 'stale_checkpoint'

@@ -28,7 +28,7 @@ const line = (e: TraceEvent | undefined): string =>
     ? '(no event)'
     : `${String(e.step).padStart(5)}  ${e.phase.padEnd(8)} ${e.from} → ${e.to}  ${e.type}${e.outcome === 'ok' ? '' : `  [${e.outcome}]`}`
 
-/** `cutover diff RUN_A RUN_B [--json]` (CONTRACTS.md §8). */
+/** `cutover diff RUN_A RUN_B [--json]` (docs/cli.md). */
 export function runDiffCommand(
   argv: readonly string[],
   io: CliIo,

@@ -277,7 +277,7 @@ const ENVIRONMENTS: Readonly<
 }
 
 /**
- * `cutover env blackjack|counter|workplace` (CONTRACTS.md §6). `argv` holds the arguments after
+ * `cutover env blackjack|counter|workplace` (docs/cli.md). `argv` holds the arguments after
  * `env`; returns the exit code: 0, or 2 with one line on stderr for bad input.
  */
 export function runEnvCommand(argv: string[], io: EnvCommandIo): number {

@@ -109,7 +109,7 @@ function prepareOut(args: FleetArgs): string {
   return realpathSync(root)
 }
 
-/** `cutover fleet`: the whole checkpoint cycle across real processes (CONTRACTS.md §9). */
+/** `cutover fleet`: the whole checkpoint cycle across real processes (docs/fleet.md). */
 export async function runFleetCommand(argv: readonly string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
     io.stdout(`${FLEET_HELP}\n`)

@@ -32,7 +32,7 @@ Exit status: 0 the run is stored (a last line cut short mid-line is reported on 
 run, the lines before it kept); 2 usage error, FILE unreadable, or a line that is not an exchange
 (the message names the line; nothing is stored).`
 
-/** `cutover import FILE.jsonl` (CONTRACTS.md §13). */
+/** `cutover import FILE.jsonl` (docs/recording.md). */
 export function runImportCommand(
   argv: readonly string[],
   io: CliIo,

@@ -56,7 +56,7 @@ async function cutoverAnswers(base: string): Promise<boolean> {
   }
 }
 
-/** `cutover inspect DIR [--port N]` (CONTRACTS.md §8). */
+/** `cutover inspect DIR [--port N]` (docs/cli.md). */
 export async function runInspectCommand(
   argv: readonly string[],
   io: CliIo,

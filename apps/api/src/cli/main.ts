@@ -25,7 +25,7 @@ interface Command {
   run(argv: readonly string[], io: CliIo): number | Promise<number>
 }
 
-/** Every command of the `cutover` CLI (PRODUCT.md §4, CONTRACTS.md §6). */
+/** Every command of the `cutover` CLI (docs/cli.md). */
 const COMMANDS: { readonly [name: string]: Command } = {
   serve: { summary: 'serve the API and the inspector (same as npm start)', run: runServeCommand },
   simulate: {

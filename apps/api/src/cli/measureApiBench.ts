@@ -14,7 +14,10 @@ export interface ApiBenchOptions {
   readonly progress?: (line: string) => void
 }
 
-/** The figures of `cutover bench --api` (CONTRACTS.md §11). Wall-clock, never asserted in tests. */
+/**
+ * The figures of `cutover bench --api` (docs/performance.md). Wall-clock, never asserted in
+ * tests.
+ */
 export interface ApiBenchFigures {
   readonly api_rollouts: number
   /**

@@ -20,7 +20,7 @@ export interface BenchOptions {
   readonly seed?: string
   /** Minimum wall time of each repeated micro-measurement (Workplace codec loops). */
   readonly minMeasureMs?: number
-  /** Size of the SHA-256 buffer (64 MiB by default, as PRODUCT.md §6 asks). */
+  /** Size of the SHA-256 buffer (64 MiB by default, as docs/performance.md asks). */
   readonly sha256Bytes?: number
   /** Where the real-FS run's temp folder is made (removed afterwards). */
   readonly tempRoot?: string
@@ -29,7 +29,7 @@ export interface BenchOptions {
 }
 
 /**
- * The figures of `cutover bench` (CONTRACTS.md §6: the first seven names are fixed). Wall-clock
+ * The figures of `cutover bench` (docs/cli.md: the first seven names are fixed). Wall-clock
  * figures: a benchmark of this machine, never part of a trace or a test assertion.
  */
 export interface BenchFigures {

@@ -23,19 +23,19 @@ POST /v1/responses and /ng-rollout/<capture_key>/v1/responses with the execution
 answered by the simulator's scripted policy, the call id in x-nemo-gym-model-call-id; refused with
 409 checkpoint_parked (retry-after: 1) while admission is closed.
 
-With CUTOVER_CONTROL_TOKEN set, the control routes of PROTOCOL.md §3.2 are mounted under
+With CUTOVER_CONTROL_TOKEN set, the control routes of docs/protocol.md §3.2 are mounted under
 /ng-control/v1/ (capabilities, model-admission/{pause,status,abort_inflight,resume},
 model-checkpoint/{commit,restore}) behind Authorization: Bearer <token>; a commit without
 continuation_roots takes the agent's from the checkpoint directory. checkpoint_dir and the clock as
 for cutover gym (CUTOVER_CHECKPOINT_ROOTS, CUTOVER_CLOCK_OFFSET_MS).
 
   --workers N          N ≥ 2: N worker OS processes (cutover model-worker) behind the admission
-                       coordinator of PROTOCOL.md §4.6; this process admits, keeps the ledger and
-                       speaks the control routes, the workers generate. Close freezes the connected
-                       membership (a worker gone at close: 409 missing_workers), a worker joining
-                       while admission is not accepting is refused (worker_registration_rejected),
-                       paused only once every worker acknowledged with nothing in flight. GET /
-                       lists the workers and their pids.
+                       coordinator of docs/protocol.md §4.6; this process admits, keeps the ledger
+                       and speaks the control routes, the workers generate. Close freezes the
+                       connected membership (a worker gone at close: 409 missing_workers), a worker
+                       joining while admission is not accepting is refused
+                       (worker_registration_rejected), paused only once every worker acknowledged
+                       with nothing in flight. GET / lists the workers and their pids.
   --coordinator-socket PATH
                        the coordinator's Unix socket (default: a private temporary one)
   --restore-expected   start paused; refuse resume until a restore succeeded (needs the token)`

@@ -22,8 +22,8 @@ with exit 1; so does the coordinator going away.`
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * `cutover model-worker`: one policy model worker OS process behind the coordinator (PROTOCOL.md
- * §4.6).
+ * `cutover model-worker`: one policy model worker OS process behind the coordinator
+ * (docs/protocol.md §4.6).
  */
 export async function runModelWorkerCommand(argv: readonly string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {

@@ -1,5 +1,5 @@
-// The wire rules of the real stack (CONTRACTS.md §12) one by one, on Cutover's participant apps in
-// this process: what the real NeMo-RL controller and real Gym clients send, and what they read.
+// The wire rules of the real stack (docs/real-stack.md) one by one, on Cutover's participant apps
+// in this process: what the real NeMo-RL controller and real Gym clients send, and what they read.
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -83,7 +83,7 @@ const boundary = (index: number): AgentBoundaryRecord => ({
   created_at: 0,
 })
 
-describe('the real stack on the wire (CONTRACTS.md §12)', () => {
+describe('the real stack on the wire (docs/real-stack.md)', () => {
   it('[wire.schema-version-optional] a control body without schema_version is version 1; version 2 is still refused', async () => {
     const app = modelApp()
     const body = { checkpoint_id: 'ck-sv', deadline_ts: soon() }

@@ -20,7 +20,7 @@ export const RECORD_HELP = `usage: cutover record --upstream NAME=URL[,NAME=URL�
                       [--checkpoint-root DIR] [--json]
 
 Stands a recording reverse proxy in front of each participant server and records every exchange
-that passes through it as a run of kind "recorded" (CONTRACTS.md §13): point the controller at the
+that passes through it as a run of kind "recorded" (docs/recording.md): point the controller at the
 proxies instead of the servers (NeMo-RL's checkpoint controller through --gym-config, cutover
 checkpoint through --out). Each proxy forwards requests and answers unchanged (status, headers,
 chunked and streaming bodies, long polls; only Host is set to the upstream's) and never needs to
@@ -168,7 +168,7 @@ export function recordingSummary(view: RunView): string {
   return `recorded run ${view.id}: ${view.events} exchanges; ${failed.length === 0 ? 'no check fails' : `failing: ${failed.map((c) => `${c.id} (exchange ${c.exchange ?? '?'})`).join(', ')}`}${problems.length === 0 ? '' : `; ${problems.map((p) => p.message).join('; ')}`}`
 }
 
-/** `cutover record` (CONTRACTS.md §13): resolves once every proxy listens. */
+/** `cutover record` (docs/recording.md): resolves once every proxy listens. */
 export async function runRecordCommand(
   argv: readonly string[],
   io: CliIo,

@@ -65,7 +65,7 @@ Options:
                      (1 to ${MAX_ROLLOUTS}; default: the scenario's, 9)
   --deadline-ms N    the prepare deadline in virtual ms (default: the scenario's, 100)
   --faults JSON      the run's fault schedule, replacing the scenario's: a JSON list of faults
-  --faults @FILE     (CONTRACTS.md §3), inline or read from FILE, e.g.
+  --faults @FILE     (docs/protocol.md §12.3), inline or read from FILE, e.g.
                      '[{"kind":"straggler","rollout":"r0","extra_ms":400}]'. A fault names a
                      rollout by its id as the run prints it (r0…r8, r00…r89) or by its index; a
                      rollout or worker the run does not have is a usage error. Faults that never
@@ -73,7 +73,7 @@ Options:
   --cut-mode MODE    how prepare treats a model call still generating at the deadline:
                      whole-request (the default: wait, then retire the straggler) or
                      generation-safe (cut it at a durable token boundary and continue it under
-                     N+1; GENERATION_CUTS.md). Default: the scenario's (the generation-safe
+                     N+1; docs/protocol.md §11). Default: the scenario's (the generation-safe
                      scenarios below use generation-safe). The cut faults constrained_decoding,
                      cut_stage_failure, corrupt_segment and duplicate_cut_claim need generation-safe
   --bug NAME         teaching mode: run with one deliberately broken behaviour (below); the run
@@ -132,7 +132,8 @@ function parseSimulateArgs(argv: readonly string[]): SimulateArgs {
   const seed = values.get('--seed')
   if (seed === undefined)
     throw new UsageError('--seed N is required (a non-negative decimal integer of any size)')
-  // BigInt alone would also take "0x1f" or " 7 "; a seed is plain decimal digits (CONTRACTS.md §1).
+  // BigInt alone would also take "0x1f" or " 7 "; a seed is plain decimal digits
+  // (docs/protocol.md §12.1).
   const seedProblem = seedTextProblem(seed)
   if (seedProblem !== null) throw new UsageError(`--seed ${seedProblem}`)
   const rolloutsText = values.get('--rollouts')
@@ -246,7 +247,7 @@ interface InvalidCheckpoint {
 }
 
 /**
- * The JSON `cutover simulate --json` prints (CONTRACTS.md §6, plus deadline_ms, out, failures,
+ * The JSON `cutover simulate --json` prints (docs/cli.md, plus deadline_ms, out, failures,
  * invalid).
  */
 export interface SimulateReport {
@@ -346,7 +347,7 @@ export interface SimulateCommandOptions {
 
 /**
  * `cutover simulate --scenario NAME --seed N [--rollouts N] [--deadline-ms N] [--out DIR] [--json]`
- * (CONTRACTS.md §6). `argv` holds the arguments after `simulate`.
+ * (docs/cli.md). `argv` holds the arguments after `simulate`.
  */
 export function runSimulateCommand(
   argv: readonly string[],

@@ -29,7 +29,7 @@ Exit status: 0 valid; 1 invalid (each problem listed); 2 usage error, DIR missin
 or DIR not a checkpoint directory at all (none of checkpoint.json, nemo_gym_checkpoint_manifest.json,
 agent/, model-ledger/, resources/, token-store/ at its top: not_a_checkpoint_directory).`
 
-/** `cutover verify DIR [--json]` (CONTRACTS.md §6). `argv` holds the arguments after `verify`. */
+/** `cutover verify DIR [--json]` (docs/cli.md). `argv` holds the arguments after `verify`. */
 export function runVerifyCommand(argv: readonly string[], io: CliIo): number {
   if (wantsHelp(argv)) {
     io.stdout(`${VERIFY_HELP}\n`)

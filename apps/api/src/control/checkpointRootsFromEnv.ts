@@ -5,7 +5,7 @@ import { UsageError } from '../process/io.ts'
 export const CHECKPOINT_ROOTS_ENV = 'CUTOVER_CHECKPOINT_ROOTS'
 
 /**
- * The checkpoint roots of a participant process (CONTRACTS.md §12): the `:`-separated absolute
+ * The checkpoint roots of a participant process (docs/real-stack.md): the `:`-separated absolute
  * paths of `CUTOVER_CHECKPOINT_ROOTS`, or the data directory alone when it is unset or empty. A
  * relative entry is a usage error (exit 2): a root must not depend on the working directory.
  */

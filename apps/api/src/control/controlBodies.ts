@@ -3,13 +3,14 @@ import { ROLLOUT_ID_PATTERN } from './executionIdentity.ts'
 
 /**
  * A control body's `schema_version`: 1, or absent — the real NeMo-RL controller sends none, and
- * Gym's `CheckpointControlRequest` defaults it to 1 (CONTRACTS.md §12). Any other version is
+ * Gym's `CheckpointControlRequest` defaults it to 1 (docs/real-stack.md). Any other version is
  * refused.
  */
 export const controlSchemaVersion = z.literal(1).optional()
 
 /**
- * The fields every control request body carries (PROTOCOL.md §3.1): strict, extra fields forbidden.
+ * The fields every control request body carries (docs/protocol.md §3.1): strict, extra fields
+ * forbidden.
  */
 export const controlBase = {
   schema_version: controlSchemaVersion,

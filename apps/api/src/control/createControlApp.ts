@@ -8,7 +8,7 @@ import { readValidJson } from '../http/jsonBody.ts'
 import { bearerAuthorized } from './bearerAuthorized.ts'
 
 /**
- * The base of every participant's control plane (`/ng-control/v1`, PROTOCOL.md §3): requests
+ * The base of every participant's control plane (`/ng-control/v1`, docs/protocol.md §3): requests
  * without `Authorization: Bearer <token>` are 401 `unauthorized` before any route, and bodies are
  * held to the API limit.
  */

@@ -4,13 +4,14 @@ import type { ExecutionIdentity, Result } from '@cutover/core'
 import { captureKey, err, ok } from '@cutover/core'
 
 /**
- * Rollout ids and capture keys (PROTOCOL.md §2.1); also a filename component, so no leading dot.
+ * Rollout ids and capture keys (docs/protocol.md §2.1); also a filename component, so no leading
+ * dot.
  */
 export const ROLLOUT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
 export const ROLLOUT_ID_HEADER = 'x-nemo-gym-rollout-id'
 export const ATTEMPT_INDEX_HEADER = 'x-nemo-gym-attempt-index'
-/** The older Gym spelling of the same two headers (CONTRACTS.md §12), accepted as well. */
+/** The older Gym spelling of the same two headers (docs/real-stack.md), accepted as well. */
 export const LEGACY_ROLLOUT_ID_HEADER = 'x-ng-rollout-id'
 export const LEGACY_ATTEMPT_INDEX_HEADER = 'x-ng-attempt-index'
 
@@ -47,10 +48,11 @@ function either(
 }
 
 /**
- * The execution identity a request carries (`RolloutContextMiddleware` rules, PROTOCOL.md §2.1),
- * in the `x-nemo-gym-*` or the older `x-ng-*` spelling: none, or both headers with a valid id and
- * a non-negative integer attempt; when the path has a `/ng-rollout/<capture_key>/` prefix it must
- * equal the capture key the headers derive. Anything else is 409 `execution_identity_mismatch`.
+ * The execution identity a request carries (`RolloutContextMiddleware` rules,
+ * docs/protocol.md §2.1), in the `x-nemo-gym-*` or the older `x-ng-*` spelling: none, or both
+ * headers with a valid id and a non-negative integer attempt; when the path has a
+ * `/ng-rollout/<capture_key>/` prefix it must equal the capture key the headers derive. Anything
+ * else is 409 `execution_identity_mismatch`.
  */
 export function readExecutionIdentity(
   header: (name: string) => string | undefined,

@@ -1,4 +1,4 @@
-/** PROTOCOL.md §3.5 transport limit: an answer larger than this is `response_too_large`. */
+/** docs/protocol.md §3.5 transport limit: an answer larger than this is `response_too_large`. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024
 
 /**

@@ -25,10 +25,10 @@ export interface DirectoryRequest {
  * Opens a control request's `checkpoint_dir` for commit (`create`) or restore, or the error
  * response to send, every one in the envelope with a protocol code: `path_escape` outside every
  * checkpoint root (`checkpointDirUnder`); the fence's own refusal before anything is opened or
- * created (CONTRACTS.md §12: a finished id is `stale_checkpoint`, the same commit or restore asked
- * of another directory `checkpoint_conflict`); `checkpoint_not_found` for a restore from nothing;
- * and a directory the file system refuses as `checkpoint_dir_invalid` (a file, under a file, a
- * symlink) or `storage_full`, its message naming paths relative to the checkpoint roots.
+ * created (docs/real-stack.md: a finished id is `stale_checkpoint`, the same commit or restore
+ * asked of another directory `checkpoint_conflict`); `checkpoint_not_found` for a restore from
+ * nothing; and a directory the file system refuses as `checkpoint_dir_invalid` (a file, under a
+ * file, a symlink) or `storage_full`, its message naming paths relative to the checkpoint roots.
  */
 export function openCheckpointDir(
   c: Context,

@@ -37,7 +37,7 @@ interface TokenCache {
 }
 
 /**
- * The controller's `Fleet` over HTTP (PROTOCOL.md §3.5): each control operation is one
+ * The controller's `Fleet` over HTTP (docs/protocol.md §3.5): each control operation is one
  * `/ng-control/v1/…` request answered with a promise of the participant's `Result`, so the same
  * `Controller` that drives the simulator's in-process participants drives real processes.
  * Directory arguments become `checkpoint_dir` (the checkpoint's absolute path, `checkpointDir`,

@@ -12,7 +12,7 @@ import { cutoverError } from '@cutover/core/contracts'
 import { describeIssues } from '../http/jsonBody.ts'
 
 /**
- * What Cutover's HTTP controller requires of each participant answer (CONTRACTS.md §12): exactly
+ * What Cutover's HTTP controller requires of each participant answer (docs/real-stack.md): exactly
  * the fields it reads, with their types; anything else a participant adds is allowed (the real
  * Gym participants answer with fields of their own, and without some of Cutover's — a resources
  * restore is `{sessions, source_checkpoint_id}`). An answer that does not fit is

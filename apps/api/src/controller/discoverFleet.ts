@@ -7,7 +7,7 @@ import { ANSWERS, checkAnswer } from './answerSchemas.ts'
 import { callSite, controlCall } from './controlCall.ts'
 import type { FleetEndpoints } from './HttpFleet.ts'
 
-/** The URLs of a fleet (CONTRACTS.md §9 fleet file, one model and one agent). */
+/** The URLs of a fleet (docs/fleet.md fleet file, one model and one agent). */
 export interface FleetUrls {
   readonly model: string
   readonly agent: string
@@ -25,7 +25,7 @@ interface Capabilities {
 }
 
 /**
- * Discovery (PROTOCOL.md §3.5): `GET /ng-control/v1/capabilities` of every participant; the
+ * Discovery (docs/protocol.md §3.5): `GET /ng-control/v1/capabilities` of every participant; the
  * component must match its slot, schema_version 1, checkpoint_mode export_restore, not
  * `unmanaged`; the policy model must be a policy instance with accepting/draining/paused (an
  * answer without the fields checked is `participant_protocol_error`). The names found become the

@@ -50,7 +50,7 @@ interface DirectoryRecord {
   readonly created_at: string
 }
 
-/** Checkpoint directories opened read-only as runs of kind `directory` (CONTRACTS.md §8). */
+/** Checkpoint directories opened read-only as runs of kind `directory` (docs/http-api.md). */
 export interface DirectoryRuns {
   /**
    * Opens (or re-opens, re-reading it) the directory at `path`; the same directory keeps its id.

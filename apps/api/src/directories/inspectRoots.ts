@@ -5,7 +5,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 export const INSPECT_ROOTS_FILE = 'inspect-roots.txt'
 
 /**
- * The directories the server may open read-only (CONTRACTS.md §8): the data directory, every
+ * The directories the server may open read-only (docs/security.md): the data directory, every
  * absolute path in `CUTOVER_INSPECT_ROOTS` (`:`-separated), and every directory named to
  * `cutover inspect` or by an accepted commit or restore of a recording (one absolute path a line
  * in `<data>/inspect-roots.txt`). Read on each call, so

@@ -5,7 +5,8 @@ import { TRACE_PHASES } from '@cutover/core/contracts'
 import type { WireRecord } from '../participants/processTrace.ts'
 
 /**
- * A fleet trace event: the CONTRACTS.md §2 event plus the wall-clock time and the sending process.
+ * A fleet trace event: the docs/protocol.md §12.2 event plus the wall-clock time and the sending
+ * process.
  */
 export type FleetTraceEvent = TraceEvent & { readonly wall_ms: number; readonly pid: number }
 

@@ -37,7 +37,7 @@ import type { StartedWorker } from './twoWorkerAdmission.ts'
 import { modelWorkers, startModelWorker, waitForWorker } from './twoWorkerAdmission.ts'
 import { processAlive } from '../participants/processAlive.ts'
 
-/** One participant process of a fleet run (CONTRACTS.md §9). */
+/** One participant process of a fleet run (docs/fleet.md). */
 export interface FleetProcess {
   readonly participant: string
   readonly name: string

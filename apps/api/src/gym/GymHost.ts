@@ -10,7 +10,7 @@ export interface GymRequest {
   /** The cookie's session id (minted by the edge when the request had none). */
   readonly cookieSessionId: string
   readonly identity: ExecutionIdentity | undefined
-  /** `x-nemo-gym-resource-request-id` (PROTOCOL.md §2.2). */
+  /** `x-nemo-gym-resource-request-id` (docs/protocol.md §2.2). */
   readonly requestId: string | undefined
   /** `x-nemo-gym-expected-resource-state-revision`. */
   readonly expectedRevision: number | undefined

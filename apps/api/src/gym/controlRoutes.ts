@@ -17,14 +17,14 @@ export interface ControlRoutesOptions extends CheckpointPlace {
   /** `CUTOVER_CONTROL_TOKEN`; compared in constant time, never logged or returned. */
   readonly token: string
   readonly digest: Digest
-  /** Wall-clock ms: `deadline_ts` is absolute Unix-epoch seconds (PROTOCOL.md §2.2). */
+  /** Wall-clock ms: `deadline_ts` is absolute Unix-epoch seconds (docs/protocol.md §2.2). */
   readonly clock: Clock
   /** Opens a real checkpoint directory (NodeCheckpointDirectory); `create` for commit. */
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory
 }
 
 /**
- * The resources participant's control plane (PROTOCOL.md §3.1, §3.4) under `/ng-control/v1`:
+ * The resources participant's control plane (docs/protocol.md §3.1, §3.4) under `/ng-control/v1`:
  * capabilities, and `resources-checkpoint/{prepare,status,commit,restore,resume,retire}` with
  * strict bodies, behind the bearer token. Results are the participant's, errors the envelope.
  */

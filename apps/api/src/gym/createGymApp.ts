@@ -68,10 +68,11 @@ function decodeSegment(segment: string): string | undefined {
 const notFound = (c: Context) => json(c, 404, { detail: 'Not Found' })
 
 /**
- * One environment as a reference NeMo Gym resources server (ENVIRONMENTS.md §0, CONTRACTS.md §7):
- * the reference routes, bodies and error shapes (not the API envelope), the session id in the
- * `cutover_<env>_session` cookie scoped to the mount path, the `/ng-rollout/<capture_key>/` prefix,
- * and the execution identity headers (409 `execution_identity_mismatch`, PROTOCOL.md §2.1).
+ * One environment as a reference NeMo Gym resources server (docs/environments.md §0,
+ * docs/http-api.md): the reference routes, bodies and error shapes (not the API envelope), the
+ * session id in the `cutover_<env>_session` cookie scoped to the mount path, the
+ * `/ng-rollout/<capture_key>/` prefix, and the execution identity headers (409
+ * `execution_identity_mismatch`, docs/protocol.md §2.1).
  */
 export function createGymApp(options: GymAppOptions): Hono {
   const { env, host, mountPath } = options

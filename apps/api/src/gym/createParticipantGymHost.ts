@@ -1,13 +1,16 @@
 import type { ResourcesParticipant } from '@cutover/core'
 import type { GymHost, GymReply } from './GymHost.ts'
 
-/** Response header carrying the session's state revision after the request (PROTOCOL.md §2.2). */
+/**
+ * Response header carrying the session's state revision after the request
+ * (docs/protocol.md §2.2).
+ */
 export const REVISION_HEADER = 'x-nemo-gym-resource-state-revision'
 
 /**
- * Sessions through the resources participant (PROTOCOL.md §3.4, §4.4, §7.1), so the HTTP routes
- * get the same binding, revisions, idempotent receipts, admission pause and stale-attempt fencing
- * as the simulator's participants.
+ * Sessions through the resources participant (docs/protocol.md §3.4, §4.4, §7.1), so the HTTP
+ * routes get the same binding, revisions, idempotent receipts, admission pause and stale-attempt
+ * fencing as the simulator's participants.
  */
 export function createParticipantGymHost<S>(participant: ResourcesParticipant<S>): GymHost {
   return {

@@ -1,6 +1,6 @@
 import type { EnvName } from '@cutover/core'
 
-/** Each environment's session cookie (CONTRACTS.md §7): one jar can hold a session in each. */
+/** Each environment's session cookie (docs/http-api.md): one jar can hold a session in each. */
 export const gymCookieName = (env: EnvName): string => `cutover_${env}_session`
 
 /** Session ids are uuids we minted; anything else in the cookie is ignored and replaced. */

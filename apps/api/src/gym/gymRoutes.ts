@@ -3,7 +3,7 @@ import { blackjackRouteModels, counterRouteModels, workplaceRouteModels } from '
 import type { JsonValue } from '@cutover/core/contracts'
 import { aggregateMetrics } from './aggregateMetrics.ts'
 
-/** The reference routes of one environment server beyond `GET /` (ENVIRONMENTS.md §0–§4). */
+/** The reference routes of one environment server beyond `GET /` (docs/environments.md §0–§4). */
 export interface GymRouteTable {
   /** True for a POST data-plane route the reference registers. */
   isRoute(path: string): boolean

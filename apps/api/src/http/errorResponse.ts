@@ -5,8 +5,8 @@ import { errorBody } from '@cutover/core/contracts'
 import { ERROR_STATUS } from './errorStatus.ts'
 
 /**
- * Admission refusals: the call changed nothing and may be re-issued after resume (PROTOCOL.md §3.1,
- * §8).
+ * Admission refusals: the call changed nothing and may be re-issued after resume
+ * (docs/protocol.md §3.1, §8).
  */
 const RETRY_AFTER_ONE: readonly ErrorCode[] = ['checkpoint_parked']
 

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@cutover/core/contracts'
 
-/** The one table from error code to HTTP status (HOUSE_STYLE.md §B7). */
+/** The one table from error code to HTTP status: every answer takes its status from here. */
 export const ERROR_STATUS: { readonly [K in ErrorCode]: number } = {
   stale_checkpoint: 409,
   checkpoint_conflict: 409,

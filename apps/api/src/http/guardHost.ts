@@ -36,7 +36,7 @@ export function isAllowedHost(
 /**
  * Wraps a fetch handler so a request whose `Host` is not this server (DNS rebinding: a foreign
  * page whose name now resolves to 127.0.0.1) is answered 421 `host_not_allowed` with the error
- * envelope before any route runs (CONTRACTS.md §8). `port` is read per request, so a server bound
+ * envelope before any route runs (docs/security.md). `port` is read per request, so a server bound
  * to port 0 checks the port it got.
  */
 export function guardHost<TArgs extends unknown[]>(

@@ -9,7 +9,7 @@ const isJson = (contentType: string | undefined): boolean =>
   contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
 
 /**
- * Refuses cross-site state changes under `/api/` (CONTRACTS.md §8): a POST, PUT, PATCH or DELETE
+ * Refuses cross-site state changes under `/api/` (docs/security.md): a POST, PUT, PATCH or DELETE
  * must say `Content-Type: application/json` (which no page on another site can send without a CORS
  * preflight, which this server never grants), and an `Origin`, when present, must be the server's
  * own. Anything else is 403 `cross_origin_refused` before a handler runs, so nothing changes.

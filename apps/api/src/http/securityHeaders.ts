@@ -18,7 +18,7 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-/** Headers on every answer of the main server (CONTRACTS.md §8). */
+/** Headers on every answer of the main server (docs/security.md). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',

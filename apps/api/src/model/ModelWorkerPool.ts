@@ -9,7 +9,7 @@ import type { ProcessNote } from '../participants/processTrace.ts'
 import type { ChangeSignal } from './ChangeSignal.ts'
 import type { PolicyInput, scriptedPolicy } from './scriptedPolicy.ts'
 
-/** The environment variable naming the coordinator's Unix socket (PROTOCOL.md §4.6). */
+/** The environment variable naming the coordinator's Unix socket (docs/protocol.md §4.6). */
 export const COORDINATOR_SOCKET_ENV = 'NG_CHECKPOINT_COORDINATOR_SOCKET'
 
 /** Upstream (worker → coordinator) and downstream messages, one JSON object per line. */
@@ -48,8 +48,8 @@ export interface WorkerSlot {
 type Decision = ReturnType<typeof scriptedPolicy>
 
 /**
- * The admission coordinator in front of N policy model worker OS processes (PROTOCOL.md §4.6). The
- * coordinator process holds the one `PolicyModel` (admission truth, in-flight tickets, ledger);
+ * The admission coordinator in front of N policy model worker OS processes (docs/protocol.md §4.6).
+ * The coordinator process holds the one `PolicyModel` (admission truth, in-flight tickets, ledger);
  * each worker (`cutover model-worker`) generates on its own loopback port and speaks newline-
  * delimited JSON over the Unix socket: `register` (accepted at boot, later only while admission is
  * accepting, else `worker_registration_rejected`), `ack` of each closed-state sequence. A worker

@@ -12,7 +12,7 @@ import { modelDataRoutes } from './modelDataRoutes.ts'
 /** What one policy model server process needs. */
 export interface ModelAppOptions extends CheckpointPlace {
   readonly model: PolicyModel
-  /** Control routes are mounted only with a token (CONTRACTS.md §9). */
+  /** Control routes are mounted only with a token (docs/fleet.md). */
   readonly controlToken: string | undefined
   readonly clock: Clock
   readonly openDirectory: (path: string, create: boolean) => CheckpointDirectory

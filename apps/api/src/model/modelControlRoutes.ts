@@ -35,7 +35,7 @@ export interface ModelControlOptions extends CheckpointPlace {
 
 /**
  * Commit: the agent's continuation roots, or none — as the real NeMo-RL controller sends it; the
- * model then reads them from the agent namespace already committed in D (CONTRACTS.md §12).
+ * model then reads them from the agent namespace already committed in D (docs/real-stack.md).
  */
 const commitBody = z.strictObject({
   ...directoryBody.shape,
@@ -47,7 +47,7 @@ const tokenSnapshotBody = z.strictObject({
 })
 /**
  * `status?checkpoint_id&wait_state=paused&timeout_s` (and the real controller's `deadline_ts`,
- * absolute seconds, which bounds the wait too; CONTRACTS.md §12).
+ * absolute seconds, which bounds the wait too; docs/real-stack.md).
  */
 const longPollQuery = z.strictObject({
   checkpoint_id: controlBase.checkpoint_id,
@@ -63,7 +63,7 @@ const longPollQuery = z.strictObject({
     .optional(),
 })
 
-/** The policy model's capabilities (PROTOCOL.md §3.1) merged with its fence snapshot. */
+/** The policy model's capabilities (docs/protocol.md §3.1) merged with its fence snapshot. */
 export function modelCapabilities(model: PolicyModel, pool?: ModelWorkerPool): object {
   const fence = model.fence.snapshot()
   return {
@@ -87,7 +87,7 @@ export function modelCapabilities(model: PolicyModel, pool?: ModelWorkerPool): o
 }
 
 /**
- * The policy model's control plane (PROTOCOL.md §3.2) under `/ng-control/v1`: capabilities,
+ * The policy model's control plane (docs/protocol.md §3.2) under `/ng-control/v1`: capabilities,
  * `model-admission/{pause,status,abort_inflight,resume}` and `model-checkpoint/{commit,restore}`,
  * strict bodies, behind the bearer token. `status?wait_state=paused&timeout_s=…` is a real
  * long-poll: it holds the request until the model is paused or `min(timeout, remaining)` passed.
@@ -177,7 +177,8 @@ export function modelControlRoutes(options: ModelControlOptions): Hono {
   })
 
   // Not a Gym route: the token store lives in this process, so the controller asks it for the
-  // snapshot of the committed staging keys it seals into the checkpoint (PROTOCOL.md §3.6 step 5).
+  // snapshot of the committed staging keys it seals into the checkpoint (docs/protocol.md §3.6
+  // step 5).
   controlOperation(app, '/model-checkpoint/token-snapshot', tokenSnapshotBody, (body, c) => {
     const check = model.fence.requirePhase(body.checkpoint_id, ['committed_paused'])
     if (!check.ok) return cutoverErrorResponse(c, check.error)

@@ -27,9 +27,9 @@ const responsesBody = z.looseObject({
 })
 
 /**
- * The policy model's data plane (CONTRACTS.md §9, §12): `POST /v1/responses`, plain or under
- * `/ng-rollout/<capture_key>/`, with the execution identity headers (either spelling), a Cutover
- * agent's body or a plain Responses body. Admission goes through the
+ * The policy model's data plane (docs/fleet.md, docs/real-stack.md): `POST /v1/responses`, plain or
+ * under `/ng-rollout/<capture_key>/`, with the execution identity headers (either spelling), a
+ * Cutover agent's body or a plain Responses body. Admission goes through the
  * participant (`checkpoint_parked` + `retry-after: 1` while closed, `stale_attempt` when fenced);
  * the scripted policy answers; the generation worker stages the tokens; custody (the lineage row)
  * is recorded before the answer is sent, and the call stays in flight until then.

@@ -2,7 +2,7 @@ import type { EnvName, WorkplaceExample } from '@cutover/core'
 import { counterTask } from '@cutover/core'
 import type { PolicyInput } from './scriptedPolicy.ts'
 
-/** The counter environment's tools (ENVIRONMENTS.md §3). */
+/** The counter environment's tools (docs/environments.md §3). */
 const COUNTER_TOOLS = new Set(['increment_counter', 'get_counter_value'])
 
 type Item = { readonly [key: string]: unknown }
@@ -25,7 +25,7 @@ const isModelOutput = (item: Item): boolean =>
 
 /**
  * What the scripted policy needs, read from a plain OpenAI Responses body as a real Gym agent sends
- * it (no `metadata.cutover_policy`; CONTRACTS.md §12). The environment comes from the tools it
+ * it (no `metadata.cutover_policy`; docs/real-stack.md). The environment comes from the tools it
  * offers (counter or Workplace tool names; none: Blackjack's text actions), the turn from the
  * model outputs already in `input`, the observation from the last input that is not one, and the
  * task from the first user message (Workplace: the example with that prompt; counter: the task

@@ -2,9 +2,9 @@ import { appendFileSync } from 'node:fs'
 import type { JsonValue } from '@cutover/core'
 
 /**
- * One message a participant process sent, as it recorded it: the CONTRACTS.md §2 fields except
- * `step`, `time_ms` and `phase` (the merge numbers and phases them), with the wall-clock time and
- * the process id in fields of their own.
+ * One message a participant process sent, as it recorded it: the docs/protocol.md §12.2 fields
+ * except `step`, `time_ms` and `phase` (the merge numbers and phases them), with the wall-clock
+ * time and the process id in fields of their own.
  */
 export interface WireRecord {
   readonly from: string

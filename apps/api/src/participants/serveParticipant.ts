@@ -7,7 +7,7 @@ import type { CliIo } from '../process/io.ts'
 
 /**
  * Serves a participant app on loopback (`--port`, 0 = a free port) and prints
- * `listening on http://127.0.0.1:<port>` as the first stdout line (CONTRACTS.md §9). The process
+ * `listening on http://127.0.0.1:<port>` as the first stdout line (docs/fleet.md). The process
  * stops on SIGINT/SIGTERM and with its parent (`exitWithParent`).
  */
 export async function serveParticipant(

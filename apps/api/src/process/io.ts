@@ -4,7 +4,7 @@ export interface CliIo {
   stderr(text: string): void
 }
 
-/** Exit codes (CONTRACTS.md §6). */
+/** Exit codes (docs/cli.md). */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const
 
 /** Thrown by argument parsing: a usage error, printed as one line, exit 2. */

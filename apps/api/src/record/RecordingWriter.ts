@@ -4,7 +4,7 @@ import { closeSync, fdatasync, fdatasyncSync, openSync, writeSync } from 'node:f
 export const DEFAULT_SYNC_EVERY_MS = 100
 
 /**
- * The append-only JSON-lines file of one recording (CONTRACTS.md §13). Durability policy:
+ * The append-only JSON-lines file of one recording (docs/recording.md). Durability policy:
  *
  * - Each exchange is one line, written with one `write(2)` to a file opened `O_APPEND` as soon as
  *   the exchange ends (after its answer was forwarded, so the write never delays it). The kernel

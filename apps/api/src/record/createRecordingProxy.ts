@@ -24,7 +24,7 @@ export interface RecordingProxyOptions {
   readonly onCheckpointDir?: (dir: string, checkpointId: string | undefined) => void
 }
 
-/** One recording line as the proxy writes it (CONTRACTS.md §13 and `RecordedExchange`). */
+/** One recording line as the proxy writes it (docs/recording.md and `RecordedExchange`). */
 export type ExchangeLine = { readonly [key: string]: JsonValue }
 
 /** Headers a recording keeps: the identity headers of both Gym spellings and a few plain ones. */
@@ -54,7 +54,7 @@ function queryOf(search: URLSearchParams, redactor: Redactor): { [key: string]: 
   return out
 }
 
-/** The error envelope the proxy answers when its upstream does not (CONTRACTS.md §7). */
+/** The error envelope the proxy answers when its upstream does not (docs/http-api.md). */
 function unreachable(name: string, upstream: URL, error: NodeJS.ErrnoException): string {
   const connecting = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']
   const what = connecting.includes(error.code ?? '')
@@ -65,7 +65,7 @@ function unreachable(name: string, upstream: URL, error: NodeJS.ErrnoException):
 }
 
 /**
- * A recording reverse proxy for one participant (CONTRACTS.md §13), on Node's `http` module so the
+ * A recording reverse proxy for one participant (docs/recording.md), on Node's `http` module so the
  * bytes are never re-encoded: the request is forwarded as it came (method, path and query, every
  * header in its order and case, `Host` set to the upstream's, the body chunk by chunk as it
  * arrives) and the answer comes back the same way (status and message, every header, the body

@@ -31,7 +31,7 @@ export type ImportRefusal =
   | ({ readonly kind: 'malformed' } & RecordingProblem)
 
 /**
- * Turns a recording made elsewhere into a stored run of kind `recorded` (CONTRACTS.md §13). Every
+ * Turns a recording made elsewhere into a stored run of kind `recorded` (docs/recording.md). Every
  * line must be an exchange (else nothing is stored and the refusal names the first bad line), save
  * a last line cut short mid-line, which is reported on the run (`recording.problems`) while every
  * line before it is kept. Lines are stored with secrets removed; a relative `checkpoint_dir`

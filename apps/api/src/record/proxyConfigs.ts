@@ -5,7 +5,7 @@ export const roleOfProxy = (name: string): 'model' | 'agent' | 'resources' =>
   name === 'policy' || name === 'policy_model' ? 'model' : name === 'agent' ? 'agent' : 'resources'
 
 /**
- * The fleet file (CONTRACTS.md §9) of the proxies, for `cutover checkpoint --fleet`: `policy` under
+ * The fleet file (docs/fleet.md) of the proxies, for `cutover checkpoint --fleet`: `policy` under
  * `model`, `agent` under `agent`, every other name under `resources`.
  */
 export function proxyFleetFile(proxies: readonly RecordingProxyView[]): {

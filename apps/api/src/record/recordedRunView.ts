@@ -61,7 +61,7 @@ export function recordingFacts(
 }
 
 /**
- * A recorded run's view as its recording stands (CONTRACTS.md §13): the events so far, the
+ * A recorded run's view as its recording stands (docs/recording.md): the events so far, the
  * rollouts seen, the black-box checks (and the simulated invariants they stand for), the
  * directories it names, the participants and the lines that could not be read. `complete` marks
  * the recording closed (the recorder stopped, or an import).

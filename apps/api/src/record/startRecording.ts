@@ -61,7 +61,7 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 }
 
 /**
- * Starts one recording proxy per upstream (CONTRACTS.md §13), all writing one append-only
+ * Starts one recording proxy per upstream (docs/recording.md), all writing one append-only
  * recording in the run's folder (`runs/<id>/exchanges.jsonl`), and stores the run (kind
  * `recorded`, status `running`, the recorder's pid) so a server on the same data directory lists it
  * and follows it live. Refuses (throws) when a port cannot be bound; nothing is left listening.

@@ -11,7 +11,7 @@ import { runIdParam, sessionKeyParam } from './params.ts'
 const openDirectoryBody = z.strictObject({ path: z.string().min(1).max(4096) })
 
 /**
- * Checkpoint directories opened read-only as runs (CONTRACTS.md §8): open by path (201 with the
+ * Checkpoint directories opened read-only as runs (docs/http-api.md): open by path (201 with the
  * directory run), list, get, and a Workplace session's tables. `GET /runs/:id` answers for a
  * directory run and passes every other id on to the simulated runs' route.
  */

@@ -51,7 +51,7 @@ describe('the run summary and events by range (GET /api/runs/:id/summary, /event
     expect(
       ((await api.json(`/api/runs/${run.id}/events?from=0`)).body as EventsRange).events,
     ).toEqual(all.slice(0, 1000))
-    // without a range the whole list is unchanged (CONTRACTS.md §7)
+    // without a range the whole list is unchanged (docs/http-api.md)
     expect(all).toHaveLength(run.events)
   })
 

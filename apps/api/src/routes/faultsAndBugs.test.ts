@@ -97,7 +97,7 @@ describe('number fields: one rule and wording for the form, the CLI and the API'
     ).toBe('invalid run config: deadline_ms: takes an integer from 0 to 3600000')
   })
 
-  it('[numbers] a 5,000-digit seed is a seed (any size, CONTRACTS.md §1)', async () => {
+  it('[numbers] a 5,000-digit seed is a seed (any size, docs/protocol.md §12.1)', async () => {
     const seed = '7'.repeat(5000)
     const run = await api.waitComplete(
       (await api.createRun({ scenario: 'happy-path', seed, rollouts: 2 })).id,

@@ -6,7 +6,7 @@ export const runIdParam = z
   .string()
   .regex(/^[0-9a-z]{1,64}$/, 'a run id is lower-case letters and digits')
 
-/** `:session` as `<rollout_id>.a<attempt>` (CONTRACTS.md §7). */
+/** `:session` as `<rollout_id>.a<attempt>` (docs/http-api.md). */
 export const sessionKeyParam = z
   .string()
   .max(512)
@@ -15,7 +15,7 @@ export const sessionKeyParam = z
     'a session is <rollout_id>.a<attempt>, e.g. r004.a1',
   )
 
-/** `:cid`: a checkpoint directory name (a checkpoint id, PROTOCOL.md §2.2). */
+/** `:cid`: a checkpoint directory name (a checkpoint id, docs/protocol.md §2.2). */
 export const checkpointIdParam = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a checkpoint id is 1–128 of [A-Za-z0-9._-]')

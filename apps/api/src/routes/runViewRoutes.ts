@@ -70,9 +70,9 @@ async function requireSessionAt(
 }
 
 /**
- * Views of one run at one step (PRODUCT.md §3): the step view with its diagram window, the session
- * rows, one session beside its prepare snapshot, a Workplace session's tables with their diff, and
- * the lineage.
+ * Views of one run at one step (docs/http-api.md): the step view with its diagram window, the
+ * session rows, one session beside its prepare snapshot, a Workplace session's tables with their
+ * diff, and the lineage.
  */
 export function runViewRoutes(runs: RunManager): Hono {
   const app = new Hono()

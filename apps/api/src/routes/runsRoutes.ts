@@ -64,7 +64,7 @@ function lastEventId(c: Context): number | Response {
 
 /**
  * Scenarios and runs: create (201 at once, the simulation runs on in the background), list, get,
- * delete, and the event log as JSON or as a live SSE stream (CONTRACTS.md §7).
+ * delete, and the event log as JSON or as a live SSE stream (docs/http-api.md).
  */
 export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
   const app = new Hono()

@@ -1,7 +1,7 @@
-// Over the ~400-line guide: a run's lifecycle (slot, fresh simulation in its worker, streamed
-// events, persistence, reload, re-simulation with divergence check, views, delete) shares one run
-// table and its cache; the pieces with their own concept live beside it (RunSlots, RunViews,
-// runLimits, startWorkerSimulation, replayInWorker, traceJson).
+// Longer than ~400 lines on purpose: a run's lifecycle (slot, fresh simulation in its worker,
+// streamed events, persistence, reload, re-simulation with divergence check, views, delete) shares
+// one run table and its cache; the pieces with their own concept live beside it (RunSlots,
+// RunViews, runLimits, startWorkerSimulation, replayInWorker, traceJson).
 import type { CheckpointDirectory, Clock, Digest, Result, SimulationResult } from '@cutover/core'
 import { err, ok } from '@cutover/core'
 import type {
@@ -173,7 +173,7 @@ export function createRunManager(deps: RunManagerDeps): RunManager {
   const cacheLimit = deps.cachedResults ?? 16
   const limits = deps.limits ?? defaultRunLimits()
   const slots = createRunSlots(limits.simulations, limits.queued)
-  // Runs of kind `recorded` (CONTRACTS.md §13): their trace is their recording, followed live.
+  // Runs of kind `recorded` (docs/recording.md): their trace is their recording, followed live.
   const recordings = createRecordedRuns({
     store: deps.store,
     alive: deps.processAlive ?? processAlive,

@@ -13,7 +13,7 @@ export interface SlotTicket {
 
 /**
  * At most `limit` simulations at once, the rest waiting in a first-in first-out queue of at most
- * `queueLimit` (CONTRACTS.md §8: bounded work). Only the simulations a request starts are refused
+ * `queueLimit` (docs/security.md: bounded work). Only the simulations a request starts are refused
  * when the queue is full (`reserve`); re-simulations a view needs always wait their turn (`wait`).
  */
 export interface RunSlots {

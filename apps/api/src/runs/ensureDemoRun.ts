@@ -2,7 +2,7 @@ import type { RunView } from '@cutover/core/contracts'
 import type { RunManager } from './RunManager.ts'
 import type { SimulatorPort } from './SimulatorPort.ts'
 
-/** The scenario `npm start` shows first (PRODUCT.md §3). */
+/** The scenario `npm start` shows first (docs/http-api.md). */
 export const DEMO_SCENARIO = 'straggler-retirement'
 
 /**

@@ -113,7 +113,7 @@ export function cardChanges(
 }
 
 /**
- * The payload panel of one message (PRODUCT.md §3, "every message opens"): the event, its pair,
+ * The payload panel of one message (docs/inspector.md, "every message opens"): the event, its pair,
  * the participant fields it changed and its session before and after. Built where the simulation
  * lives; two card lists and at most two session rows, whatever the run's size.
  */

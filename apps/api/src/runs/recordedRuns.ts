@@ -33,7 +33,7 @@ interface Recorded {
 }
 
 /**
- * The runs of kind `recorded` a server holds (CONTRACTS.md §13). Their trace is their recording:
+ * The runs of kind `recorded` a server holds (docs/recording.md). Their trace is their recording:
  * read once when the run is adopted, and while its recorder records, read again every `pollMs`
  * for the exchanges appended since (the live edge: listeners hear of each batch, as for a
  * simulated run streaming). A recording's end is its recorder's: run.json says `complete` (the

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import type { Result } from '@cutover/core'
 import { err, ok } from '@cutover/core'
 
-/** How much work the server accepts (CONTRACTS.md §8: bounded work). */
+/** How much work the server accepts (docs/security.md: bounded work). */
 export interface RunLimits {
   /** Simulations running at once (`CUTOVER_MAX_SIMULATIONS`, default: the number of CPU cores). */
   readonly simulations: number

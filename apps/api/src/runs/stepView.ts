@@ -50,7 +50,7 @@ export function inLifelineOrder<T extends { readonly id: string }>(cards: readon
 type StepViewSource = Pick<SimulationResult, 'events' | 'invariantsAt' | 'participantsAt'>
 
 /**
- * The step view of PRODUCT.md §3: the event, participants and invariants at `step`, with the
+ * The step view of docs/http-api.md: the event, participants and invariants at `step`, with the
  * diagram window around it. The session rows are a view of their own (`sessionsView`): at 10,000
  * rollouts they were 3.3 MB of every step view, and only the Sessions and Tables tabs show them;
  * each card carries its first tombstones and their count, not all of them. `result` may have run

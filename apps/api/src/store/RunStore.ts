@@ -47,7 +47,7 @@ export interface RunStore {
   /** The stored trace, or undefined when there is none or it does not parse. */
   readTrace(runId: string): readonly TraceEvent[] | undefined
   /**
-   * Absolute path of a recorded run's recording (`runs/<id>/exchanges.jsonl`, CONTRACTS.md §13).
+   * Absolute path of a recorded run's recording (`runs/<id>/exchanges.jsonl`, docs/recording.md).
    */
   recordingPath(runId: string): string
   /** Removes the run's folder and everything in it. */

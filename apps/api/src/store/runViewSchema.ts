@@ -20,7 +20,7 @@ const invariantMapSchema = z.object(
   },
 )
 
-/** A recorded run's `recording` (CONTRACTS.md §13). */
+/** A recorded run's `recording` (docs/recording.md). */
 const recordingSchema = z.object({
   name: z.string().nullable(),
   source: z.enum(['record', 'import']),

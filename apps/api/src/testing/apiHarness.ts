@@ -7,8 +7,8 @@ import { createNodeAppDeps } from '../nodeAppDeps.ts'
 import type { RunView } from '@cutover/core/contracts'
 
 /**
- * A DELETE as the web app sends it: state changes under /api/ must say they are JSON (CONTRACTS.md
- * §8).
+ * A DELETE as the web app sends it: state changes under /api/ must say they are JSON
+ * (docs/security.md).
  */
 export const JSON_DELETE = {
   method: 'DELETE',

@@ -4,7 +4,7 @@ import { apiFetch, apiText } from './client.ts'
 import { directoryKeys } from './queryKeys.ts'
 
 /**
- * Directory runs (CONTRACTS.md §8): a checkpoint directory opened read-only. Keys come from
+ * Directory runs (docs/http-api.md): a checkpoint directory opened read-only. Keys come from
  * `directoryKeys`.
  */
 

@@ -18,7 +18,10 @@ import { go } from '../router/navigation.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { FaultChip } from './FaultChip.tsx'
 
-/** The contract's field rules and wording, shared with the CLI and the API (CONTRACTS.md §1). */
+/**
+ * The contract's field rules and wording, shared with the CLI and the API
+ * (docs/protocol.md §12.1).
+ */
 const { rollouts: ROLLOUTS, deadline_ms: DEADLINE } = INTEGER_FIELDS
 
 /**
@@ -40,7 +43,7 @@ export function NewRunForm() {
   const [touched, setTouched] = useState(false)
 
   const faultsParsed = parseFaultsInput(faults)
-  // The seed travels as decimal text so a seed of any size survives JSON (CONTRACTS.md §1).
+  // The seed travels as decimal text so a seed of any size survives JSON (docs/protocol.md §12.1).
   const seedError = seed === '' ? null : seedTextProblem(seed)
   const rolloutsError =
     rollouts === '' ? null : integerTextProblem(rollouts, ROLLOUTS.min, ROLLOUTS.max)

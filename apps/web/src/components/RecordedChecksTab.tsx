@@ -8,8 +8,8 @@ import type { RecordedCheck } from '@cutover/core/contracts'
 const VERDICT = { pass: '✓ pass', fail: '✗ fail', not_observed: '– not seen' } as const
 
 /**
- * The Invariants tab of a recorded run: the checks a black box allows (CONTRACTS.md §13), each with
- * the exchange that breaks it (a link to its step), and the invariants of a simulated run that
+ * The Invariants tab of a recorded run: the checks a black box allows (docs/recording.md), each
+ * with the exchange that breaks it (a link to its step), and the invariants of a simulated run that
  * cannot be checked from outside, with why. The checks are those of the recording so far.
  */
 export function RecordedChecksTab({

@@ -7,7 +7,7 @@ import { ErrorNotice } from './ErrorNotice.tsx'
 
 /**
  * The Manifests tab of a recorded run: the checkpoint directories its commit and restore requests
- * name (CONTRACTS.md §13), whether each is there and published yet, and once it is there a way to
+ * name (docs/recording.md), whether each is there and published yet, and once it is there a way to
  * open it with the directory inspector (Manifests, Sessions, Tables, Lineage, read-only).
  */
 export function RecordedDirectories({

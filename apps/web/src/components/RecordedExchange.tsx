@@ -26,7 +26,7 @@ function Body({ value, kept }: { value: JsonValue | undefined; kept: JsonValue |
 }
 
 /**
- * The exchange of the current step of a recorded run, whole (CONTRACTS.md §13): its route, status
+ * The exchange of the current step of a recorded run, whole (docs/recording.md): its route, status
  * and duration, the identity headers, the request and the answer as the participant sent them,
  * and what the real stack's harness adapted (`bridged`). Shown above the Events tab's log.
  */

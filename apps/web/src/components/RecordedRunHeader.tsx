@@ -3,7 +3,7 @@ import { Link } from '../router/Link.tsx'
 import { StatusBadge } from './StatusBadge.tsx'
 
 /**
- * A recorded run's identity line (CONTRACTS.md §13): its name, the badge "recorded from a real
+ * A recorded run's identity line (docs/recording.md): its name, the badge "recorded from a real
  * controller", its status, the checks' verdict, where its exchanges came from (the proxies and
  * the servers behind them, or the imported file) and the lines of the recording that could not be
  * read.

@@ -155,8 +155,8 @@ function sentence(event: TraceEvent, from: string, to: string, about: string): s
     case 'controller.abort':
     case 'controller.restore_abandoned':
       return `The controller abandons the checkpoint: ${str(p['reason']) ?? 'see the payload'}.`
-    // generation-safe cuts (GENERATION_CUTS.md): the token boundary, its durability, the fence, the
-    // continuation
+    // generation-safe cuts (docs/protocol.md §11): the token boundary, its durability, the fence,
+    // the continuation
     case 'generation.cut':
       return `${about}'s call ${str(p['model_call_id']) ?? ''} is still generating: ${from} asks ${to} to cut it at token ${num(p['prefix_token_count']) ?? 'k'} — the buffer up to there is frozen, decoding goes on into a fresh one.`
     case 'token.stage_prefix':

@@ -13,7 +13,7 @@ export const TABS = [
 ] as const
 export type Tab = (typeof TABS)[number]
 
-/** The label a tab shows (CONTRACTS.md §8: names exactly as shown). */
+/** The label a tab shows (docs/inspector.md: names exactly as shown). */
 export const TAB_LABELS: { readonly [T in Tab]: string } = {
   sessions: 'Sessions',
   tables: 'Tables',

@@ -92,7 +92,7 @@ let durability: 'syncfs' | 'per-file' = process.platform === 'linux' ? 'syncfs' 
  * The directory port over the real file system, with batched durability. `writeFile` writes the
  * bytes to a temp file in the target's folder (no fsync yet) and records it pending: reads and
  * `list()` of this object see pending content. `sync()` then commits the batch in the order
- * CONTRACTS.md §5 requires, paying for durability once instead of once per file:
+ * docs/protocol.md §12.5 requires, paying for durability once instead of once per file:
  *   1. every pending temp file durable in ONE step (`syncfs(2)` through coreutils
  *      `sync --file-system`, or an fdatasync per file where that is unavailable and for batches
  *      of one or two files, such as a manifest alone),

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { SPEC_RULES } from './specRules.ts'
 
-describe('the conformance index (PROTOCOL.md §3, §4, §6, §8)', () => {
+describe('the conformance index (docs/protocol.md §3, §4, §6, §8)', () => {
   it('[conformance] rule ids are unique, dotted, and every rule names its sources and one line of text', () => {
     const ids = SPEC_RULES.map((r) => r.id)
     expect(new Set(ids).size).toBe(ids.length)
     for (const r of SPEC_RULES) {
       expect(r.id).toMatch(/^[a-z]+\.[a-z0-9-]+$/)
       expect(r.sources.length).toBeGreaterThan(0)
-      for (const s of r.sources) expect(s).toMatch(/^(CONTRACTS\.md )?§\d/)
+      for (const s of r.sources) expect(s).toMatch(/^(§\d|docs\/[a-z-]+\.md\b)/)
       expect(r.rule).not.toContain('\n')
     }
   })
 
-  it('[conformance] every row of the PROTOCOL.md §8 table is named by at least one rule', () => {
+  it('[conformance] every row of the docs/protocol.md §8 table is named by at least one rule', () => {
     const rows = [
       'new policy generation during drain/paused',
       'active generation at prepare',

@@ -1,16 +1,17 @@
 /**
- * The conformance index (issue #12): every rule of PROTOCOL.md §3, §4 and §6 and every row of §8
- * with a stable id, its one-line rule and its source sections. A rule is covered by the tests whose
- * names carry `[<id>]`; `npm run conformance` (scripts/conformance.ts) counts them and fails when a
- * modelled rule has none. Rules Cutover deliberately does not model say why in `notModelled`; they
- * are listed as such, never left out. SPEC_RULES.md is generated from this table.
+ * The conformance index (issue #12): every rule of docs/protocol.md §3, §4 and §6 and every row
+ * of §8 with a stable id, its one-line rule and its source sections. A rule is covered by the tests
+ * whose names carry `[<id>]`; `npm run conformance` (scripts/conformance.ts) counts them and fails
+ * when a modelled rule has none. Rules Cutover deliberately does not model say why in
+ * `notModelled`; they are listed as such, never left out. SPEC_RULES.md is generated from this
+ * table.
  */
 export interface SpecRule {
   /** Stable id, `<area>.<rule>`; tests name it as `[<id>]`. */
   readonly id: string
   /**
-   * PROTOCOL.md sections (and §8 rows, as `§8 <row>`) the rule comes from; a rule of the external
-   * contracts names its section as `CONTRACTS.md §<n> …`.
+   * docs/protocol.md sections (and §8 rows, as `§8 <row>`) the rule comes from; a rule
+   * documented in another doc names that doc, as `docs/real-stack.md …`.
    */
   readonly sources: readonly string[]
   /** The rule in one line. */
@@ -48,12 +49,12 @@ export const SPEC_RULES = [
   },
   {
     id: 'fence.replay-same-request',
-    sources: ['§3.1', '§8 same checkpoint op retried', 'CONTRACTS.md §12 replay'],
+    sources: ['§3.1', '§8 same checkpoint op retried', 'docs/real-stack.md replay'],
     rule: 'a recorded result is replayed (an in-flight call coalesced) only for the same request: a retry with a new deadline_ts is a replay, a different checkpoint_dir is checkpoint_conflict and nothing is written',
   },
   {
     id: 'fence.stale-before-replay',
-    sources: ['§3.1', '§8 finished checkpoint id', 'CONTRACTS.md §12 replay'],
+    sources: ['§3.1', '§8 finished checkpoint id', 'docs/real-stack.md replay'],
     rule: 'a finished id is stale_checkpoint for every operation, the ones with a recorded result included, before any directory is opened',
   },
   {
@@ -185,12 +186,12 @@ export const SPEC_RULES = [
   {
     id: 'model.generation-safe-cuts',
     sources: ['§3.2', '§8 active generation (generation-safe mode)', '§8 completed before egress'],
-    rule: 'generation-safe cuts (GENERATION_CUTS.md, cut_mode generation-safe): every frozen ticket reaches one durable disposition (durable prefix staged before its ack, durable failure, completed, excluded, not started), egress fenced until the disposition is known, prefixes validated before commit and verified before restore',
+    rule: 'generation-safe cuts (docs/protocol.md §11, cut_mode generation-safe): every frozen ticket reaches one durable disposition (durable prefix staged before its ack, durable failure, completed, excluded, not started), egress fenced until the disposition is known, prefixes validated before commit and verified before restore',
   },
   {
     id: 'model.egress-release-on-abort',
     sources: ['§3.2', '§8 completed before egress'],
-    rule: 'a checkpoint aborted after its generation cut lifts the egress fence and loses nothing: a response held behind the fence (completed_durable) is delivered exactly once, and a frozen call still generating goes on from where it is instead of being issued again (GENERATION_CUTS.md §3.4)',
+    rule: 'a checkpoint aborted after its generation cut lifts the egress fence and loses nothing: a response held behind the fence (completed_durable) is delivered exactly once, and a frozen call still generating goes on from where it is instead of being issued again (docs/protocol.md §11.3 step 4)',
   },
   // ---- §3.3 agent, §4.3 agent execution ----
   {
@@ -404,7 +405,7 @@ export const SPEC_RULES = [
   },
   {
     id: 'directory.temp-files-repaired',
-    sources: ['§5', 'CONTRACTS.md §5'],
+    sources: ['§5', '§12.5'],
     rule: 'temp file names are unique across attempts and processes, a failed write or sync removes its own, and a writer removes the ones a killed writer left in a folder before it reads or writes there, so a retried commit repairs the directory',
   },
   {
@@ -419,7 +420,7 @@ export const SPEC_RULES = [
   },
   {
     id: 'control.envelope-everywhere',
-    sources: ['§3.1', 'CONTRACTS.md §7'],
+    sources: ['§3.1', 'docs/http-api.md'],
     rule: 'every error a control route (and the agent’s POST /run) can produce is the envelope with a protocol code: 413 payload_too_large, checkpoint_dir_invalid and storage_full naming paths relative to the data directory',
   },
   {
@@ -532,15 +533,15 @@ export const SPEC_RULES = [
     notModelled:
       'the simulator freezes dispatch as one flag for one transaction at a time; the registry id checks have no second caller to refuse',
   },
-  // ---- the API's runs (CONTRACTS.md §7) ----
+  // ---- the API's runs (docs/http-api.md) ----
   {
     id: 'api.view-never-waits',
-    sources: ['CONTRACTS.md §7'],
+    sources: ['docs/http-api.md'],
     rule: 'a view of a run that has not started (queued for a simulation slot) answers at once with 409 run_not_started; a running one answers with what exists; no view waits for the slot',
   },
   {
     id: 'api.run-digest',
-    sources: ['CONTRACTS.md §7'],
+    sources: ['docs/http-api.md'],
     rule: 'run.json carries the SHA-256 of its content, checked on load: a run whose digest fails (or whose file does not parse) is listed as damaged with its reason and its trace, views and checkpoints are 409 run_damaged',
   },
   // ---- the fault campaign (issue #29; `npm run faults`: real processes) ----
@@ -622,131 +623,131 @@ export const SPEC_RULES = [
     sources: ['§8 restore race'],
     rule: 'two requests claiming one restored continuation: the second is duplicate_execution',
   },
-  // ---- CONTRACTS.md §12: the real stack's wire (the NeMo-RL controller, Gym's participants) ----
+  // ---- docs/real-stack.md: the wire of the NeMo-RL controller and Gym's participants ----
   {
     id: 'wire.schema-version-optional',
-    sources: ['§3.1', '§12 CONTRACTS.md'],
+    sources: ['§3.1', 'docs/real-stack.md'],
     rule: 'a control body without schema_version is version 1 (the real controller sends none); any other version is still refused',
   },
   {
     id: 'wire.model-status-query',
-    sources: ['§3.2', '§12 CONTRACTS.md'],
+    sources: ['§3.2', 'docs/real-stack.md'],
     rule: "model-admission/status accepts the real controller's query checkpoint_id, deadline_ts, wait_state=paused, timeout_s; the long-poll ends at the deadline",
   },
   {
     id: 'wire.agent-prepare-waits',
-    sources: ['§3.3', '§12 CONTRACTS.md'],
+    sources: ['§3.3', 'docs/real-stack.md'],
     rule: "agent prepare answers as Gym's agent does: once ready to commit, else at the deadline 409 agent_prepare_incomplete, park requests reverted and the fence idle (?wait_ready=0 answers at once)",
   },
   {
     id: 'wire.completion-receipt',
-    sources: ['§3.3', '§6.3', '§12 CONTRACTS.md'],
+    sources: ['§3.3', '§6.3', 'docs/real-stack.md'],
     rule: 'agent status lists completed_unacknowledged_attempts[].completion_receipt; acknowledge takes that receipt flat or wrapped and answers {acknowledged, idempotent}',
   },
   {
     id: 'wire.model-commit-reads-roots',
-    sources: ['§3.2', '§5.1', '§12 CONTRACTS.md'],
+    sources: ['§3.2', '§5.1', 'docs/real-stack.md'],
     rule: 'model-checkpoint/commit without continuation_roots takes the roots of the agent namespace already committed in D (ledger_mismatch when there is none)',
   },
   {
     id: 'wire.participant-id-order',
-    sources: ['§3.5', '§12 CONTRACTS.md'],
+    sources: ['§3.5', 'docs/real-stack.md'],
     rule: "committed in the real controller's participant-id order (agent, blackjack, counter, policy, workplace), Cutover's participants give a checkpoint that verifies",
   },
   {
     id: 'wire.checkpoint-roots',
-    sources: ['§12 CONTRACTS.md'],
+    sources: ['docs/real-stack.md'],
     rule: "a participant accepts an absolute checkpoint_dir under any CUTOVER_CHECKPOINT_ROOTS root (default the data directory), elsewhere 400 path_escape; Cutover's controller sends absolute paths",
   },
   {
     id: 'wire.aggregate-participant-id',
-    sources: ['§5.5', '§12 CONTRACTS.md'],
+    sources: ['§5.5', 'docs/real-stack.md'],
     rule: "the aggregate manifest's participant_id is the server's name (agent, policy, blackjack, counter, workplace), so the real controller restores a Cutover-published checkpoint",
   },
   {
     id: 'wire.nemo-rl-checkpoint',
-    sources: ['§5.5', '§12 CONTRACTS.md'],
+    sources: ['§5.5', 'docs/real-stack.md'],
     rule: 'verify and inspect accept a checkpoint the NeMo-RL controller published (only nemo_gym_checkpoint_manifest.json), name publisher nemo-rl, and still check every digest',
   },
   {
     id: 'wire.snapshot-schema-1',
-    sources: ['§5.3', '§12 CONTRACTS.md'],
+    sources: ['§5.3', 'docs/real-stack.md'],
     rule: 'the directory layer reads ResourceSnapshot schema 1 (float-second created_at, no receipts, every served session) as well as schema 2, and writes only 2',
   },
   {
     id: 'wire.answer-schemas',
-    sources: ['§3.5', '§12 CONTRACTS.md'],
+    sources: ['§3.5', 'docs/real-stack.md'],
     rule: "Cutover's controller validates every participant answer against a schema: one that does not fit is participant_protocol_error naming participant, route and field, and the cycle aborts cleanly",
   },
   {
     id: 'wire.real-resources',
-    sources: ['§3.4', '§12 CONTRACTS.md'],
+    sources: ['§3.4', 'docs/real-stack.md'],
     rule: "Cutover's controller drives the real Gym resources participant (its recorded answers and v1 files) through commit, publish, restore and resume, and the directory verifies",
   },
   {
     id: 'wire.replay-real-cycle',
-    sources: ['§3.5', '§3.7', '§12 CONTRACTS.md'],
+    sources: ['§3.5', '§3.7', 'docs/real-stack.md'],
     rule: "the real controller's recorded requests, replayed exactly, get answers it parses and accepts, and the cycle ends with every continued rollout finished",
   },
   {
     id: 'wire.plain-responses',
-    sources: ['§3.2', '§12 CONTRACTS.md'],
+    sources: ['§3.2', 'docs/real-stack.md'],
     rule: "cutover model answers a plain OpenAI Responses body (a real Gym agent's) with its scripted policy; metadata.cutover_policy is optional",
   },
   {
     id: 'wire.identity-headers',
-    sources: ['§2.1', '§12 CONTRACTS.md'],
+    sources: ['§2.1', 'docs/real-stack.md'],
     rule: 'identity headers are accepted as x-nemo-gym-rollout-id/x-nemo-gym-attempt-index and as the older x-ng-rollout-id/x-ng-attempt-index (disagreeing values are execution_identity_mismatch)',
   },
   {
     id: 'wire.error-detail',
-    sources: ['§3.1', '§12 CONTRACTS.md'],
+    sources: ['§3.1', 'docs/real-stack.md'],
     rule: 'every error body is {error:{code, message, detail}} with detail = message (what Gym clients read)',
   },
-  // ---- CONTRACTS.md §13: recording a real checkpoint from outside ----
+  // ---- docs/recording.md: recording a real checkpoint from outside ----
   {
     id: 'record.forward-unchanged',
-    sources: ['§13 CONTRACTS.md'],
+    sources: ['docs/recording.md'],
     rule: 'a recording proxy forwards method, path, query, headers, status and body bytes unchanged (only Host is the upstream’s); chunked and streaming answers stream, long polls wait, and it never reads a message to forward it',
   },
   {
     id: 'record.no-secret',
-    sources: ['§13 CONTRACTS.md'],
+    sources: ['docs/recording.md'],
     rule: 'no recording line holds the Authorization header, the control token or any credential an Authorization header carried, in headers, query or bodies',
   },
   {
     id: 'record.bounded-body',
-    sources: ['§13 CONTRACTS.md'],
+    sources: ['docs/recording.md'],
     rule: 'a body longer than the bound keeps its head, its full size and the SHA-256 of the whole body',
   },
   {
     id: 'record.upstream-down',
-    sources: ['§13 CONTRACTS.md', '§3.5'],
+    sources: ['docs/recording.md', '§3.5'],
     rule: 'an upstream that does not answer gets the client 502 {"error": {"code": "transport_error", …}}, recorded like any answer',
   },
   {
     id: 'record.crash-safe',
-    sources: ['§13 CONTRACTS.md'],
+    sources: ['docs/recording.md'],
     rule: 'each exchange is one line appended when it ends: a killed recorder loses only exchanges in flight, a half-written last line is reported and every line before it kept, and a server lists the recording',
   },
   {
     id: 'record.live',
-    sources: ['§13 CONTRACTS.md'],
+    sources: ['docs/recording.md'],
     rule: 'a recorded run is listed and followed live while its recorder records: the same run, SSE, range and step routes as any run',
   },
   {
     id: 'import.malformed-line',
-    sources: ['§13 CONTRACTS.md'],
+    sources: ['docs/recording.md'],
     rule: 'cutover import refuses a recording with a line that is not an exchange, exit 2 naming the line, nothing stored',
   },
   {
     id: 'recorded.trace',
-    sources: ['§13 CONTRACTS.md', '§2 CONTRACTS.md'],
+    sources: ['docs/recording.md', '§12.2'],
     rule: 'a recorded run has one event per exchange in recording order, controller → participant for control calls and /run, agent → participant for data-plane calls, phases from the control routes, the exchange whole in its payload',
   },
   {
     id: 'recorded.checks',
-    sources: ['§13 CONTRACTS.md'],
+    sources: ['docs/recording.md'],
     rule: 'the checks a black box allows pass, fail naming the exchange that breaks them, or say they were not observed; the invariants they stand for fail with them',
   },
 ] as const satisfies readonly SpecRule[]

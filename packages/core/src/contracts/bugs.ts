@@ -1,7 +1,7 @@
 import type { ScenarioName } from './scenarios.ts'
 import type { InvariantId } from './views.ts'
 
-/** Teaching-mode bugs (CONTRACTS.md §3): deliberately broken behaviours a run may select. */
+/** Teaching-mode bugs (docs/protocol.md §12.3): deliberately broken behaviours a run may select. */
 export const BUG_NAMES = [
   'resume-agents-first',
   'aggregate-before-resources',

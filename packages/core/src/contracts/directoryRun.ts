@@ -2,7 +2,7 @@ import type { JsonValue } from '../json.ts'
 import type { GenerationCutView, TokenSegmentView } from './generationCuts.ts'
 import type { LineageView, SessionRow } from './views.ts'
 
-/** One verification problem of `cutover verify` (CONTRACTS.md §6), as the API returns it. */
+/** One verification problem of `cutover verify` (docs/cli.md), as the API returns it. */
 export interface DirectoryProblemView {
   readonly code: string
   readonly path: string | null
@@ -110,7 +110,7 @@ export interface DirectoryLineageView extends LineageView {
 
 /**
  * A checkpoint directory opened read-only as a run (`POST /api/directories`, `cutover inspect`):
- * CONTRACTS.md §8. It has no trace: `events` is 0 and there is no diagram step list.
+ * docs/http-api.md. It has no trace: `events` is 0 and there is no diagram step list.
  */
 export interface DirectoryRunView {
   readonly id: string
@@ -126,7 +126,7 @@ export interface DirectoryRunView {
   readonly checkpoint_id: string | null
   readonly valid: boolean
   /**
-   * Whose controller published it (CONTRACTS.md §12): `nemo-rl` (only the aggregate manifest) or
+   * Whose controller published it (docs/real-stack.md): `nemo-rl` (only the aggregate manifest) or
    * `cutover`.
    */
   readonly publisher: 'nemo-rl' | 'cutover'

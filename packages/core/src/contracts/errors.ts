@@ -1,9 +1,9 @@
 /**
- * Error codes, by name from PROTOCOL.md where the protocol defines them. Every error that leaves
- * Cutover (API envelope, control route, CLI problem) carries one of these.
+ * Error codes, by name from the protocol where it defines them (docs/protocol.md §8.1). Every error
+ * that leaves Cutover (API envelope, control route, CLI problem) carries one of these.
  */
 export const ERROR_CODES = [
-  // control fence (PROTOCOL.md §3.1)
+  // control fence (docs/protocol.md §3.1)
   'stale_checkpoint',
   'checkpoint_conflict',
   'invalid_phase',
@@ -20,7 +20,7 @@ export const ERROR_CODES = [
   'worker_registration_rejected',
   'restored_cut_already_owned',
   'restored_cut_consumed',
-  // generation-safe cuts (GENERATION_CUTS.md §3, §5; the two restore codes are Cutover's names)
+  // generation-safe cuts (docs/protocol.md §11.3, §11.5; the two restore codes are Cutover's names)
   'generation_cut_failed',
   'restored_cut_segment_missing',
   'restored_cut_digest_mismatch',
@@ -42,7 +42,7 @@ export const ERROR_CODES = [
   'execution_identity_mismatch',
   // controller
   'prepare_incomplete',
-  // an answer that does not fit its schema (CONTRACTS.md §12): the message names the participant,
+  // an answer that does not fit its schema (docs/real-stack.md): the message names the participant,
   // the route and the field
   'participant_protocol_error',
   // a restore target that already finished this checkpoint (restored and resumed): it is live
@@ -65,17 +65,18 @@ export const ERROR_CODES = [
   'checkpoint_not_found',
   'file_not_found',
   'path_escape',
-  // inspecting a checkpoint directory (CONTRACTS.md §8)
+  // inspecting a checkpoint directory (docs/http-api.md)
   'not_a_checkpoint_directory',
   'path_not_allowed',
-  // a stored run whose deterministic re-simulation no longer reproduces its trace (CONTRACTS.md §8)
+  // a stored run whose deterministic re-simulation no longer reproduces its trace
+  // (docs/http-api.md)
   'run_diverged',
   // a view of a run still waiting for its simulation slot
   'run_not_started',
   // a stored run whose run.json fails its digest (never served as if whole)
   'run_damaged',
   'internal_error',
-  // API security refusals (CONTRACTS.md §8)
+  // API security refusals (docs/security.md)
   'host_not_allowed',
   'cross_origin_refused',
   'too_many_runs',
@@ -87,7 +88,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
 
 /**
  * The one error envelope of `/api/*`, the control routes and the participants' data planes
- * (CONTRACTS.md §7, §12): `detail` repeats `message`, because Gym clients read `detail`.
+ * (docs/http-api.md, docs/real-stack.md): `detail` repeats `message`, because Gym clients read
+ * `detail`.
  */
 export interface ErrorBody {
   readonly error: { readonly code: ErrorCode; readonly message: string; readonly detail: string }

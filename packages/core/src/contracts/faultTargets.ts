@@ -1,11 +1,14 @@
 import type { Fault } from './scenarios.ts'
 import type { TraceMessage } from './trace.ts'
 
-/** The namespaces a `corrupt_file` fault can name (CONTRACTS.md §3). */
+/** The namespaces a `corrupt_file` fault can name (docs/protocol.md §12.3). */
 export const CORRUPTIBLE_NAMESPACES = ['resources', 'agent', 'model-ledger'] as const
 export type CorruptibleNamespace = (typeof CORRUPTIBLE_NAMESPACES)[number]
 
-/** The token-store folder a `corrupt_segment` fault's `index` counts in (GENERATION_CUTS.md §6). */
+/**
+ * The token-store folder a `corrupt_segment` fault's `index` counts in
+ * (docs/protocol.md §11.6).
+ */
 export const SEGMENTS_FOLDER = 'token-store/segments'
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Generation-safe cuts (GENERATION_CUTS.md, CONTRACTS.md §10): the run's cut mode and the shapes a
+ * Generation-safe cuts (docs/protocol.md §11): the run's cut mode and the shapes a
  * cut leaves in traces, answers, the ledger, the token store and the inspector's views. Names are
  * the stack's wire names (`nemo_gym/_checkpoint/generation_cut.py`) where it has them.
  */
@@ -9,7 +9,7 @@ export const CUT_MODES = ['whole-request', 'generation-safe'] as const
 export type CutMode = (typeof CUT_MODES)[number]
 export const DEFAULT_CUT_MODE: CutMode = 'whole-request'
 
-/** The durable disposition every frozen admission ticket reaches (GENERATION_CUTS.md §2). */
+/** The durable disposition every frozen admission ticket reaches (docs/protocol.md §11.2). */
 export const CUT_DISPOSITIONS = [
   'not_started',
   'completed_durable',

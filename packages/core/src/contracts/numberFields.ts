@@ -1,7 +1,7 @@
 /**
- * The rules of a run's number fields, one wording for the form, the CLI and the API (CONTRACTS.md
- * §1): integers are plain decimal digits (no sign, exponent, fraction, hex or spaces) within a
- * range; a seed is decimal digits of any size.
+ * The rules of a run's number fields, one wording for the form, the CLI and the API
+ * (docs/protocol.md §12.1): integers are plain decimal digits (no sign, exponent, fraction, hex or
+ * spaces) within a range; a seed is decimal digits of any size.
  */
 
 export const MAX_ROLLOUTS = 10_000

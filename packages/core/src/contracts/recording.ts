@@ -1,5 +1,5 @@
 /**
- * Recorded runs (CONTRACTS.md §13): a checkpoint cycle seen from outside, one HTTP exchange per
+ * Recorded runs (docs/recording.md): a checkpoint cycle seen from outside, one HTTP exchange per
  * line of a recording, turned into a run of kind `recorded`. These are the shapes the API and the
  * web share: the checks a black box allows, what a recorded run says about its recording, and the
  * invariants of a simulated run that no recording can check.
@@ -68,7 +68,10 @@ export const RECORDED_CHECK_TEXT: { readonly [C in RecordedCheckId]: string } = 
     'The restored parent call (the model restore’s relays) is relayed at most once per rollout, from the model’s call ids.',
 }
 
-/** The simulated run's invariant each check stands for, where there is one (CONTRACTS.md §4). */
+/**
+ * The simulated run's invariant each check stands for, where there is one
+ * (docs/protocol.md §12.4).
+ */
 export const RECORDED_CHECK_INVARIANT: { readonly [C in RecordedCheckId]?: string } = {
   'acks-before-prepare': 'acks-before-prepare',
   'committed-before-manifest': 'manifest-last',

@@ -1,4 +1,4 @@
-/** `r0…r8`, `r000…r999`: zero-padded wide enough for the run (CONTRACTS.md §1). */
+/** `r0…r8`, `r000…r999`: zero-padded wide enough for the run (docs/protocol.md §12.1). */
 export function rolloutIds(count: number): readonly string[] {
   const width = String(Math.max(0, count - 1)).length
   return Array.from({ length: count }, (_, i) => `r${String(i).padStart(width, '0')}`)

@@ -1,7 +1,7 @@
 import type { TraceEvent } from './trace.ts'
 import type { ParticipantView, RunView, SessionRow } from './views.ts'
 
-/** The first divergent event of two runs, as `cutover diff --json` prints it (CONTRACTS.md §8). */
+/** The first divergent event of two runs, as `cutover diff --json` prints it (docs/cli.md). */
 export interface FirstDivergence {
   readonly step_a: number
   readonly step_b: number

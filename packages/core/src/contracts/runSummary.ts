@@ -1,6 +1,6 @@
 import type { TraceEvent, TracePhase } from './trace.ts'
 
-/** The phases the scrubber colours (PRODUCT.md §5); the others leave the track plain. */
+/** The phases the scrubber colours (docs/inspector.md); the others leave the track plain. */
 export const BANDED_PHASES = ['prepare', 'retire', 'commit', 'restore', 'resume'] as const
 export type BandedPhase = (typeof BANDED_PHASES)[number]
 

@@ -12,7 +12,7 @@ const rolloutRef = z.union([
   z.number().int().nonnegative(),
 ])
 
-/** Fault kinds and their fields (CONTRACTS.md §3). Strict: unknown fields are refused. */
+/** Fault kinds and their fields (docs/protocol.md §12.3). Strict: unknown fields are refused. */
 export const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('straggler'),
@@ -33,7 +33,7 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('missing_worker'), worker: z.number().int().nonnegative() }),
   z.strictObject({ kind: z.literal('unacked_result'), rollout: rolloutRef }),
   z.strictObject({ kind: z.literal('duplicate_claim'), rollout: rolloutRef }),
-  // generation-safe cuts (CONTRACTS.md §10; only in `cut_mode: "generation-safe"`)
+  // generation-safe cuts (docs/protocol.md §11; only in `cut_mode: "generation-safe"`)
   z.strictObject({ kind: z.literal('constrained_decoding'), rollout: rolloutRef }),
   z.strictObject({ kind: z.literal('cut_stage_failure'), rollout: rolloutRef }),
   z.strictObject({ kind: z.literal('corrupt_segment'), index: z.number().int().nonnegative() }),
@@ -65,7 +65,7 @@ export const SCENARIO_NAMES = [
   'two-worker-admission',
   'receipt-replay',
   'restore-race',
-  // generation-safe cuts (CONTRACTS.md §10)
+  // generation-safe cuts (docs/protocol.md §11)
   'generation-safe-cut',
   'completed-before-egress',
   'constrained-decoding-excluded',
@@ -88,7 +88,7 @@ export interface ScenarioInfo {
   readonly faults: readonly Fault[]
 }
 
-/** A seed: a number up to 2^53 − 1 or a decimal string of any size (CONTRACTS.md §1). */
+/** A seed: a number up to 2^53 − 1 or a decimal string of any size (docs/protocol.md §12.1). */
 export const seedSchema = z.union([
   z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   z.string().regex(/^[0-9]+$/, SEED_RULE),
@@ -132,7 +132,10 @@ export interface RunConfig {
   readonly cut_mode?: CutMode
 }
 
-/** A fault of the run's schedule that never fired, and why (CONTRACTS.md §3 `inert_faults`). */
+/**
+ * A fault of the run's schedule that never fired, and why (docs/protocol.md §12.3
+ * `inert_faults`).
+ */
 export interface InertFault {
   readonly fault: Fault
   readonly reason: string

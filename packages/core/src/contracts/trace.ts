@@ -3,7 +3,7 @@ import type { EnvName } from './environments.ts'
 import type { ErrorCode } from './errors.ts'
 import type { CutDisposition, CutKind, PrefixDelivery } from './generationCuts.ts'
 
-/** Phases a trace event belongs to (CONTRACTS.md §2). */
+/** Phases a trace event belongs to (docs/protocol.md §12.2). */
 export const TRACE_PHASES = [
   'run',
   'prepare',
@@ -23,7 +23,7 @@ export type TracePhase = (typeof TRACE_PHASES)[number]
 export type ParticipantId = string
 
 /**
- * The events of generation-safe cuts (GENERATION_CUTS.md §6): tokens show as counts, never one
+ * The events of generation-safe cuts (docs/protocol.md §11.6): tokens show as counts, never one
  * event per token.
  */
 export const GENERATION_CUT_EVENT_TYPES = [
@@ -83,7 +83,7 @@ export const TRACE_EVENT_TYPES = [
   'controller.publish_refused',
   'controller.restore_abandoned',
   ...GENERATION_CUT_EVENT_TYPES,
-  // recorded runs only (CONTRACTS.md §13): exchanges the simulator has no message for
+  // recorded runs only (docs/recording.md): exchanges the simulator has no message for
   'participant.capabilities',
   'participant.call',
 ] as const
@@ -100,7 +100,7 @@ type Control = {
   readonly result?: JsonValue
   readonly message?: string
 }
-/** One recorded HTTP exchange (a recorded run's event, CONTRACTS.md §13). */
+/** One recorded HTTP exchange (a recorded run's event, docs/recording.md). */
 type Exchange = {
   readonly exchange: number
   readonly participant: string
@@ -304,7 +304,7 @@ type PayloadFields = {
     readonly resume_from: number
     readonly continuation_token_count: number
   }
-  // recorded runs (CONTRACTS.md §13): every recorded event carries its exchange — route, status,
+  // recorded runs (docs/recording.md): every recorded event carries its exchange — route, status,
   // duration, request and answer (simulator/EVENTS.md, "Recorded runs")
   'participant.capabilities': Exchange
   'participant.call': Exchange
@@ -340,7 +340,7 @@ export type ControlFields<T extends ControlEventType> = Omit<PayloadFields[T], k
 /** `ok`, or the protocol error code the receiver answered with. */
 export type TraceOutcome = 'ok' | ErrorCode
 
-/** One message of type `T` between participants, numbered from 1 (CONTRACTS.md §2). */
+/** One message of type `T` between participants, numbered from 1 (docs/protocol.md §12.2). */
 export interface TraceEventOf<T extends TraceEventType> {
   readonly step: number
   readonly time_ms: number

@@ -12,7 +12,7 @@ import type { Fault, InertFault, ScenarioName } from './scenarios.ts'
 import type { RecordingView } from './recording.ts'
 import type { ParticipantId, TraceEvent } from './trace.ts'
 
-/** Invariant ids (CONTRACTS.md §4). */
+/** Invariant ids (docs/protocol.md §12.4). */
 export const INVARIANT_IDS = [
   'manifest-last',
   'fenced-attempt-silent',
@@ -22,7 +22,7 @@ export const INVARIANT_IDS = [
   'relay-once',
   'call-id-unique',
   'acks-before-prepare',
-  // generation-safe cuts (CONTRACTS.md §10)
+  // generation-safe cuts (docs/protocol.md §11)
   'token-partition',
   'durable-before-ack',
   'egress-fenced',
@@ -50,17 +50,17 @@ export const RUN_KINDS = ['simulated', 'fleet', 'directory', 'recorded'] as cons
 export type RunKind = (typeof RUN_KINDS)[number]
 
 /**
- * The `scenario` of a recorded run (CONTRACTS.md §13): no preset made it, a real controller did.
+ * The `scenario` of a recorded run (docs/recording.md): no preset made it, a real controller did.
  */
 export const RECORDED_SCENARIO = 'recorded'
 
-/** A run as the API returns it (CONTRACTS.md §7). */
+/** A run as the API returns it (docs/http-api.md). */
 export interface RunView {
   readonly id: string
   /**
-   * How the run was made (CONTRACTS.md §9, §13): simulated in process, recorded from participant
-   * processes (`cutover fleet`), a checkpoint directory opened read-only, or recorded from a real
-   * controller's exchanges (`cutover record`, `cutover import`).
+   * How the run was made (docs/fleet.md, docs/recording.md): simulated in process, recorded from
+   * participant processes (`cutover fleet`), a checkpoint directory opened read-only, or recorded
+   * from a real controller's exchanges (`cutover record`, `cutover import`).
    */
   readonly kind: RunKind
   /** The preset the run was made from; `recorded` for a recorded run. */
@@ -72,8 +72,8 @@ export interface RunView {
   /** The run's teaching-mode bug, when it has one. */
   readonly bug?: BugName
   /**
-   * How prepare treats a generation still running at the deadline (CONTRACTS.md §10); absent means
-   * `whole-request`.
+   * How prepare treats a generation still running at the deadline (docs/protocol.md §11); absent
+   * means `whole-request`.
    */
   readonly cut_mode?: CutMode
   /** Faults of the schedule that never fired, with the reason (empty while running). */
@@ -92,7 +92,7 @@ export interface RunView {
   /** While a `running` run waits for a simulation slot: its place in the queue (1 = next). */
   readonly queue_position?: number
   /**
-   * A fleet run's participant processes (CONTRACTS.md §9): the originals and their replacements.
+   * A fleet run's participant processes (docs/fleet.md): the originals and their replacements.
    */
   readonly processes?: readonly FleetProcessView[]
   /** A recorded run's recording: its proxies, problems, directories and black-box checks. */
@@ -122,7 +122,7 @@ export interface ParticipantView {
     | 'generation_worker'
     | 'token_store'
     | 'directory'
-  /** Control-fence phase (PROTOCOL.md §4.1), or `n/a`. */
+  /** Control-fence phase (docs/protocol.md §4.1), or `n/a`. */
   readonly phase: string
   /** Admission state: accepting, draining, paused, restore_failed_paused… */
   readonly admission: string
@@ -145,7 +145,7 @@ export type SessionState =
 
 /** One row of the Sessions tab. */
 export interface SessionRow {
-  /** `<rollout_id>.a<attempt>` (CONTRACTS.md §7). */
+  /** `<rollout_id>.a<attempt>` (docs/http-api.md). */
   readonly key: string
   readonly rollout_id: string
   readonly attempt: number

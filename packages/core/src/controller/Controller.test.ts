@@ -165,7 +165,7 @@ const abortReason = (log: readonly Logged[]): string =>
 const abandoned = (log: readonly Logged[]): string =>
   String(log.find((e) => e.type === 'controller.restore_abandoned')?.payload['reason'] ?? '')
 
-describe('Controller (PROTOCOL.md §3.5–3.7)', () => {
+describe('Controller (docs/protocol.md §3.5–3.7)', () => {
   it('[controller.prepare-order] [controller.commit-order] [controller.resume-order] prepare, commit, restore and resume run in protocol order', () => {
     const h = harness()
     h.controller.begin('ck')

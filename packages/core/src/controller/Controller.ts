@@ -1,6 +1,7 @@
-// Over the ~400-line guide: the controller is one transaction (PROTOCOL.md §3.5–3.7) whose prepare,
-// retire, commit, restore, resume and abort read and write the same in-progress state; its host is
-// ControllerHost.ts, the fleet it drives Fleet.ts, the waiting helpers controllerWork.ts.
+// Longer than ~400 lines on purpose: the controller is one transaction (docs/protocol.md §3.5–3.7)
+// whose prepare, retire, commit, restore, resume and abort read and write the same in-progress
+// state; its host is ControllerHost.ts, the fleet it drives Fleet.ts, the waiting helpers
+// controllerWork.ts.
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
@@ -65,7 +66,7 @@ type Stage =
   | 'aborted'
 
 /**
- * The checkpoint controller (PROTOCOL.md §3.5–3.7): prepare (agents park → model drains →
+ * The checkpoint controller (docs/protocol.md §3.5–3.7): prepare (agents park → model drains →
  * resources export), straggler retirement at the deadline, commit (agents → model → resources →
  * aggregate → token store → checkpoint.json), restore under N+1 into fresh processes, resume
  * (model and resources before agents, then dispatch), and abort. A small class: its state is the
@@ -310,12 +311,12 @@ export class Controller {
       }
       return yield* this.#poke()
     }
-    // Generation-safe (GENERATION_CUTS.md): the model cuts the generations still running at a
+    // Generation-safe (docs/protocol.md §11): the model cuts the generations still running at a
     // durable token boundary instead; only the stragglers it did not freeze are sacrificed.
     const cut = new Set((this.#host.cutGenerations?.(cid) ?? []).map(executionKey))
     const retire = stragglers.filter((key) => !cut.has(key))
     if (retire.length === 0) return
-    // Sacrifice the stragglers instead of failing the checkpoint (PROTOCOL.md §6.1).
+    // Sacrifice the stragglers instead of failing the checkpoint (docs/protocol.md §6.1).
     this.#stage = 'retiring'
     for (const key of retire) {
       const id = parseKey(key)
@@ -376,7 +377,10 @@ export class Controller {
     this.#host.schedule(1, () => this.commit())
   }
 
-  /** Rollouts are dealt round-robin, so the index names the environment (CONTRACTS.md §1). */
+  /**
+   * Rollouts are dealt round-robin, so the index names the environment
+   * (docs/protocol.md §12.1).
+   */
   #envOf(id: ExecutionIdentity): EnvName {
     const index = Number(/\d+$/.exec(id.rollout_id)?.[0] ?? '0')
     return ENV_NAMES[index % ENV_NAMES.length] as EnvName

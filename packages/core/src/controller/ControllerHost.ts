@@ -102,7 +102,7 @@ export interface ControllerHost {
   stagingKeys(roots: readonly ContinuationRoot[]): readonly string[]
   tokenSnapshot(keys: readonly string[]): JsonValue
   /**
-   * Generation-safe cuts (GENERATION_CUTS.md §3), when the run cuts: starts the model's cut round
+   * Generation-safe cuts (docs/protocol.md §11.3), when the run cuts: starts the model's cut round
    * over the generations still in flight at the prepare deadline and returns the identities it
    * froze (each reaches a durable disposition and parks; none is retired). Absent or empty: the
    * stragglers are retired (`whole-request`).

@@ -31,7 +31,7 @@ type Stepped<C> = (C extends { commit(...args: infer A): Result<infer T, Cutover
     : never)
 
 /**
- * The fleet the controller drives: the control operations PROTOCOL.md §3.5 sends to each
+ * The fleet the controller drives: the control operations docs/protocol.md §3.5 sends to each
  * participant, one method per operation, with the participant's own answer types. The controller
  * owns this interface; the simulator implements it over in-process participants (answering at
  * once, and applying its faults there), and an HTTP controller can implement the same methods as
@@ -47,7 +47,7 @@ export interface Fleet {
 }
 
 /**
- * Agent control routes (PROTOCOL.md §3.3): prepare, status, prepare deadline, retire, commit,
+ * Agent control routes (docs/protocol.md §3.3): prepare, status, prepare deadline, retire, commit,
  * restore, resume.
  */
 export type AgentControl = ControlOf<
@@ -63,7 +63,7 @@ export type AgentControl = ControlOf<
   }
 
 /**
- * Policy model control routes (PROTOCOL.md §3.2, §4.6) and the admission state its last report
+ * Policy model control routes (docs/protocol.md §3.2, §4.6) and the admission state its last report
  * gave.
  */
 export type ModelControl = ControlOf<
@@ -88,7 +88,7 @@ export interface ModelSurface {
 
 /**
  * What a resources restore answers: Cutover's participant also lists the sessions it `activated`;
- * the earlier Gym generation answers `{sessions, source_checkpoint_id}` (CONTRACTS.md §12).
+ * the earlier Gym generation answers `{sessions, source_checkpoint_id}` (docs/real-stack.md).
  */
 export interface ResourcesRestoreAnswer {
   readonly sessions: number
@@ -96,7 +96,7 @@ export interface ResourcesRestoreAnswer {
   readonly activated?: readonly string[]
 }
 
-/** Resources control routes (PROTOCOL.md §3.4): prepare, retire, commit, restore, resume. */
+/** Resources control routes (docs/protocol.md §3.4): prepare, retire, commit, restore, resume. */
 export type ResourcesControl = ControlOf<
   ResourcesParticipant<unknown>,
   'prepare' | 'retire' | 'commit' | 'resume'

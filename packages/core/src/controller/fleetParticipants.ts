@@ -3,11 +3,11 @@ import type { AggregateParticipant } from '../directory/manifests.ts'
 import type { Fleet } from './Fleet.ts'
 
 /**
- * The participant set of a fleet as the aggregate manifest records it (PROTOCOL.md §5.5): the
+ * The participant set of a fleet as the aggregate manifest records it (docs/protocol.md §5.5): the
  * agent, the policy model, then one resources server per environment, each `participant_id` the
  * server's name — as the real NeMo-RL controller names them, which compares the id with the name
- * its capabilities report (CONTRACTS.md §12). Commit writes it; restore compares the committed set
- * `(participant_id, name, kind)` with the current fleet's.
+ * its capabilities report (docs/real-stack.md). Commit writes it; restore compares the committed
+ * set `(participant_id, name, kind)` with the current fleet's.
  */
 export function fleetParticipants(fleet: Fleet): AggregateParticipant[] {
   return [

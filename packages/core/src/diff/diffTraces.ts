@@ -41,9 +41,9 @@ const contentKey = (e: TraceEvent): string =>
   })
 
 /**
- * Aligns two traces and lists where they differ, first divergence first (PRODUCT.md §5, "diff two
- * runs"). Events align on their content — phase, sender, receiver, type, payload, outcome — so a
- * run whose clock was shifted by a delay still lines up; the common prefix and suffix are matched
+ * Aligns two traces and lists where they differ, first divergence first (docs/inspector.md, "diff
+ * two runs"). Events align on their content — phase, sender, receiver, type, payload, outcome — so
+ * a run whose clock was shifted by a delay still lines up; the common prefix and suffix are matched
  * outright, the middle anchored on events unique to both sides and the rest by Myers' shortest edit
  * script, bounded by `maxEdits` per unanchored stretch (past it that stretch is one difference and
  * `truncated` is set). Pure and deterministic.

@@ -32,10 +32,10 @@ export interface DirectoryEntry {
 }
 
 /**
- * A directory write that failed: the injected crash (PRODUCT.md §7, fault `crash_after_write`), or
- * the real file system refusing it. `errorCode`, when set, is the protocol code the failure keeps
- * whoever reports it (`storage_full` for a full disk, `checkpoint_dir_invalid` for a directory
- * that cannot be one); without it the writer's own checkpoint error code applies.
+ * A directory write that failed: the injected crash (docs/security.md, fault `crash_after_write`),
+ * or the real file system refusing it. `errorCode`, when set, is the protocol code the failure
+ * keeps whoever reports it (`storage_full` for a full disk, `checkpoint_dir_invalid` for a
+ * directory that cannot be one); without it the writer's own checkpoint error code applies.
  */
 export class DirectoryWriteError extends Error {
   readonly path: string

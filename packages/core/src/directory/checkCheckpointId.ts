@@ -1,7 +1,8 @@
 import { ID_PATTERN } from '../records/idPattern.ts'
 
 /**
- * A message when `id` is not a valid checkpoint id (1–128 chars, PROTOCOL.md §2.2), else undefined.
+ * A message when `id` is not a valid checkpoint id (1–128 chars, docs/protocol.md §2.2), else
+ * undefined.
  */
 export function checkCheckpointId(id: string): string | undefined {
   if (id.length < 1 || id.length > 128 || !ID_PATTERN.test(id))

@@ -33,7 +33,7 @@ function loadTree(root: string): Map<string, Uint8Array> {
 
 const realCheckpoint = () => new MemoryCheckpointDirectory({ files: loadTree(CK_REAL_1) })
 
-describe('checkpoints the real NeMo-RL controller published (CONTRACTS.md §12)', () => {
+describe('checkpoints the real NeMo-RL controller published (docs/real-stack.md)', () => {
   it('[wire.nemo-rl-checkpoint] d1-adapted-cycle/data/ck-real-1 (only nemo_gym_checkpoint_manifest.json) is valid, publisher nemo-rl', () => {
     const dir = realCheckpoint()
     expect(dir.readFile(CHECKPOINT_MARKER_PATH)).toBeUndefined()

@@ -4,7 +4,7 @@ import type { AggregateManifest } from './manifests.ts'
 export type CheckpointPublisher = 'nemo-rl' | 'cutover'
 
 /**
- * Whose controller published the aggregate manifest (CONTRACTS.md §12). The real NeMo-RL
+ * Whose controller published the aggregate manifest (docs/real-stack.md). The real NeMo-RL
  * controller (`nemo_gym_checkpoint.py`) records, for every participant, the whole capability
  * declaration it validated at discovery — `component`, `multi_process_mode`, `num_workers`, … —
  * and writes no file besides `nemo_gym_checkpoint_manifest.json`. Cutover's controller records

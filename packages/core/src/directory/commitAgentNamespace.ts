@@ -34,7 +34,7 @@ function invalidRecord(record: AgentBoundaryRecord): string | undefined {
 
 export interface AgentCommitInput {
   readonly checkpoint_id: string
-  /** 1–512 UTF-8 bytes, no control characters (PROTOCOL.md §2.2). */
+  /** 1–512 UTF-8 bytes, no control characters (docs/protocol.md §2.2). */
   readonly instance_name: string
   /** One selected boundary per exported (parked-with-boundary) execution. */
   readonly records: readonly AgentBoundaryRecord[]
@@ -43,12 +43,15 @@ export interface AgentCommitInput {
 export interface AgentCommitResult {
   readonly records: number
   readonly manifest_digest: string
-  /** The continuation index the policy model's ledger commit needs (PROTOCOL.md §3.6 step 4). */
+  /**
+   * The continuation index the policy model's ledger commit needs (docs/protocol.md §3.6
+   * step 4).
+   */
   readonly continuation_roots: readonly ContinuationRoot[]
 }
 
 /**
- * Commits `agent/` in schema 1 (PROTOCOL.md §3.3 commit, §5.2): one JSON file per boundary
+ * Commits `agent/` in schema 1 (docs/protocol.md §3.3 commit, §5.2): one JSON file per boundary
  * record, then the manifest. Refusals (`agent_checkpoint_error`): invalid checkpoint id, instance
  * name or record, two records of one execution, a namespace holding another checkpoint or other
  * content. Re-committing the same checkpoint returns the existing, verified manifest.

@@ -40,7 +40,7 @@ export interface LedgerCommitInput {
   readonly source_attempts: readonly ExecutionIdentity[]
   /** The agent commit's continuation index. */
   readonly continuation_roots: readonly ContinuationRoot[]
-  /** Attempts the model saw that are not continued (PROTOCOL.md §6.1). */
+  /** Attempts the model saw that are not continued (docs/protocol.md §6.1). */
   readonly excluded_inactive?: readonly ExecutionIdentity[]
   /**
    * Generation-safe cuts: one record per frozen ticket of a continued rollout (omitted when none).
@@ -62,8 +62,8 @@ const sortIdentities = (ids: readonly ExecutionIdentity[]): ExecutionIdentity[] 
     .sort(compareIdentity)
 
 /**
- * Commits `model-ledger/<server_name>/` in schema 2 (PROTOCOL.md §3.2 commit, §5.1): one lineage
- * JSONL per continued capture key, then the manifest. Refused with `ledger_mismatch` when a
+ * Commits `model-ledger/<server_name>/` in schema 2 (docs/protocol.md §3.2 commit, §5.1): one
+ * lineage JSONL per continued capture key, then the manifest. Refused with `ledger_mismatch` when a
  * rollout's rows belong to another capture key, lineage is not named by a continuation root, a root
  * names a tombstoned attempt, has no lineage, or does not match exactly one row with its model call
  * id and no failure; or when the namespace already holds another checkpoint or other inputs

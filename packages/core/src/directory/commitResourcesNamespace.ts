@@ -32,10 +32,11 @@ export interface ResourcesCommitResult {
 }
 
 /**
- * Commits `resources/<server_name>/` (PROTOCOL.md §3.4 commit, §5.3): one ResourceSnapshot file per
- * session, then the manifest. Refusals (`resources_checkpoint_error`): invalid server name,
- * checkpoint id or snapshot, two snapshots of one session, a namespace holding another checkpoint
- * or other content. Re-committing the same checkpoint returns the existing, verified manifest.
+ * Commits `resources/<server_name>/` (docs/protocol.md §3.4 commit, §5.3): one ResourceSnapshot
+ * file per session, then the manifest. Refusals (`resources_checkpoint_error`): invalid server
+ * name, checkpoint id or snapshot, two snapshots of one session, a namespace holding another
+ * checkpoint or other content. Re-committing the same checkpoint returns the existing, verified
+ * manifest.
  */
 export function commitResourcesNamespace(
   dir: CheckpointDirectory,

@@ -14,7 +14,7 @@ export const compareIdentity = (a: ExecutionIdentity, b: ExecutionIdentity): num
       : a.attempt_index - b.attempt_index
 
 /**
- * The agent's continuation index (PROTOCOL.md §5.2): one root per boundary record that names a
+ * The agent's continuation index (docs/protocol.md §5.2): one root per boundary record that names a
  * committed model call, sorted. The model ledger copies lineage only for these roots.
  */
 export function continuationRootsOf(records: readonly AgentBoundaryRecord[]): ContinuationRoot[] {

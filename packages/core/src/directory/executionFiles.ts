@@ -36,7 +36,7 @@ export interface ExecutionFiles<T> {
 
 /**
  * One JSON file per execution (`<rollout_id>.a<attempt>.json`, the agent and resources
- * namespaces, PROTOCOL.md §5.2–5.3) in identity order, so the same items always give the same
+ * namespaces, docs/protocol.md §5.2–5.3) in identity order, so the same items always give the same
  * manifest. Every item is checked first, so an invalid item or two items of one execution is
  * refused with a one-line message before any file is encoded or written.
  */

@@ -2,8 +2,8 @@ import type { ExecutionIdentity } from '../records/ExecutionIdentity.ts'
 import { executionKey } from '../records/ExecutionIdentity.ts'
 
 /**
- * The fixed layout of a checkpoint directory D (CONTRACTS.md §5). Every path is relative to D and
- * `/`-separated; these builders are the only place a path is spelled.
+ * The fixed layout of a checkpoint directory D (docs/protocol.md §12.5). Every path is relative to
+ * D and `/`-separated; these builders are the only place a path is spelled.
  */
 
 export const MODEL_LEDGER_DIR = 'model-ledger'
@@ -18,8 +18,8 @@ export const AGGREGATE_MANIFEST_PATH = 'nemo_gym_checkpoint_manifest.json'
 export const TOKEN_STORE_MANIFEST_PATH = `${TOKEN_STORE_DIR}/${MANIFEST_FILE}`
 export const CHECKPOINT_MARKER_PATH = 'checkpoint.json'
 /**
- * Token-store segments of generation-safe cuts (CONTRACTS.md §10), written before the token-store
- * manifest.
+ * Token-store segments of generation-safe cuts (docs/protocol.md §11), written before the
+ * token-store manifest.
  */
 export const TOKEN_SEGMENTS_DIR = `${TOKEN_STORE_DIR}/segments`
 /** `token-store/segments/<model_call_id>.seg-<n>.json`: a JSON array of token ids. */
@@ -56,7 +56,8 @@ export const TOKEN_STORE_SCHEMA_VERSION = 1
 export const MARKER_SCHEMA_VERSION = 1
 
 /**
- * The policy model's server name (CONTRACTS.md §5); the resources servers are named by `ENV_NAMES`.
+ * The policy model's server name (docs/protocol.md §12.5); the resources servers are named by
+ * `ENV_NAMES`.
  */
 export const POLICY_SERVER_NAME = 'policy'
 

@@ -4,7 +4,7 @@ import { MANIFEST_FILE } from './layout.ts'
 
 /**
  * The data files of one participant namespace (`resources`, `agent`, `model-ledger`), sorted,
- * without manifests: what the `corrupt_file` fault's `index` counts (CONTRACTS.md §3).
+ * without manifests: what the `corrupt_file` fault's `index` counts (docs/protocol.md §12.3).
  */
 export function listNamespaceFiles(
   dir: CheckpointDirectory,

@@ -25,7 +25,7 @@ export interface LoadedAgentNamespace {
 }
 
 /**
- * Loads and verifies `agent/` (PROTOCOL.md §5.2, schema 1): manifest schema, every digest, no
+ * Loads and verifies `agent/` (docs/protocol.md §5.2, schema 1): manifest schema, every digest, no
  * unlisted file or symlink, each record's schema and identity equal to its file name. Refusal code
  * `agent_checkpoint_error`.
  */

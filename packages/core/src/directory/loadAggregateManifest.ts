@@ -20,8 +20,8 @@ export interface LoadedAggregateManifest {
 }
 
 /**
- * Loads and verifies the aggregate manifest (PROTOCOL.md §5.5): schema, `integrity_sha256`, and
- * every listed path relative, inside a participant namespace, not a symlink, present, with its
+ * Loads and verifies the aggregate manifest (docs/protocol.md §5.5): schema, `integrity_sha256`,
+ * and every listed path relative, inside a participant namespace, not a symlink, present, with its
  * digest; and no unlisted file under the namespaces. Refusal code `checkpoint_not_found` when it
  * is missing, `invalid_request` when the directory is not a valid checkpoint.
  */

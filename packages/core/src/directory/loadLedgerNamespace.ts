@@ -54,9 +54,9 @@ export interface LoadedLedgerNamespace {
 }
 
 /**
- * Loads and verifies `model-ledger/<server_name>/` (PROTOCOL.md §5.1, schema 2): manifest schema
- * and server name, one `<capture_key>.lineage.jsonl` per rollout with its digest, row count and
- * byte count, every row's schema and capture key, unique storage reference keys. Refusal code
+ * Loads and verifies `model-ledger/<server_name>/` (docs/protocol.md §5.1, schema 2): manifest
+ * schema and server name, one `<capture_key>.lineage.jsonl` per rollout with its digest, row count
+ * and byte count, every row's schema and capture key, unique storage reference keys. Refusal code
  * `ledger_mismatch`.
  */
 export function loadLedgerNamespace(

@@ -16,7 +16,7 @@ import type { NamespaceLoadError, VerifyReport } from './problems.ts'
 import { directoryError, problem, refusal } from './problems.ts'
 
 /**
- * What the controller reads before any participant restores (PROTOCOL.md §3.5 restore, §5.5):
+ * What the controller reads before any participant restores (docs/protocol.md §3.5 restore, §5.5):
  * `checkpoint.json` must exist for `checkpointId` and name the aggregate manifest's digest; the
  * aggregate is then loaded and its listed files checked (schema, integrity, every listed file
  * present with its digest, nothing unlisted); and then the whole directory passes the one

@@ -21,9 +21,9 @@ export interface ReplacementSet {
 }
 
 /**
- * What a resources participant's restore reads (PROTOCOL.md §3.4 restore, §5.4): its namespace,
- * verified (`resources_checkpoint_error`), and — when `D/agent` exists — reconciled with the
- * agent's boundaries: the same sessions, the same revisions (`resource_revision_mismatch`). A
+ * What a resources participant's restore reads (docs/protocol.md §3.4 restore, §5.4): its
+ * namespace, verified (`resources_checkpoint_error`), and — when `D/agent` exists — reconciled with
+ * the agent's boundaries: the same sessions, the same revisions (`resource_revision_mismatch`). A
  * broken agent namespace refuses the restore too (`agent_checkpoint_error`). Nothing may be
  * activated unless this returns ok; the caller then installs every snapshot under attempt + 1 in
  * one swap.

@@ -28,7 +28,7 @@ export interface LoadedResourcesNamespace {
 }
 
 /**
- * Loads and verifies `resources/<server_name>/` (PROTOCOL.md §5.3): manifest schema and server
+ * Loads and verifies `resources/<server_name>/` (docs/protocol.md §5.3): manifest schema and server
  * name, every digest, no unlisted file or symlink, each snapshot's schema, identity equal to its
  * file name, unique receipt ids. Refusal code `resources_checkpoint_error`.
  */

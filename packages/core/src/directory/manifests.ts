@@ -12,7 +12,7 @@ import { jsonValueSchema } from '../jsonValueSchema.ts'
 import { executionIdentitySchema } from '../records/ExecutionIdentity.ts'
 
 /**
- * Manifest shapes of every namespace of D (CONTRACTS.md §5, PROTOCOL.md §5), with their schemas.
+ * Manifest shapes of every namespace of D (docs/protocol.md §12.5, §5), with their schemas.
  */
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/)
@@ -37,7 +37,8 @@ export const storageReferenceSchema = z.strictObject({
 })
 
 /**
- * One `generation_cut` record of the ledger (GENERATION_CUTS.md §4): a frozen ticket's disposition.
+ * One `generation_cut` record of the ledger (docs/protocol.md §11.4): a frozen ticket's
+ * disposition.
  */
 export const generationCutEntrySchema = z.strictObject({
   rollout_id: z.string().regex(ID_PATTERN),
@@ -116,7 +117,7 @@ export const liveMembershipEntrySchema = z.strictObject({
 })
 export type LiveMembershipEntry = z.infer<typeof liveMembershipEntrySchema>
 
-/** The aggregate Gym manifest (PROTOCOL.md §5.5), written after every participant manifest. */
+/** The aggregate Gym manifest (docs/protocol.md §5.5), written after every participant manifest. */
 export const aggregateManifestSchema = z.strictObject({
   schema_version: z.literal(AGGREGATE_SCHEMA_VERSION),
   checkpoint_id: checkpointId,

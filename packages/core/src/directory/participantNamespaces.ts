@@ -49,8 +49,8 @@ export function namespaceManifestPath(owner: NamespaceOwner): string {
 
 /**
  * Loads every participant's namespace from one view and cross-checks them: the agent ↔ resources
- * complete replacement set (PROTOCOL.md §5.4), the agent's continuation roots against each ledger's
- * roots digest, and one checkpoint id throughout.
+ * complete replacement set (docs/protocol.md §5.4), the agent's continuation roots against each
+ * ledger's roots digest, and one checkpoint id throughout.
  */
 export function loadParticipantNamespaces(
   view: DirectoryView,

@@ -1,6 +1,6 @@
 import type { CutoverError, ErrorCode } from '../contracts/errors.ts'
 
-/** The problem codes of `cutover verify` (CONTRACTS.md §6). */
+/** The problem codes of `cutover verify` (docs/cli.md). */
 export const PROBLEM_CODES = [
   'missing_manifest',
   'missing_file',
@@ -12,7 +12,7 @@ export const PROBLEM_CODES = [
   'schema_error',
   'incomplete_set',
   'revision_mismatch',
-  // a token-store segment whose bytes or listed digest do not match (CONTRACTS.md §10)
+  // a token-store segment whose bytes or listed digest do not match (docs/protocol.md §11)
   'segment_mismatch',
 ] as const
 
@@ -29,7 +29,7 @@ export interface CheckpointProblem {
 export interface VerifyReport {
   readonly valid: boolean
   readonly problems: readonly CheckpointProblem[]
-  /** Whose controller published it (`checkpointPublisher`; CONTRACTS.md §12). */
+  /** Whose controller published it (`checkpointPublisher`; docs/real-stack.md). */
   readonly publisher: 'nemo-rl' | 'cutover'
 }
 

@@ -36,19 +36,20 @@ export interface AggregateResult {
   readonly files: number
 }
 
-/** `integrity_sha256`: sha256 of the canonical JSON of the files map (PROTOCOL.md §5.5). */
+/** `integrity_sha256`: sha256 of the canonical JSON of the files map (docs/protocol.md §5.5). */
 export const aggregateIntegrity = (
   digest: Digest,
   files: Readonly<Record<string, string>>,
 ): string => digest.sha256Hex(canonicalJson(files))
 
 /**
- * Publishes `nemo_gym_checkpoint_manifest.json` after every participant commit (PROTOCOL.md §5.5).
- * Every participant's namespace is loaded and verified first, and the namespaces are cross-checked
- * (complete replacement set, continuation roots, one checkpoint id): a broken one is refused with
- * its participant's code, so corruption is never sealed into the aggregate. Every file under
- * model-ledger/, agent/ and resources/ must belong to a participant's namespace. An existing
- * aggregate of another checkpoint (or other content) is refused with `checkpoint_conflict`.
+ * Publishes `nemo_gym_checkpoint_manifest.json` after every participant commit
+ * (docs/protocol.md §5.5). Every participant's namespace is loaded and verified first, and the
+ * namespaces are cross-checked (complete replacement set, continuation roots, one checkpoint id): a
+ * broken one is refused with its participant's code, so corruption is never sealed into the
+ * aggregate. Every file under model-ledger/, agent/ and resources/ must belong to a participant's
+ * namespace. An existing aggregate of another checkpoint (or other content) is refused with
+ * `checkpoint_conflict`.
  */
 export function publishAggregateManifest(
   dir: CheckpointDirectory,

@@ -19,7 +19,7 @@ import type { DirectoryCommitError } from './problems.ts'
 import { directoryError, problem, refusal } from './problems.ts'
 
 /**
- * Publishes the global marker `checkpoint.json`, last of all (PROTOCOL.md §3.7 "publish global
+ * Publishes the global marker `checkpoint.json`, last of all (docs/protocol.md §3.7 "publish global
  * checkpoint LAST"): it names the aggregate and the token-store manifest with their digests. Both
  * must exist for this checkpoint and the token store must be bound to this aggregate. Until the
  * marker exists the directory is an unpublished (torn) commit. Idempotent for the same checkpoint.

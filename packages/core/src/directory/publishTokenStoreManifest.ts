@@ -43,8 +43,8 @@ export interface TokenSegmentInput {
 }
 
 /**
- * Publishes `token-store/manifest.json` after the aggregate (PROTOCOL.md §3.6 step 5, §3.7): binds
- * the token-store snapshot to the aggregate's digest, and reconciles it with the component
+ * Publishes `token-store/manifest.json` after the aggregate (docs/protocol.md §3.6 step 5, §3.7):
+ * binds the token-store snapshot to the aggregate's digest, and reconciles it with the component
  * manifests — every storage reference of every policy ledger must be among the saved staging keys
  * (`ledger_mismatch` otherwise). Needs the aggregate of this checkpoint (`checkpoint_conflict` /
  * the aggregate's problems otherwise). Idempotent for identical input.

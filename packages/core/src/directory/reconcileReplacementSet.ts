@@ -6,10 +6,10 @@ import type { CheckpointProblem } from './problems.ts'
 import { problem } from './problems.ts'
 
 /**
- * The complete-replacement-set check of one resources server (PROTOCOL.md §5.4): the sessions with
- * a snapshot must be exactly the executions whose agent boundary references `server_name`
+ * The complete-replacement-set check of one resources server (docs/protocol.md §5.4): the sessions
+ * with a snapshot must be exactly the executions whose agent boundary references `server_name`
  * (`incomplete_set` otherwise; a schema 1 snapshot of a session no boundary references is a
- * finished session of the earlier generation's export, CONTRACTS.md §12), and each snapshot's
+ * finished session of the earlier generation's export, docs/real-stack.md), and each snapshot's
  * `state_revision` must equal the revision the boundary recorded (`revision_mismatch`). Pure; the
  * resources participant reports any problem as `resource_revision_mismatch` and activates nothing.
  */

@@ -21,8 +21,9 @@ import { publishTokenStoreManifest } from './publishTokenStoreManifest.ts'
 
 /**
  * A small, deterministic fleet's checkpoint content (rollouts dealt round-robin to blackjack,
- * counter, workplace, as CONTRACTS.md §1): for tests, `cutover verify` fixtures and benchmarks. It
- * stands in for what the participants would hand the writers; it is not the simulator.
+ * counter, workplace, as docs/protocol.md §12.1): for tests, `cutover verify` fixtures and
+ * benchmarks. It stands in for what the participants would hand the writers; it is not the
+ * simulator.
  */
 export interface SampleCheckpoint {
   readonly checkpoint_id: string
@@ -136,8 +137,8 @@ export function createSampleCheckpoint(
 }
 
 /**
- * The full commit of a sample checkpoint in protocol order (PROTOCOL.md §10.1: agents → model →
- * resources → aggregate → token store → marker). A `DirectoryWriteError` is thrown through.
+ * The full commit of a sample checkpoint in protocol order (docs/protocol.md §10.1: agents → model
+ * → resources → aggregate → token store → marker). A `DirectoryWriteError` is thrown through.
  */
 export function commitSampleCheckpoint(
   dir: CheckpointDirectory,

@@ -27,7 +27,7 @@ const boundary = (rollout: string, revisions: Record<string, number>): AgentBoun
     resource_state_revisions: revisions,
   }) as unknown as AgentBoundaryRecord
 
-describe('ResourceSnapshot schema 1 (the earlier Gym generation; CONTRACTS.md §12)', () => {
+describe('ResourceSnapshot schema 1 (the earlier Gym generation; docs/real-stack.md)', () => {
   it('[wire.snapshot-schema-1] the recorded v1 file reads into the common shape: version kept, no receipts, created_at in ms', () => {
     const parsed = parseSnapshotFromFile(recorded('counter', 'r1.a0.json'))
     expect(parsed).toEqual({

@@ -23,10 +23,10 @@ export interface SegmentCheck extends TokenSegmentView {
 }
 
 /**
- * Checks the token-store segments `token-store/manifest.json` lists (CONTRACTS.md §10): each file
- * at its layout path, present (`missing_file`), bytes matching the listed SHA-256 and a JSON array
- * of exactly `tokens` integer ids (`segment_mismatch`); a file under `token-store/segments/` that
- * is not listed is `unlisted_file`.
+ * Checks the token-store segments `token-store/manifest.json` lists (docs/protocol.md §11): each
+ * file at its layout path, present (`missing_file`), bytes matching the listed SHA-256 and a JSON
+ * array of exactly `tokens` integer ids (`segment_mismatch`); a file under `token-store/segments/`
+ * that is not listed is `unlisted_file`.
  */
 export function checkTokenSegments(
   view: DirectoryView,
@@ -118,7 +118,7 @@ export interface RestoredPrefix {
 
 /**
  * Restore's check of every segment a `durable_prefix` names, before anything is activated
- * (GENERATION_CUTS.md §5): listed and present (`restored_cut_segment_missing`), bytes matching the
+ * (docs/protocol.md §11.5): listed and present (`restored_cut_segment_missing`), bytes matching the
  * listed digest, and its ids matching the record's count and `prefix_digest`
  * (`restored_cut_digest_mismatch`). The message names the segment file.
  */

@@ -28,7 +28,7 @@ import type { VerifySteps } from './verifySteps.ts'
 import { runSteps } from './verifySteps.ts'
 
 /**
- * Verifies a whole checkpoint directory, as `cutover verify` does (CONTRACTS.md §6): the global
+ * Verifies a whole checkpoint directory, as `cutover verify` does (docs/cli.md): the global
  * marker and the digests it names; the aggregate's schema, integrity and every listed file; every
  * participant namespace (schema, digests, unlisted files, identities); the agent ↔ resources
  * complete replacement set and revisions; continuation roots against each ledger; the token store

@@ -35,7 +35,7 @@ export interface NamespaceFiles {
 }
 
 /**
- * The manifest-last write of one namespace (PROTOCOL.md §5): data files, `sync()`, manifest,
+ * The manifest-last write of one namespace (docs/protocol.md §5): data files, `sync()`, manifest,
  * `sync()`. A namespace that already holds a manifest is immutable: it is loaded and verified, and
  * accepted only when it holds this checkpoint with exactly these bytes (a retried commit); another
  * checkpoint id or changed inputs are refused with `code`. A `DirectoryWriteError` is thrown

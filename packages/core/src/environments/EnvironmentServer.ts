@@ -9,7 +9,7 @@ export interface EnvResponse {
   readonly body: JsonValue
 }
 
-/** PROTOCOL.md §7.1 `checkpoint_route_kind(path, method)`. */
+/** docs/protocol.md §7.1 `checkpoint_route_kind(path, method)`. */
 export type RouteKind = 'untracked' | 'start' | 'terminal' | 'mutation'
 
 /** What one handled request leaves behind. */
@@ -44,9 +44,9 @@ export interface EnvironmentServer<TSession> {
   readonly codec: CheckpointCodec<TSession>
 }
 
-/** PROTOCOL.md §7.2: how one environment's session state crosses a checkpoint. */
+/** docs/protocol.md §7.2: how one environment's session state crosses a checkpoint. */
 export interface CheckpointCodec<TSession> {
-  /** Opt-in per env class; the base default is false (PROTOCOL.md §7.1). */
+  /** Opt-in per env class; the base default is false (docs/protocol.md §7.1). */
   readonly enabled: boolean
   readonly stateSchemaVersion: number
   /** A JSON-safe deep copy of the session; non-JSON-safe state fails with a clear error. */
@@ -56,9 +56,9 @@ export interface CheckpointCodec<TSession> {
   /** One-line summary for the UI, e.g. "[8, A] = 19 vs 8". */
   describe(session: TSession): string
   /**
-   * `retire_checkpoint_state` (PROTOCOL.md §7.1): the adapter releases a retired execution's state
-   * (the participant calls it under the session lock before dropping the session). Optional here:
-   * the environments Cutover ships hold nothing outside the session value (§10.4).
+   * `retire_checkpoint_state` (docs/protocol.md §7.1): the adapter releases a retired execution's
+   * state (the participant calls it under the session lock before dropping the session). Optional
+   * here: the environments Cutover ships hold nothing outside the session value (§10.4).
    */
   retireState?(session: TSession): Result<void, CutoverError>
 }

@@ -1,10 +1,10 @@
 import type { RouteKind } from './EnvironmentServer.ts'
 
 /**
- * PROTOCOL.md §7.1 `checkpoint_route_kind(path, method)`: non-POST, control, metrics and MCP routes
- * are untracked; the start routes (`/seed_session`, or a Gymnasium `/reset`) start a session;
- * `/verify` is terminal; every other POST is a mutation, unknown ones included, so unknown stateful
- * routes are fenced like known ones.
+ * docs/protocol.md §7.1 `checkpoint_route_kind(path, method)`: non-POST, control, metrics and MCP
+ * routes are untracked; the start routes (`/seed_session`, or a Gymnasium `/reset`) start a
+ * session; `/verify` is terminal; every other POST is a mutation, unknown ones included, so unknown
+ * stateful routes are fenced like known ones.
  */
 export function checkpointRouteKind(
   path: string,

@@ -14,7 +14,7 @@ export interface RestoredSession<TSession> {
 }
 
 /**
- * Validate-then-activate (PROTOCOL.md §5.4, §7.1 `restore_checkpoint_states`): decodes every
+ * Validate-then-activate (docs/protocol.md §5.4, §7.1 `restore_checkpoint_states`): decodes every
  * snapshot before returning any session, so a corrupt or incomplete set activates nothing. The
  * error names the first bad snapshot as `<rollout_id>.a<attempt>`.
  */

@@ -20,8 +20,9 @@ export function cutRecordOfEntry(entry: GenerationCutEntry): GenerationCutRecord
 
 /**
  * The ledgers' `generation_cut` records of a checkpoint directory as the Sessions detail shows a
- * cut (GENERATION_CUTS.md §4), by rollout then call: the prefix frozen in attempt N with its count,
- * digest and segments. A directory has no trace and no N+1 yet: steps are 0, nothing is continued.
+ * cut (docs/protocol.md §11.4), by rollout then call: the prefix frozen in attempt N with its
+ * count, digest and segments. A directory has no trace and no N+1 yet: steps are 0, nothing is
+ * continued.
  */
 export function directoryGenerationCuts(
   entries: readonly GenerationCutEntry[],

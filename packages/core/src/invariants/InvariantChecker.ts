@@ -21,8 +21,8 @@ interface DirState {
 }
 
 /**
- * The invariants (CONTRACTS.md §4), evaluated incrementally as the trace grows; each failure keeps
- * its first failing step and a message. `equivalence` is decided when the run ends.
+ * The invariants (docs/protocol.md §12.4), evaluated incrementally as the trace grows; each failure
+ * keeps its first failing step and a message. `equivalence` is decided when the run ends.
  */
 export class InvariantChecker {
   readonly failures: InvariantFailure[] = []
@@ -84,7 +84,7 @@ export class InvariantChecker {
 
   /**
    * Completed results are acknowledged with their exact receipts before the agents are asked to
-   * prepare (PROTOCOL.md §3.6 step 2): no receipt still unacknowledged at checkpoint N's
+   * prepare (docs/protocol.md §3.6 step 2): no receipt still unacknowledged at checkpoint N's
    * `agent.prepare` is acknowledged after it.
    */
   #acksBeforePrepare(e: TraceEvent): void {

@@ -10,7 +10,7 @@ interface CutPrefix {
 }
 
 /**
- * The invariants of generation-safe cuts (GENERATION_CUTS.md §6), read from the trace as it grows:
+ * The invariants of generation-safe cuts (docs/protocol.md §11.6), read from the trace as it grows:
  * - `durable-before-ack`: no `durable_prefix` acknowledgement before every segment it names was
  *   staged durably (`token.stage_prefix`, durable, ok);
  * - `egress-fenced`: no response of a frozen ticket reaches the agent between its

@@ -46,7 +46,7 @@ function committedBoundaryOfR0(): MemoryCheckpointDirectory {
   return dir
 }
 
-describe('AgentParticipant (PROTOCOL.md §3.3, §4.3, §6.3)', () => {
+describe('AgentParticipant (docs/protocol.md §3.3, §4.3, §6.3)', () => {
   it('[agent] begin creates a Running execution with generation 1', () => {
     const a = agent()
     const b = a.begin(id('r0'))

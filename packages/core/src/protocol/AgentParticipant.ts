@@ -1,6 +1,6 @@
-// Over the ~400-line guide: the agent participant is one state machine (PROTOCOL.md §3.3, §4.3)
-// whose execution-level API and control routes share its executions, tombstones and fence; a split
-// would hand that state across files.
+// Longer than ~400 lines on purpose: the agent participant is one state machine
+// (docs/protocol.md §3.3, §4.3) whose execution-level API and control routes share its executions,
+// tombstones and fence; a split would hand that state across files.
 import type { CutoverError } from '../contracts/errors.ts'
 import { cutoverError } from '../contracts/errors.ts'
 import type { JsonValue } from '../json.ts'
@@ -24,11 +24,12 @@ import type { TombstoneReader } from './TombstoneSet.ts'
 import { TombstoneSet } from './TombstoneSet.ts'
 
 /**
- * Agent execution states (PROTOCOL.md §4.3; `parked` carries the with/without-boundary sub-state).
+ * Agent execution states (docs/protocol.md §4.3; `parked` carries the with/without-boundary
+ * sub-state).
  */
 export type ExecutionState = 'running' | 'park_requested' | 'parked' | 'completed' | 'retired'
 
-/** A completion receipt (PROTOCOL.md §6.3). */
+/** A completion receipt (docs/protocol.md §6.3). */
 export interface CompletionReceipt {
   readonly rollout_id: string
   readonly attempt_index: number
@@ -57,7 +58,7 @@ export interface Execution {
   detached?: boolean
 }
 
-/** `prepare` / `status` report (PROTOCOL.md §3.3). */
+/** `prepare` / `status` report (docs/protocol.md §3.3). */
 export interface AgentStatus {
   readonly state: 'accepting' | 'preparing'
   readonly ready_to_commit: boolean
@@ -70,7 +71,7 @@ export interface AgentStatus {
 }
 
 /**
- * The whitebox agent participant (PROTOCOL.md §3.3, §4.3, §6.3): executions with generations,
+ * The whitebox agent participant (docs/protocol.md §3.3, §4.3, §6.3): executions with generations,
  * committed turn boundaries, park at safe boundaries, readiness, retire, completion receipts with
  * exact all-or-nothing acknowledgement, and restored continuations claimed by exactly one `/run`.
  */
@@ -269,7 +270,7 @@ export class AgentParticipant {
   }
 
   /**
-   * Generation-safe cut (GENERATION_CUTS.md §5): the execution's model call was cut with a durable
+   * Generation-safe cut (docs/protocol.md §11.5): the execution's model call was cut with a durable
    * disposition, so it parks on its last committed boundary; attempt N+1 re-issues the call from
    * there and continues it from the prefix. Only while preparing, and only with a boundary.
    */

@@ -5,7 +5,7 @@ import { ControlFence, FENCE_OPS, forRequest } from './ControlFence.ts'
 
 const codeOf = (r: { ok: boolean; error?: { code: string } }) => (r.ok ? 'ok' : r.error?.code)
 
-describe('ControlFence (PROTOCOL.md §3.1, §4.1)', () => {
+describe('ControlFence (docs/protocol.md §3.1, §4.1)', () => {
   it('[fence.mark-prepared] [fence] prepare moves idle → preparing and mark_prepared → prepared', () => {
     const f = new ControlFence()
     expect(f.run('ck', FENCE_OPS.prepare, () => ok(1), 100).ok).toBe(true)

@@ -3,7 +3,7 @@ import { cutoverError } from '../contracts/errors.ts'
 import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 
-/** Server checkpoint phases (PROTOCOL.md §4.1). */
+/** Server checkpoint phases (docs/protocol.md §4.1). */
 export const FENCE_PHASES = [
   'idle',
   'preparing',
@@ -16,7 +16,7 @@ export const FENCE_PHASES = [
 ] as const
 export type FencePhase = (typeof FENCE_PHASES)[number]
 
-/** How one fenced control operation moves the phase (PROTOCOL.md §3.1 `run_operation`). */
+/** How one fenced control operation moves the phase (docs/protocol.md §3.1 `run_operation`). */
 export interface FenceOperation {
   /**
    * Operation name; the replay key is `(checkpoint_id, operation)`, so include an identity when it
@@ -78,13 +78,14 @@ interface Recorded {
 }
 
 /**
- * The shared control-plane fence of one server (PROTOCOL.md §3.1, §4.1; CONTRACTS.md §12 replay):
- * `stale_checkpoint` for a finished (retired) id, for every operation and before anything else;
- * replay of a recorded result, and coalescing of an identical in-flight call, only for the same
- * request (a different `checkpoint_dir` for the same id and operation is `checkpoint_conflict`; a
- * new deadline is still a replay); `checkpoint_conflict` for a second id; `invalid_phase`
- * otherwise, and for a resume of an id this server never began. Deadlines are absolute virtual ms;
- * an expired deadline is a zero budget, never an error (Gym sacrifices work instead).
+ * The shared control-plane fence of one server (docs/protocol.md §3.1, §4.1; docs/real-stack.md
+ * replay): `stale_checkpoint` for a finished (retired) id, for every operation and before anything
+ * else; replay of a recorded result, and coalescing of an identical in-flight call, only for the
+ * same request (a different `checkpoint_dir` for the same id and operation is
+ * `checkpoint_conflict`; a new deadline is still a replay); `checkpoint_conflict` for a second id;
+ * `invalid_phase` otherwise, and for a resume of an id this server never began. Deadlines are
+ * absolute virtual ms; an expired deadline is a zero budget, never an error (Gym sacrifices work
+ * instead).
  *
  * A small class over plain-data fields: every participant owns one and the simulator drives
  * operations synchronously, so an explicit begin/finish pair models "in flight".
@@ -142,7 +143,7 @@ export class ControlFence {
   }
 
   /**
-   * The checks that come before any directory is opened or read (CONTRACTS.md §12): a finished id
+   * The checks that come before any directory is opened or read (docs/real-stack.md): a finished id
    * is `stale_checkpoint` for every operation; a recorded or in-flight `(checkpoint_id,
    * operation)` whose request (`checkpoint_dir`) differs is `checkpoint_conflict`. `request` is
    * what the operation was asked beyond its id (the checkpoint directory's location), if anything.
@@ -297,7 +298,7 @@ export class ControlFence {
   }
 }
 
-/** The fenced operations shared by the participants (PROTOCOL.md §3.2–3.4 tables). */
+/** The fenced operations shared by the participants (docs/protocol.md §3.2–3.4 tables). */
 export const FENCE_OPS = {
   prepare: { operation: 'prepare', allowed: ['idle'], during: 'preparing', after: 'preparing' },
   resourcesPrepare: {

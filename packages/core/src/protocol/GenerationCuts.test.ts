@@ -27,7 +27,7 @@ function cutOne(options: { stageFails?: boolean } = {}) {
   return { store, worker, cuts, inventory, receipt, steps }
 }
 
-describe('the generation-cut round (GENERATION_CUTS.md §3)', () => {
+describe('the generation-cut round (docs/protocol.md §11.3)', () => {
   it('[durable-before-ack] the worker swaps at token k, stages [0, k) and only then acknowledges it', () => {
     const { store, receipt, steps } = cutOne()
     expect(steps.map((s) => s.kind)).toEqual(['swap', 'stage', 'ack'])

@@ -17,7 +17,7 @@ import type {
 import { aggregateCutProof, buildInventory, validateReceipt } from './generationCut.ts'
 import { tokenDigest } from './generationTokens.ts'
 
-/** How the model classifies a frozen ticket before the cut round (GENERATION_CUTS.md §2). */
+/** How the model classifies a frozen ticket before the cut round (docs/protocol.md §11.2). */
 export type TicketClass = 'cut' | 'excluded' | 'not_started'
 
 /** One frozen admission ticket and, once known, its disposition. */
@@ -45,7 +45,7 @@ export interface TokenReader {
 }
 
 /**
- * The policy model's generation-safe cut bookkeeping (GENERATION_CUTS.md §3–§5): the frozen
+ * The policy model's generation-safe cut bookkeeping (docs/protocol.md §11.3–§11.5): the frozen
  * tickets and their egress fence, one inventory per managed worker, each worker's receipt checked
  * against it, the cut proof once every worker answered; before commit the validation of every
  * prefix against the token store; after restore the restored cuts and their leases.

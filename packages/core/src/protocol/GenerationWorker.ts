@@ -52,7 +52,7 @@ export interface CutBehaviour {
 }
 
 /**
- * A generation worker (PROTOCOL.md §3.2, GENERATION_CUTS.md §3): stages each finished call's token
+ * A generation worker (docs/protocol.md §3.2, §11.3): stages each finished call's token
  * delta in the token store and returns token-free coordinates; in a generation-safe cut it swaps
  * each active call's buffer atomically at token k (the frozen prefix is `[0, k)`, decoding goes on
  * into a new buffer from k), stages the prefix under `tq/<model_call_id>/seg-0`, waits for

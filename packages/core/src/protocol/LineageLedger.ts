@@ -13,8 +13,8 @@ export interface CallLink {
 }
 
 /**
- * The policy model's token-free lineage ledger (PROTOCOL.md §5.1, §6.2): rows by capture key, the
- * last committed call per execution (later calls of an attempt link within it), and the
+ * The policy model's token-free lineage ledger (docs/protocol.md §5.1, §6.2): rows by capture key,
+ * the last committed call per execution (later calls of an attempt link within it), and the
  * restored-parent relay (N+1's first call links to N's verified last committed call, exactly once).
  */
 export class LineageLedger {

@@ -43,7 +43,7 @@ function committedLedgerOfR0(): { dir: MemoryCheckpointDirectory; call: string }
   return { dir, call: c }
 }
 
-describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
+describe('PolicyModel (docs/protocol.md §3.2, §4.2, §5.1, §6.2)', () => {
   it('[model.pause-closes-admission] [model] prepare with nothing in flight goes accepting → paused and the fence to prepared', () => {
     const m = new PolicyModel(nodeDigest)
     const r = m.pause('ck', 100)
@@ -241,7 +241,7 @@ describe('PolicyModel (PROTOCOL.md §3.2, §4.2, §5.1, §6.2)', () => {
   })
 })
 
-describe('multi-worker admission coordinator (PROTOCOL.md §4.6)', () => {
+describe('multi-worker admission coordinator (docs/protocol.md §4.6)', () => {
   it('[coordinator.paused-needs-all-acks] [coordinator] paused only when every frozen worker acknowledged and summed in-flight is zero', () => {
     const m = new PolicyModel(nodeDigest, { workers: 2 })
     const r = m.pause('ck', 100)

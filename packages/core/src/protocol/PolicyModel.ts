@@ -1,6 +1,6 @@
-// Over the ~400-line guide: admission, in-flight tickets, tombstones, the fence, the relay and the
-// generation-cut round all guard the same generation calls (PROTOCOL.md §3.2, §4.2,
-// GENERATION_CUTS.md); what has a concept of its own is beside it (WorkerCoordinator,
+// Longer than ~400 lines on purpose: admission, in-flight tickets, tombstones, the fence, the relay
+// and the generation-cut round all guard the same generation calls (docs/protocol.md §3.2, §4.2,
+// §11); what has a concept of its own is beside it (WorkerCoordinator,
 // LineageLedger, ControlFence, TokenStore, GenerationCuts: the cut bookkeeping this class only
 // delegates to).
 import type { CutoverError } from '../contracts/errors.ts'
@@ -32,7 +32,7 @@ import type { GenerationCutInventory, GenerationCutReceipt, WorkerCutAck } from 
 import type { FrozenTicket, RestoredCut, TicketClass, TokenReader } from './GenerationCuts.ts'
 import { GenerationCuts } from './GenerationCuts.ts'
 
-/** Admission limiter states (PROTOCOL.md §4.2). */
+/** Admission limiter states (docs/protocol.md §4.2). */
 export type AdmissionState = 'accepting' | 'draining' | 'paused' | 'restore_failed_paused'
 
 /** One admitted generation request (an admission ticket). */
@@ -56,7 +56,7 @@ export interface TokenCoordinates {
   readonly cum_len: number
 }
 
-/** `pause` / `status` report (PROTOCOL.md §3.2). */
+/** `pause` / `status` report (docs/protocol.md §3.2). */
 export interface AdmissionReport {
   readonly state: AdmissionState
   readonly workers: { readonly acknowledged: number; readonly expected: number }
@@ -148,11 +148,11 @@ interface Inflight {
 }
 
 /**
- * The policy model participant (PROTOCOL.md §3.2, §4.2, §5.1, §6.2): admission limiter, in-flight
- * tracking, tombstones, the token-free lineage ledger, commit of exactly the lineage named by agent
- * continuation roots, restore into a fresh namespace and the restored-parent relay. With two or
- * more workers the admission truth is the coordinator's (§4.6): close freezes membership, paused
- * needs every member's acknowledgement and zero summed in-flight.
+ * The policy model participant (docs/protocol.md §3.2, §4.2, §5.1, §6.2): admission limiter,
+ * in-flight tracking, tombstones, the token-free lineage ledger, commit of exactly the lineage
+ * named by agent continuation roots, restore into a fresh namespace and the restored-parent relay.
+ * With two or more workers the admission truth is the coordinator's (§4.6): close freezes
+ * membership, paused needs every member's acknowledgement and zero summed in-flight.
  */
 export class PolicyModel {
   readonly serverName: string
@@ -274,7 +274,8 @@ export class PolicyModel {
     const entry = this.#inflight.get(ticket)
     if (entry === undefined) return err(cutoverError('invalid_request', `unknown ticket ${ticket}`))
     if (this.#cuts.isFenced(ticket) && !this.#unfencedEgress) {
-      // Egress fence (GENERATION_CUTS.md §3.4): the generation finished, its response is held.
+      // Egress fence (docs/protocol.md §11.3 step 4): the generation finished, its response is
+      // held.
       this.#held.add(ticket)
       return err(
         cutoverError(
@@ -368,7 +369,7 @@ export class PolicyModel {
     }
   }
 
-  // ---- generation-safe cuts (GENERATION_CUTS.md) ----
+  // ---- generation-safe cuts (docs/protocol.md §11) ----
 
   /**
    * The cut round of a generation-safe prepare: the tickets still in flight are frozen and their
@@ -441,7 +442,7 @@ export class PolicyModel {
   }
 
   /**
-   * The checkpoint's disposition is known: the fence lifts (GENERATION_CUTS.md §3.4).
+   * The checkpoint's disposition is known: the fence lifts (docs/protocol.md §11.3 step 4).
    * - `committed`: the held responses of this process are dropped and the tickets leave (attempt
    *   N+1 continues each frozen call from its disposition).
    * - `aborted`: nothing was lost, so nothing is redone here: every frozen ticket stays in flight
@@ -783,8 +784,8 @@ export class PolicyModel {
         rollout_id: c.rollout_id,
         attempt_index: c.attempt_index,
       }))
-      // So is every other execution the checkpoint continues (PROTOCOL.md §2.3 "model: attempt N
-      // fenced"; §8 stale attempt after restore): one whose boundary names no model call has no
+      // So is every other execution the checkpoint continues (docs/protocol.md §2.3 "model: attempt
+      // N fenced"; §8 stale attempt after restore): one whose boundary names no model call has no
       // continuation root, so it is not among source_attempts, yet the agent restores it under N+1.
       const continued = continuedExecutions(dir, this.#digest)
       if (!this.#skipRestoreFences)

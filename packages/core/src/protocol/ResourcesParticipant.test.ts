@@ -68,7 +68,7 @@ function restoreWith(
   return res.restore('ck', dir)
 }
 
-describe('ResourcesParticipant (PROTOCOL.md §3.4, §4.4, §7.1)', () => {
+describe('ResourcesParticipant (docs/protocol.md §3.4, §4.4, §7.1)', () => {
   it('[resources.bind-after-start] [resources] binds a session to (rollout_id, attempt_index) only after a successful start, at revision 0', () => {
     const res = counter()
     const bad = res.handleRequest(post('/seed_session', {}, id('r0')))

@@ -1,6 +1,6 @@
-// Over the ~400-line guide: the resources participant's data plane (binding, revisions, receipts,
-// locks) and its control routes guard the same sessions under one fence (PROTOCOL.md §3.4, §4.4);
-// the session bookkeeping itself lives in SessionTable.
+// Longer than ~400 lines on purpose: the resources participant's data plane (binding, revisions,
+// receipts, locks) and its control routes guard the same sessions under one fence
+// (docs/protocol.md §3.4, §4.4); the session bookkeeping itself lives in SessionTable.
 import type { CutoverError, ErrorCode } from '../contracts/errors.ts'
 import { cutoverError, errorBody } from '../contracts/errors.ts'
 import type { SessionState } from '../contracts/views.ts'
@@ -80,7 +80,7 @@ export interface ResourcesResponse {
   readonly bytes?: Uint8Array
 }
 
-/** Mutation receipts kept per session (PROTOCOL.md §8: 1 024 per session). */
+/** Mutation receipts kept per session (docs/protocol.md §8: 1 024 per session). */
 export const RECEIPT_CAPACITY = 1024
 
 /** One session row for views. */
@@ -94,10 +94,10 @@ export interface ResourcesSessionInfo {
 }
 
 /**
- * The resources participant (PROTOCOL.md §3.4, §4.4, §7.1), generic over an environment: binding
- * after a successful start, `(rollout_id, attempt_index)` → session map, revisions that rise only
- * on success, idempotent mutation receipts by request id, uncertain sessions, export at prepare,
- * retire, and restore of the complete replacement set under N+1 (all or nothing).
+ * The resources participant (docs/protocol.md §3.4, §4.4, §7.1), generic over an environment:
+ * binding after a successful start, `(rollout_id, attempt_index)` → session map, revisions that
+ * rise only on success, idempotent mutation receipts by request id, uncertain sessions, export at
+ * prepare, retire, and restore of the complete replacement set under N+1 (all or nothing).
  */
 export class ResourcesParticipant<TSession> {
   readonly serverName: string
@@ -443,7 +443,7 @@ export class ResourcesParticipant<TSession> {
   }
 
   /**
-   * Discovery (`GET /ng-control/v1/capabilities`, PROTOCOL.md §3.1), merged with the fence
+   * Discovery (`GET /ng-control/v1/capabilities`, docs/protocol.md §3.1), merged with the fence
    * snapshot; `deadline_ts` in Unix-epoch seconds as on the wire.
    */
   capabilities(): JsonValue {
@@ -544,9 +544,9 @@ export class ResourcesParticipant<TSession> {
   }
 
   /**
-   * Takes a session's lock within the deadline (PROTOCOL.md §3.4 prepare/retire): a holder that
-   * finishes by the deadline hands the lock over (its mutation is part of what follows); one that
-   * runs past it is a lock timeout, `resources_checkpoint_error`.
+   * Takes a session's lock within the deadline (docs/protocol.md §3.4 prepare/retire): a holder
+   * that finishes by the deadline hands the lock over (its mutation is part of what follows); one
+   * that runs past it is a lock timeout, `resources_checkpoint_error`.
    */
   #acquire(
     meta: SessionMeta,

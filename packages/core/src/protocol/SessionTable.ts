@@ -20,7 +20,7 @@ export interface SessionMeta {
   holder?: (() => void) | null
 }
 
-/** Bounds of the receipt history of closed sessions (PROTOCOL.md §8). */
+/** Bounds of the receipt history of closed sessions (docs/protocol.md §8). */
 export interface ReceiptHistoryLimits {
   /** Closed sessions whose receipts stay answerable (1 024). */
   readonly retiredSessions: number

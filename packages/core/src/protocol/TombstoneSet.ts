@@ -8,9 +8,9 @@ export interface TombstoneReader {
 }
 
 /**
- * The fenced attempts of one participant (PROTOCOL.md §3.1 "tombstones"): execution keys that may
- * never act again. Every participant keeps one beside its ControlFence; the sorted list is cached
- * because views read it after every trace event.
+ * The fenced attempts of one participant (docs/protocol.md §3.1 "tombstones"): execution keys that
+ * may never act again. Every participant keeps one beside its ControlFence; the sorted list is
+ * cached because views read it after every trace event.
  */
 export class TombstoneSet implements TombstoneReader {
   readonly #keys = new Set<string>()

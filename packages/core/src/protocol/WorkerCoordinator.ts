@@ -4,7 +4,7 @@ import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 
 /**
- * The policy model's service-level admission coordinator (PROTOCOL.md §4.6): which workers are
+ * The policy model's service-level admission coordinator (docs/protocol.md §4.6): which workers are
  * connected, the membership a close freezes, and which frozen members acknowledged. With one worker
  * there is no coordinator to ask: the one worker is always drained of acknowledgements.
  */

@@ -9,13 +9,14 @@ import { FENCE_OPS, forRequest } from './ControlFence.ts'
 import { noSteps, runSteps } from '../directory/verifySteps.ts'
 
 /**
- * A participant's fenced `commit` (PROTOCOL.md §3.1): `prepared → committing → committed_paused`,
- * replayed when repeated. The directory layer throws `DirectoryWriteError` when the injected crash
- * fires; here that becomes the participant's checkpoint error, so the fence returns to `prepared`
- * and the controller can retry the commit with the same id over the same directory (a full disk
- * keeps its own code, `storage_full`, on every attempt).
- *  The fence's admission comes first (CONTRACTS.md §12): a finished id is `stale_checkpoint`, and a
- * commit of the same id into another directory is `checkpoint_conflict`, before D is read.
+ * A participant's fenced `commit` (docs/protocol.md §3.1):
+ * `prepared → committing → committed_paused`, replayed when repeated. The directory layer throws
+ * `DirectoryWriteError` when the injected crash fires; here that becomes the participant's
+ * checkpoint error, so the fence returns to `prepared` and the controller can retry the commit with
+ * the same id over the same directory (a full disk keeps its own code, `storage_full`, on every
+ * attempt).
+ *  The fence's admission comes first (docs/real-stack.md): a finished id is `stale_checkpoint`, and
+ * a commit of the same id into another directory is `checkpoint_conflict`, before D is read.
  *  Commit success stands only for bytes that are durable: with a staged directory the writes are
  * performed after the call returned, and one of them may fail then. So a repeated commit replays
  * the recorded success only while `durable()` (the participant's namespace in D loads and

@@ -7,7 +7,7 @@ import type { Result } from '../result.ts'
 import { err, ok } from '../result.ts'
 
 /**
- * The generation-cut wire (GENERATION_CUTS.md §3, the stack's `generation_cut.py` names): the
+ * The generation-cut wire (docs/protocol.md §11.3, the stack's `generation_cut.py` names): the
  * model's per-worker inventory, each worker's receipt, and the proof the model aggregates.
  */
 

@@ -2,7 +2,7 @@ import { canonicalJson } from '../json.ts'
 import type { Digest } from '../ports.ts'
 
 /**
- * Tokens a generation produces per virtual millisecond (GENERATION_CUTS.md §6: fixed by the
+ * Tokens a generation produces per virtual millisecond (docs/protocol.md §11.6: fixed by the
  * implementation).
  */
 export const TOKENS_PER_MS = 1
@@ -36,8 +36,8 @@ export function generationTokenIds(
 }
 
 /**
- * `prefix_digest`: SHA-256 hex of the canonical JSON array of the token ids (GENERATION_CUTS.md
- * §3).
+ * `prefix_digest`: SHA-256 hex of the canonical JSON array of the token ids
+ * (docs/protocol.md §11.3).
  */
 export const tokenDigest = (digest: Digest, tokens: readonly number[]): string =>
   digest.sha256Hex(canonicalJson(tokens))

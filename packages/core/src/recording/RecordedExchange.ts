@@ -14,7 +14,7 @@ export interface RecordedBody {
 }
 
 /**
- * One HTTP exchange of a recording (CONTRACTS.md §13): the shape of the real stack's recordings
+ * One HTTP exchange of a recording (docs/recording.md): the shape of the real stack's recordings
  * (`participant, method, path, query, request, status, response, t`, and `ms`), plus what Cutover's
  * recorder adds (`t_end`, the monotonic times, `headers`, the bodies' sizes). `t` and `t_end` are
  * wall-clock seconds (Unix time) at the request's start and the answer's end; `status` is null when
@@ -81,7 +81,7 @@ export const recordedExchangeSchema = z.looseObject({
   response_body: bodySchema.optional(),
 })
 
-/** The fields every line must have (CONTRACTS.md §13), in the order a message names them. */
+/** The fields every line must have (docs/recording.md), in the order a message names them. */
 export const REQUIRED_EXCHANGE_FIELDS = [
   'participant',
   'method',

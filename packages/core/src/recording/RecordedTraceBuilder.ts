@@ -99,7 +99,7 @@ function roleOfComponent(e: RecordedExchange): ParticipantRole | null {
   return null
 }
 
-/** The trace participant id (CONTRACTS.md §2) of a recorded participant with this role. */
+/** The trace participant id (docs/protocol.md §12.2) of a recorded participant with this role. */
 export function traceParticipantId(name: string, role: ParticipantRole): string {
   if (role === 'model') return name === 'policy' || name === 'policy_model' ? 'policy_model' : name
   if (role === 'agent') return name
@@ -107,8 +107,8 @@ export function traceParticipantId(name: string, role: ParticipantRole): string 
 }
 
 /**
- * Builds a recorded run's trace one exchange at a time (CONTRACTS.md §2): each exchange is one
- * event, drawn when its answer came (the recording's line order), from the caller (the
+ * Builds a recorded run's trace one exchange at a time (docs/protocol.md §12.2): each exchange is
+ * one event, drawn when its answer came (the recording's line order), from the caller (the
  * controller for control calls and `/run`, the agent for its model and resources calls) to the
  * participant, with the exchange whole in its payload: route, status, duration, request and
  * answer. Phases come from the control routes (prepare, retire, commit, restore, resume; abort

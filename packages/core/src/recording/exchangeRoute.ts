@@ -30,7 +30,7 @@ export interface ExchangeRoute {
 }
 
 const CONTROL = '/ng-control/v1/'
-/** The data-plane paths the model's admission gates (PROTOCOL.md §3.2). */
+/** The data-plane paths the model's admission gates (docs/protocol.md §3.2). */
 const MODEL_CALL = /\/v1\/(responses|chat\/completions|messages)$/
 /** `/ng-rollout/<capture_key>/…`: the rollout prefix of data-plane calls. */
 const ROLLOUT_PREFIX = /^\/ng-rollout\/([^/]+)(\/.*)$/

@@ -15,7 +15,7 @@ const preview = (text: string): string =>
   JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
 
 /**
- * Reads one line of a recording: a JSON object with at least the fields of CONTRACTS.md §13. The
+ * Reads one line of a recording: a JSON object with at least the fields of docs/recording.md. The
  * problem names the line and what is wrong with it (not JSON, a missing or mistyped field).
  */
 export function readRecordingLine(

@@ -478,7 +478,7 @@ function relayOnce(xs: readonly Exchange[]): Verdict {
 }
 
 /**
- * The checks a black box allows over a recorded trace (CONTRACTS.md §13, docs/recording.md): each
+ * The checks a black box allows over a recorded trace (docs/recording.md): each
  * passes, fails with the exchange that breaks it (its step and line), or was not observed. Pure:
  * the directories come as facts the edge read.
  */

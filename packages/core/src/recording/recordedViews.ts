@@ -58,7 +58,7 @@ const PHASE_AFTER: { readonly [type: string]: string } = {
   'agent.resume': 'idle',
   'resources.resume': 'idle',
 }
-/** Admission words an answer's `state` may carry (PROTOCOL.md §3.2–3.4). */
+/** Admission words an answer's `state` may carry (docs/protocol.md §3.2–3.4). */
 const ADMISSION = new Set(['accepting', 'draining', 'paused', 'preparing', 'closed'])
 
 /** What an answer says about readiness, in a few words; undefined when it says nothing. */
@@ -104,7 +104,7 @@ export function recordedInvariants(checks: readonly RecordedCheck[]): {
 }
 
 /**
- * A recorded run's views, from its trace alone (CONTRACTS.md §13): participant cards from what
+ * A recorded run's views, from its trace alone (docs/recording.md): participant cards from what
  * each participant's answers said (phase, admission, in-flight, tombstones, readiness, manifest
  * digest), session rows and lineage from the `/run`, model and resources exchanges, and the
  * black-box checks over the events up to each step (their invariants, as far as a check stands
@@ -220,7 +220,7 @@ export function recordedViews(
         delete card.readiness
         card.phase = phase
       }
-      // Its first answer: an idle participant accepts (PROTOCOL.md §4.1).
+      // Its first answer: an idle participant accepts (docs/protocol.md §4.1).
       if (!discovered.has(e.to) && phase === 'idle') card.admission = 'accepting'
       discovered.add(e.to)
       card.checkpoint_id = textOf(answer['active_checkpoint_id']) ?? null

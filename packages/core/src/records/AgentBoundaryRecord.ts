@@ -4,7 +4,7 @@ import { jsonValueSchema } from '../jsonValueSchema.ts'
 import { countSchema, rolloutIdSchema } from './ExecutionIdentity.ts'
 import { ID_PATTERN } from './idPattern.ts'
 
-/** An agent's committed turn boundary (PROTOCOL.md §3.3, schema 1 on disk). */
+/** An agent's committed turn boundary (docs/protocol.md §3.3, schema 1 on disk). */
 export interface AgentBoundaryRecord {
   readonly rollout_id: string
   readonly attempt_index: number

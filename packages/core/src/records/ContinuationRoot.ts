@@ -3,7 +3,10 @@ import { countSchema, rolloutIdSchema } from './ExecutionIdentity.ts'
 import { ID_PATTERN } from './idPattern.ts'
 import type { Same } from './sameType.ts'
 
-/** A continuation root: an agent record that names a committed model call (PROTOCOL.md §5.2). */
+/**
+ * A continuation root: an agent record that names a committed model call
+ * (docs/protocol.md §5.2).
+ */
 export interface ContinuationRoot {
   readonly schema_version: 1
   readonly rollout_id: string

@@ -2,7 +2,10 @@ import { z } from 'zod'
 import { ID_PATTERN } from './idPattern.ts'
 import type { Same } from './sameType.ts'
 
-/** `(rollout_id, attempt_index)`: one physical dispatch of a logical rollout (PROTOCOL.md §2.1). */
+/**
+ * `(rollout_id, attempt_index)`: one physical dispatch of a logical rollout
+ * (docs/protocol.md §2.1).
+ */
 export interface ExecutionIdentity {
   readonly rollout_id: string
   readonly attempt_index: number
@@ -18,7 +21,10 @@ export function parseKey(key: string): ExecutionIdentity {
   return { rollout_id: key.slice(0, at), attempt_index: Number(key.slice(at + 2)) }
 }
 
-/** Capture key: the rollout id for attempt 0, else `<rollout_id>-a<attempt>` (PROTOCOL.md §2.1). */
+/**
+ * Capture key: the rollout id for attempt 0, else `<rollout_id>-a<attempt>`
+ * (docs/protocol.md §2.1).
+ */
 export const captureKey = (id: ExecutionIdentity): string =>
   id.attempt_index === 0 ? id.rollout_id : `${id.rollout_id}-a${id.attempt_index}`
 

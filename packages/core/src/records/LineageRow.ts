@@ -2,7 +2,10 @@ import { z } from 'zod'
 import { countSchema, rolloutIdSchema } from './ExecutionIdentity.ts'
 import type { Same } from './sameType.ts'
 
-/** One token-free lineage row of the policy model's ledger (PROTOCOL.md §5.1, simulator subset). */
+/**
+ * One token-free lineage row of the policy model's ledger (docs/protocol.md §5.1, simulator
+ * subset).
+ */
 export interface LineageRow {
   readonly model_call_id: string
   readonly parent_call_id: string | null

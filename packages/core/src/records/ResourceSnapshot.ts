@@ -3,12 +3,12 @@ import { jsonValueSchema } from '../jsonValueSchema.ts'
 import { ID_PATTERN } from './idPattern.ts'
 
 /**
- * The ResourceSnapshot schema version Cutover writes (v2 carries mutation receipts, PROTOCOL.md
- * §5.3).
+ * The ResourceSnapshot schema version Cutover writes (v2 carries mutation receipts,
+ * docs/protocol.md §5.3).
  */
 export const RESOURCE_SNAPSHOT_SCHEMA_VERSION = 2
 
-/** PROTOCOL.md §5.3 `ResourceMutationReceipt`: the recorded outcome of one fenced mutation. */
+/** docs/protocol.md §5.3 `ResourceMutationReceipt`: the recorded outcome of one fenced mutation. */
 export const resourceMutationReceiptSchema = z.object({
   request_id: z.string().min(1),
   expected_revision: z.number().int().nonnegative().optional(),
@@ -21,8 +21,8 @@ export const resourceMutationReceiptSchema = z.object({
 export type ResourceMutationReceipt = z.infer<typeof resourceMutationReceiptSchema>
 
 /**
- * CONTRACTS.md §5 `ResourceSnapshot`: one session's exported state at a checkpoint, written to
- * `D/resources/<server_name>/<rollout_id>.a<attempt>.json`. `state` is the environment codec's
+ * docs/protocol.md §12.5 `ResourceSnapshot`: one session's exported state at a checkpoint, written
+ * to `D/resources/<server_name>/<rollout_id>.a<attempt>.json`. `state` is the environment codec's
  * form; `created_at` is virtual milliseconds.
  */
 export const resourceSnapshotSchema = z.object({
@@ -38,7 +38,7 @@ export const resourceSnapshotSchema = z.object({
 /**
  * The earlier generation's snapshot (Gym's `nemo_gym/checkpoint/resources.py`, which the real
  * resources servers ran): schema 1, extra fields forbidden, a `state` object, `created_at` in
- * (float) seconds, no mutation receipts. Read, never written (CONTRACTS.md §12).
+ * (float) seconds, no mutation receipts. Read, never written (docs/real-stack.md).
  */
 export const resourceSnapshotV1Schema = z.strictObject({
   schema_version: z.literal(1),

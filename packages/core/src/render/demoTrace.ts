@@ -15,7 +15,7 @@ type Row = readonly [
 ]
 
 // One checkpoint cycle of a two-rollout run (r0 plays Blackjack, r1 the counter), in the order
-// PROTOCOL.md §3.5 prescribes: agents park → model drains → resources export; commit agents →
+// docs/protocol.md §3.5 prescribes: agents park → model drains → resources export; commit agents →
 // model → resources → aggregate manifest last; restore under attempt 2, paused; resume
 // dependencies before agents; then the fenced attempt 1 of r0 is refused and attempt 2 runs on.
 const ROWS: readonly Row[] = [
@@ -187,8 +187,8 @@ const ROWS: readonly Row[] = [
 ]
 
 /**
- * A tiny, fixed, hand-written trace of one checkpoint cycle, shaped per CONTRACTS.md §2 (some
- * of its types are not the simulator's): a readable fixture for the renderer's tests.
+ * A tiny, fixed, hand-written trace of one checkpoint cycle, shaped per docs/protocol.md §12.2
+ * (some of its types are not the simulator's): a readable fixture for the renderer's tests.
  */
 export function demoTrace(): readonly TraceMessage[] {
   return ROWS.map(([time_ms, phase, from, to, type, payload, outcome = 'ok'], i) => ({

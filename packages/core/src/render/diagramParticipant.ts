@@ -5,7 +5,7 @@ import { sanitizeLabel } from './sanitizeLabel.ts'
 export interface DiagramParticipant {
   /** Mermaid id: a plain identifier no grammar keyword can swallow. */
   readonly id: string
-  /** Sort key: the contract's fixed participant order (CONTRACTS.md §2). */
+  /** Sort key: the contract's fixed participant order (docs/protocol.md §12.2). */
   readonly rank: readonly [number, number, string]
   /** The rollout a `rollout_<id>` participant stands for (it folds into `rollouts`). */
   readonly rollout: string | null

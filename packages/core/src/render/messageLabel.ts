@@ -40,7 +40,7 @@ const NAMED_BY_PATH: ReadonlySet<string> = new Set([
 ])
 
 /**
- * A recorded exchange's answer on its line (CONTRACTS.md §13): `→ 400`, `→ no answer`, and the
+ * A recorded exchange's answer on its line (docs/recording.md): `→ 400`, `→ no answer`, and the
  * wait of a long poll (`waited 888 ms`). Undefined for a simulated event.
  */
 function exchangeHint(event: TraceMessage): string | undefined {

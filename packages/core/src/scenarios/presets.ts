@@ -1,7 +1,7 @@
 import type { ScenarioInfo, ScenarioName } from '../contracts/scenarios.ts'
 
 /**
- * The scenario presets (CONTRACTS.md §3): a default config, a fault schedule and the
+ * The scenario presets (docs/protocol.md §12.3): a default config, a fault schedule and the
  * narrative the UI and `cutover simulate --help` show.
  */
 export const SCENARIOS: readonly ScenarioInfo[] = [

@@ -21,8 +21,8 @@ export interface Corruption {
 }
 
 /**
- * The run's faults (`config.faults`, CONTRACTS.md §3), read once into the questions the engine
- * asks: how many model workers and which never answer, a rollout's extra latency, whether a
+ * The run's faults (`config.faults`, docs/protocol.md §12.3), read once into the questions the
+ * engine asks: how many model workers and which never answer, a rollout's extra latency, whether a
  * rollout's result is held back unacknowledged or claimed twice, the stale requests to replay,
  * the files to corrupt, and whether a directory write is the one that crashes. Rollouts named by
  * index resolve to their ids here. A baseline run (no checkpoint) sees only the worker layout.

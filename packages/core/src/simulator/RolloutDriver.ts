@@ -1,7 +1,8 @@
-// Over the ~400-line guide: one rollout's whole lifecycle (dispatch → start → boundary → model
-// call → env step → finish → acknowledge, parking and continuing across a checkpoint, a generation
-// cut and its continuation under N+1) reads as one story; splitting the steps would scatter the
-// `RolloutRt` state they hand to each other. The cut round itself is generationCutRound.ts.
+// Longer than ~400 lines on purpose: one rollout's whole lifecycle (dispatch → start → boundary →
+// model call → env step → finish → acknowledge, parking and continuing across a checkpoint, a
+// generation cut and its continuation under N+1) reads as one story; splitting the steps would
+// scatter the `RolloutRt` state they hand to each other. The cut round itself is
+// generationCutRound.ts.
 import { ENV_NAMES } from '../contracts/environments.ts'
 import type { CutoverError } from '../contracts/errors.ts'
 import type { TracePhase } from '../contracts/trace.ts'
@@ -176,8 +177,8 @@ export class RolloutDriver {
   }
 
   /**
-   * The checkpoint aborted after the cut (GENERATION_CUTS.md §3.4): the frozen call of `id` was
-   * not lost, so its execution leaves the cut's park and waits for the call again instead of
+   * The checkpoint aborted after the cut (docs/protocol.md §11.3 step 4): the frozen call of `id`
+   * was not lost, so its execution leaves the cut's park and waits for the call again instead of
    * re-issuing it; a response held by the fence is delivered now, once. (Committed: the held
    * response is dropped; attempt N+1 continues the call.)
    */
@@ -638,7 +639,7 @@ export class RolloutDriver {
   }
 
   /**
-   * The first call of N+1 continues N's cut call (GENERATION_CUTS.md §5): its worker claims the
+   * The first call of N+1 continues N's cut call (docs/protocol.md §11.5): its worker claims the
    * restored cut (a second claimant is refused), the prefix is delivered (`staged` from the token
    * store, or `inline` by the framework) and consumed, and decoding resumes at token k. False when
    * the claim was refused (the call is then generated from its input).

@@ -48,7 +48,7 @@ export interface SimulationResult {
   readonly invariants: InvariantMap
   readonly failures: readonly InvariantFailure[]
   readonly checkpoints: readonly SimulatedCheckpoint[]
-  /** Faults of the schedule that never fired, each with the reason (CONTRACTS.md §3). */
+  /** Faults of the schedule that never fired, each with the reason (docs/protocol.md §12.3). */
   readonly inert_faults: readonly InertFault[]
   /** Participant cards after event `step` (step 0 = before the first event). */
   participantsAt(step: number): readonly ParticipantView[]

@@ -4,7 +4,7 @@ import type { EnvName } from '../contracts/environments.ts'
 import type { WorkplaceExample } from '../environments/workplace/WorkplaceSession.ts'
 import type { JsonValue } from '../json.ts'
 
-/** The environments in dealing order (CONTRACTS.md §1). */
+/** The environments in dealing order (docs/protocol.md §12.1). */
 
 /** One rollout of a run: its id, environment, task row and seed. */
 export interface RolloutPlan {
@@ -68,7 +68,8 @@ export interface Decision {
 }
 
 /**
- * The counter example rows (ENVIRONMENTS.md §3): add a, add b, read; expected = initial + a + b.
+ * The counter example rows (docs/environments.md §3): add a, add b, read; expected = initial + a +
+ * b.
  */
 export function counterTask(task: number): {
   readonly a: number

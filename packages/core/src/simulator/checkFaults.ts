@@ -22,9 +22,9 @@ export function faultRolloutId(ref: string | number, rollouts: number): string |
 }
 
 /**
- * Faults are checked (CONTRACTS.md §3): a fault naming a rollout or a policy-model worker the run
- * does not have is refused with `invalid_request`, naming the valid form; so is a cut fault in a
- * `whole-request` run. Nothing is changed.
+ * Faults are checked (docs/protocol.md §12.3): a fault naming a rollout or a policy-model worker
+ * the run does not have is refused with `invalid_request`, naming the valid form; so is a cut fault
+ * in a `whole-request` run. Nothing is changed.
  */
 export function checkFaults(
   config: RunConfig,

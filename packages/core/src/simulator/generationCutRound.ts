@@ -14,7 +14,7 @@ const workerName = (engine: Engine, k: number): string =>
   engine.world.model.workerCount > 1 ? `model_worker_${k}` : 'generation_worker'
 
 /**
- * The generation-safe cut round at the prepare deadline (GENERATION_CUTS.md §3): the policy model
+ * The generation-safe cut round at the prepare deadline (docs/protocol.md §11.3): the policy model
  * freezes the tickets still in flight and fences their egress; it classifies the ones it does not
  * send (constrained decoding → `excluded`, no token yet → `not_started`); after `CUT_REQUEST_MS`
  * each worker swaps its buffers, stages each prefix, waits for durability and answers one receipt;
@@ -193,8 +193,8 @@ const ids = (t: FrozenTicket): { rollout_id: string; attempt_index: number } => 
 
 /**
  * The checkpoint's disposition is known (the ledger committed, or the checkpoint aborted): the
- * fence lifts and each frozen ticket is reported (GENERATION_CUTS.md §3.4). Committed: this process
- * never delivers the held responses — attempt N+1 continues each call from its disposition.
+ * fence lifts and each frozen ticket is reported (docs/protocol.md §11.3 step 4). Committed: this
+ * process never delivers the held responses — attempt N+1 continues each call from its disposition.
  * Aborted: nothing is redone — a held response is delivered now, exactly once, and a call still
  * generating goes on from where it is (its execution leaves the cut's park).
  */

@@ -55,7 +55,7 @@ const run = (
 const ofType = <T extends TraceEvent['type']>(events: readonly TraceEvent[], type: T) =>
   events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type)
 
-describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
+describe('generation-safe cuts (docs/protocol.md §11)', () => {
   it('[cut_mode] whole-request stays the default and leaves the run config as it was', () => {
     const config = resolveRunConfig({ scenario: 'happy-path', seed: 0 })
     expect('cut_mode' in config).toBe(false)
@@ -400,7 +400,7 @@ describe('generation-safe cuts (GENERATION_CUTS.md)', () => {
     expect(ofType(result.events, 'generation.cut')).toEqual([])
   })
 
-  describe('an abort after the cut (GENERATION_CUTS.md §3.4: held responses are released on abort)', () => {
+  describe('an abort after the cut (docs/protocol.md §11.3 step 4: held responses are released on abort)', () => {
     const aborted = { test: { firstCheckpointCommitRefused: true } }
 
     it('[model.egress-release-on-abort] over 100 seeds of completed-before-egress whose first checkpoint aborts after the cut, each held response reaches the agent exactly once, after the release, and every invariant passes', () => {

@@ -33,9 +33,10 @@ function reasonFor(f: Fault, id: string): string {
 }
 
 /**
- * The faults of a run that never fired (CONTRACTS.md §3 `inert_faults`), read from its trace: each
- * kind leaves a recognisable event when it takes effect (a retirement, a delayed request, a flipped
- * byte, a crashed write, a missing-workers report, an acknowledgement error, a duplicate claim).
+ * The faults of a run that never fired (docs/protocol.md §12.3 `inert_faults`), read from its
+ * trace: each kind leaves a recognisable event when it takes effect (a retirement, a delayed
+ * request, a flipped byte, a crashed write, a missing-workers report, an acknowledgement error, a
+ * duplicate claim).
  */
 export function inertFaults(
   config: RunConfig,

@@ -10,7 +10,7 @@ import { resolveRunConfig, runSimulation } from './simulate.ts'
 
 const workplace = loadNodeWorkplaceData()
 
-describe('restore fences every continued attempt at the policy model (PROTOCOL.md §2.3, §2.4, §8)', () => {
+describe('restore fences every continued attempt at the policy model (docs/protocol.md §2.3, §2.4, §8)', () => {
   it('[model.restore-fences-continued] an execution whose boundary names no model call is continued, not a root: the restored model still refuses its attempt N', () => {
     // happy-path seed 2: r7 is parked on its first boundary (no model call yet) when the checkpoint
     // is taken.

@@ -48,7 +48,7 @@ describe('simulate', () => {
     expect(next.value.events).toEqual(seen)
   })
 
-  it('[sim] participant ids and phases follow CONTRACTS.md §2', () => {
+  it('[sim] participant ids and phases follow docs/protocol.md §12.2', () => {
     const ids = new Set(result.events.flatMap((e) => [e.from, e.to]))
     for (const id of ids)
       expect(id).toMatch(

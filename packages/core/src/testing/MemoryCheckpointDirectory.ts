@@ -23,12 +23,12 @@ export interface MemoryCheckpointDirectoryOptions {
 }
 
 /**
- * The in-memory directory port (PRODUCT.md §2 "an in-memory implementation that can crash after
- * the k-th write"), with the real one's batched durability: a write is atomic per file and seen at
- * once by this writer, but only `sync()` makes it durable, so a crash loses the writes since the
- * last `sync()` (as `NodeCheckpointDirectory`'s never-renamed temp files are). `sync()` is counted
- * so tests can check that a commit syncs per namespace, not per file. Symlinks can be planted to
- * test that readers refuse them.
+ * The in-memory directory port (docs/architecture.md "an in-memory implementation that can crash
+ * after the k-th write"), with the real one's batched durability: a write is atomic per file and
+ * seen at once by this writer, but only `sync()` makes it durable, so a crash loses the writes
+ * since the last `sync()` (as `NodeCheckpointDirectory`'s never-renamed temp files are). `sync()`
+ * is counted so tests can check that a commit syncs per namespace, not per file. Symlinks can be
+ * planted to test that readers refuse them.
  */
 export class MemoryCheckpointDirectory implements CheckpointDirectory {
   readonly location: string

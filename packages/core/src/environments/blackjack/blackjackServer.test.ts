@@ -10,7 +10,7 @@ const say = (text: string) => ({
 })
 const server = createBlackjackServer({ seedForUnseededReset: () => 0n })
 
-describe('blackjack (ENVIRONMENTS.md §2)', () => {
+describe('blackjack (docs/environments.md §2)', () => {
   it('[bj-rules] hand values follow _hand_value', () => {
     expect(handValue(['5', '7'])).toBe(12)
     expect(handValue(['K', 'Q'])).toBe(20)

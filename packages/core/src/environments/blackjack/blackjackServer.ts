@@ -17,7 +17,10 @@ import {
 } from '../gymnasium/fastapiValidation.ts'
 import { RANKS, deal, formatHand, handValue, observation, parseAction } from './blackjackRules.ts'
 
-/** One hand in progress: both hands and the session's own RNG position (ENVIRONMENTS.md §2). */
+/**
+ * One hand in progress: both hands and the session's own RNG position
+ * (docs/environments.md §2).
+ */
 export interface BlackjackSession {
   readonly player: readonly string[]
   readonly dealer: readonly string[]

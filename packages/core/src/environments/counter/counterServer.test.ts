@@ -12,7 +12,7 @@ const verifyBody = (expected_count: unknown) => ({
   expected_count,
 })
 
-describe('session-state counter (ENVIRONMENTS.md §3)', () => {
+describe('session-state counter (docs/environments.md §3)', () => {
   it('[counter-seed] seed_session sets the count once and never overwrites', () => {
     const a = server.handle('/seed_session', { initial_count: 3, other: 'x' }, undefined)
     expect(a.response).toEqual({ status: 200, body: {} })

@@ -16,7 +16,7 @@ import {
 } from '../gymnasium/fastapiValidation.ts'
 
 /**
- * Session-state counter (ENVIRONMENTS.md §3): one Python int per session, exact at any size (a
+ * Session-state counter (docs/environments.md §3): one Python int per session, exact at any size (a
  * plain number inside 2^53, a `PyInt` beyond).
  */
 export interface CounterSession {
@@ -27,7 +27,7 @@ const countOf = (session: CounterSession | undefined): bigint =>
   intValue(session?.counter ?? 0) ?? 0n
 
 /**
- * The counter's codec (PROTOCOL.md §7.2): `{counter: int}`, the int a JSON number inside the
+ * The counter's codec (docs/protocol.md §7.2): `{counter: int}`, the int a JSON number inside the
  * safe range and a decimal string beyond it, so a snapshot keeps every digit through JSON.
  */
 export const counterCodec: CheckpointCodec<CounterSession> = {

@@ -5,9 +5,9 @@ import type { Result } from '../../result.ts'
 import { err, ok } from '../../result.ts'
 
 /**
- * The Gymnasium base codec's export (PROTOCOL.md §7.2): a deep copy that must survive a JSON round
- * trip unchanged. Live objects (class instances, functions, bigints, non-finite numbers, undefined)
- * fail with the path of the first offender instead of being written implicitly.
+ * The Gymnasium base codec's export (docs/protocol.md §7.2): a deep copy that must survive a JSON
+ * round trip unchanged. Live objects (class instances, functions, bigints, non-finite numbers,
+ * undefined) fail with the path of the first offender instead of being written implicitly.
  */
 export function jsonSafeCopy(value: unknown, path = '$'): Result<JsonValue, CutoverError> {
   const copied = copy(value)

@@ -8,8 +8,8 @@ export type Row = readonly Cell[]
 
 /**
  * A pandas DataFrame as plain immutable data: columns, the row-index labels (they matter for
- * grading, ENVIRONMENTS.md §4.3/§4.5) and rows. Tools never mutate a Table; they build a new one
- * that shares the unchanged rows (copy-on-write), so base tables are shared safely.
+ * grading, docs/environments.md §4.3/§4.5) and rows. Tools never mutate a Table; they build a new
+ * one that shares the unchanged rows (copy-on-write), so base tables are shared safely.
  */
 export interface Table {
   readonly columns: readonly string[]

@@ -32,7 +32,7 @@ function readCsvStr(text: string): Table {
 }
 
 /**
- * Parses the raw data once into the immutable base tables (ENVIRONMENTS.md §4.3). Pure: the
+ * Parses the raw data once into the immutable base tables (docs/environments.md §4.3). Pure: the
  * digest port identifies the base for delta snapshots.
  */
 export function parseWorkplaceBase(data: WorkplaceData, digest: Digest): WorkplaceBase {

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../json.ts'
 import type { Table } from './Table.ts'
 
-/** The five tables a Workplace session mutates (the graded ones, ENVIRONMENTS.md §4.5). */
+/** The five tables a Workplace session mutates (the graded ones, docs/environments.md §4.5). */
 export const SESSION_TABLES = [
   'emails',
   'calendar_events',
@@ -11,7 +11,7 @@ export const SESSION_TABLES = [
 ] as const
 export type SessionTableName = (typeof SESSION_TABLES)[number]
 
-/** Every table a session exposes, in the CLI/fixture order (CONTRACTS.md §6). */
+/** Every table a session exposes, in the CLI/fixture order (docs/cli.md). */
 export const ALL_TABLES = [
   'emails',
   'calendar_events',

@@ -3,9 +3,9 @@ import { callTool } from './workplaceTools.ts'
 import type { WorkplaceBase, WorkplaceSession } from './WorkplaceSession.ts'
 
 /**
- * `route_to_python_function` for a seeded session (ENVIRONMENTS.md §4.1): JSON-null arguments are
- * dropped so Python defaults apply, the result is wrapped as `{output}`, and any exception becomes
- * `Error executing tool '<name>': <message>` with HTTP 200. Pure.
+ * `route_to_python_function` for a seeded session (docs/environments.md §4.1): JSON-null arguments
+ * are dropped so Python defaults apply, the result is wrapped as `{output}`, and any exception
+ * becomes `Error executing tool '<name>': <message>` with HTTP 200. Pure.
  */
 export function routeToolCall(
   base: WorkplaceBase,

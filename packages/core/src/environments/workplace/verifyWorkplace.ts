@@ -89,8 +89,8 @@ export function gradedTablesEqual(a: Table, b: Table): boolean {
 }
 
 /**
- * `is_correct(predicted, ground_truth, None)` (ENVIRONMENTS.md §4.5): both call lists replayed on
- * fresh state; reward 1 when the five graded tables are equal. Ignores any live session. Pure.
+ * `is_correct(predicted, ground_truth, None)` (docs/environments.md §4.5): both call lists replayed
+ * on fresh state; reward 1 when the five graded tables are equal. Ignores any live session. Pure.
  */
 export function verifyWorkplace(
   base: WorkplaceBase,

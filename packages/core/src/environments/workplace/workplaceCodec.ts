@@ -180,7 +180,7 @@ function decodeFull(
 }
 
 /**
- * The Workplace Assistant codec (PROTOCOL.md §7.2, CONTRACTS.md §5). Exports a delta against the
+ * The Workplace Assistant codec (docs/protocol.md §7.2, §12.5). Exports a delta against the
  * pristine base tables (only label changes and non-base rows are written) or the full tables;
  * restores either form to tables identical to the live ones, labels and order included. A delta
  * names its base by digest and is refused against any other base.

@@ -30,9 +30,9 @@ const NOT_SEEDED = {
 }
 
 /**
- * `WorkbenchResourcesServer` (ENVIRONMENTS.md §4.1): `/seed_session` builds a fresh environment
- * (overwriting any), `/verify` replays `response.output` function calls against `ground_truth` on
- * fresh state, and every other `POST /<tool>` runs the tool with route semantics.
+ * `WorkbenchResourcesServer` (docs/environments.md §4.1): `/seed_session` builds a fresh
+ * environment (overwriting any), `/verify` replays `response.output` function calls against
+ * `ground_truth` on fresh state, and every other `POST /<tool>` runs the tool with route semantics.
  * `/aggregate_metrics` is left to the HTTP layer (404 here).
  */
 export function createWorkplaceServer(

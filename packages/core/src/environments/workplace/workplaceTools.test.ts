@@ -1,5 +1,5 @@
-// Over the ~400-line guide: one reference case per Workplace tool, kept together so the tool
-// catalogue and its expected answers read side by side.
+// Longer than ~400 lines on purpose: one reference case per Workplace tool, kept together so the
+// tool catalogue and its expected answers read side by side.
 import { describe, expect, it } from 'vitest'
 import { pyFloat } from '../pyjson/pyValues.ts'
 import { nodeDigest } from '../../adapters/nodeDigest.ts'

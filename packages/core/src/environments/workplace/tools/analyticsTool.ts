@@ -57,7 +57,7 @@ function byDate(
   return out
 }
 
-/** The six `AnalyticsTool` functions (ENVIRONMENTS.md §4.4 analytics). */
+/** The six `AnalyticsTool` functions (docs/environments.md §4.4 analytics). */
 export const analyticsTools: readonly ToolDef[] = [
   tool(
     'analytics_get_visitor_information_by_id',

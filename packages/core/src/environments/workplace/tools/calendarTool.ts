@@ -42,7 +42,7 @@ function durationProblem(v: JsonValue): string | undefined {
   return n <= 0 ? 'Duration must be a positive number of minutes.' : undefined
 }
 
-/** The five `CalendarTool` functions (ENVIRONMENTS.md §4.4 calendar). */
+/** The five `CalendarTool` functions (docs/environments.md §4.4 calendar). */
 export const calendarTools: readonly ToolDef[] = [
   tool(
     'calendar_get_event_information_by_id',

@@ -34,7 +34,7 @@ const DATE_FILTERS = [
   ['follow_up_by_max', 'follow_up_by', '<='],
 ] as const
 
-/** The four `CustomerRelationshipManagerTool` functions (ENVIRONMENTS.md §4.4 crm). */
+/** The four `CustomerRelationshipManagerTool` functions (docs/environments.md §4.4 crm). */
 export const customerRelationshipManagerTools: readonly ToolDef[] = [
   tool(
     'customer_relationship_manager_search_customers',

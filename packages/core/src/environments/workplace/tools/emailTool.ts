@@ -81,7 +81,7 @@ function guarded(prefix: string, body: () => string): string {
   }
 }
 
-/** The six `EmailTool` functions (ENVIRONMENTS.md §4.4 email). */
+/** The six `EmailTool` functions (docs/environments.md §4.4 email). */
 export const emailTools: readonly ToolDef[] = [
   tool(
     'email_get_email_information_by_id',

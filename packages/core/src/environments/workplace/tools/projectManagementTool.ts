@@ -36,7 +36,7 @@ function assignees(t: Table): Set<string> {
 const isIn = (v: JsonValue | undefined, options: readonly string[]) =>
   typeof v === 'string' && options.includes(v)
 
-/** The five `ProjectManagementTool` functions (ENVIRONMENTS.md §4.4 project_management). */
+/** The five `ProjectManagementTool` functions (docs/environments.md §4.4 project_management). */
 export const projectManagementTools: readonly ToolDef[] = [
   tool(
     'project_management_get_task_information_by_id',
