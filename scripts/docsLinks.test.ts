@@ -1,6 +1,7 @@
 // Every reference a reader of the README or of docs/ follows must lead somewhere: a relative link
 // or image to a file of the repository, an `#anchor` to a heading of its page, and a
 // `<page>.md §N` reference to a heading that carries that number (`### 3.5 The controller`).
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -123,7 +124,7 @@ function headingsOfFile(path: string): Heading[] {
   return headings
 }
 
-/** Every broken reference of one page, one line each (`docs/x.md:12: …`). */
+/** Every broken reference of one page, one line each (`<page>:12: …`). */
 function brokenReferences(page: string): string[] {
   const text = readFileSync(join(REPO, page), 'utf8')
   const problems: string[] = []
@@ -196,4 +197,48 @@ describe('[docs] links of the README and docs/', () => {
       expect(brokenReferences(page)).toEqual([])
     })
   }
+})
+
+/** The repository's own files a reader meets outside docs/: code, help texts, messages, tests. */
+const TRACKED = execFileSync('git', ['ls-files', '-z'], { cwd: REPO, encoding: 'utf8' }).split('\0')
+function sourceFiles(): string[] {
+  return TRACKED.filter((f) => /\.(ts|tsx|mjs|js|css|md|json|sh)$/.test(f)).filter(
+    (f) => !f.startsWith('vendor/') && existsSync(join(REPO, f)),
+  )
+}
+
+describe('[docs] references from the code into docs/', () => {
+  const files = sourceFiles()
+  const tracked = new Set(TRACKED.map((f) => f.split('/').pop()))
+
+  it('[docs] every docs/<page>.md (§N) named in code, help texts, messages and tests exists, with that heading', () => {
+    const problems: string[] = []
+    for (const file of files) {
+      const lines = readFileSync(join(REPO, file), 'utf8').split('\n')
+      lines.forEach((line, i) => {
+        for (const m of line.matchAll(/docs\/([a-z0-9-]+\.md)(?:\s*§\s*(\d+(?:\.\d+)*))?/g)) {
+          const page = `docs/${m[1] as string}`
+          if (!existsSync(join(REPO, page))) problems.push(`${file}:${i + 1}: no file ${page}`)
+          else if (
+            m[2] !== undefined &&
+            !headingsOfFile(page).some((h) => headingHasNumber(h.text, m[2] as string))
+          )
+            problems.push(`${file}:${i + 1}: ${page} has no heading numbered ${m[2]}`)
+        }
+      })
+    }
+    expect(problems).toEqual([])
+  })
+
+  it('[docs] no file cites an upper-case .md page the repository does not have (a spec kept elsewhere)', () => {
+    const problems: string[] = []
+    for (const file of files) {
+      const lines = readFileSync(join(REPO, file), 'utf8').split('\n')
+      lines.forEach((line, i) => {
+        for (const m of line.matchAll(/\b([A-Z][A-Z0-9_]+\.md)\b/g))
+          if (!tracked.has(m[1])) problems.push(`${file}:${i + 1}: ${m[1]}`)
+      })
+    }
+    expect(problems).toEqual([])
+  })
 })

@@ -137,7 +137,7 @@ export function createSampleCheckpoint(
 }
 
 /**
- * The full commit of a sample checkpoint in protocol order (docs/protocol.md §10.1: agents → model
+ * The full commit of a sample checkpoint in protocol order (docs/protocol.md §3.6: agents → model
  * → resources → aggregate → token store → marker). A `DirectoryWriteError` is thrown through.
  */
 export function commitSampleCheckpoint(
