@@ -78,6 +78,14 @@ describe('control routes under a fault campaign', () => {
     expect((await a.control('prepare', op('ck-never'))).status).toBe(200)
   })
 
+  it('[control.envelope-everywhere] a commit the fence refuses (the server never prepared) is 409 invalid_phase and creates no checkpoint directory', async () => {
+    const a = resources(join(dir, 'unprepared'))
+    const target = join(dir, 'unprepared', 'ck-early')
+    const r = await a.control('commit', op('ck-early', { checkpoint_dir: target }))
+    expect([r.status, r.body.error?.code]).toEqual([409, 'invalid_phase'])
+    expect(existsSync(target)).toBe(false)
+  })
+
   it('[fence.replay-same-request] a commit retried with a new deadline replays; with another checkpoint_dir it is 409 checkpoint_conflict and that directory is never created', async () => {
     const a = resources(dir)
     await a.seed('r1')

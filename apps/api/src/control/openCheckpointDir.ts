@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context } from 'hono'
 import type { CheckpointDirectory, ControlFence } from '@cutover/core'
-import { directoryWriteCode } from '@cutover/core'
+import { FENCE_OPS, directoryWriteCode } from '@cutover/core'
 import { fileSystemErrorCode } from '@cutover/core/adapters'
 import { cutoverErrorResponse, errorResponse } from '../http/errorResponse.ts'
 import { checkpointDirUnder } from './checkpointDirUnder.ts'
@@ -43,6 +43,12 @@ export function openCheckpointDir(
   if (!path.ok) return cutoverErrorResponse(c, path.error)
   const admitted = fence.admits(request.checkpoint_id, create ? 'commit' : 'restore', path.value)
   if (!admitted.ok) return cutoverErrorResponse(c, admitted.error)
+  // A commit the fence would refuse (not prepared, another id active) creates no directory; a
+  // recorded commit is replayed by the participant, so its phase has moved on.
+  if (create && !fence.hasRecorded(request.checkpoint_id, FENCE_OPS.commit.operation)) {
+    const phase = fence.requirePhase(request.checkpoint_id, FENCE_OPS.commit.allowed)
+    if (!phase.ok) return cutoverErrorResponse(c, phase.error)
+  }
   if (!create && !existsSync(path.value))
     return errorResponse(c, 'checkpoint_not_found', `no checkpoint directory at ${requested}`)
   try {
