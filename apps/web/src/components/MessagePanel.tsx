@@ -1,11 +1,14 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import type { RefObject } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import type { CardChange, JsonValue, MessageView, SessionRow } from '@cutover/core/contracts'
 import { messageQuery } from '../api/queries.ts'
 import { narrate } from '../lib/narrate.ts'
+import { isTypingTarget } from '../lib/stepKey.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { JsonTree } from './JsonTree.tsx'
 import { Loading } from './Loading.tsx'
+import { useDockedPanel } from './useDockedPanel.ts'
 
 const FIELD_LABELS: { readonly [F in CardChange['field']]: string } = {
   phase: 'phase',
@@ -77,8 +80,12 @@ export function MessagePanel({
     }
   }
   const view = message.data
+  const panel = useRef<HTMLElement>(null)
+  useDockedPanel(panel, step === 0 || message.status !== 'pending')
+  useCloseKey(panel, onClose)
   return (
     <section
+      ref={panel}
       className="message-panel"
       data-testid="message-panel"
       data-step={step}
@@ -141,6 +148,24 @@ export function MessagePanel({
       )}
     </section>
   )
+}
+
+/**
+ * Esc closes the panel (not while typing in a field elsewhere on the page: the Events filter keeps
+ * its own Esc). Re-subscribes every render, so it always calls the current `onClose`.
+ */
+function useCloseKey(panel: RefObject<HTMLElement | null>, onClose: () => void): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      const inside = event.target instanceof Node && panel.current?.contains(event.target)
+      if (isTypingTarget(event.target) && !inside) return
+      event.preventDefault()
+      onClose()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  })
 }
 
 function MessageBody({ view, onSeek }: { view: MessageView; onSeek: (step: number) => void }) {
