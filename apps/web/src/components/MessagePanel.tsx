@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import type { RefObject } from 'react'
+import type { ReactNode, RefObject } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import type { CardChange, JsonValue, MessageView, SessionRow } from '@cutover/core/contracts'
 import { messageQuery } from '../api/queries.ts'
@@ -23,8 +23,20 @@ const shown = (value: JsonValue): string =>
   value === null
     ? '—'
     : typeof value === 'string'
-      ? value.replace(/^sha256:(.{12}).*$/, '$1…')
+      ? value.replace(/^sha256:(.{12}).*$/, '$1…').replace(/^([0-9a-f]{12})[0-9a-f]{20,}$/, '$1…')
       : JSON.stringify(value)
+
+/** The full value behind a shortened one (a digest), as the cell's tooltip. */
+const whole = (value: JsonValue): string | undefined =>
+  typeof value === 'string' && shown(value) !== value ? value : undefined
+
+/**
+ * A name or value that may wrap after each `_` (`resources_` / `blackjack`,
+ * `committed_` / `paused`) rather than inside a word, so the table fits a narrow side panel.
+ */
+function soft(text: string): ReactNode[] {
+  return text.split(/(?<=_)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]))
+}
 
 /** What the pair of a message is, in one line. */
 function pairLine(view: MessageView): string {
@@ -243,11 +255,13 @@ function StateDiff({
           <tbody>
             {changes.map((c) => (
               <tr key={`${c.participant}-${c.field}`} data-participant={c.participant}>
-                <td className="mono">{c.participant}</td>
+                <td className="mono">{soft(c.participant)}</td>
                 <td>{FIELD_LABELS[c.field]}</td>
-                <td className="mono was">{shown(c.before)}</td>
-                <td className="mono now">
-                  {shown(c.after)}
+                <td className="mono was" title={whole(c.before)}>
+                  {soft(shown(c.before))}
+                </td>
+                <td className="mono now" title={whole(c.after)}>
+                  {soft(shown(c.after))}
                   {c.added && c.added.length > 0 && (
                     <span className="muted"> (+ {c.added.join(', ')})</span>
                   )}
@@ -258,8 +272,8 @@ function StateDiff({
               <tr key={`session-${field}`} data-participant="session">
                 <td className="mono">{session?.key}</td>
                 <td>{field}</td>
-                <td className="mono was">{before}</td>
-                <td className="mono now">{after}</td>
+                <td className="mono was">{soft(before)}</td>
+                <td className="mono now">{soft(after)}</td>
               </tr>
             ))}
           </tbody>
