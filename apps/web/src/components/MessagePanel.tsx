@@ -70,6 +70,7 @@ export function MessagePanel({
   permalink,
   onClose,
   onSeek,
+  narration,
 }: {
   runId: string
   step: number
@@ -77,6 +78,11 @@ export function MessagePanel({
   permalink: string
   onClose: () => void
   onSeek: (step: number) => void
+  /**
+   * The page's own narration of the step (the straggler demo's), shown in place of the panel's
+   * one-line narration: the panel takes its column while open, so the story stays in view.
+   */
+  narration?: ReactNode
 }) {
   const message = useQuery({ ...messageQuery(runId, step), enabled: step > 0 })
   const [copied, setCopied] = useState<'json' | 'link' | null>(null)
@@ -156,7 +162,7 @@ export function MessagePanel({
           onRetry={() => void message.refetch()}
         />
       ) : (
-        <MessageBody view={message.data} onSeek={onSeek} />
+        <MessageBody view={message.data} onSeek={onSeek} narration={narration} />
       )}
     </section>
   )
@@ -180,7 +186,15 @@ function useCloseKey(panel: RefObject<HTMLElement | null>, onClose: () => void):
   })
 }
 
-function MessageBody({ view, onSeek }: { view: MessageView; onSeek: (step: number) => void }) {
+function MessageBody({
+  view,
+  onSeek,
+  narration,
+}: {
+  view: MessageView
+  onSeek: (step: number) => void
+  narration: ReactNode
+}) {
   const { event, pair } = view
   return (
     <div className="message-body">
@@ -206,7 +220,7 @@ function MessageBody({ view, onSeek }: { view: MessageView; onSeek: (step: numbe
           <dt>virtual time</dt>
           <dd>{event.time_ms} ms</dd>
         </dl>
-        <p className="small">{narrate(event)}</p>
+        {narration ?? <p className="small">{narrate(event)}</p>}
         <h3>Request and answer</h3>
         <p className="small" data-testid="message-pair" data-role={pair.role}>
           {pairLine(view)}{' '}

@@ -65,7 +65,8 @@ const NO_MOMENTS: readonly KeyMoment[] = []
  * The inspector of one run at one step: transport (scrubber, step buttons, play), the diagram,
  * participant cards and the tabs. The view (step, tab, session) is owned by the URL; `step: null`
  * follows the live edge while the run streams, any explicit step freezes the view there.
- * `aside` adds a column beside the diagram (the straggler demo's narrative).
+ * `aside` adds a column beside the diagram (the straggler demo's narrative); while the payload
+ * panel takes that column, the panel shows it.
  */
 export function RunInspector({
   runId,
@@ -437,6 +438,7 @@ export function RunInspector({
             permalink={permalink}
             onClose={closeMessage}
             onSeek={jump}
+            narration={aside?.(data)}
           />
         )}
         <div className="inspector-rest">
