@@ -36,6 +36,35 @@ async function expectCurrentLegibleInView(runPage: RunPage): Promise<void> {
   expect(box.right).toBeLessThanOrEqual(viewport.width)
 }
 
+/**
+ * The payload panel is wholly inside the window, and so is the current message, left of the panel
+ * (the panel docks beside the diagram, it does not cover it).
+ */
+async function expectPanelBesideCurrent(page: Page, runPage: RunPage): Promise<void> {
+  const panel = page.getByTestId('message-panel')
+  await expect(panel.getByTestId('message-payload')).toBeVisible()
+  const box = (await panel.boundingBox()) as { x: number; y: number; width: number; height: number }
+  const viewport = page.viewportSize() as { width: number; height: number }
+  expect(box.y, 'panel top').toBeGreaterThanOrEqual(0)
+  expect(box.x, 'panel left').toBeGreaterThanOrEqual(0)
+  expect(box.y + box.height, 'panel bottom').toBeLessThanOrEqual(viewport.height)
+  expect(box.x + box.width, 'panel right').toBeLessThanOrEqual(viewport.width)
+  await expectCurrentLegibleInView(runPage)
+  const current = (await runPage.measureCurrent()).box
+  expect(current.right, 'current message left of the panel').toBeLessThanOrEqual(box.x)
+}
+
+/** The panel's head (its title and Close) is in the window, below the stuck transport bar. */
+async function expectInWindowUnderTransport(page: Page): Promise<void> {
+  const panel = page.getByTestId('message-panel')
+  const title = panel.getByRole('heading', { name: /Message at step/ })
+  await expect(title).toBeInViewport()
+  await expect(panel.getByRole('button', { name: 'Close the message panel' })).toBeInViewport()
+  const bar = (await page.locator('.transport').boundingBox()) as { y: number; height: number }
+  const head = (await title.boundingBox()) as { y: number }
+  expect(head.y, 'panel title below the transport bar').toBeGreaterThanOrEqual(bar.y + bar.height)
+}
+
 /** 150 % zoom at 1280×720 is an 853×480 CSS window at 1.5 device pixels per CSS pixel. */
 const WINDOWS = [
   { name: '1280×720', viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 },
@@ -171,12 +200,36 @@ test('every message opens: a click on the diagram, Enter on it, a row in Events 
     'href',
     new RegExp(`/runs/${straggler.id}\\?step=${retire}&message=1$`),
   )
+  // the panel opens beside the diagram, wholly inside the window, the clicked message still in
+  // view next to it (not under it)
+  await expectPanelBesideCurrent(page, runPage)
   mkdirSync(SCREENSHOTS, { recursive: true })
-  // the screenshot in a window tall enough for the diagram and the panel under it
-  await page.setViewportSize({ width: 1280, height: 1080 })
-  await page.evaluate(() => window.scrollTo(0, 0))
   await expect(runPage.diagram).toHaveAttribute('data-state', 'ready')
   await page.screenshot({ path: `${SCREENSHOTS}payload-panel.png` })
+  // scrolled down to the tabs, it stays docked in the window, under the transport bar
+  await page.evaluate(() => window.scrollBy(0, 600))
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+  await expectInWindowUnderTransport(page)
+  await page.evaluate(() => window.scrollTo(0, 0))
+  // Esc closes it, the cards come back and the focus returns to the diagram
+  await page.keyboard.press('Escape')
+  await expect(panel).toHaveCount(0)
+  await expect(page).not.toHaveURL(/message=1/)
+  await expect(runPage.participantCards.first()).toBeVisible()
+  await expect(runPage.diagram).toBeFocused()
+  // a narrow window (800 px: the cards under the diagram) shows the panel under the diagram,
+  // scrolled into view when it opens
+  await page.setViewportSize({ width: 800, height: 720 })
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await expectCurrentLegibleInView(runPage)
+  await runPage.currentMessage().click({ force: true })
+  await expect(panel).toHaveAttribute('data-step', String(retire))
+  await expect(panel.getByTestId('message-payload')).toContainText('rollout_id')
+  await expectInWindowUnderTransport(page)
+  await expectNoSidewaysScroll(page)
+  await panel.getByRole('button', { name: 'Close the message panel' }).click()
+  await expect(panel).toHaveCount(0)
+  await expect(runPage.diagram).toBeFocused()
   await page.setViewportSize({ width: 1280, height: 720 })
   // the panel follows the step, and a model request shows its answer
   // r1's first call (r0's first one, the straggler's, is never answered)

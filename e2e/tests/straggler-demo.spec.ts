@@ -47,6 +47,11 @@ test('the straggler demo shows the retired attempt in the lineage and the stale_
   await page.getByRole('searchbox', { name: 'Filter events' }).fill('stale_attempt')
   await log.locator('button.event-row.is-refused').first().click()
   await runPage.waitForStep(step)
+  // a row opens its message's panel in the narrative's column: Esc gives the column back
+  await expect(page.getByTestId('message-panel')).toHaveAttribute('data-step', String(step))
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('message-panel')).toHaveCount(0)
+  await expect(page.getByTestId('narrative')).toContainText('stale_attempt')
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.evaluate(() => window.scrollTo(0, 0))
   await page.screenshot({ path: `${SCREENSHOTS}straggler-demo.png` })

@@ -336,6 +336,17 @@ function scrollIntoContainer(box: HTMLElement, target: Element, centre = false):
     target.scrollIntoView?.({ block: 'nearest', inline: 'nearest' })
 }
 
+/** Scrolls the diagram's box sideways, the least, so `target` is inside it when it fits. */
+function keepInViewSideways(box: HTMLElement, target: Element): void {
+  const boxRect = box.getBoundingClientRect()
+  const rect = target.getBoundingClientRect()
+  const fits = rect.width <= box.clientWidth - 32
+  // too wide for the box: its start in view
+  if (rect.left < boxRect.left || (!fits && rect.left > boxRect.right - 48))
+    box.scrollLeft += rect.left - boxRect.left - 16
+  else if (fits && rect.right > boxRect.right) box.scrollLeft += rect.right - boxRect.right + 16
+}
+
 /**
  * Renders mermaid source (without a highlight) to SVG and highlights message `highlight`; shows a
  * typed error when the source does not parse or render. When only the highlight changes, the drawn
@@ -499,6 +510,10 @@ export function MermaidDiagram({
       if (fill) setHeight(fillHeight(el))
       if (zoom === 'fit' && canvas.current?.querySelector('svg'))
         setFitScale((shown) => steadyFit(shown, fitWidthScale(el, canvas.current as HTMLElement)))
+      // a narrower box at the same scale (a side panel opened beside it) keeps the current
+      // message in view sideways
+      const current = el.querySelector('rect.current-box')
+      if (current) keepInViewSideways(el, current)
     }
     measure()
     const observer = new ResizeObserver(measure)

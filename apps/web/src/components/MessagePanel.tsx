@@ -1,11 +1,14 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import type { ReactNode, RefObject } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import type { CardChange, JsonValue, MessageView, SessionRow } from '@cutover/core/contracts'
 import { messageQuery } from '../api/queries.ts'
 import { narrate } from '../lib/narrate.ts'
+import { isTypingTarget } from '../lib/stepKey.ts'
 import { ErrorNotice } from './ErrorNotice.tsx'
 import { JsonTree } from './JsonTree.tsx'
 import { Loading } from './Loading.tsx'
+import { useDockedPanel } from './useDockedPanel.ts'
 
 const FIELD_LABELS: { readonly [F in CardChange['field']]: string } = {
   phase: 'phase',
@@ -20,8 +23,20 @@ const shown = (value: JsonValue): string =>
   value === null
     ? '—'
     : typeof value === 'string'
-      ? value.replace(/^sha256:(.{12}).*$/, '$1…')
+      ? value.replace(/^sha256:(.{12}).*$/, '$1…').replace(/^([0-9a-f]{12})[0-9a-f]{20,}$/, '$1…')
       : JSON.stringify(value)
+
+/** The full value behind a shortened one (a digest), as the cell's tooltip. */
+const whole = (value: JsonValue): string | undefined =>
+  typeof value === 'string' && shown(value) !== value ? value : undefined
+
+/**
+ * A name or value that may wrap after each `_` (`resources_` / `blackjack`,
+ * `committed_` / `paused`) rather than inside a word, so the table fits a narrow side panel.
+ */
+function soft(text: string): ReactNode[] {
+  return text.split(/(?<=_)/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]))
+}
 
 /** What the pair of a message is, in one line. */
 function pairLine(view: MessageView): string {
@@ -55,6 +70,7 @@ export function MessagePanel({
   permalink,
   onClose,
   onSeek,
+  narration,
 }: {
   runId: string
   step: number
@@ -62,6 +78,11 @@ export function MessagePanel({
   permalink: string
   onClose: () => void
   onSeek: (step: number) => void
+  /**
+   * The page's own narration of the step (the straggler demo's), shown in place of the panel's
+   * one-line narration: the panel takes its column while open, so the story stays in view.
+   */
+  narration?: ReactNode
 }) {
   const message = useQuery({ ...messageQuery(runId, step), enabled: step > 0 })
   const [copied, setCopied] = useState<'json' | 'link' | null>(null)
@@ -77,8 +98,12 @@ export function MessagePanel({
     }
   }
   const view = message.data
+  const panel = useRef<HTMLElement>(null)
+  useDockedPanel(panel, step === 0 || message.status !== 'pending')
+  useCloseKey(panel, onClose)
   return (
     <section
+      ref={panel}
       className="message-panel"
       data-testid="message-panel"
       data-step={step}
@@ -137,13 +162,39 @@ export function MessagePanel({
           onRetry={() => void message.refetch()}
         />
       ) : (
-        <MessageBody view={message.data} onSeek={onSeek} />
+        <MessageBody view={message.data} onSeek={onSeek} narration={narration} />
       )}
     </section>
   )
 }
 
-function MessageBody({ view, onSeek }: { view: MessageView; onSeek: (step: number) => void }) {
+/**
+ * Esc closes the panel (not while typing in a field elsewhere on the page: the Events filter keeps
+ * its own Esc). Re-subscribes every render, so it always calls the current `onClose`.
+ */
+function useCloseKey(panel: RefObject<HTMLElement | null>, onClose: () => void): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      const inside = event.target instanceof Node && panel.current?.contains(event.target)
+      if (isTypingTarget(event.target) && !inside) return
+      event.preventDefault()
+      onClose()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  })
+}
+
+function MessageBody({
+  view,
+  onSeek,
+  narration,
+}: {
+  view: MessageView
+  onSeek: (step: number) => void
+  narration: ReactNode
+}) {
   const { event, pair } = view
   return (
     <div className="message-body">
@@ -169,7 +220,7 @@ function MessageBody({ view, onSeek }: { view: MessageView; onSeek: (step: numbe
           <dt>virtual time</dt>
           <dd>{event.time_ms} ms</dd>
         </dl>
-        <p className="small">{narrate(event)}</p>
+        {narration ?? <p className="small">{narrate(event)}</p>}
         <h3>Request and answer</h3>
         <p className="small" data-testid="message-pair" data-role={pair.role}>
           {pairLine(view)}{' '}
@@ -218,11 +269,13 @@ function StateDiff({
           <tbody>
             {changes.map((c) => (
               <tr key={`${c.participant}-${c.field}`} data-participant={c.participant}>
-                <td className="mono">{c.participant}</td>
+                <td className="mono">{soft(c.participant)}</td>
                 <td>{FIELD_LABELS[c.field]}</td>
-                <td className="mono was">{shown(c.before)}</td>
-                <td className="mono now">
-                  {shown(c.after)}
+                <td className="mono was" title={whole(c.before)}>
+                  {soft(shown(c.before))}
+                </td>
+                <td className="mono now" title={whole(c.after)}>
+                  {soft(shown(c.after))}
                   {c.added && c.added.length > 0 && (
                     <span className="muted"> (+ {c.added.join(', ')})</span>
                   )}
@@ -233,8 +286,8 @@ function StateDiff({
               <tr key={`session-${field}`} data-participant="session">
                 <td className="mono">{session?.key}</td>
                 <td>{field}</td>
-                <td className="mono was">{before}</td>
-                <td className="mono now">{after}</td>
+                <td className="mono was">{soft(before)}</td>
+                <td className="mono now">{soft(after)}</td>
               </tr>
             ))}
           </tbody>

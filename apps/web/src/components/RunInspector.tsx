@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type {
@@ -65,7 +65,8 @@ const NO_MOMENTS: readonly KeyMoment[] = []
  * The inspector of one run at one step: transport (scrubber, step buttons, play), the diagram,
  * participant cards and the tabs. The view (step, tab, session) is owned by the URL; `step: null`
  * follows the live edge while the run streams, any explicit step freezes the view there.
- * `aside` adds a column beside the diagram (the straggler demo's narrative).
+ * `aside` adds a column beside the diagram (the straggler demo's narrative); while the payload
+ * panel takes that column, the panel shows it.
  */
 export function RunInspector({
   runId,
@@ -208,6 +209,7 @@ export function RunInspector({
     offersFaults && stepView.data?.event?.type === 'directory.write',
   )
   const [drawn, setDrawn] = useState<DrawnDiagram | null>(null)
+  const diagramPane = useRef<HTMLDivElement>(null)
   const toggleFold = (phase: TracePhase) => {
     const next = new Set(collapsed)
     if (next.has(phase)) next.delete(phase)
@@ -264,7 +266,14 @@ export function RunInspector({
   // nothing new yet
   const newEvents = Math.max(0, total - (view.step ?? total))
   const openMessage = (at: number) => onView({ ...view, step: at, message: true })
-  const closeMessage = () => onView({ ...view, message: false }, { replace: true })
+  // Close (or Esc) gives the focus back to the diagram the message was opened from
+  const closeMessage = () => {
+    onView({ ...view, message: false }, { replace: true })
+    diagramPane.current?.querySelector<HTMLElement>('[data-testid="sequence-diagram"]')?.focus()
+  }
+  // the payload panel takes the cards' place while it is open (beside the diagram in a wide
+  // window, under it in a narrow one); presentation mode shows the diagram and the narration only
+  const messageOpen = view.message === true && !present
   const failing = (data?.failures ?? []).filter((f) => f.step === data?.step)
   const failureMarks = (data?.failures ?? []).map((f) => f.step)
 
@@ -335,174 +344,185 @@ export function RunInspector({
         </button>
       </TransportBar>
       <DivergedNotice run={run.data} error={stepView.error} />
-      <div
-        className="stage"
-        data-step={data?.step}
-        aria-busy={stepView.isFetching && data?.step !== step}
-      >
-        <div className="diagram-pane">
-          <div className="diagram-tools">
-            <CurrentEvent
-              data={data}
-              live={atLiveEdge ? (summary?.last ?? null) : null}
-              narrated={aside === undefined}
-              presenting={present}
-              failing={failing}
-            />
-          </div>
-          {rerun.error && (
-            <ErrorNotice what="create the new run with this fault schedule" error={rerun.error} />
-          )}
-          {!ready || !data ? (
-            stepView.status === 'error' ? (
+      <div className={`inspector-body${messageOpen ? ' has-message' : ''}`}>
+        <div
+          className="stage"
+          data-step={data?.step}
+          aria-busy={stepView.isFetching && data?.step !== step}
+        >
+          <div className="diagram-pane" ref={diagramPane}>
+            <div className="diagram-tools">
+              <CurrentEvent
+                data={data}
+                live={atLiveEdge ? (summary?.last ?? null) : null}
+                narrated={aside === undefined}
+                presenting={present}
+                failing={failing}
+              />
+            </div>
+            {rerun.error && (
+              <ErrorNotice what="create the new run with this fault schedule" error={rerun.error} />
+            )}
+            {!ready || !data ? (
+              stepView.status === 'error' ? (
+                <ErrorNotice
+                  what={`load step ${step}`}
+                  error={stepView.error}
+                  onRetry={() => void stepView.refetch()}
+                />
+              ) : total === 0 && (ready || trace.live) ? (
+                <Empty>Waiting for the first event…</Empty>
+              ) : trace.live ? (
+                <Empty>
+                  <span data-testid="live-edge">
+                    Live: {total.toLocaleString('en-US')} events so far.
+                  </span>{' '}
+                  The diagram draws as soon as the server answers a step of this run.
+                </Empty>
+              ) : (
+                <Loading what="the diagram" />
+              )
+            ) : (
+              <MermaidDiagram
+                source={diagram?.source ?? ''}
+                highlight={diagram?.highlight ?? -1}
+                marks={
+                  diagram
+                    ? diagram.steps.flatMap((s, i) => (failureMarks.includes(s) ? [i] : []))
+                    : []
+                }
+                label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
+                onOpen={(index) => {
+                  const at = diagram?.steps[index]
+                  if (at !== undefined) openMessage(at)
+                }}
+                presenting={present}
+                fill
+                tools={
+                  <PhaseToggles
+                    collapsed={collapsed}
+                    onToggle={toggleFold}
+                    present={phasesPresent}
+                  />
+                }
+              />
+            )}
+            {stepView.status === 'error' && data && (
               <ErrorNotice
                 what={`load step ${step}`}
                 error={stepView.error}
                 onRetry={() => void stepView.refetch()}
               />
-            ) : total === 0 && (ready || trace.live) ? (
-              <Empty>Waiting for the first event…</Empty>
-            ) : trace.live ? (
-              <Empty>
-                <span data-testid="live-edge">
-                  Live: {total.toLocaleString('en-US')} events so far.
-                </span>{' '}
-                The diagram draws as soon as the server answers a step of this run.
-              </Empty>
-            ) : (
-              <Loading what="the diagram" />
-            )
-          ) : (
-            <MermaidDiagram
-              source={diagram?.source ?? ''}
-              highlight={diagram?.highlight ?? -1}
-              marks={
-                diagram
-                  ? diagram.steps.flatMap((s, i) => (failureMarks.includes(s) ? [i] : []))
-                  : []
-              }
-              label={`Sequence diagram, steps ${diagram?.window.from ?? 0}–${diagram?.window.to ?? 0}`}
-              onOpen={(index) => {
-                const at = diagram?.steps[index]
-                if (at !== undefined) openMessage(at)
-              }}
-              presenting={present}
-              fill
-              tools={
-                <PhaseToggles collapsed={collapsed} onToggle={toggleFold} present={phasesPresent} />
-              }
-            />
-          )}
-          {stepView.status === 'error' && data && (
-            <ErrorNotice
-              what={`load step ${step}`}
-              error={stepView.error}
-              onRetry={() => void stepView.refetch()}
-            />
+            )}
+          </div>
+          {!messageOpen && (
+            <aside className="cards-pane" aria-label="Narration and participants" tabIndex={0}>
+              {aside?.(data)}
+              {present && aside === undefined && data?.event && (
+                <p className="present-narration" data-testid="present-narration">
+                  {narrate(data.event)}
+                </p>
+              )}
+              {data ? (
+                <ParticipantCards participants={data.participants} />
+              ) : stepView.status === 'error' ? null : (
+                <Loading what="participants" />
+              )}
+            </aside>
           )}
         </div>
-        <aside className="cards-pane" aria-label="Narration and participants" tabIndex={0}>
-          {aside?.(data)}
-          {present && aside === undefined && data?.event && (
-            <p className="present-narration" data-testid="present-narration">
-              {narrate(data.event)}
-            </p>
-          )}
-          {data ? (
-            <ParticipantCards participants={data.participants} />
-          ) : stepView.status === 'error' ? null : (
-            <Loading what="participants" />
-          )}
-        </aside>
-      </div>
-      {view.message && (
-        <MessagePanel
-          runId={runId}
-          step={step}
-          permalink={permalink}
-          onClose={closeMessage}
-          onSeek={jump}
-        />
-      )}
-      {/* the Events tab has the same control over its rows: one of them at a time */}
-      {!atLiveEdge && view.tab !== 'events' && (
-        <div className="inject-row">{injectAt('inject-fault')}</div>
-      )}
-      <div className="export-row">
-        <ExportBar run={run.data} mermaid={data?.mermaid ?? null} step={step} />
-        {actions}
-      </div>
-      <Tabs selected={view.tab} onSelect={setTab}>
-        {!data ? (
-          <Loading what="this step" minHeight={360} />
-        ) : view.tab === 'sessions' ? (
-          <SessionsTab
+        {messageOpen && (
+          <MessagePanel
             runId={runId}
-            step={data.step}
-            selected={view.session}
-            onSelect={setSession}
-            onOpenTables={() => onView({ ...view, tab: 'tables' })}
-            onSeek={jump}
-          />
-        ) : view.tab === 'tables' ? (
-          <TablesTab
-            runId={runId}
-            step={data.step}
-            selected={view.session}
-            onSelect={setSession}
-            onSeek={jump}
-          />
-        ) : view.tab === 'lineage' ? (
-          <LineageTab runId={runId} step={data.step} onSeek={jump} session={view.session} />
-        ) : view.tab === 'timeline' ? (
-          <TimelineTab
-            runId={runId}
-            total={total}
-            nowMs={data.event?.time_ms ?? null}
-            onJump={jump}
-          />
-        ) : view.tab === 'manifests' ? (
-          recorded ? (
-            <RecordedDirectories directories={run.data.recording?.directories ?? []} />
-          ) : (
-            <ManifestsTab runId={runId} status={run.data.status} session={view.session} />
-          )
-        ) : view.tab === 'invariants' && recorded ? (
-          <RecordedChecksTab
-            checks={run.data.recording?.checks ?? []}
-            step={data.step}
-            onSeek={jump}
-          />
-        ) : view.tab === 'invariants' ? (
-          <InvariantsTab
-            invariants={data.invariants}
-            failures={data.failures}
-            runFailures={run.data.failures}
-            step={data.step}
-            onSeek={jump}
-            bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)}
-          />
-        ) : (
-          <EventsTab
-            runId={runId}
-            total={total}
-            filterEdge={filterEdge}
             step={step}
-            onSeek={openMessage}
-            filter={view.q ?? ''}
-            onFilter={(q: string) =>
-              onView({ ...view, q: q === '' ? undefined : q }, { replace: true })
-            }
-            inject={
-              recorded ? (
-                <RecordedExchange event={data.event} />
-              ) : atLiveEdge ? undefined : (
-                injectAt('inject-fault-events')
-              )
-            }
+            permalink={permalink}
+            onClose={closeMessage}
+            onSeek={jump}
+            narration={aside?.(data)}
           />
         )}
-      </Tabs>
+        <div className="inspector-rest">
+          {/* the Events tab has the same control over its rows: one of them at a time */}
+          {!atLiveEdge && view.tab !== 'events' && (
+            <div className="inject-row">{injectAt('inject-fault')}</div>
+          )}
+          <div className="export-row">
+            <ExportBar run={run.data} mermaid={data?.mermaid ?? null} step={step} />
+            {actions}
+          </div>
+          <Tabs selected={view.tab} onSelect={setTab}>
+            {!data ? (
+              <Loading what="this step" minHeight={360} />
+            ) : view.tab === 'sessions' ? (
+              <SessionsTab
+                runId={runId}
+                step={data.step}
+                selected={view.session}
+                onSelect={setSession}
+                onOpenTables={() => onView({ ...view, tab: 'tables' })}
+                onSeek={jump}
+              />
+            ) : view.tab === 'tables' ? (
+              <TablesTab
+                runId={runId}
+                step={data.step}
+                selected={view.session}
+                onSelect={setSession}
+                onSeek={jump}
+              />
+            ) : view.tab === 'lineage' ? (
+              <LineageTab runId={runId} step={data.step} onSeek={jump} session={view.session} />
+            ) : view.tab === 'timeline' ? (
+              <TimelineTab
+                runId={runId}
+                total={total}
+                nowMs={data.event?.time_ms ?? null}
+                onJump={jump}
+              />
+            ) : view.tab === 'manifests' ? (
+              recorded ? (
+                <RecordedDirectories directories={run.data.recording?.directories ?? []} />
+              ) : (
+                <ManifestsTab runId={runId} status={run.data.status} session={view.session} />
+              )
+            ) : view.tab === 'invariants' && recorded ? (
+              <RecordedChecksTab
+                checks={run.data.recording?.checks ?? []}
+                step={data.step}
+                onSeek={jump}
+              />
+            ) : view.tab === 'invariants' ? (
+              <InvariantsTab
+                invariants={data.invariants}
+                failures={data.failures}
+                runFailures={run.data.failures}
+                step={data.step}
+                onSeek={jump}
+                bug={bugs.data?.bugs.find((b) => b.name === run.data.bug)}
+              />
+            ) : (
+              <EventsTab
+                runId={runId}
+                total={total}
+                filterEdge={filterEdge}
+                step={step}
+                onSeek={openMessage}
+                filter={view.q ?? ''}
+                onFilter={(q: string) =>
+                  onView({ ...view, q: q === '' ? undefined : q }, { replace: true })
+                }
+                inject={
+                  recorded ? (
+                    <RecordedExchange event={data.event} />
+                  ) : atLiveEdge ? undefined : (
+                    injectAt('inject-fault-events')
+                  )
+                }
+              />
+            )}
+          </Tabs>
+        </div>
+      </div>
     </div>
   )
 }
