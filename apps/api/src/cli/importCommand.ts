@@ -18,10 +18,10 @@ the real stack's exchanges.jsonl: participant, method, path, query, request, sta
 into a stored run of kind "recorded" that cutover serve lists and opens: its sequence diagram,
 participant cards, events and the checks a black box allows (docs/recording.md). Lines are stored
 with secrets removed. A relative checkpoint_dir in a request resolves against --checkpoint-root
-(default FILE's folder), or to
-the directory of --checkpoint-dirs with the same name; --checkpoint-dirs also names directories no
-request names (the one a controller restored from without sending it), checked against the
-recording too. Those directories become openable in the inspector (inspect-roots.txt).
+(default FILE's folder), or to the directory of --checkpoint-dirs with the same name;
+--checkpoint-dirs also names directories no request names (the one a controller restored from
+without sending it), checked against the recording too. Those directories become openable in the
+inspector (inspect-roots.txt).
 
 Options:
   --checkpoint-dirs DIR,…  checkpoint directories of this recording (see above)
