@@ -59,14 +59,21 @@ export function RecordedRunHeader({ run }: { run: RunView }) {
         </span>
       </div>
       {recording !== undefined && recording.proxies.length > 0 && (
-        <ul className="recorded-proxies muted small" aria-label="Recording proxies">
-          {recording.proxies.map((p) => (
-            <li key={p.name}>
-              <span className="mono strong">{p.name}</span> <span className="mono">{p.url}</span> →{' '}
-              <span className="mono">{p.upstream}</span>
-            </li>
-          ))}
-        </ul>
+        <details className="recorded-proxies-box muted small">
+          <summary>
+            Recorded through {recording.proxies.length}{' '}
+            {recording.proxies.length === 1 ? 'proxy' : 'proxies'}:{' '}
+            {recording.proxies.map((p) => p.name).join(', ')}
+          </summary>
+          <ul className="recorded-proxies" aria-label="Recording proxies">
+            {recording.proxies.map((p) => (
+              <li key={p.name}>
+                <span className="mono strong">{p.name}</span> <span className="mono">{p.url}</span>{' '}
+                → <span className="mono">{p.upstream}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       {recording?.source === 'import' && (
         <p className="muted small">
