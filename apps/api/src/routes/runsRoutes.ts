@@ -91,6 +91,8 @@ export function runsRoutes(runs: RunManager, simulator: SimulatorPort): Hono {
     if (!input.ok) return cutoverErrorResponse(c, input.error)
     // `parent` names the run this one was made from: kept on the view, never part of the config
     const { parent, ...configInput } = input.value
+    if (parent !== undefined && runs.get(parent) === undefined)
+      return errorResponse(c, 'run_not_found', `parent: no run ${JSON.stringify(parent)}`)
     const config = simulator.resolve(configInput)
     if (!config.ok) return cutoverErrorResponse(c, config.error)
     const created = runs.create(config.value, parent === undefined ? {} : { parent })
