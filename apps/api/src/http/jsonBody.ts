@@ -26,12 +26,12 @@ export async function readJson(c: Context): Promise<Result<unknown, CutoverError
 
 /**
  * One line naming every zod issue by its path, e.g. `rollouts: Too big: expected number to be
- * <=10000`.
+ * <=10000`; an issue of the whole value is named `root` (`(body)`, `(query)`).
  */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError, root = '(body)'): string {
   return error.issues
     .slice(0, 10)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(body)'}: ${issue.message}`)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : root}: ${issue.message}`)
     .join('; ')
 }
 
@@ -43,7 +43,10 @@ export function validate<S extends z.ZodType>(
 ): Result<z.infer<S>, CutoverError> {
   const parsed = schema.safeParse(value)
   if (parsed.success) return ok(parsed.data)
-  return err(cutoverError('invalid_request', `invalid ${what}: ${describeIssues(parsed.error)}`))
+  const root = /\bquery\b/.test(what) ? '(query)' : '(body)'
+  return err(
+    cutoverError('invalid_request', `invalid ${what}: ${describeIssues(parsed.error, root)}`),
+  )
 }
 
 /** Reads and validates a JSON body in one go. */
