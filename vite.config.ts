@@ -6,7 +6,7 @@ const repo = fileURLToPath(new URL('.', import.meta.url))
 
 /**
  * The dev proxy to `npm run dev`'s API. The API answers only its own Host and refuses state changes
- * from other origins (README, Security): the proxy names the API as host, and speaks as the API's
+ * from other origins (docs/security.md): the proxy names the API as host, and speaks as the API's
  * origin for pages this Vite server itself serves.
  */
 const API = 'http://127.0.0.1:8787'

@@ -41,7 +41,7 @@ export function readServeConfig(
   const controlToken = env.CUTOVER_CONTROL_TOKEN === '' ? undefined : env.CUTOVER_CONTROL_TOKEN
   if (!isLoopbackHost(host) && controlToken === undefined) {
     return err(
-      `binding to ${host}, beyond loopback, needs CUTOVER_CONTROL_TOKEN set (README, Security)`,
+      `binding to ${host}, beyond loopback, needs CUTOVER_CONTROL_TOKEN set (docs/security.md)`,
     )
   }
   const limits = readRunLimits(env)

@@ -30,7 +30,7 @@ const PAIRS = JSON.parse(
 ) as ReferencePair[]
 
 /**
- * The differences README.md's compatibility notes accept; each pair of such a kind is skipped with
+ * The differences docs/gym-compatibility.md accepts; each pair of such a kind is skipped with
  * its reason.
  */
 export function acceptedDifference(pair: ReferencePair): string | undefined {
@@ -39,7 +39,7 @@ export function acceptedDifference(pair: ReferencePair): string | undefined {
   if (pair.ref_status === 307) return "FastAPI's trailing-slash redirect"
   if (pair.path === '/' && pair.method !== 'GET') return "FastAPI's 405 for a wrong method on /"
   if (/NaN literal/.test(pair.label))
-    return 'NaN literals (Python reads them; Cutover refuses non-standard JSON)'
+    return 'NaN literals (Python reads them and often fails to encode its answer; Cutover reads them, but does not promise it)'
   if (/lone surrogate/.test(pair.label))
     return 'lone surrogates (Python keeps them and then fails to encode its own answer)'
   if (pair.group === 'reset-extra')
