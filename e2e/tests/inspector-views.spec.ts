@@ -86,6 +86,29 @@ test.beforeAll(async ({ request }) => {
   straggler = (await (await request.get(`/api/runs/${created.id}`)).json()) as RunView
 })
 
+test.describe('at 640×360 (200 % zoom of 1280×720)', () => {
+  test.use({ viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 })
+
+  test('the run page and its tabs never scroll the page sideways (the Sessions table scrolls in its own box)', async ({
+    page,
+    runPage,
+  }) => {
+    const retire = await stepOf(page, straggler, 'agent.retire')
+    for (const tab of ['sessions', 'tables', 'timeline', 'lineage', 'events']) {
+      await page.goto(`/runs/${straggler.id}?step=${retire}&tab=${tab}`)
+      await runPage.waitForStep(retire)
+      await expect(runPage.diagram).toHaveAttribute('data-state', 'ready')
+      await expectNoSidewaysScroll(page)
+    }
+    await page
+      .getByRole('group', { name: /lifelines/i })
+      .or(page.getByText('Lifelines'))
+      .first()
+      .click()
+    await expectNoSidewaysScroll(page)
+  })
+})
+
 for (const window of WINDOWS) {
   test.describe(`at ${window.name}`, () => {
     test.use({ viewport: window.viewport, deviceScaleFactor: window.deviceScaleFactor })
