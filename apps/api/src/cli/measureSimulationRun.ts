@@ -7,6 +7,8 @@ import { resolveRunConfig, simulate, verifyCheckpoint } from '@cutover/core'
 import type { CutMode, TraceEvent } from '@cutover/core/contracts'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+import type { CheckpointLayout } from './SyncBatchRecorder.ts'
+import { SyncBatchRecorder } from './SyncBatchRecorder.ts'
 
 /**
  * One simulation `cutover bench` times: a checkpoint cycle on the real file system, or a whole run
@@ -21,6 +23,11 @@ export type BenchRunRequest =
       readonly tempRoot?: string | undefined
     }
   | { readonly kind: 'memory'; readonly rollouts: number; readonly seed: string }
+  /**
+   * The floor of the checkpoint written by cycle request `of` (an earlier request of the same
+   * worker): its files written again with the bare durability steps (`measureFsFloor`).
+   */
+  | { readonly kind: 'floor'; readonly of: number; readonly tempRoot?: string | undefined }
 
 /** Phases of the checkpoint cycle, in the order they happen. */
 export const CYCLE_PHASES = ['prepare', 'retire', 'commit', 'restore', 'resume'] as const
@@ -47,13 +54,18 @@ export interface BenchRunFigures {
   readonly checkpoints: number
   /** The V8 heap of the thread that ran it, at its largest sample (every 5,000 events). */
   readonly heapUsedMaxMb: number
+  /**
+   * Cycle runs: the files of its checkpoints as written (read from disk before the folder is
+   * removed), in the `sync()` batches that made them durable. Stays in the worker.
+   */
+  readonly layout?: CheckpointLayout
 }
 
 /**
  * Runs and times one bench simulation in this thread (`runBenchSimulations` puts it in a worker).
  */
 export function measureSimulationRun(
-  request: BenchRunRequest,
+  request: Exclude<BenchRunRequest, { readonly kind: 'floor' }>,
   workplace: WorkplaceData,
 ): BenchRunFigures {
   if (request.kind === 'memory') {
@@ -86,11 +98,12 @@ export function measureSimulationRun(
         ? { scenario: 'happy-path', seed: request.seed, rollouts: request.rollouts }
         : { scenario: 'generation-safe-cut', seed: request.seed, rollouts: request.rollouts },
     )
+    const recorder = new SyncBatchRecorder()
     const run = timedRun(
       simulate(config, {
         digest: nodeDigest,
         workplace,
-        openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)),
+        openDirectory: (id) => recorder.wrap(id, new NodeCheckpointDirectory(join(root, id))),
       }),
     )
     const t0 = performance.now()
@@ -108,6 +121,10 @@ export function measureSimulationRun(
       verifyMs,
       valid,
       checkpoints: result.checkpoints.length,
+      layout: recorder.layout(
+        root,
+        result.checkpoints.map((c) => c.location.slice(root.length + 1)),
+      ),
     }
   } finally {
     rmSync(root, { recursive: true, force: true })

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads'
 import type { WorkplaceData } from '@cutover/core'
 import { simulationHeapLimitMb } from '../runs/simulationHeapLimitMb.ts'
-import type { BenchRunFigures, BenchRunRequest } from './measureSimulationRun.ts'
-import type { FromBenchWorker } from './benchSimulationWorker.ts'
+import type { BenchRunRequest } from './measureSimulationRun.ts'
+import type { BenchStepFigures, FromBenchWorker } from './benchSimulationWorker.ts'
 
 const BOOTSTRAP = new URL('./benchSimulationWorkerBootstrap.js', import.meta.url)
 
@@ -17,16 +17,16 @@ export function runBenchSimulations(
   requests: readonly BenchRunRequest[],
   workplace: WorkplaceData,
   started: (index: number) => void = () => undefined,
-): Promise<readonly BenchRunFigures[]> {
-  const rollouts = Math.max(0, ...requests.map((r) => r.rollouts))
+): Promise<readonly BenchStepFigures[]> {
+  const rollouts = Math.max(0, ...requests.map((r) => ('rollouts' in r ? r.rollouts : 0)))
   const limitMb = simulationHeapLimitMb(rollouts)
   const worker = new Worker(BOOTSTRAP, {
     workerData: { requests, workplace },
     resourceLimits: { maxOldGenerationSizeMb: limitMb },
   })
-  return new Promise<readonly BenchRunFigures[]>((resolve, reject) => {
+  return new Promise<readonly BenchStepFigures[]>((resolve, reject) => {
     let outcome:
-      { readonly figures: readonly BenchRunFigures[] } | { readonly error: Error } | undefined
+      { readonly figures: readonly BenchStepFigures[] } | { readonly error: Error } | undefined
     worker.on('message', (message: FromBenchWorker) => {
       if ('started' in message) started(message.started)
       else
