@@ -126,8 +126,10 @@ describe('cutover bench --api', () => {
       'summary_ms_p95',
       'events_range_ms_p95',
       'api_run_ms',
+      'run_to_end_ms',
     ])
       expect(typeof figures[name], name).toBe('number')
+    expect(figures['run_to_end_ms'] as number).toBeGreaterThan(0)
     expect(Object.keys(figures['view_ms_p95_by_kind'] as object).sort()).toEqual([
       'session',
       'sessions',
