@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { WorkplaceData } from '@cutover/core'
+import { forgetValidatedReads } from '@cutover/core'
 import { measureFsFloor } from './measureFsFloor.ts'
 import type { BenchRunFigures, BenchRunRequest } from './measureSimulationRun.ts'
 import { measureSimulationRun } from './measureSimulationRun.ts'
@@ -57,6 +58,8 @@ try {
           floor.written.every((f) => byPath.get(f.path) === f.bytes),
       })
     } else {
+      // Each run starts as a server's worker would: without the parses an earlier run kept.
+      forgetValidatedReads()
       const { layout, ...run } = measureSimulationRun(request, workplace)
       if (layout !== undefined) layouts.set(i, layout)
       figures.push(run)
