@@ -17,7 +17,7 @@ export interface FloorRunFigures {
 }
 
 /** One request's figures, in request order. */
-export type BenchStepFigures = Omit<BenchRunFigures, 'layout'> | FloorRunFigures
+export type BenchStepFigures = BenchRunFigures | FloorRunFigures
 
 /**
  * Bench worker → main thread: a run starts, then every run's figures (or the error that stopped
@@ -28,9 +28,9 @@ export type FromBenchWorker =
   | { readonly figures: readonly BenchStepFigures[] }
   | { readonly error: string }
 
-// The bench's simulations in one worker thread (started by runBenchSimulations.ts), one after the
-// other; each run's trace and result are dropped before the next starts. A floor request replays
-// the checkpoint files of an earlier cycle request in this same thread.
+// Bench requests in one worker thread (started by runBenchSimulations.ts), one after the other;
+// each run's trace and result are dropped before the next starts. A floor request replays the
+// checkpoint files of an earlier cycle request in this same thread, or a layout it is given.
 const { requests, workplace } = workerData as {
   readonly requests: readonly BenchRunRequest[]
   readonly workplace: WorkplaceData
@@ -42,9 +42,9 @@ try {
   for (const [i, request] of requests.entries()) {
     post({ started: i })
     if (request.kind === 'floor') {
-      const layout = layouts.get(request.of)
-      if (layout === undefined)
-        throw new Error(`floor request ${i}: request ${request.of} wrote no checkpoint`)
+      const layout =
+        request.layout ?? (request.of === undefined ? undefined : layouts.get(request.of))
+      if (layout === undefined) throw new Error(`floor request ${i}: no checkpoint to replay`)
       const expected = layout.batches.flat()
       const floor = measureFsFloor(layout, request.tempRoot)
       const byPath = new Map(expected.map((f) => [f.path, f.bytes]))
@@ -60,8 +60,8 @@ try {
     } else {
       // Each run starts as a server's worker would: without the parses an earlier run kept.
       forgetValidatedReads()
-      const { layout, ...run } = measureSimulationRun(request, workplace)
-      if (layout !== undefined) layouts.set(i, layout)
+      const run = measureSimulationRun(request, workplace)
+      if (run.layout !== undefined) layouts.set(i, run.layout)
       figures.push(run)
     }
   }

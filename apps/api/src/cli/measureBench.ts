@@ -228,27 +228,30 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
     'simulator throughput: the same run with in-memory directories…',
     floorLabel(3),
   ]
-  // Each floor run follows a simulation, so the floor and the cycles share the disk's minutes.
-  const floor = { kind: 'floor', of: 0, tempRoot } as const
-  const [cycle, floor1, cut, floor2, mem, floor3] = (await runBenchSimulations(
+  // Each simulation in a worker thread of its own, as the server runs each run (the same heap
+  // budget, nothing left by an earlier run); each floor run follows a simulation in its worker, so
+  // the floor and the cycles share the disk's minutes.
+  const [cycle, floor1] = (await runBenchSimulations(
     [
       { kind: 'cycle', rollouts, seed, cutMode: 'whole-request', tempRoot },
-      floor,
-      { kind: 'cycle', rollouts, seed, cutMode: 'generation-safe', tempRoot },
-      floor,
-      { kind: 'memory', rollouts, seed },
-      floor,
+      { kind: 'floor', of: 0, tempRoot },
     ],
     workplace,
     (i) => progress(labels[i] ?? ''),
-  )) as readonly [
-    BenchRunFigures,
-    FloorRunFigures,
-    BenchRunFigures,
-    FloorRunFigures,
-    BenchRunFigures,
-    FloorRunFigures,
-  ]
+  )) as readonly [BenchRunFigures, FloorRunFigures]
+  const layout = cycle.layout
+  if (layout === undefined) throw new Error('the real-FS cycle run returned no checkpoint layout')
+  const floor = { kind: 'floor', layout, tempRoot } as const
+  const [cut, floor2] = (await runBenchSimulations(
+    [{ kind: 'cycle', rollouts, seed, cutMode: 'generation-safe', tempRoot }, floor],
+    workplace,
+    (i) => progress(labels[2 + i] ?? ''),
+  )) as readonly [BenchRunFigures, FloorRunFigures]
+  const [mem, floor3] = (await runBenchSimulations(
+    [{ kind: 'memory', rollouts, seed }, floor],
+    workplace,
+    (i) => progress(labels[4 + i] ?? ''),
+  )) as readonly [BenchRunFigures, FloorRunFigures]
   const floors = [floor1, floor2, floor3]
   const cutMs = cut.windowMs === null ? null : Math.round(cut.windowMs + cut.verifyMs)
   const events = mem.events
@@ -311,7 +314,7 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
       `cycle_ms_generation_safe: the same window and verify over a real-FS run of the generation-safe-cut scenario (seed ${seed}, ${options.rollouts} rollouts, cut_mode generation-safe): rollout r0's call is still generating at the deadline, so the model cuts it at a durable token boundary (inventory, buffer swap, segment staged, cut proof), the segment is written under token-store/segments/ and verified, restore verifies it before activation, and r0 continues from the prefix under N+1 instead of being retired.`,
       'events_per_s: events of one whole happy-path simulation with in-memory directories divided by its wall time, including the invariant checker and the equivalence baseline run; trace_events_per_s excludes the baseline.',
       `workplace_*: the ${wp.tasks} example tasks' ground-truth calls replayed on fresh sessions; sizes are UTF-8 bytes of JSON.stringify(state) (delta form vs full-table form); sessions/s is exportState → JSON.stringify → JSON.parse → restoreState, repeated for at least ${minMs} ms.`,
-      `max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process's peak resident set (getrusage maxRSS) at the end of the bench, the real-FS runs, the in-memory run and the codec loops included; the three simulations run one after the other in one worker thread with the old-space budget the server gives a run of ${rollouts} rollouts (heap_limit_mb; the real-FS cycle runs first, with code not yet optimised, as when the bench ran them in its own thread), and heap_used_max_mb is the largest heap any of them used.`,
+      `max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process's peak resident set (getrusage maxRSS) at the end of the bench, the real-FS runs, the in-memory run and the codec loops included; the three simulations run one after the other, each in a fresh worker thread with the old-space budget the server gives a run of ${rollouts} rollouts (heap_limit_mb), as the server runs each run: each starts with code not yet optimised; heap_used_max_mb is the largest heap any of them used.`,
       'sha256_mb_per_s: MiB (2^20 bytes) per second, median of three passes through the nodeDigest port (node:crypto).',
     ],
   }

@@ -24,10 +24,16 @@ export type BenchRunRequest =
     }
   | { readonly kind: 'memory'; readonly rollouts: number; readonly seed: string }
   /**
-   * The floor of the checkpoint written by cycle request `of` (an earlier request of the same
-   * worker): its files written again with the bare durability steps (`measureFsFloor`).
+   * The floor of a checkpoint: its files written again with the bare durability steps
+   * (`measureFsFloor`). `of`: an earlier cycle request of the same worker, whose layout is used;
+   * or the `layout` itself, as an earlier worker returned it.
    */
-  | { readonly kind: 'floor'; readonly of: number; readonly tempRoot?: string | undefined }
+  | {
+      readonly kind: 'floor'
+      readonly of?: number
+      readonly layout?: CheckpointLayout
+      readonly tempRoot?: string | undefined
+    }
 
 /** Phases of the checkpoint cycle, in the order they happen. */
 export const CYCLE_PHASES = ['prepare', 'retire', 'commit', 'restore', 'resume'] as const
@@ -56,7 +62,7 @@ export interface BenchRunFigures {
   readonly heapUsedMaxMb: number
   /**
    * Cycle runs: the files of its checkpoints as written (read from disk before the folder is
-   * removed), in the `sync()` batches that made them durable. Stays in the worker.
+   * removed), in the `sync()` batches that made them durable.
    */
   readonly layout?: CheckpointLayout
 }
