@@ -9,13 +9,13 @@ import {
   mkdtempSync,
   openSync,
   renameSync,
-  rmSync,
   writeSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { TEMP_PREFIX } from '@cutover/core/adapters'
+import { removeSettled } from './removeSettled.ts'
 import type { CheckpointLayout, LayoutFile } from './SyncBatchRecorder.ts'
 import { listFiles } from './SyncBatchRecorder.ts'
 
@@ -41,7 +41,7 @@ const PER_FILE_BATCH = 2
  * closed; the batch is made durable in one `syncfs` (`sync --file-system`) on Linux when it holds
  * more than two files, else by one fdatasync per file; each temp is renamed over its target; each
  * folder touched is fsynced once. No hashing, encoding, validation, read-back or bookkeeping. The
- * folder is removed afterwards.
+ * folder is removed afterwards and the removal flushed (`removeSettled`), outside the timing.
  */
 export function measureFsFloor(layout: CheckpointLayout, tempRoot?: string): FsFloorFigures {
   const root = mkdtempSync(join(tempRoot ?? tmpdir(), 'cutover-floor-'))
@@ -54,7 +54,7 @@ export function measureFsFloor(layout: CheckpointLayout, tempRoot?: string): FsF
     const ms = performance.now() - t0
     return { ms, written: listFiles(root) }
   } finally {
-    rmSync(root, { recursive: true, force: true })
+    removeSettled(root)
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -7,6 +7,7 @@ import { resolveRunConfig, simulate, verifyCheckpoint } from '@cutover/core'
 import type { CutMode, TraceEvent } from '@cutover/core/contracts'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+import { removeSettled } from './removeSettled.ts'
 import type { CheckpointLayout } from './SyncBatchRecorder.ts'
 import { SyncBatchRecorder } from './SyncBatchRecorder.ts'
 
@@ -133,7 +134,7 @@ export function measureSimulationRun(
       ),
     }
   } finally {
-    rmSync(root, { recursive: true, force: true })
+    removeSettled(root)
   }
 }
 
