@@ -54,6 +54,9 @@ describe('cutover bench', () => {
       'cycle_ms_generation_safe',
       'heap_limit_mb',
       'heap_used_max_mb',
+      'fs_floor_ms',
+      'cycle_over_floor',
+      'fs_floor_files',
     ]) {
       expect(typeof figures[name], name).toBe('number')
       expect(figures[name] as number, name).toBeGreaterThan(0)
@@ -65,6 +68,9 @@ describe('cutover bench', () => {
     expect(figures['cycle_directories_valid']).toBe(true)
     expect(figures['cycle_run_invariants_pass']).toBe(true)
     expect(figures['cycle_files_written'] as number).toBeGreaterThan(0)
+    // The floor wrote the checkpoint's own files (same paths and sizes), once after each run.
+    expect(figures['fs_floor_matches_checkpoint']).toBe(true)
+    expect(figures['fs_floor_ms_runs']).toHaveLength(3)
     expect(Array.isArray(figures['notes'])).toBe(true)
     expect(readdirSync(r.tempRoot)).toEqual([])
   })
@@ -73,7 +79,10 @@ describe('cutover bench', () => {
     const r = await run(['--rollouts', '3'])
     expect(r.code).toBe(0)
     for (const name of FIXED.slice(1)) expect(r.stdout).toContain(`(${name})`)
+    expect(r.stdout).toContain('(fs_floor_ms)')
+    expect(r.stdout).toContain('(cycle_over_floor)')
     for (const target of [
+      '≤ 1.5×',
       '≤ 500 ms',
       '≤ 20 ms',
       '≥ 100,000 events/s',
@@ -117,8 +126,10 @@ describe('cutover bench --api', () => {
       'summary_ms_p95',
       'events_range_ms_p95',
       'api_run_ms',
+      'run_to_end_ms',
     ])
       expect(typeof figures[name], name).toBe('number')
+    expect(figures['run_to_end_ms'] as number).toBeGreaterThan(0)
     expect(Object.keys(figures['view_ms_p95_by_kind'] as object).sort()).toEqual([
       'session',
       'sessions',

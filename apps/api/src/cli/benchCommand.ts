@@ -17,20 +17,26 @@ Measures the performance figures of docs/performance.md on this machine and prin
 target (reported, never asserted). Runs two happy-path simulations of N rollouts mixed across
 blackjack, counter and workplace (one on the real file system in a temp folder that is removed
 afterwards, one in memory), the generation-safe-cut scenario of N rollouts on the real file system
-(cycle_ms_generation_safe: the same cycle with the straggler cut and continued), the Workplace codec over the example tasks, and SHA-256 over 64 MiB.
+(cycle_ms_generation_safe: the same cycle with the straggler cut and continued), the Workplace
+codec over the example tasks, and SHA-256 over 64 MiB. After each simulation it measures the floor of the happy-path checkpoint (fs_floor_ms, the median
+of three): the same files with the same sizes, written with the same durability steps (temp file,
+syncfs or fdatasync, rename, folder fsync) and nothing else; cycle_over_floor = cycle_ms /
+fs_floor_ms.
 At 1,000 rollouts this takes a minute or two.
 
 Options:
   --rollouts N   rollouts of each simulated run (1 to ${MAX_ROLLOUTS}; default 1000)
   --api          measure the server instead: start the API on a loopback port, stream a run of N
                  rollouts, and time the step, session and tables views of the running run over
-                 HTTP (event_loop_max_stall_ms, view_ms_p95)
+                 HTTP (event_loop_max_stall_ms, view_ms_p95); then time a second run of N
+                 rollouts from POST /api/runs to complete (run_to_end_ms)
   --record       measure a recording proxy instead: cutover model reached directly and through
                  cutover record, /v1/responses back to back (record_added_latency_ms_median) and
                  from 16 clients (record_responses_per_s_direct / _proxy)
-  --json         print exactly one JSON object: { "rollouts", "cycle_ms", "cycle_ms_generation_safe", "events_per_s",
-                 "workplace_sessions_per_s", "workplace_snapshot_bytes_median",
-                 "workplace_full_bytes_median", "sha256_mb_per_s", ... , "notes": [...] }
+  --json         print exactly one JSON object: { "rollouts", "cycle_ms", "fs_floor_ms",
+                 "cycle_over_floor", "cycle_ms_generation_safe", "events_per_s",
+                 "max_step_ms", "peak_rss_mb", "workplace_sessions_per_s",
+                 "workplace_snapshot_bytes_median", "workplace_full_bytes_median", "sha256_mb_per_s", ... , "notes": [...] }
   --help         show this help
 
 Exit status: 0 measured; 1 a measured run failed an invariant or wrote an invalid directory;
@@ -56,6 +62,18 @@ function rows(f: BenchFigures): Row[] {
       value: f.cycle_ms === null ? 'no checkpoint' : `${num(f.cycle_ms)} ms`,
       target: f.rollouts >= 10_000 ? '≤ 5,000 ms' : '≤ 500 ms',
       met: f.cycle_ms === null ? null : f.cycle_ms <= (f.rollouts >= 10_000 ? 5000 : 500),
+    },
+    {
+      label: `file-system floor of that checkpoint (fs_floor_ms)`,
+      value: f.fs_floor_ms === null ? 'no checkpoint' : `${num(f.fs_floor_ms)} ms`,
+      target: '— (same files, sizes, durability steps)',
+      met: null,
+    },
+    {
+      label: 'full cycle over its floor (cycle_over_floor)',
+      value: f.cycle_over_floor === null ? 'no checkpoint' : `${f.cycle_over_floor}×`,
+      target: '≤ 1.5×',
+      met: f.cycle_over_floor === null ? null : f.cycle_over_floor <= 1.5,
     },
     {
       label: `full cycle, generation-safe, ${num(f.rollouts)} rollouts (cycle_ms_generation_safe)`,
@@ -131,6 +149,7 @@ function humanTable(f: BenchFigures): string {
     ),
     '',
     `cycle: window ${f.cycle_window_ms === null ? '-' : num(f.cycle_window_ms)} ms (${phases}) + verify ${num(f.cycle_verify_ms)} ms; ${num(f.cycle_files_written)} files, ${num(f.cycle_bytes_written)} B written; whole real-FS run ${num(f.cycle_run_ms)} ms; directories valid: ${f.cycle_directories_valid ? 'yes' : 'NO'}; invariants pass: ${f.cycle_run_invariants_pass ? 'yes' : 'NO'}`,
+    `floor: ${num(f.fs_floor_files)} files, ${num(f.fs_floor_bytes)} B, runs ${f.fs_floor_ms_runs.map(num).join(' / ')} ms (median taken); same files and sizes as the checkpoint: ${f.fs_floor_matches_checkpoint ? 'yes' : 'NO'}`,
     `simulator: ${num(f.events)} events in ${num(f.simulate_ms)} ms (trace generation alone ${num(f.trace_events_per_s)} events/s); longest step ${num(f.max_step_ms)} ms at ${f.max_step_event}`,
     `Workplace: delta bytes per task ${f.workplace_snapshot_bytes.map(num).join(', ')}; full bytes per task ${f.workplace_full_bytes.map(num).join(', ')}; full-form round trip ${num(f.workplace_full_sessions_per_s)} sessions/s`,
     '',
@@ -151,6 +170,7 @@ function apiTable(f: ApiBenchFigures): string {
     '',
     `event_loop_max_stall_ms  ${num(f.event_loop_max_stall_ms)} ms  (target ≤ 50 ms) ${f.event_loop_max_stall_ms <= 50 ? 'yes' : 'NO'}`,
     `view_ms_p95              ${num(f.view_ms_p95)} ms  (target ≤ 50 ms) ${f.view_ms_p95 <= 50 ? 'yes' : 'NO'}`,
+    `run_to_end_ms            ${num(f.run_to_end_ms)} ms  (target ≤ 3,000 ms) ${f.run_to_end_ms <= 3000 ? 'yes' : 'NO'}`,
     `views: ${num(f.view_requests)} requests, max ${num(f.view_ms_max)} ms; summary p95 ${num(f.summary_ms_p95)} ms; events range p95 ${num(f.events_range_ms_p95)} ms; /api/health p95 ${num(f.health_ms_p95)} ms; run ${num(f.api_run_ms)} ms`,
     '',
     'Notes:',
@@ -230,7 +250,9 @@ export function runBenchCommand(
     ...(json ? {} : { progress: (line: string) => io.stderr(`${line}\n`) }),
   }).then((figures) => {
     io.stdout(json ? `${JSON.stringify(figures)}\n` : `${humanTable(figures)}\n`)
-    return figures.cycle_run_invariants_pass && figures.cycle_directories_valid
+    return figures.cycle_run_invariants_pass &&
+      figures.cycle_directories_valid &&
+      figures.fs_floor_matches_checkpoint
       ? EXIT.ok
       : EXIT.failure
   })

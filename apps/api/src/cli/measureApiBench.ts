@@ -41,6 +41,11 @@ export interface ApiBenchFigures {
   readonly health_ms_p95: number
   /** POST /runs to status complete. */
   readonly api_run_ms: number
+  /**
+   * What a user waits for after "Start run": `POST /api/runs` of a happy-path run of `rollouts` to
+   * the run being complete, with nobody else asking (a second run, after the streamed one).
+   */
+  readonly run_to_end_ms: number
   readonly api_notes: readonly string[]
 }
 
@@ -50,6 +55,32 @@ const percentile = (values: readonly number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] as number
 }
 const round1 = (x: number): number => Math.round(x * 10) / 10
+
+/** How often `runToEnd` asks for the run's status. */
+const END_POLL_MS = 10
+
+/**
+ * Ms from `POST /api/runs` of a happy-path run of `rollouts` to `GET /api/runs/:id` answering
+ * `complete` (throws when the run ends any other way).
+ */
+async function runToEnd(url: string, rollouts: number): Promise<number> {
+  const started = performance.now()
+  const created = await fetch(`${url}/api/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'happy-path', seed: '1', rollouts }),
+  })
+  if (created.status !== 201)
+    throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`)
+  const id = ((await created.json()) as { id: string }).id
+  for (;;) {
+    const res = await fetch(`${url}/api/runs/${id}`)
+    const { status } = (await res.json()) as { status: string }
+    if (status === 'complete') return performance.now() - started
+    if (status !== 'running') throw new Error(`run ${id} ended ${status}, not complete`)
+    await new Promise((resolve) => setTimeout(resolve, END_POLL_MS))
+  }
+}
 
 /**
  * Starts the API on an ephemeral loopback port in this process, creates a happy-path run of
@@ -136,6 +167,8 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
     }
     const runMs = performance.now() - started
     loop.disable()
+    progress(`API: run_to_end_ms, a second ${options.rollouts}-rollout run, POST to complete…`)
+    const toEnd = await runToEnd(url, options.rollouts)
     return {
       api_rollouts: options.rollouts,
       event_loop_max_stall_ms: round1(loop.max / 1e6),
@@ -149,7 +182,9 @@ export async function measureApiBench(options: ApiBenchOptions): Promise<ApiBenc
       events_range_ms_p95: round1(percentile(ranges, 95)),
       health_ms_p95: round1(percentile(health, 95)),
       api_run_ms: Math.round(runMs),
+      run_to_end_ms: Math.round(toEnd),
       api_notes: [
+        `run_to_end_ms: a second happy-path run of ${options.rollouts} rollouts (seed 1) on the same server once the first is done, timed from sending POST /api/runs to the first GET /api/runs/:id answering status complete (asked every ${END_POLL_MS} ms, nothing else asked meanwhile); it includes the simulation in its worker thread, its invariant and equivalence checks, and storing the finished run. api_run_ms is the first run's, slowed by the views asked while it streams.`,
         'event_loop_max_stall_ms: the maximum of a perf_hooks event-loop delay histogram (1 ms resolution) over the run, on the thread that serves the API (the simulation runs in its own worker thread); the bench client shares that loop.',
         "view_ms_p95: each request timed from fetch to the last byte of its body (the client parses a body only while it still looks for a session key: its own JSON parsing would otherwise count as a server stall), one at a time: GET /api/runs/:id/summary, the last 500 events (GET /api/runs/:id/events?from=&limit=500), GET /api/runs/:id/steps/:n and the Sessions tab's window (GET /api/runs/:id/sessions?step=n&offset=0&limit=200) at the current edge, a session detail and a Workplace session's tables at that step, repeated until the run completes (summary_ms_p95 and events_range_ms_p95 are those two alone).",
       ],

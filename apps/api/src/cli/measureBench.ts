@@ -8,6 +8,7 @@ import {
 } from '@cutover/core'
 import { nodeDigest } from '@cutover/core/adapters'
 import { simulationHeapLimitMb } from '../runs/simulationHeapLimitMb.ts'
+import type { FloorRunFigures } from './benchSimulationWorker.ts'
 import type { BenchRunFigures } from './measureSimulationRun.ts'
 import { runBenchSimulations } from './runBenchSimulations.ts'
 
@@ -60,6 +61,20 @@ export interface BenchFigures {
   readonly workplace_snapshot_bytes_median: number
   /** Median JSON bytes of the full-table state over the same sessions. */
   readonly workplace_full_bytes_median: number
+  /**
+   * The physical floor of the happy-path checkpoint (`cycle_ms`'s): the same files with the same
+   * sizes, written with the same durability steps and nothing else, median of the runs in
+   * `fs_floor_ms_runs`. Null when no checkpoint happened.
+   */
+  readonly fs_floor_ms: number | null
+  /** `cycle_ms / fs_floor_ms` (two decimals). */
+  readonly cycle_over_floor: number | null
+  /** Each floor run in turn (one after each simulation, so disk noise hits floor and cycle). */
+  readonly fs_floor_ms_runs: readonly number[]
+  /** Files and bytes the floor wrote, and whether they were exactly the checkpoint's. */
+  readonly fs_floor_files: number
+  readonly fs_floor_bytes: number
+  readonly fs_floor_matches_checkpoint: boolean
   /** SHA-256 throughput in MiB/s over one buffer through the `nodeDigest` port. */
   readonly sha256_mb_per_s: number
   /** The longest single simulator step (one `next()` of the generator) of the in-memory run. */
@@ -120,6 +135,9 @@ function median(values: readonly number[]): number {
   if (s.length === 0) return 0
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2
 }
+
+/** Floor runs per bench: one after each of the three simulations. */
+const FLOOR_RUNS = 3
 
 const round1 = (x: number): number => Math.round(x * 10) / 10
 
@@ -200,20 +218,41 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
   const progress = options.progress ?? (() => undefined)
   const { rollouts, tempRoot, workplace } = options
 
+  const floorLabel = (n: number) =>
+    `file-system floor of that checkpoint (${n} of ${FLOOR_RUNS}): its files, bare durability steps…`
   const labels = [
     `checkpoint cycle: happy-path, ${rollouts} rollouts, real file system…`,
+    floorLabel(1),
     `checkpoint cycle, generation-safe: generation-safe-cut, ${rollouts} rollouts, real file system…`,
+    floorLabel(2),
     'simulator throughput: the same run with in-memory directories…',
+    floorLabel(3),
   ]
-  const [cycle, cut, mem] = (await runBenchSimulations(
+  // Each simulation in a worker thread of its own, as the server runs each run (the same heap
+  // budget, nothing left by an earlier run); each floor run follows a simulation in its worker, so
+  // the floor and the cycles share the disk's minutes.
+  const [cycle, floor1] = (await runBenchSimulations(
     [
       { kind: 'cycle', rollouts, seed, cutMode: 'whole-request', tempRoot },
-      { kind: 'cycle', rollouts, seed, cutMode: 'generation-safe', tempRoot },
-      { kind: 'memory', rollouts, seed },
+      { kind: 'floor', of: 0, tempRoot },
     ],
     workplace,
     (i) => progress(labels[i] ?? ''),
-  )) as readonly [BenchRunFigures, BenchRunFigures, BenchRunFigures]
+  )) as readonly [BenchRunFigures, FloorRunFigures]
+  const layout = cycle.layout
+  if (layout === undefined) throw new Error('the real-FS cycle run returned no checkpoint layout')
+  const floor = { kind: 'floor', layout, tempRoot } as const
+  const [cut, floor2] = (await runBenchSimulations(
+    [{ kind: 'cycle', rollouts, seed, cutMode: 'generation-safe', tempRoot }, floor],
+    workplace,
+    (i) => progress(labels[2 + i] ?? ''),
+  )) as readonly [BenchRunFigures, FloorRunFigures]
+  const [mem, floor3] = (await runBenchSimulations(
+    [{ kind: 'memory', rollouts, seed }, floor],
+    workplace,
+    (i) => progress(labels[4 + i] ?? ''),
+  )) as readonly [BenchRunFigures, FloorRunFigures]
+  const floors = [floor1, floor2, floor3]
   const cutMs = cut.windowMs === null ? null : Math.round(cut.windowMs + cut.verifyMs)
   const events = mem.events
   progress('Workplace codec: snapshot sizes and export + restore throughput…')
@@ -222,6 +261,7 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
   const sha = measureSha256(sha256Bytes)
 
   const cycleMs = cycle.windowMs === null ? null : cycle.windowMs + cycle.verifyMs
+  const floorMs = cycle.checkpoints === 0 ? null : median(floors.map((f) => f.ms))
   return {
     rollouts: options.rollouts,
     cycle_ms: cycleMs === null ? null : Math.round(cycleMs),
@@ -233,6 +273,15 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
     workplace_sessions_per_s: Math.round(wp.deltaPerS),
     workplace_snapshot_bytes_median: median(wp.deltaBytes),
     workplace_full_bytes_median: median(wp.fullBytes),
+    fs_floor_ms: floorMs === null ? null : Math.round(floorMs),
+    cycle_over_floor:
+      floorMs === null || cycleMs === null || floorMs === 0
+        ? null
+        : Math.round((Math.round(cycleMs) / Math.round(floorMs)) * 100) / 100,
+    fs_floor_ms_runs: floors.map((f) => Math.round(f.ms)),
+    fs_floor_files: floor1.files,
+    fs_floor_bytes: floor1.bytes,
+    fs_floor_matches_checkpoint: floors.every((f) => f.sameFiles),
     sha256_mb_per_s: round1(sha),
     max_step_ms: round1(mem.maxStepMs),
     max_step_event: mem.maxStepEvent,
@@ -261,10 +310,11 @@ export async function measureBench(options: BenchOptions): Promise<BenchFigures>
     sha256_bytes: sha256Bytes,
     notes: [
       `cycle_ms: the simulator has no cycle hook, so a real-FS happy-path run (seed ${seed}) is streamed and timed from the first non-'run' event to the last 'resume' event (prepare with the fleet draining, retire, commit with atomic writes made durable in one syncfs per sync() batch, renames, and one fsync per touched folder, restore in fresh processes with every digest checked before activation, resume), plus verifyCheckpoint of each published directory from disk (cycle_verify_ms); the rest of the run (cycle_run_ms) is excluded. Rollout traffic that happens inside the window (draining in prepare) is included.`,
+      `fs_floor_ms: what the disk itself needs for cycle_ms's checkpoint, measured in the same worker thread: the files of its checkpoint directory as written (${floor1.files} files, ${floor1.bytes} B, read from disk), written again with the same sizes into a fresh folder on the same file system, in the same sync() batches and with the steps NodeCheckpointDirectory takes (per file: a temp file created O_EXCL beside its target, missing folders made; per batch: one syncfs, or an fdatasync per file for batches of one or two, then each rename, then one fsync per touched folder) and nothing else (no encoding, hashing, validation, reads or restore). Median of ${FLOOR_RUNS} runs, one after each simulation in its worker (fs_floor_ms_runs); every temp folder's removal is flushed (syncfs) before the next timed measurement, so neither the cycles nor the floor pay for an earlier removal. cycle_over_floor = cycle_ms / fs_floor_ms.`,
       `cycle_ms_generation_safe: the same window and verify over a real-FS run of the generation-safe-cut scenario (seed ${seed}, ${options.rollouts} rollouts, cut_mode generation-safe): rollout r0's call is still generating at the deadline, so the model cuts it at a durable token boundary (inventory, buffer swap, segment staged, cut proof), the segment is written under token-store/segments/ and verified, restore verifies it before activation, and r0 continues from the prefix under N+1 instead of being retired.`,
       'events_per_s: events of one whole happy-path simulation with in-memory directories divided by its wall time, including the invariant checker and the equivalence baseline run; trace_events_per_s excludes the baseline.',
       `workplace_*: the ${wp.tasks} example tasks' ground-truth calls replayed on fresh sessions; sizes are UTF-8 bytes of JSON.stringify(state) (delta form vs full-table form); sessions/s is exportState → JSON.stringify → JSON.parse → restoreState, repeated for at least ${minMs} ms.`,
-      `max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process's peak resident set (getrusage maxRSS) at the end of the bench, the real-FS runs, the in-memory run and the codec loops included; the three simulations run one after the other in one worker thread with the old-space budget the server gives a run of ${rollouts} rollouts (heap_limit_mb; the real-FS cycle runs first, with code not yet optimised, as when the bench ran them in its own thread), and heap_used_max_mb is the largest heap any of them used.`,
+      `max_step_ms: the longest wall time of one generator step (the work before one trace event) in the in-memory run; max_step_event names that event. peak_rss_mb: the process's peak resident set (getrusage maxRSS) at the end of the bench, the real-FS runs, the in-memory run and the codec loops included; the three simulations run one after the other, each in a fresh worker thread with the old-space budget the server gives a run of ${rollouts} rollouts (heap_limit_mb), as the server runs each run: each starts with code not yet optimised; heap_used_max_mb is the largest heap any of them used.`,
       'sha256_mb_per_s: MiB (2^20 bytes) per second, median of three passes through the nodeDigest port (node:crypto).',
     ],
   }

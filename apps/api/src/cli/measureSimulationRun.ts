@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -7,6 +7,9 @@ import { resolveRunConfig, simulate, verifyCheckpoint } from '@cutover/core'
 import type { CutMode, TraceEvent } from '@cutover/core/contracts'
 import { NodeCheckpointDirectory, nodeDigest } from '@cutover/core/adapters'
 import { MemoryCheckpointDirectory } from '@cutover/core/testing'
+import { removeSettled } from './removeSettled.ts'
+import type { CheckpointLayout } from './SyncBatchRecorder.ts'
+import { SyncBatchRecorder } from './SyncBatchRecorder.ts'
 
 /**
  * One simulation `cutover bench` times: a checkpoint cycle on the real file system, or a whole run
@@ -21,6 +24,17 @@ export type BenchRunRequest =
       readonly tempRoot?: string | undefined
     }
   | { readonly kind: 'memory'; readonly rollouts: number; readonly seed: string }
+  /**
+   * The floor of a checkpoint: its files written again with the bare durability steps
+   * (`measureFsFloor`). `of`: an earlier cycle request of the same worker, whose layout is used;
+   * or the `layout` itself, as an earlier worker returned it.
+   */
+  | {
+      readonly kind: 'floor'
+      readonly of?: number
+      readonly layout?: CheckpointLayout
+      readonly tempRoot?: string | undefined
+    }
 
 /** Phases of the checkpoint cycle, in the order they happen. */
 export const CYCLE_PHASES = ['prepare', 'retire', 'commit', 'restore', 'resume'] as const
@@ -47,13 +61,18 @@ export interface BenchRunFigures {
   readonly checkpoints: number
   /** The V8 heap of the thread that ran it, at its largest sample (every 5,000 events). */
   readonly heapUsedMaxMb: number
+  /**
+   * Cycle runs: the files of its checkpoints as written (read from disk before the folder is
+   * removed), in the `sync()` batches that made them durable.
+   */
+  readonly layout?: CheckpointLayout
 }
 
 /**
  * Runs and times one bench simulation in this thread (`runBenchSimulations` puts it in a worker).
  */
 export function measureSimulationRun(
-  request: BenchRunRequest,
+  request: Exclude<BenchRunRequest, { readonly kind: 'floor' }>,
   workplace: WorkplaceData,
 ): BenchRunFigures {
   if (request.kind === 'memory') {
@@ -86,11 +105,12 @@ export function measureSimulationRun(
         ? { scenario: 'happy-path', seed: request.seed, rollouts: request.rollouts }
         : { scenario: 'generation-safe-cut', seed: request.seed, rollouts: request.rollouts },
     )
+    const recorder = new SyncBatchRecorder()
     const run = timedRun(
       simulate(config, {
         digest: nodeDigest,
         workplace,
-        openDirectory: (id) => new NodeCheckpointDirectory(join(root, id)),
+        openDirectory: (id) => recorder.wrap(id, new NodeCheckpointDirectory(join(root, id))),
       }),
     )
     const t0 = performance.now()
@@ -108,9 +128,13 @@ export function measureSimulationRun(
       verifyMs,
       valid,
       checkpoints: result.checkpoints.length,
+      layout: recorder.layout(
+        root,
+        result.checkpoints.map((c) => c.location.slice(root.length + 1)),
+      ),
     }
   } finally {
-    rmSync(root, { recursive: true, force: true })
+    removeSettled(root)
   }
 }
 

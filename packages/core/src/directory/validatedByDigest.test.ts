@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { validatedByDigest } from './validatedByDigest.ts'
+import { forgetValidatedReads, validatedByDigest } from './validatedByDigest.ts'
 
 describe('validatedByDigest', () => {
   it('[directory] parses identical bytes once per parser; failures are never kept', () => {
@@ -18,5 +18,16 @@ describe('validatedByDigest', () => {
     expect(validatedByDigest(parser, 'bb', parse(false)).ok).toBe(false)
     expect(validatedByDigest(parser, 'bb', parse(false)).ok).toBe(false)
     expect(calls).toBe(4)
+  })
+
+  it('[directory] forgetValidatedReads drops every kept parse: the next read parses again', () => {
+    const parser = {}
+    let calls = 0
+    const parse = () => (calls++, { ok: true as const, value: calls })
+    validatedByDigest(parser, 'cc', parse)
+    validatedByDigest(parser, 'cc', parse)
+    expect(calls).toBe(1)
+    forgetValidatedReads()
+    expect(validatedByDigest(parser, 'cc', parse)).toEqual({ ok: true, value: 2 })
   })
 })
