@@ -113,6 +113,12 @@ export function createRecordingProxy(options: RecordingProxyOptions): Server {
     let responseHeaders: readonly string[] = []
     let failure: string | undefined
     let done = false
+    /**
+     * When the upstream's answer ended (wall s, monotonic ms): the exchange's end. Taken before the
+     * answer's last bytes are forwarded, since the client may act on them (a controller writing its
+     * manifest) before the forward's callback runs.
+     */
+    let answered: { readonly wall: number; readonly mono: number } | null = null
 
     const finish = (): void => {
       if (done) return
@@ -129,10 +135,10 @@ export function createRecordingProxy(options: RecordingProxyOptions): Server {
         status,
         response: response.value,
         t,
-        t_end: wallSeconds(),
-        ms: Math.round((monoMs() - tMono) * 1000) / 1000,
+        t_end: answered?.wall ?? wallSeconds(),
+        ms: Math.round(((answered?.mono ?? monoMs()) - tMono) * 1000) / 1000,
         t_mono: tMono,
-        t_end_mono: monoMs(),
+        t_end_mono: answered?.mono ?? monoMs(),
         auth,
         headers: {
           request: keptHeaders(raw, redactor),
@@ -193,6 +199,7 @@ export function createRecordingProxy(options: RecordingProxyOptions): Server {
           responseBody.push(chunk)
         })
         answer.on('end', () => {
+          answered = { wall: wallSeconds(), mono: monoMs() }
           if (answer.rawTrailers.length > 0) {
             const trailers: [string, string][] = []
             for (let i = 0; i + 1 < answer.rawTrailers.length; i += 2)

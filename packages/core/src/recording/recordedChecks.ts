@@ -222,6 +222,13 @@ function committers(xs: readonly Exchange[], ck: string): Map<string, Exchange |
   return out
 }
 
+/**
+ * How far a file's modification time may trail the wall clock that timed the exchanges: the
+ * kernel stamps files from its coarse clock, up to one tick (a few ms) behind, so a manifest a
+ * controller wrote right after a commit's answer may carry an earlier time than that answer's end.
+ */
+const FILE_CLOCK_SLACK_S = 0.01
+
 function committedBeforeManifest(
   xs: readonly Exchange[],
   dirs: readonly RecordedDirectoryFacts[],
@@ -242,7 +249,7 @@ function committedBeforeManifest(
     const commits = controlOf(xs, 'commit', ck)
     for (const participant of committers(xs, ck).keys()) {
       const own = commits.filter((c) => c.to === participant)
-      if (own.some((c) => c.ok && c.end <= appeared)) continue
+      if (own.some((c) => c.ok && c.end <= appeared + FILE_CLOCK_SLACK_S)) continue
       const late = own.find((c) => c.ok) ?? own[0]
       return fail(
         late,

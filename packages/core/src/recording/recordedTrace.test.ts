@@ -167,6 +167,32 @@ describe('a recorded trace', () => {
     )
   })
 
+  it('[recorded.checks] committed-before-manifest allows a file clock a tick behind the last commit answer, and no more', () => {
+    const commit = traceOf(fixture('d2-commit-real-resources'))
+    const ends = commit
+      .filter(
+        (e) =>
+          typeof e.payload['path'] === 'string' &&
+          /-checkpoint\/commit$/.test(e.payload['path'] as string),
+      )
+      .map((e) => e.payload['wall_end_s'] as number)
+    const last = Math.max(...ends)
+    const verdict = (appeared_s: number) =>
+      recordedChecks(commit, [
+        {
+          checkpoint_id: 'ck-d2-1',
+          path: '/d/ck-d2-1',
+          exists: true,
+          aggregate: { appeared_s, participants: [] },
+          problems: [],
+        },
+      ]).find((c) => c.id === 'committed-before-manifest')?.status
+    expect(verdict(last + 0.05)).toBe('pass')
+    // the kernel stamps files from its coarse clock: a manifest written just after the answer
+    expect(verdict(last - 0.004)).toBe('pass')
+    expect(verdict(last - 0.5)).toBe('fail')
+  })
+
   it('[recorded.checks] cards say what the answers said: phase, admission, readiness, tombstones, manifest digest', () => {
     const events = traceOf(fixture('d1-adapted-cycle'))
     const views = recordedViews(events, [])
