@@ -9,20 +9,25 @@ import { simulationHeapLimitMb } from './simulationHeapLimitMb.ts'
 export interface SpareSimulationWorker {
   /**
    * The booted (or still booting) spare when its heap budget is `heapMb`, started without
-   * `workerData` (send it a `start` message); a new spare starts behind it. Undefined when there is
-   * none or its budget differs (the caller starts a worker of its own; a spare starts for the
-   * next run).
+   * `workerData` (send it a `start` message). Undefined when there is none (one starts now, for
+   * the next run) or its budget differs: the caller starts a worker of its own.
    */
   take(heapMb: number): Worker | undefined
+  /**
+   * Starts a spare unless one is there: called once a simulation ended, so that a spare booting
+   * never takes the CPU from a simulation (on a 2-core machine shared with others, booting one
+   * beside a run slowed the run by about as much as the spare later saved).
+   */
+  refill(): void
 }
 
 /** The budget every spare is started with: that of runs up to ≈ 2,300 rollouts. */
 const SPARE_HEAP_MB = simulationHeapLimitMb(0)
 
 /**
- * Spares of `bootstrap`, one at a time, the first started by the first `take`. An idle spare never
- * keeps the process alive; one that died idle (its modules failed to load, say) is never handed
- * out.
+ * Spares of `bootstrap`, one at a time, the first started by the first `take`, the next once the
+ * run that took one ended (`refill`). An idle spare never keeps the process alive; one that died
+ * idle (its modules failed to load, say) is never handed out.
  */
 export function spareSimulationWorker(bootstrap: URL): SpareSimulationWorker {
   let spare: { readonly worker: Worker; readonly died: () => void } | undefined
@@ -44,12 +49,15 @@ export function spareSimulationWorker(bootstrap: URL): SpareSimulationWorker {
   return {
     take(heapMb) {
       const taken = spare
-      if (taken !== undefined && heapMb !== SPARE_HEAP_MB) return undefined
-      startSpare()
-      if (taken === undefined) return undefined
+      if (taken === undefined) startSpare()
+      if (taken === undefined || heapMb !== SPARE_HEAP_MB) return undefined
+      spare = undefined
       taken.worker.off('error', taken.died)
       taken.worker.off('exit', taken.died)
       return taken.worker
+    },
+    refill() {
+      if (spare === undefined) startSpare()
     },
   }
 }

@@ -76,6 +76,8 @@ describe('startWorkerSimulation', () => {
       expect(warm.summary.outcome).toBe(cold.summary.outcome)
       expect(warm.summary.invariants).toEqual(cold.summary.invariants)
       expect(warm.summary.checkpoints.length).toBe(cold.summary.checkpoints.length)
+      expect(spares.take(simulationHeapLimitMb(3))).toBeUndefined() // taken: none until a refill
+      spares.refill()
       await spares.take(simulationHeapLimitMb(3))?.terminate()
     } finally {
       cleanup()

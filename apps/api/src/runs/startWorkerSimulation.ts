@@ -58,8 +58,8 @@ export function simulationWorkerFactory(
   sliceMs?: number,
 ): SimulationWorkerFactory {
   const spares = spareSimulationWorker(BOOTSTRAP)
-  return (config, runId, onEvents, replay) =>
-    startWorkerSimulation(
+  return (config, runId, onEvents, replay) => {
+    const simulation = startWorkerSimulation(
       {
         config,
         dataDir,
@@ -71,6 +71,10 @@ export function simulationWorkerFactory(
       BOOTSTRAP,
       spares.take(simulationHeapLimitMb(config.rollouts)),
     )
+    const refill = (): void => spares.refill()
+    void simulation.done.then(refill, refill)
+    return simulation
+  }
 }
 
 /**
