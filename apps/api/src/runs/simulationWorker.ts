@@ -3,7 +3,8 @@
 // directories (or, replaying a finished run for its views, into memory, checked against its
 // trace.json), writes its trace.json, streams its events in batches, answers view queries at its
 // current edge, and stays alive after the end answering queries on the finished result until the
-// main thread terminates it.
+// main thread terminates it. A spare worker loads all this ahead of time and waits for the run it
+// simulates.
 import { setPriority } from 'node:os'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import type { SimulationResult } from '@cutover/core'
@@ -19,6 +20,7 @@ import { traceJson } from './traceJson.ts'
 import type {
   FromSimulationWorker,
   SimulationWorkerData,
+  StartSimulationWorker,
   ToSimulationWorker,
 } from './simulationWorkerProtocol.ts'
 
@@ -39,7 +41,6 @@ if (process.platform === 'linux') {
     // not permitted: the thread simulates at the server's priority
   }
 }
-const data = workerData as SimulationWorkerData
 const post = (message: FromSimulationWorker): void => port.postMessage(message)
 
 let current: SimulationResult | undefined
@@ -67,7 +68,22 @@ const answer = (message: ToSimulationWorker): void => {
     })
   }
 }
-port.on('message', answer)
+/**
+ * A worker started with its `workerData` simulates at once; a spare one (SpareSimulationWorker,
+ * started before any run asked for it) waits for its `start` message. One listener takes both, so
+ * no query can arrive between two listeners.
+ */
+let started: ((data: SimulationWorkerData) => void) | undefined
+const data = await new Promise<SimulationWorkerData>((resolve) => {
+  const given = workerData as SimulationWorkerData | undefined
+  if (given !== undefined) resolve(given)
+  else started = resolve
+  port.on('message', (message: ToSimulationWorker | StartSimulationWorker) => {
+    if (message.type === 'start') started?.(message.data)
+    else answer(message)
+  })
+})
+started = undefined
 const setCurrent = (result: SimulationResult): void => {
   current = result
   const waiting = early

@@ -51,6 +51,15 @@ export type ToSimulationWorker = {
   readonly json?: boolean
 }
 
+/**
+ * Main thread → a spare worker (started without `workerData`, its modules loaded ahead of time):
+ * the simulation it runs. Always its first message; queries follow.
+ */
+export interface StartSimulationWorker {
+  readonly type: 'start'
+  readonly data: SimulationWorkerData
+}
+
 /** The plain data of a finished simulation (its events were streamed before). */
 export type SimulationSummary = Pick<
   SimulationResult,

@@ -1,10 +1,12 @@
 import { Worker } from 'node:worker_threads'
 import type { RunConfig, TraceEvent } from '@cutover/core/contracts'
 import { simulationHeapLimitMb } from './simulationHeapLimitMb.ts'
+import { spareSimulationWorker } from './SpareSimulationWorker.ts'
 import type {
   FromSimulationWorker,
   SimulationSummary,
   SimulationWorkerData,
+  StartSimulationWorker,
   ToSimulationWorker,
   ViewMethod,
 } from './simulationWorkerProtocol.ts'
@@ -55,8 +57,9 @@ export function simulationWorkerFactory(
   dataDir: string,
   sliceMs?: number,
 ): SimulationWorkerFactory {
-  return (config, runId, onEvents, replay) =>
-    startWorkerSimulation(
+  const spares = spareSimulationWorker(BOOTSTRAP)
+  return (config, runId, onEvents, replay) => {
+    const simulation = startWorkerSimulation(
       {
         config,
         dataDir,
@@ -65,11 +68,18 @@ export function simulationWorkerFactory(
         ...(replay === true ? { replay } : {}),
       },
       onEvents,
+      BOOTSTRAP,
+      spares.take(simulationHeapLimitMb(config.rollouts)),
     )
+    const refill = (): void => spares.refill()
+    void simulation.done.then(refill, refill)
+    return simulation
+  }
 }
 
 /**
- * Starts one simulation in a worker thread. Events arrive in batches through `onEvents` before
+ * Starts one simulation in a worker thread (`spare`: one booted ahead by SpareSimulationWorker,
+ * with the same heap budget). Events arrive in batches through `onEvents` before
  * `done` settles. A worker that fails, crashes or exits early rejects `done` (and every pending
  * query) with an Error; it never throws into the caller's thread.
  */
@@ -77,11 +87,18 @@ export function startWorkerSimulation(
   data: SimulationWorkerData,
   onEvents: (events: readonly TraceEvent[]) => void,
   bootstrap: URL = BOOTSTRAP,
+  spare?: Worker,
 ): WorkerSimulation {
-  const worker = new Worker(bootstrap, {
-    workerData: data,
-    resourceLimits: { maxOldGenerationSizeMb: simulationHeapLimitMb(data.config.rollouts) },
-  })
+  const worker =
+    spare ??
+    new Worker(bootstrap, {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: simulationHeapLimitMb(data.config.rollouts) },
+    })
+  if (spare !== undefined) {
+    spare.ref()
+    spare.postMessage({ type: 'start', data } satisfies StartSimulationWorker)
+  }
   const pending = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (error: Error) => void }
